@@ -1,0 +1,308 @@
+/* The abstract syntax tree: what the parser produces, the classifier walks
+ * and the executor runs. Once built, a tree is never modified: expansion
+ * works on copies of the words' values, so what was judged is what runs. */
+#ifndef SBSH_AST_H
+#define SBSH_AST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "util.h"
+
+/* 1-based line and column; offset is the byte offset into the parsed text. */
+struct src_pos {
+	unsigned line;
+	unsigned col;
+	size_t offset;
+};
+
+struct src_range {
+	struct src_pos begin;
+	struct src_pos end; /* one past the last byte */
+};
+
+struct node;
+struct word;
+
+/* ---- words ---------------------------------------------------------- */
+
+enum word_part_kind {
+	WORD_LITERAL, /* text, quoted or not */
+	WORD_DQUOTE,  /* "...": a container of parts, all quoted */
+	WORD_PARAM,   /* $x, ${...} */
+	WORD_CMDSUB,  /* $(...) or `...` */
+	WORD_ARITH,   /* $((...)) */
+	WORD_PROCSUB, /* <(...) or >(...) */
+};
+
+/* How a literal was written; expansion only needs `quoted`, the printer and
+ * the classifier like to know the rest. */
+enum quote_style {
+	QUOTE_NONE,      /* plain text: subject to splitting, globbing, tilde, braces */
+	QUOTE_BACKSLASH, /* \c outside double quotes (text is the one char) */
+	QUOTE_SINGLE,    /* '...' */
+	QUOTE_DOLLAR,    /* $'...' with escapes already decoded */
+	QUOTE_DOUBLE,    /* literal text inside "...", backslash escapes decoded */
+};
+
+enum param_op {
+	PARAM_PLAIN,          /* $x ${x} */
+	PARAM_LENGTH,         /* ${#x} */
+	PARAM_DEFAULT,        /* ${x-w} ${x:-w} */
+	PARAM_ASSIGN,         /* ${x=w} ${x:=w} */
+	PARAM_ERROR,          /* ${x?w} ${x:?w} */
+	PARAM_ALTERNATE,      /* ${x+w} ${x:+w} */
+	PARAM_REMOVE_SMALL_SUFFIX, /* ${x%w} */
+	PARAM_REMOVE_LARGE_SUFFIX, /* ${x%%w} */
+	PARAM_REMOVE_SMALL_PREFIX, /* ${x#w} */
+	PARAM_REMOVE_LARGE_PREFIX, /* ${x##w} */
+	PARAM_REPLACE,        /* ${x/pat/rep}  (arg = pat, arg2 = rep or NULL) */
+	PARAM_REPLACE_ALL,    /* ${x//pat/rep} */
+	PARAM_REPLACE_PREFIX, /* ${x/#pat/rep} */
+	PARAM_REPLACE_SUFFIX, /* ${x/%pat/rep} */
+	PARAM_SUBSTRING,      /* ${x:off} ${x:off:len} (arg = off, arg2 = len or NULL) */
+	PARAM_UPPER_FIRST,    /* ${x^} (arg = optional pattern) */
+	PARAM_UPPER_ALL,      /* ${x^^} */
+	PARAM_LOWER_FIRST,    /* ${x,} */
+	PARAM_LOWER_ALL,      /* ${x,,} */
+	PARAM_PREFIX_NAMES,   /* ${!prefix*} ${!prefix@}: name = prefix, at = true for @ */
+	PARAM_KEYS,           /* ${!a[@]} ${!a[*]} */
+};
+
+struct word_param {
+	char *name;          /* "x", "10", "@", "*", "#", "?", "-", "$", "!", "0" */
+	struct word *index;  /* a[index], or NULL; "@"/"*" subscripts are literal words */
+	enum param_op op;
+	bool colon;          /* ${x:-w} rather than ${x-w} */
+	bool braced;         /* written ${...} */
+	bool indirect;       /* ${!x}: the value of x names the variable */
+	bool at;             /* PARAM_PREFIX_NAMES written with @ */
+	struct word *arg;    /* operand word, or NULL */
+	struct word *arg2;   /* replacement / substring length, or NULL */
+};
+
+struct word_part {
+	enum word_part_kind kind;
+	struct src_range range;
+	union {
+		struct {
+			char *text; /* may be empty ("" or '') */
+			size_t len;
+			enum quote_style quote;
+		} literal;
+		struct word *dquote; /* inner parts of "..." */
+		struct word_param param;
+		struct {
+			struct node *program; /* parsed body; NULL for an empty $( ) */
+			char *text;           /* the body's source text, for printing */
+			bool backquote;
+		} cmdsub;
+		struct {
+			struct word *expr; /* expanded as in double quotes, then evaluated */
+		} arith;
+		struct {
+			struct node *program;
+			char *text;
+			bool output; /* >( ) rather than <( ) */
+		} procsub;
+	} u;
+};
+
+struct word {
+	struct word_part *parts;
+	size_t nparts;
+	struct src_range range;
+};
+
+/* ---- redirections ----------------------------------------------------- */
+
+enum redir_op {
+	REDIR_IN,            /* <    */
+	REDIR_OUT,           /* >    */
+	REDIR_CLOBBER,       /* >|   */
+	REDIR_APPEND,        /* >>   */
+	REDIR_RDWR,          /* <>   */
+	REDIR_DUP_IN,        /* <&   (target "-" closes) */
+	REDIR_DUP_OUT,       /* >&   (target "-" closes; `>& file` with no fd = &>) */
+	REDIR_HEREDOC,       /* <<   */
+	REDIR_HEREDOC_STRIP, /* <<-  */
+	REDIR_HERESTRING,    /* <<<  */
+	REDIR_OUT_ERR,       /* &>   */
+	REDIR_APPEND_ERR,    /* &>>  */
+};
+
+struct redir {
+	enum redir_op op;
+	int fd;              /* explicit io number, or -1 for the operator's default */
+	struct word *target; /* file name, fd word, here-string; the delimiter for here-docs */
+	/* Here-documents: the body. With a quoted delimiter it is one quoted
+	 * literal part; otherwise parts as in double quotes (params, $( ), $(( ))
+	 * and backslash before $ ` \ newline only). Leading tabs are already
+	 * stripped for <<-. */
+	struct word *heredoc;
+	bool heredoc_quoted;
+	struct src_range range;
+};
+
+/* ---- assignments ------------------------------------------------------ */
+
+struct assign {
+	char *name;
+	struct word *index;   /* a[i]=v, or NULL */
+	struct word *value;   /* scalar value (may have zero parts), NULL for arrays */
+	struct word **array;  /* a=(w1 w2 ...): words, each expanded with splitting/globbing */
+	size_t narray;
+	bool is_array;
+	bool append;          /* += */
+	struct src_range range;
+};
+
+/* ---- [[ ]] conditional expressions ------------------------------------ */
+
+enum cond_kind {
+	COND_WORD,   /* [[ word ]]: true when non-empty */
+	COND_UNARY,  /* -f word, -z word, -v name, ... */
+	COND_BINARY, /* lhs op rhs: = == != < > =~ -eq -ne -lt -le -gt -ge -nt -ot -ef */
+	COND_NOT,
+	COND_AND,
+	COND_OR,
+};
+
+struct cond_expr {
+	enum cond_kind kind;
+	char *op;             /* "-f", "==", "=~", ... (COND_UNARY / COND_BINARY) */
+	struct word *lhs;     /* COND_WORD / COND_UNARY operand / COND_BINARY left */
+	struct word *rhs;     /* COND_BINARY right: a pattern for = == !=, a regex for =~ */
+	struct cond_expr *left, *right; /* NOT uses left; AND / OR use both */
+	struct src_range range;
+};
+
+/* ---- commands ---------------------------------------------------------- */
+
+enum node_kind {
+	NODE_SIMPLE,
+	NODE_PIPELINE,
+	NODE_AND_OR,
+	NODE_LIST,
+	NODE_SUBSHELL,
+	NODE_BRACE_GROUP,
+	NODE_IF,
+	NODE_LOOP,    /* while / until */
+	NODE_FOR,     /* for name [in words]; do ...; done */
+	NODE_ARITH_FOR, /* for ((init; cond; step)) */
+	NODE_CASE,
+	NODE_FUNCDEF,
+	NODE_COND,    /* [[ ]] */
+	NODE_ARITH,   /* (( )) */
+};
+
+struct list_item {
+	struct node *node;
+	bool async; /* terminated by & */
+};
+
+enum case_terminator {
+	CASE_BREAK,       /* ;;  */
+	CASE_FALLTHROUGH, /* ;&  */
+	CASE_CONTINUE,    /* ;;& */
+};
+
+struct case_item {
+	struct word **patterns;
+	size_t npatterns;
+	struct node *body; /* NULL when empty */
+	enum case_terminator terminator;
+	struct src_range range;
+};
+
+struct node {
+	enum node_kind kind;
+	struct src_range range;
+	/* Redirections of this command, in source order. Simple commands keep
+	 * theirs here too. */
+	struct redir *redirs;
+	size_t nredirs;
+	union {
+		struct {
+			struct assign *assigns;
+			size_t nassigns;
+			struct word **words; /* argv before expansion; may be empty */
+			size_t nwords;
+		} simple;
+		struct {
+			struct node **cmds;
+			size_t ncmds;
+			bool *stderr_too; /* stderr_too[i]: stage i was followed by |& */
+			bool bang;        /* ! pipeline */
+			bool timed;       /* time pipeline */
+		} pipeline;
+		struct {
+			bool is_or; /* || rather than && */
+			struct node *left, *right;
+		} and_or;
+		struct {
+			struct list_item *items;
+			size_t nitems;
+		} list;
+		struct {
+			struct node *body; /* NODE_SUBSHELL, NODE_BRACE_GROUP */
+		} group;
+		struct {
+			struct node *cond;
+			struct node *then_part;
+			struct node *else_part; /* elif is a nested NODE_IF here; NULL if none */
+		} if_;
+		struct {
+			struct node *cond;
+			struct node *body;
+			bool until;
+		} loop;
+		struct {
+			char *var;
+			struct word **words;
+			size_t nwords;
+			bool has_in; /* false: iterate over "$@" */
+			struct node *body;
+		} for_;
+		struct {
+			struct word *init, *cond, *step; /* each may be NULL */
+			struct node *body;
+		} arith_for;
+		struct {
+			struct word *subject;
+			struct case_item *items;
+			size_t nitems;
+		} case_;
+		struct {
+			char *name;
+			struct node *body; /* a compound command (with its redirections) */
+			bool keyword;      /* written `function name` */
+		} funcdef;
+		struct {
+			struct cond_expr *expr;
+		} cond;
+		struct {
+			struct word *expr; /* (( expr )) */
+		} arith;
+	} u;
+};
+
+/* ---- ast.c ------------------------------------------------------------ */
+
+void ast_node_free(struct node *n);
+void ast_word_free(struct word *w);
+void ast_cond_free(struct cond_expr *c);
+/* Deep copies, for function definitions that outlive the parsed text. */
+struct node *ast_node_copy(const struct node *n);
+struct word *ast_word_copy(const struct word *w);
+
+/* The printer: shell text that parses back to an equivalent tree (used by
+ * set -x for compound pieces, `type`/`declare -f`, prompts and --classify). */
+void ast_print_node(struct strbuf *out, const struct node *n);
+void ast_print_word(struct strbuf *out, const struct word *w);
+/* True when the word is made of literal parts only; *out gets its value
+ * after quote removal (caller frees). Used by the classifier and for
+ * keywords such as `in`. */
+bool ast_word_literal_value(const struct word *w, char **out);
+
+#endif

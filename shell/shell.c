@@ -1,0 +1,92 @@
+/* The shell context: creation, teardown, and the one error printer. */
+#include "shell.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void shell_init(struct shell *sh, char **envp)
+{
+	memset(sh, 0, sizeof *sh);
+	sh->shell_pid = getpid();
+	sh->parent_pid = getppid();
+	sh->arg0 = xstrdup("sbsh");
+	sh->positional = xcalloc(1, sizeof *sh->positional);
+	sh->start_time = time(NULL);
+	sh->random_state = (uint32_t)sh->shell_pid ^ (uint32_t)sh->start_time;
+	sh->tty_fd = -1;
+	sh->opt.hashall = true;
+	vars_init(sh, envp);
+	trap_init(sh);
+	jobs_init(sh);
+}
+
+void shell_free(struct shell *sh)
+{
+	jobs_free(sh);
+	trap_free(sh);
+	vars_free(sh);
+	free(sh->arg0);
+	strv_free(sh->positional);
+	sh->arg0 = NULL;
+	sh->positional = NULL;
+}
+
+void shell_set_positional(struct shell *sh, char *const *args, size_t n)
+{
+	char **copy = xcalloc(n + 1, sizeof *copy);
+	for (size_t i = 0; i < n; i++)
+		copy[i] = xstrdup(args[i]);
+	strv_free(sh->positional);
+	sh->positional = copy;
+	sh->npositional = n;
+}
+
+static void write_message(struct strbuf *sb)
+{
+	/* One write, so concurrent shells do not interleave halves of lines. */
+	fflush(stdout);
+	size_t off = 0;
+	while (off < sb->len) {
+		ssize_t n = write(2, sb->data + off, sb->len - off);
+		if (n <= 0)
+			break;
+		off += (size_t)n;
+	}
+}
+
+void shell_error(struct shell *sh, const char *fmt, ...)
+{
+	struct strbuf sb;
+	va_list ap;
+	strbuf_init(&sb);
+	strbuf_adds(&sb, "sbsh: ");
+	if (sh && !sh->opt.interactive) {
+		if (sh->source_name)
+			strbuf_addf(&sb, "%s:%u: ", sh->source_name, sh->lineno);
+		else if (sh->opt.cmd_string)
+			strbuf_addf(&sb, "-c:%u: ", sh->lineno);
+	}
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	strbuf_addc(&sb, '\n');
+	write_message(&sb);
+	strbuf_free(&sb);
+}
+
+void shell_warn(const char *fmt, ...)
+{
+	struct strbuf sb;
+	va_list ap;
+	strbuf_init(&sb);
+	strbuf_adds(&sb, "sbsh: ");
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	strbuf_addc(&sb, '\n');
+	write_message(&sb);
+	strbuf_free(&sb);
+}

@@ -1,0 +1,310 @@
+/* The shell's one context struct, and the interfaces between its modules.
+ * Every function takes the context explicitly: no hidden globals except the
+ * flags signal handlers set (trap.c). */
+#ifndef SBSH_SHELL_H
+#define SBSH_SHELL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include "ast.h"
+#include "util.h"
+
+/* Exit statuses with a fixed meaning. */
+enum {
+	STATUS_SYNTAX = 2,        /* syntax error, builtin usage error */
+	STATUS_SANDBOX = 7,       /* sandbox required but unavailable */
+	STATUS_REFUSED = 77,      /* a command needing approval was refused */
+	STATUS_NOEXEC = 126,      /* found but not executable */
+	STATUS_NOTFOUND = 127,    /* command not found */
+};
+
+struct shell_options {
+	bool allexport;   /* -a */
+	bool notify;      /* -b */
+	bool noclobber;   /* -C */
+	bool errexit;     /* -e */
+	bool noglob;      /* -f */
+	bool hashall;     /* -h */
+	bool monitor;     /* -m: job control */
+	bool noexec;      /* -n */
+	bool nounset;     /* -u */
+	bool verbose;     /* -v */
+	bool xtrace;      /* -x */
+	bool ignoreeof;   /* -o ignoreeof */
+	bool pipefail;    /* -o pipefail */
+	bool nolog;       /* -o nolog (accepted, no effect) */
+	bool vi, emacs;   /* -o vi / emacs: line editor mode */
+	bool posix;       /* -o posix */
+	bool interactive; /* -i */
+	bool login;       /* -l */
+	bool stdin_mode;  /* -s */
+	bool cmd_string;  /* -c */
+	/* shopt */
+	bool nullglob, failglob, dotglob, nocaseglob, nocasematch;
+	bool expand_aliases; /* on when interactive or POSIX-ish scripts; see main.c */
+	bool lastpipe;
+};
+
+/* How far a break / continue / return / exit unwinds: set by the builtin,
+ * checked by the evaluator after every command, cleared where it lands. */
+enum exec_jump {
+	JUMP_NONE,
+	JUMP_BREAK,
+	JUMP_CONTINUE,
+	JUMP_RETURN,
+	JUMP_EXIT,
+};
+
+/* Opaque tables, each owned by its module. */
+struct var_table;   /* vars.c */
+struct func_table;  /* exec.c */
+struct alias_table; /* alias.c */
+struct job_table;   /* jobs.c */
+struct trap_table;  /* trap.c */
+struct hash_table;  /* exec.c: the command hash */
+struct job;         /* jobs.c: one pipeline or async list */
+
+struct shell {
+	struct shell_options opt;
+
+	int last_status;      /* $? */
+	pid_t shell_pid;      /* $$: the top shell's pid, also in subshells */
+	pid_t parent_pid;     /* $PPID */
+	pid_t last_bg_pid;    /* $!, 0 if none yet */
+	char *arg0;           /* $0 */
+	char **positional;    /* $1.. (NULL-terminated, owned) */
+	size_t npositional;
+
+	struct var_table *vars;
+	struct func_table *funcs;
+	struct alias_table *aliases;
+	struct job_table *jobs;
+	struct trap_table *traps;
+	struct hash_table *cmd_hash;
+
+	enum exec_jump jump;
+	unsigned jump_count;  /* break N / continue N: levels still to unwind */
+	int exit_status;      /* for JUMP_EXIT */
+
+	unsigned loop_depth;  /* enclosing loops, for break / continue */
+	unsigned func_depth;  /* function calls in progress */
+	unsigned source_depth;/* . / source files in progress */
+	unsigned eval_depth;  /* eval, command substitution and friends: recursion guard */
+	/* > 0 while running a condition (if/while test, left of && ||, after !):
+	 * errexit does not fire there. */
+	unsigned errexit_ignored;
+
+	bool in_subshell;     /* a forked copy of the shell (not the top level) */
+	int subshell_level;   /* $BASH_SUBSHELL-like counter */
+
+	const char *source_name; /* script or sourced file, for messages; NULL for -c/stdin */
+	unsigned lineno;         /* $LINENO: line of the command being run */
+
+	unsigned alias_generation; /* bumped by alias/unalias: the reader reparses */
+
+	/* getopts: position inside a bundle of short options (-abc). */
+	size_t getopts_offset;
+
+	time_t start_time;   /* $SECONDS base */
+	uint32_t random_state; /* $RANDOM */
+
+	int tty_fd;          /* the shell's terminal when job control is on, else -1 */
+	pid_t shell_pgid;    /* the shell's own process group, for job control */
+};
+
+/* ---- shell.c: the context and error reporting ------------------------- */
+
+void shell_init(struct shell *sh, char **envp);
+void shell_free(struct shell *sh);
+/* Prints "sbsh: " [source:LINE: ] message "\n" to stderr. The one place
+ * messages are formatted; call it once, where the error is handled. */
+void shell_error(struct shell *sh, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Like shell_error but without the source position (usage messages). */
+void shell_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Replaces $1.. with a copy of args[0..n). */
+void shell_set_positional(struct shell *sh, char *const *args, size_t n);
+
+/* ---- vars.c: variables, scopes, the environment ------------------------ */
+
+enum var_flags {
+	VAR_EXPORT = 1 << 0,
+	VAR_READONLY = 1 << 1,
+	VAR_INTEGER = 1 << 2,  /* declare -i: assignments are evaluated */
+	VAR_ARRAY = 1 << 3,    /* indexed array */
+	VAR_LOWER = 1 << 4,    /* declare -l */
+	VAR_UPPER = 1 << 5,    /* declare -u */
+	VAR_NOVALUE = 1 << 6,  /* declared (export x, local x) but never given a value */
+};
+
+struct var {
+	char *name;
+	char *value;      /* scalar value; NULL for arrays and VAR_NOVALUE */
+	char **array;     /* VAR_ARRAY: elements; NULL entries are unset */
+	size_t array_len; /* one past the highest index */
+	unsigned flags;
+};
+
+void vars_init(struct shell *sh, char **envp); /* imports envp, sets IFS, PS1.., PPID, PWD */
+void vars_free(struct shell *sh);
+/* The visible variable of that name (innermost scope), or NULL. */
+struct var *vars_lookup(struct shell *sh, const char *name);
+/* The scalar value (element 0 of an array); dynamic ones (RANDOM, SECONDS,
+ * LINENO) computed. NULL when unset. The pointer is valid until the next
+ * change to variables. */
+const char *vars_get(struct shell *sh, const char *name);
+/* Set a scalar (in the scope where the variable lives, else the global
+ * one). Applies VAR_INTEGER/LOWER/UPPER and allexport; `flags` are added.
+ * Returns 0, or -1 after shell_error() when readonly or not a valid name. */
+int vars_set(struct shell *sh, const char *name, const char *value, unsigned flags);
+int vars_set_array(struct shell *sh, const char *name, char *const *values, size_t n, bool append);
+int vars_set_element(struct shell *sh, const char *name, long index, const char *value);
+/* Returns 0 (also when not set), -1 after shell_error() when readonly. */
+int vars_unset(struct shell *sh, const char *name);
+int vars_unset_element(struct shell *sh, const char *name, long index);
+/* Scopes: a function call pushes one for `local`; a simple command with
+ * assignments before a builtin or function pushes a temporary one. */
+void vars_push_scope(struct shell *sh);
+void vars_pop_scope(struct shell *sh);
+/* Declares name in the innermost scope (local). Returns -1 outside a function. */
+int vars_make_local(struct shell *sh, const char *name);
+/* Sets a variable in the innermost scope (for `FOO=x builtin`). */
+int vars_set_temp(struct shell *sh, const char *name, const char *value);
+/* NAME=VALUE strings of exported variables, for execve (owned by vars.c,
+ * valid until the next change). */
+char **vars_environ(struct shell *sh);
+/* Calls fn for every visible variable, sorted by name. */
+void vars_foreach(struct shell *sh, void (*fn)(struct var *v, void *ctx), void *ctx);
+/* Prints a value quoted for reuse as shell input. */
+void vars_quote(struct strbuf *out, const char *value);
+
+/* ---- options.c (vars side): set -o and friends -------------------------- */
+/* Return 0, or -1 for an unknown option (no message: callers say it). */
+int options_set_letter(struct shell *sh, char letter, bool on);
+int options_set_name(struct shell *sh, const char *name, bool on);
+/* "$-": the letters of the options that are on (malloc'd). */
+char *options_dollar_dash(struct shell *sh);
+/* `set -o` (reusable false) or `set +o` (reusable true) listing to stdout. */
+void options_print(struct shell *sh, bool reusable);
+
+/* ---- expand.c / arith.c / pattern.c: word expansion --------------------- */
+
+enum expand_flags {
+	EXPAND_ASSIGN = 1 << 0,  /* tilde after = and : too (assignment values) */
+	EXPAND_PATTERN = 1 << 1, /* keep quoted pattern characters escaped with \ */
+	EXPAND_NOTILDE = 1 << 2,
+};
+
+/* Full expansion of command words in POSIX order, plus brace expansion:
+ * brace, tilde, parameter, command substitution, arithmetic, field
+ * splitting, pathname expansion, quote removal. Appends fields to out.
+ * Returns 0, or -1 after reporting (the command must not run). */
+int expand_words(struct shell *sh, struct word *const *words, size_t nwords, struct strvec *out);
+/* One word to one string: no field splitting, no pathname expansion (for
+ * assignments, redirection targets, case subjects, here-docs, [[ ]]).
+ * Returns a malloc'd string, or NULL after reporting. */
+char *expand_word_str(struct shell *sh, const struct word *w, unsigned flags);
+/* Expands a prompt string (PS1, PS2, PS4): parameter, command and
+ * arithmetic expansion as in double quotes; never fails (returns the raw
+ * text on error). Backslash prompt escapes are done by the caller. */
+char *expand_prompt(struct shell *sh, const char *text);
+/* Splits s by $IFS as field splitting does (for `read`). */
+void expand_split_ifs(struct shell *sh, const char *s, struct strvec *out);
+
+/* Evaluates an arithmetic expression (C operators, variables, assignment).
+ * Returns 0, or -1 after reporting. */
+int arith_eval(struct shell *sh, const char *expr, intmax_t *result);
+
+/* Shell pattern matching (*, ?, [...], backslash quoting). */
+enum pattern_flags {
+	PATTERN_NOCASE = 1 << 0,
+	PATTERN_PERIOD = 1 << 1, /* a leading . must be matched explicitly */
+};
+bool pattern_match(const char *pattern, const char *string, unsigned flags);
+/* True when pattern has an unquoted *, ? or [. */
+bool pattern_has_magic(const char *pattern);
+/* Removes backslash quoting from a pattern-escaped string (in place). */
+void pattern_unescape(char *s);
+
+/* ---- exec.c: the evaluator -------------------------------------------- */
+
+/* Runs a node; returns its exit status (also stored in sh->last_status). */
+int exec_node(struct shell *sh, const struct node *n);
+/* Parses and runs text (eval, ., -c, traps): command by command, so aliases
+ * defined early apply later. A syntax error is reported and returns 2. */
+int exec_string(struct shell *sh, const char *text, size_t len, const char *source_name,
+                unsigned first_line);
+/* Runs program in a subshell with stdout captured into out (trailing
+ * newlines kept: expansion strips them). Returns the exit status. */
+int exec_cmdsub(struct shell *sh, const struct node *program, struct strbuf *out);
+/* Starts program in the background connected to a pipe; *path gets
+ * "/dev/fd/N" (caller frees). Returns 0 or -1 after reporting. */
+int exec_procsub(struct shell *sh, const struct node *program, bool output, char **path);
+/* Runs argv as a simple command that is already expanded (command, xargs-
+ * like builtins). Returns the exit status. */
+int exec_argv(struct shell *sh, char **argv);
+/* Forks: in the child returns 0 and resets traps/state for a subshell; in
+ * the parent returns the pid; -1 after reporting. */
+pid_t exec_fork(struct shell *sh, bool background);
+/* Leaves the process: runs the EXIT trap (once), flushes, exits. */
+_Noreturn void exec_exit(struct shell *sh, int status);
+
+/* Functions (exec.c). */
+const struct node *funcs_lookup(struct shell *sh, const char *name);
+void funcs_define(struct shell *sh, const char *name, const struct node *body);
+int funcs_unset(struct shell *sh, const char *name);
+void funcs_foreach(struct shell *sh, void (*fn)(const char *name, const struct node *body, void *ctx), void *ctx);
+
+/* Command search (exec.c): a malloc'd path for a program name, using and
+ * filling the hash table; NULL when not found. */
+char *exec_find_program(struct shell *sh, const char *name, const char *path_var);
+void exec_hash_clear(struct shell *sh);
+
+/* ---- alias.c ------------------------------------------------------------ */
+const char *alias_lookup(struct shell *sh, const char *name);
+void alias_define(struct shell *sh, const char *name, const char *value);
+int alias_remove(struct shell *sh, const char *name);
+void alias_clear(struct shell *sh);
+/* For the parser: ctx is the struct shell. */
+const char *alias_lookup_for_parser(void *ctx, const char *name);
+
+/* ---- trap.c ------------------------------------------------------------- */
+void trap_init(struct shell *sh);
+void trap_free(struct shell *sh);
+/* Runs the actions of signals caught since the last call. Called between
+ * commands and while waiting. */
+void trap_run_pending(struct shell *sh);
+bool trap_signal_pending(void);
+/* In a forked subshell: traps that were set become default (ignored stay
+ * ignored). */
+void trap_reset_for_subshell(struct shell *sh);
+/* Runs the EXIT trap if set (once). */
+void trap_run_exit(struct shell *sh);
+/* Runs the ERR trap, if set, after a command failed. */
+void trap_run_err(struct shell *sh);
+
+/* ---- jobs.c -------------------------------------------------------------- */
+void jobs_init(struct shell *sh);
+void jobs_free(struct shell *sh);
+/* Registers a started job: pids of its processes, its group, command text. */
+struct job *jobs_add(struct shell *sh, pid_t pgid, const pid_t *pids, size_t npids, const char *text, bool background);
+/* Waits for a foreground job; returns its status (pipefail rules applied). */
+int jobs_wait_foreground(struct shell *sh, struct job *job);
+/* Reaps finished children without blocking; reports done jobs when interactive. */
+void jobs_reap(struct shell *sh);
+/* Job control: gives the terminal to pgid (or back to the shell with 0). */
+void jobs_set_terminal(struct shell *sh, pid_t pgid);
+
+/* ---- input.c: reading commands ------------------------------------------ */
+/* Runs commands from an fd until EOF (scripts, stdin, interactive). Returns
+ * the last status. */
+int input_run_fd(struct shell *sh, int fd, const char *source_name);
+/* Runs a whole file (. and source, scripts): syntax is checked for the whole
+ * text before anything runs. */
+int input_run_file(struct shell *sh, const char *path, bool must_exist);
+int input_run_interactive(struct shell *sh);
+
+#endif

@@ -1,0 +1,223 @@
+/* Checked allocation, strbuf and strvec. */
+#include "util.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void out_of_memory(void)
+{
+	static const char msg[] = "sbsh: out of memory\n";
+	ssize_t ignored = write(2, msg, sizeof msg - 1);
+	(void)ignored;
+	_exit(2);
+}
+
+void *xmalloc(size_t size)
+{
+	void *p = malloc(size ? size : 1);
+	if (!p)
+		out_of_memory();
+	return p;
+}
+
+void *xcalloc(size_t count, size_t size)
+{
+	void *p = calloc(count ? count : 1, size ? size : 1);
+	if (!p)
+		out_of_memory();
+	return p;
+}
+
+void *xrealloc(void *ptr, size_t size)
+{
+	void *p = realloc(ptr, size ? size : 1);
+	if (!p)
+		out_of_memory();
+	return p;
+}
+
+void *xreallocarray(void *ptr, size_t count, size_t size)
+{
+	if (size && count > SIZE_MAX / size)
+		out_of_memory();
+	return xrealloc(ptr, count * size);
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	size_t len = strnlen(s, n);
+	char *p = xmalloc(len + 1);
+	memcpy(p, s, len);
+	p[len] = '\0';
+	return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	struct strbuf sb;
+	va_list ap;
+	strbuf_init(&sb);
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	return strbuf_detach(&sb);
+}
+
+void strbuf_init(struct strbuf *sb)
+{
+	sb->data = NULL;
+	sb->len = 0;
+	sb->cap = 0;
+}
+
+void strbuf_reserve(struct strbuf *sb, size_t extra)
+{
+	if (extra > SIZE_MAX - sb->len - 1)
+		out_of_memory();
+	size_t need = sb->len + extra + 1;
+	if (need <= sb->cap)
+		return;
+	size_t cap = sb->cap ? sb->cap : 32;
+	while (cap < need)
+		cap = cap > SIZE_MAX / 2 ? need : cap * 2;
+	sb->data = xrealloc(sb->data, cap);
+	sb->cap = cap;
+}
+
+void strbuf_addc(struct strbuf *sb, char c)
+{
+	strbuf_reserve(sb, 1);
+	sb->data[sb->len++] = c;
+	sb->data[sb->len] = '\0';
+}
+
+void strbuf_addmem(struct strbuf *sb, const char *s, size_t n)
+{
+	strbuf_reserve(sb, n);
+	if (n)
+		memcpy(sb->data + sb->len, s, n);
+	sb->len += n;
+	sb->data[sb->len] = '\0';
+}
+
+void strbuf_adds(struct strbuf *sb, const char *s)
+{
+	strbuf_addmem(sb, s, strlen(s));
+}
+
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
+{
+	va_list copy;
+	va_copy(copy, ap);
+	int n = vsnprintf(NULL, 0, fmt, copy);
+	va_end(copy);
+	if (n < 0)
+		return;
+	strbuf_reserve(sb, (size_t)n);
+	vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap);
+	sb->len += (size_t)n;
+}
+
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	strbuf_vaddf(sb, fmt, ap);
+	va_end(ap);
+}
+
+void strbuf_truncate(struct strbuf *sb, size_t len)
+{
+	if (len < sb->len) {
+		sb->len = len;
+		sb->data[len] = '\0';
+	}
+}
+
+char *strbuf_detach(struct strbuf *sb)
+{
+	char *p = sb->data;
+	if (!p)
+		p = xstrdup("");
+	strbuf_init(sb);
+	return p;
+}
+
+void strbuf_free(struct strbuf *sb)
+{
+	free(sb->data);
+	strbuf_init(sb);
+}
+
+void strvec_init(struct strvec *v)
+{
+	v->items = NULL;
+	v->len = 0;
+	v->cap = 0;
+}
+
+void strvec_push_owned(struct strvec *v, char *s)
+{
+	if (v->len + 2 > v->cap) {
+		v->cap = v->cap ? v->cap * 2 : 8;
+		v->items = xreallocarray(v->items, v->cap, sizeof *v->items);
+	}
+	v->items[v->len++] = s;
+	v->items[v->len] = NULL;
+}
+
+void strvec_push(struct strvec *v, const char *s)
+{
+	strvec_push_owned(v, xstrdup(s));
+}
+
+void strvec_free(struct strvec *v)
+{
+	for (size_t i = 0; i < v->len; i++)
+		free(v->items[i]);
+	free(v->items);
+	strvec_init(v);
+}
+
+char **strvec_detach(struct strvec *v)
+{
+	char **items = v->items;
+	if (!items)
+		items = xcalloc(1, sizeof *items);
+	strvec_init(v);
+	return items;
+}
+
+void strv_free(char **v)
+{
+	if (!v)
+		return;
+	for (char **p = v; *p; p++)
+		free(*p);
+	free(v);
+}
+
+size_t strv_len(char *const *v)
+{
+	size_t n = 0;
+	while (v && v[n])
+		n++;
+	return n;
+}
+
+char **strv_copy(char *const *v)
+{
+	size_t n = strv_len(v);
+	char **copy = xcalloc(n + 1, sizeof *copy);
+	for (size_t i = 0; i < n; i++)
+		copy[i] = xstrdup(v[i]);
+	return copy;
+}

@@ -1,0 +1,56 @@
+/* Checked allocation and the two growable containers every module uses. */
+#ifndef SBSH_UTIL_H
+#define SBSH_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Allocation failure is not recoverable in a shell that must never run a
+ * half-built command: these print "sbsh: out of memory" and _exit(2). */
+void *xmalloc(size_t size);
+void *xcalloc(size_t count, size_t size);
+void *xrealloc(void *ptr, size_t size);
+/* Overflow-checked count * size reallocation. */
+void *xreallocarray(void *ptr, size_t count, size_t size);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A byte string that grows; always NUL-terminated, may contain NULs. */
+struct strbuf {
+	char *data;
+	size_t len;
+	size_t cap;
+};
+
+void strbuf_init(struct strbuf *sb);
+void strbuf_reserve(struct strbuf *sb, size_t extra);
+void strbuf_addc(struct strbuf *sb, char c);
+void strbuf_addmem(struct strbuf *sb, const char *s, size_t n);
+void strbuf_adds(struct strbuf *sb, const char *s);
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+void strbuf_truncate(struct strbuf *sb, size_t len);
+/* Hands the buffer to the caller and leaves sb empty and reusable. */
+char *strbuf_detach(struct strbuf *sb);
+void strbuf_free(struct strbuf *sb);
+
+/* A NULL-terminated vector of owned strings, usable directly as argv. */
+struct strvec {
+	char **items;
+	size_t len;
+	size_t cap;
+};
+
+void strvec_init(struct strvec *v);
+void strvec_push(struct strvec *v, const char *s);     /* copies s */
+void strvec_push_owned(struct strvec *v, char *s);     /* takes s */
+void strvec_free(struct strvec *v);
+/* Returns items (NULL-terminated) and leaves v empty. */
+char **strvec_detach(struct strvec *v);
+void strv_free(char **v);
+size_t strv_len(char *const *v);
+char **strv_copy(char *const *v);
+
+#endif
