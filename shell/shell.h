@@ -114,6 +114,18 @@ struct shell {
 
 	int tty_fd;          /* the shell's terminal when job control is on, else -1 */
 	pid_t shell_pgid;    /* the shell's own process group, for job control */
+
+	/* exec.c: fds of the process substitutions of the command being run;
+	 * they stay open until it finishes. */
+	int *procsub_fds;
+	size_t nprocsub_fds, procsub_cap;
+	/* exec.c: the last status came from a place where errexit does not
+	 * fire (left of a failed && or ||, after !); compound commands pass
+	 * it up, function calls and subshells do not. */
+	bool errexit_exempt;
+	/* exec.c: an interactive shell's foreground job died of SIGINT: the
+	 * rest of the command line is abandoned. */
+	bool interrupted;
 };
 
 /* ---- shell.c: the context and error reporting ------------------------- */
@@ -263,6 +275,28 @@ void funcs_foreach(struct shell *sh, void (*fn)(const char *name, const struct n
 char *exec_find_program(struct shell *sh, const char *name, const char *path_var);
 void exec_hash_clear(struct shell *sh);
 
+/* Nesting limit for function calls, eval, source and command substitution. */
+#define EXEC_MAX_DEPTH 1000
+
+/* exec_argv_flags: how `command` and `builtin` look a name up. */
+enum exec_argv_flags {
+	EXEC_ARGV_NO_FUNCS = 1 << 0,     /* command: functions are skipped */
+	EXEC_ARGV_BUILTIN_ONLY = 1 << 1, /* builtin: builtins only */
+	EXEC_ARGV_DEFAULT_PATH = 1 << 2, /* command -p: the standard PATH */
+};
+int exec_argv_flags(struct shell *sh, char **argv, unsigned flags);
+/* The exec builtin: replaces the process with argv (argv0, if not NULL,
+ * becomes argv[0]). Returns 126/127 after reporting when it cannot. */
+int exec_replace(struct shell *sh, char **argv, const char *argv0);
+/* True for reserved words (if, then, [[, ...). */
+bool exec_is_keyword(const char *word);
+/* A PATH that finds the standard utilities (command -p). */
+const char *exec_default_path(void);
+/* The command hash, for the hash builtin: name, path, hits. */
+void exec_hash_foreach(struct shell *sh, void (*fn)(const char *name, const char *path, unsigned hits, void *ctx), void *ctx);
+/* Prints a function definition as `type` and `declare -f` show it. */
+void funcs_print(struct strbuf *out, const char *name, const struct node *body);
+
 /* ---- alias.c ------------------------------------------------------------ */
 const char *alias_lookup(struct shell *sh, const char *name);
 void alias_define(struct shell *sh, const char *name, const char *value);
@@ -270,6 +304,8 @@ int alias_remove(struct shell *sh, const char *name);
 void alias_clear(struct shell *sh);
 /* For the parser: ctx is the struct shell. */
 const char *alias_lookup_for_parser(void *ctx, const char *name);
+/* Calls fn for every alias, sorted by name. */
+void alias_foreach(struct shell *sh, void (*fn)(const char *name, const char *value, void *ctx), void *ctx);
 
 /* ---- trap.c ------------------------------------------------------------- */
 void trap_init(struct shell *sh);
@@ -285,6 +321,28 @@ void trap_reset_for_subshell(struct shell *sh);
 void trap_run_exit(struct shell *sh);
 /* Runs the ERR trap, if set, after a command failed. */
 void trap_run_err(struct shell *sh);
+/* Signal names without "SIG" ("INT"; "EXIT" for 0) and back. The number
+ * parser accepts "INT", "SIGINT", "int", "2", "EXIT"; -1 when unknown. */
+int trap_signal_number(const char *name);
+const char *trap_signal_name(int sig);
+int trap_signal_count(void); /* one past the highest signal number */
+/* action: NULL resets to default, "" ignores. Returns -1 (no message) when
+ * the signal cannot be trapped (KILL, STOP, ignored at entry). */
+int trap_set(struct shell *sh, int sig, const char *action);
+/* The action set for sig, or NULL when default. */
+const char *trap_get(struct shell *sh, int sig);
+/* Interactive shells and job control: which signals the shell itself
+ * ignores or catches (SIGINT cancels the line, TERM/QUIT ignored, TSTP,
+ * TTIN, TTOU ignored with job control). */
+void trap_setup_interactive(struct shell *sh, bool interactive, bool job_control);
+/* True once after SIGINT reached an interactive shell (clears it). */
+bool trap_take_sigint(void);
+/* Dispositions for a child about to exec: caught signals back to default,
+ * the shell's own interactive handling undone. */
+void trap_reset_for_exec(struct shell *sh);
+/* True when any trap (EXIT or a signal) is set: the last command of a
+ * process must not replace it. */
+bool trap_any_set(struct shell *sh);
 
 /* ---- jobs.c -------------------------------------------------------------- */
 void jobs_init(struct shell *sh);
@@ -297,6 +355,17 @@ int jobs_wait_foreground(struct shell *sh, struct job *job);
 void jobs_reap(struct shell *sh);
 /* Job control: gives the terminal to pgid (or back to the shell with 0). */
 void jobs_set_terminal(struct shell *sh, pid_t pgid);
+/* Turns job control on (takes the terminal, own process group) or off. */
+void jobs_set_monitor(struct shell *sh, bool on);
+/* Waits for one child pid that is not part of a job (command
+ * substitution); returns the raw wait status, or -1. */
+int jobs_wait_pid(struct shell *sh, pid_t pid);
+/* Decodes a wait status into a shell status (128+N for signals). */
+int jobs_status_of(int wstatus);
+/* A job spec (%1 %+ %- %% %str %?str, or a pid) to a process group or pid
+ * for kill; -1 after reporting. */
+pid_t jobs_spec_pid(struct shell *sh, const char *spec, const char *cmd, bool *is_group);
+/* Job builtins live beside the table: wait, jobs, fg, bg (see builtins.h). */
 
 /* ---- input.c: reading commands ------------------------------------------ */
 /* Runs commands from an fd until EOF (scripts, stdin, interactive). Returns
@@ -306,5 +375,7 @@ int input_run_fd(struct shell *sh, int fd, const char *source_name);
  * text before anything runs. */
 int input_run_file(struct shell *sh, const char *path, bool must_exist);
 int input_run_interactive(struct shell *sh);
+/* Runs a file if it exists (profile, rc files); silent when missing. */
+int input_run_optional_file(struct shell *sh, const char *path);
 
 #endif

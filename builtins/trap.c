@@ -1,0 +1,125 @@
+/* The trap builtin: set, reset, ignore and list trap actions. */
+#include "builtins.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void print_quoted(const char *s)
+{
+	putchar('\'');
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputs("'\\''", stdout);
+		else
+			putchar(*s);
+	}
+	putchar('\'');
+}
+
+static void print_trap(struct shell *sh, int sig)
+{
+	const char *action = trap_get(sh, sig);
+	if (!action)
+		return;
+	fputs("trap -- ", stdout);
+	print_quoted(action);
+	const char *name = trap_signal_name(sig);
+	/* bash prints real signals with their SIG prefix, EXIT and ERR bare */
+	if (sig == 0 || sig == trap_signal_count())
+		printf(" %s\n", name);
+	else
+		printf(" SIG%s\n", name);
+}
+
+static bool is_unsigned_number(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return false;
+	return true;
+}
+
+static void list_signals(void)
+{
+	int col = 0;
+	for (int sig = 1; sig < trap_signal_count(); sig++) {
+		const char *name = trap_signal_name(sig);
+		if (!name)
+			continue;
+		char buf[32];
+		snprintf(buf, sizeof buf, "SIG%s", name);
+		printf("%2d) %-12s", sig, buf);
+		if (++col % 5 == 0)
+			putchar('\n');
+		else
+			putchar('\t');
+	}
+	if (col % 5)
+		putchar('\n');
+}
+
+BUILTIN_FN(trap)
+{
+	int i = 1;
+	bool print = false;
+	if (i < argc && strcmp(argv[i], "-l") == 0) {
+		list_signals();
+		return 0;
+	}
+	if (i < argc && strcmp(argv[i], "-p") == 0) {
+		print = true;
+		i++;
+	}
+	if (i < argc && strcmp(argv[i], "--") == 0)
+		i++;
+	if (!print && i < argc && argv[i][0] == '-' && argv[i][1] && strcmp(argv[i], "-") != 0) {
+		shell_warn("trap: %s: invalid option", argv[i]);
+		shell_warn("trap: usage: trap [-lp] [[arg] signal_spec ...]");
+		return 2;
+	}
+	if (i >= argc || print) {
+		if (i >= argc) {
+			for (int sig = 0; sig <= trap_signal_count(); sig++)
+				print_trap(sh, sig);
+			return 0;
+		}
+		int status = 0;
+		for (; i < argc; i++) {
+			int sig = trap_signal_number(argv[i]);
+			if (sig < 0) {
+				shell_error(sh, "trap: %s: invalid signal specification", argv[i]);
+				status = 1;
+				continue;
+			}
+			print_trap(sh, sig);
+		}
+		return status;
+	}
+	const char *action = argv[i];
+	bool reset = false;
+	if (argc - i == 1 || strcmp(action, "-") == 0) {
+		reset = true;
+		if (strcmp(action, "-") == 0)
+			i++;
+	} else if (is_unsigned_number(action)) {
+		reset = true; /* POSIX: a leading number means all are conditions */
+	} else {
+		i++;
+	}
+	int status = 0;
+	for (; i < argc; i++) {
+		int sig = trap_signal_number(argv[i]);
+		if (sig < 0) {
+			shell_error(sh, "trap: %s: invalid signal specification", argv[i]);
+			status = 1;
+			continue;
+		}
+		if (trap_set(sh, sig, reset ? NULL : action) != 0) {
+			shell_error(sh, "trap: %s: cannot be trapped", argv[i]);
+			status = 1;
+		}
+	}
+	return status;
+}

@@ -1,0 +1,743 @@
+/* Arithmetic evaluation: a recursive-descent evaluator over the C operator
+ * set (plus bash's **). A "skip" depth evaluates nothing in the branches
+ * that && || ?: do not take, so they have no side effects. */
+#include "shell.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+	ARITH_MAX_DEPTH = 1000,      /* parentheses and operators nested */
+	ARITH_MAX_RECURSION = 100,   /* variables whose values are expressions */
+};
+
+struct arith {
+	struct shell *sh;
+	const char *expr; /* the whole text, for messages */
+	const char *p;
+	unsigned depth;
+	unsigned recursion;
+	unsigned skip; /* > 0: parse only, no evaluation or assignment */
+	bool failed;
+};
+
+/* An operand that may be assigned to: a variable, maybe with a subscript. */
+struct lvalue {
+	char *name; /* NULL when the operand is not a variable */
+	bool has_index;
+	intmax_t index;
+};
+
+static int eval_comma(struct arith *a, intmax_t *out);
+static int eval_assign(struct arith *a, intmax_t *out);
+
+static int fail(struct arith *a, const char *what, const char *token)
+{
+	if (!a->failed) {
+		if (token)
+			shell_error(a->sh, "%s: %s (error token is \"%s\")", a->expr, what, token);
+		else
+			shell_error(a->sh, "%s: %s", a->expr, what);
+	}
+	a->failed = true;
+	return -1;
+}
+
+static void skip_space(struct arith *a)
+{
+	while (*a->p == ' ' || *a->p == '\t' || *a->p == '\n' || *a->p == '\r')
+		a->p++;
+}
+
+static bool is_name_start(char c)
+{
+	return c == '_' || isalpha((unsigned char)c);
+}
+
+static bool is_name_char(char c)
+{
+	return c == '_' || isalnum((unsigned char)c);
+}
+
+/* Parses an integer constant; returns -1 (after reporting) when malformed. */
+static int parse_number(struct arith *a, const char *start, const char **end, intmax_t *out)
+{
+	const char *p = start;
+	const char *tok_start = start;
+	uintmax_t base = 10;
+	uintmax_t value = 0;
+
+	/* The whole alphanumeric run is the token, for messages. */
+	const char *q = p;
+	while (is_name_char(*q) || *q == '#' || *q == '@')
+		q++;
+	char *token = xstrndup(tok_start, (size_t)(q - tok_start));
+
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		base = 16;
+		p += 2;
+		if (!isxdigit((unsigned char)*p)) {
+			fail(a, "invalid number", token);
+			free(token);
+			return -1;
+		}
+	} else if (p[0] == '0' && isdigit((unsigned char)p[1])) {
+		base = 8;
+		p++;
+	} else {
+		const char *h = p;
+		uintmax_t b = 0;
+		while (isdigit((unsigned char)*h)) {
+			b = b * 10 + (uintmax_t)(*h - '0');
+			if (b > 64)
+				break;
+			h++;
+		}
+		if (*h == '#') {
+			if (b < 2 || b > 64) {
+				fail(a, "invalid arithmetic base", token);
+				free(token);
+				return -1;
+			}
+			base = b;
+			p = h + 1;
+			if (!is_name_char(*p) && *p != '@') {
+				fail(a, "invalid number", token);
+				free(token);
+				return -1;
+			}
+		}
+	}
+	for (;;) {
+		char c = *p;
+		uintmax_t d;
+		if (isdigit((unsigned char)c))
+			d = (uintmax_t)(c - '0');
+		else if (c >= 'a' && c <= 'z')
+			d = (uintmax_t)(c - 'a') + 10;
+		else if (c >= 'A' && c <= 'Z')
+			d = base <= 36 ? (uintmax_t)(c - 'A') + 10 : (uintmax_t)(c - 'A') + 36;
+		else if (c == '@' && base > 36)
+			d = 62;
+		else if (c == '_' && base > 36)
+			d = 63;
+		else
+			break;
+		if (d >= base) {
+			fail(a, "value too great for base", token);
+			free(token);
+			return -1;
+		}
+		value = value * base + d;
+		p++;
+	}
+	if (is_name_char(*p)) {
+		fail(a, "value too great for base", token);
+		free(token);
+		return -1;
+	}
+	free(token);
+	*end = p;
+	*out = (intmax_t)value;
+	return 0;
+}
+
+/* The value of a variable: empty or unset is 0; anything else is itself
+ * evaluated as an expression (bounded recursion). */
+static int value_of_text(struct arith *a, const char *text, intmax_t *out)
+{
+	if (!text)
+		text = "";
+	const char *p = text;
+	while (*p == ' ' || *p == '\t' || *p == '\n')
+		p++;
+	if (*p == '\0') {
+		*out = 0;
+		return 0;
+	}
+	/* Fast path: a plain decimal number. */
+	const char *q = p;
+	if (*q == '-' || *q == '+')
+		q++;
+	if (isdigit((unsigned char)*q) && *q != '0') {
+		const char *r = q;
+		while (isdigit((unsigned char)*r))
+			r++;
+		const char *t = r;
+		while (*t == ' ' || *t == '\t' || *t == '\n')
+			t++;
+		if (*t == '\0' && r - q < 19) {
+			*out = strtoimax(p, NULL, 10);
+			return 0;
+		}
+	}
+	if (a->recursion >= ARITH_MAX_RECURSION)
+		return fail(a, "expression recursion level exceeded", text);
+	struct arith sub = {
+		.sh = a->sh, .expr = text, .p = text, .depth = a->depth,
+		.recursion = a->recursion + 1, .skip = 0, .failed = false,
+	};
+	skip_space(&sub);
+	if (eval_comma(&sub, out) < 0) {
+		a->failed = true;
+		return -1;
+	}
+	skip_space(&sub);
+	if (*sub.p != '\0') {
+		fail(&sub, "syntax error in expression", sub.p);
+		a->failed = true;
+		return -1;
+	}
+	return 0;
+}
+
+static int read_variable(struct arith *a, const struct lvalue *lv, intmax_t *out)
+{
+	if (a->skip) {
+		*out = 0;
+		return 0;
+	}
+	const char *text = NULL;
+	if (lv->has_index) {
+		struct var *v = vars_lookup(a->sh, lv->name);
+		if (v && (v->flags & VAR_ARRAY)) {
+			intmax_t i = lv->index;
+			if (i < 0)
+				i += (intmax_t)v->array_len;
+			if (i >= 0 && (size_t)i < v->array_len)
+				text = v->array[i];
+		} else if (v && lv->index == 0) {
+			text = vars_get(a->sh, lv->name);
+		}
+	} else {
+		text = vars_get(a->sh, lv->name);
+	}
+	if (!text && a->sh->opt.nounset) {
+		shell_error(a->sh, "%s: unbound variable", lv->name);
+		a->failed = true;
+		return -1;
+	}
+	return value_of_text(a, text, out);
+}
+
+static int write_variable(struct arith *a, const struct lvalue *lv, intmax_t value)
+{
+	if (a->skip)
+		return 0;
+	char buf[32];
+	snprintf(buf, sizeof buf, "%" PRIdMAX, value);
+	int r;
+	if (lv->has_index)
+		r = vars_set_element(a->sh, lv->name, (long)lv->index, buf);
+	else
+		r = vars_set(a->sh, lv->name, buf, 0);
+	if (r < 0)
+		a->failed = true;
+	return r;
+}
+
+/* Reads NAME or NAME[expr] at the current position into lv. */
+static int parse_lvalue(struct arith *a, struct lvalue *lv)
+{
+	const char *start = a->p;
+	while (is_name_char(*a->p))
+		a->p++;
+	lv->name = xstrndup(start, (size_t)(a->p - start));
+	lv->has_index = false;
+	lv->index = 0;
+	if (*a->p == '[') {
+		a->p++;
+		skip_space(a);
+		intmax_t idx = 0;
+		if (eval_comma(a, &idx) < 0)
+			return -1;
+		skip_space(a);
+		if (*a->p != ']')
+			return fail(a, "syntax error: missing `]'", a->p);
+		a->p++;
+		lv->has_index = true;
+		lv->index = idx;
+	}
+	return 0;
+}
+
+static intmax_t wrap_add(intmax_t x, intmax_t y)
+{
+	return (intmax_t)((uintmax_t)x + (uintmax_t)y);
+}
+
+static intmax_t wrap_sub(intmax_t x, intmax_t y)
+{
+	return (intmax_t)((uintmax_t)x - (uintmax_t)y);
+}
+
+static intmax_t wrap_mul(intmax_t x, intmax_t y)
+{
+	return (intmax_t)((uintmax_t)x * (uintmax_t)y);
+}
+
+/* Applies a binary operator; the one place division by zero is caught. */
+static int apply_binary(struct arith *a, const char *op, intmax_t x, intmax_t y, intmax_t *out)
+{
+	if (a->skip) {
+		*out = 0;
+		return 0;
+	}
+	if (strcmp(op, "+") == 0) {
+		*out = wrap_add(x, y);
+	} else if (strcmp(op, "-") == 0) {
+		*out = wrap_sub(x, y);
+	} else if (strcmp(op, "*") == 0) {
+		*out = wrap_mul(x, y);
+	} else if (strcmp(op, "/") == 0 || strcmp(op, "%") == 0) {
+		if (y == 0) {
+			char buf[32];
+			snprintf(buf, sizeof buf, "%" PRIdMAX, y);
+			return fail(a, "division by 0", buf);
+		}
+		if (x == INTMAX_MIN && y == -1)
+			*out = op[0] == '/' ? INTMAX_MIN : 0;
+		else
+			*out = op[0] == '/' ? x / y : x % y;
+	} else if (strcmp(op, "**") == 0) {
+		if (y < 0)
+			return fail(a, "exponent less than 0", NULL);
+		intmax_t r = 1;
+		while (y > 0) {
+			if (y & 1)
+				r = wrap_mul(r, x);
+			x = wrap_mul(x, x);
+			y >>= 1;
+		}
+		*out = r;
+	} else if (strcmp(op, "<<") == 0) {
+		*out = (intmax_t)((uintmax_t)x << (y & 63));
+	} else if (strcmp(op, ">>") == 0) {
+		*out = x >> (y & 63);
+	} else if (strcmp(op, "&") == 0) {
+		*out = x & y;
+	} else if (strcmp(op, "|") == 0) {
+		*out = x | y;
+	} else if (strcmp(op, "^") == 0) {
+		*out = x ^ y;
+	} else {
+		return fail(a, "unknown operator", op);
+	}
+	return 0;
+}
+
+static bool enter(struct arith *a)
+{
+	if (++a->depth > ARITH_MAX_DEPTH) {
+		fail(a, "expression nested too deeply", NULL);
+		return false;
+	}
+	return true;
+}
+
+static int eval_unary(struct arith *a, intmax_t *out);
+
+static int eval_primary(struct arith *a, intmax_t *out)
+{
+	skip_space(a);
+	const char *c = a->p;
+	if (*c == '(') {
+		if (!enter(a))
+			return -1;
+		a->p++;
+		skip_space(a);
+		if (eval_comma(a, out) < 0)
+			return -1;
+		skip_space(a);
+		if (*a->p != ')')
+			return fail(a, "missing `)'", *a->p ? a->p : NULL);
+		a->p++;
+		a->depth--;
+		return 0;
+	}
+	if (isdigit((unsigned char)*c)) {
+		const char *end;
+		if (parse_number(a, c, &end, out) < 0)
+			return -1;
+		a->p = end;
+		return 0;
+	}
+	if (is_name_start(*c)) {
+		struct lvalue lv;
+		if (parse_lvalue(a, &lv) < 0) {
+			free(lv.name);
+			return -1;
+		}
+		skip_space(a);
+		int r;
+		if ((a->p[0] == '+' && a->p[1] == '+') || (a->p[0] == '-' && a->p[1] == '-')) {
+			/* postfix ++ / -- */
+			bool inc = a->p[0] == '+';
+			a->p += 2;
+			intmax_t v = 0;
+			r = read_variable(a, &lv, &v);
+			if (r == 0)
+				r = write_variable(a, &lv, inc ? wrap_add(v, 1) : wrap_sub(v, 1));
+			*out = v;
+		} else {
+			r = read_variable(a, &lv, out);
+		}
+		free(lv.name);
+		return r;
+	}
+	if (*c == '\0')
+		return fail(a, "syntax error: operand expected", c);
+	return fail(a, "syntax error: operand expected", c);
+}
+
+static int eval_unary(struct arith *a, intmax_t *out)
+{
+	skip_space(a);
+	const char *c = a->p;
+	if ((c[0] == '+' && c[1] == '+') || (c[0] == '-' && c[1] == '-')) {
+		bool inc = c[0] == '+';
+		const char *after = c + 2;
+		while (*after == ' ' || *after == '\t')
+			after++;
+		if (is_name_start(*after)) {
+			a->p = after;
+			struct lvalue lv;
+			if (parse_lvalue(a, &lv) < 0) {
+				free(lv.name);
+				return -1;
+			}
+			intmax_t v = 0;
+			int r = read_variable(a, &lv, &v);
+			if (r == 0) {
+				v = inc ? wrap_add(v, 1) : wrap_sub(v, 1);
+				r = write_variable(a, &lv, v);
+			}
+			free(lv.name);
+			*out = v;
+			return r;
+		}
+		/* "--5" is minus minus five, as in bash. */
+	}
+	if (*c == '+' || *c == '-' || *c == '!' || *c == '~') {
+		if (!enter(a))
+			return -1;
+		a->p++;
+		intmax_t v;
+		if (eval_unary(a, &v) < 0)
+			return -1;
+		a->depth--;
+		switch (*c) {
+		case '+': *out = v; break;
+		case '-': *out = wrap_sub(0, v); break;
+		case '!': *out = !v; break;
+		default: *out = ~v; break;
+		}
+		return 0;
+	}
+	return eval_primary(a, out);
+}
+
+static int eval_power(struct arith *a, intmax_t *out)
+{
+	if (eval_unary(a, out) < 0)
+		return -1;
+	skip_space(a);
+	if (a->p[0] == '*' && a->p[1] == '*' && a->p[2] != '=') {
+		a->p += 2;
+		if (!enter(a))
+			return -1;
+		intmax_t rhs;
+		if (eval_power(a, &rhs) < 0) /* right associative */
+			return -1;
+		a->depth--;
+		return apply_binary(a, "**", *out, rhs, out);
+	}
+	return 0;
+}
+
+/* Binary operator levels, loosest first after the logical ones. Each entry
+ * lists operators that must not be followed by '=' (that would be an
+ * assignment) and must not be a prefix of a longer operator at this spot. */
+enum level {
+	LEVEL_BITOR,
+	LEVEL_BITXOR,
+	LEVEL_BITAND,
+	LEVEL_EQUALITY,
+	LEVEL_RELATIONAL,
+	LEVEL_SHIFT,
+	LEVEL_ADDITIVE,
+	LEVEL_MULTIPLICATIVE,
+};
+
+/* Returns the operator at p for this level (copied into op), or 0. */
+static size_t match_operator(const char *p, enum level level, char op[3])
+{
+	op[0] = op[1] = op[2] = '\0';
+	switch (level) {
+	case LEVEL_BITOR:
+		if (p[0] == '|' && p[1] != '|' && p[1] != '=')
+			return op[0] = '|', 1;
+		return 0;
+	case LEVEL_BITXOR:
+		if (p[0] == '^' && p[1] != '=')
+			return op[0] = '^', 1;
+		return 0;
+	case LEVEL_BITAND:
+		if (p[0] == '&' && p[1] != '&' && p[1] != '=')
+			return op[0] = '&', 1;
+		return 0;
+	case LEVEL_EQUALITY:
+		if ((p[0] == '=' || p[0] == '!') && p[1] == '=')
+			return op[0] = p[0], op[1] = '=', 2;
+		return 0;
+	case LEVEL_RELATIONAL:
+		if ((p[0] == '<' || p[0] == '>') && p[1] == '=')
+			return op[0] = p[0], op[1] = '=', 2;
+		if ((p[0] == '<' || p[0] == '>') && p[1] != p[0])
+			return op[0] = p[0], 1;
+		return 0;
+	case LEVEL_SHIFT:
+		if ((p[0] == '<' || p[0] == '>') && p[1] == p[0] && p[2] != '=')
+			return op[0] = p[0], op[1] = p[1], 2;
+		return 0;
+	case LEVEL_ADDITIVE:
+		if ((p[0] == '+' || p[0] == '-') && p[1] != '=' && p[1] != p[0])
+			return op[0] = p[0], 1;
+		return 0;
+	case LEVEL_MULTIPLICATIVE:
+		if ((p[0] == '*' && p[1] != '*' && p[1] != '=') || ((p[0] == '/' || p[0] == '%') && p[1] != '='))
+			return op[0] = p[0], 1;
+		return 0;
+	}
+	return 0;
+}
+
+static int eval_level(struct arith *a, enum level level, intmax_t *out)
+{
+	int (*next)(struct arith *, intmax_t *) = NULL;
+	int r = level == LEVEL_MULTIPLICATIVE ? eval_power(a, out) : eval_level(a, level + 1, out);
+	(void)next;
+	if (r < 0)
+		return -1;
+	for (;;) {
+		skip_space(a);
+		char op[3];
+		size_t n = match_operator(a->p, level, op);
+		if (n == 0)
+			return 0;
+		/* "a + ++b" vs "a++ + b": an additive operator directly before a
+		 * doubled one is fine; match_operator already refuses "++". */
+		a->p += n;
+		intmax_t rhs;
+		r = level == LEVEL_MULTIPLICATIVE ? eval_power(a, &rhs) : eval_level(a, level + 1, &rhs);
+		if (r < 0)
+			return -1;
+		if (a->skip) {
+			*out = 0;
+			continue;
+		}
+		if (level == LEVEL_EQUALITY) {
+			*out = op[0] == '=' ? *out == rhs : *out != rhs;
+		} else if (level == LEVEL_RELATIONAL) {
+			if (op[0] == '<')
+				*out = op[1] ? *out <= rhs : *out < rhs;
+			else
+				*out = op[1] ? *out >= rhs : *out > rhs;
+		} else if (apply_binary(a, op, *out, rhs, out) < 0) {
+			return -1;
+		}
+	}
+}
+
+static int eval_logical_and(struct arith *a, intmax_t *out)
+{
+	if (eval_level(a, LEVEL_BITOR, out) < 0)
+		return -1;
+	for (;;) {
+		skip_space(a);
+		if (!(a->p[0] == '&' && a->p[1] == '&'))
+			return 0;
+		a->p += 2;
+		bool skip_rhs = !a->skip && *out == 0;
+		if (skip_rhs)
+			a->skip++;
+		intmax_t rhs;
+		int r = eval_level(a, LEVEL_BITOR, &rhs);
+		if (skip_rhs)
+			a->skip--;
+		if (r < 0)
+			return -1;
+		*out = skip_rhs ? 0 : (*out != 0 && rhs != 0);
+	}
+}
+
+static int eval_logical_or(struct arith *a, intmax_t *out)
+{
+	if (eval_logical_and(a, out) < 0)
+		return -1;
+	for (;;) {
+		skip_space(a);
+		if (!(a->p[0] == '|' && a->p[1] == '|'))
+			return 0;
+		a->p += 2;
+		bool skip_rhs = !a->skip && *out != 0;
+		if (skip_rhs)
+			a->skip++;
+		intmax_t rhs;
+		int r = eval_logical_and(a, &rhs);
+		if (skip_rhs)
+			a->skip--;
+		if (r < 0)
+			return -1;
+		*out = skip_rhs ? 1 : (*out != 0 || rhs != 0);
+	}
+}
+
+static int eval_conditional(struct arith *a, intmax_t *out)
+{
+	if (eval_logical_or(a, out) < 0)
+		return -1;
+	skip_space(a);
+	if (*a->p != '?')
+		return 0;
+	a->p++;
+	if (!enter(a))
+		return -1;
+	bool cond = *out != 0;
+	intmax_t then_value = 0, else_value = 0;
+	if (!cond)
+		a->skip++;
+	int r = eval_comma(a, &then_value);
+	if (!cond)
+		a->skip--;
+	if (r < 0)
+		return -1;
+	skip_space(a);
+	if (*a->p != ':')
+		return fail(a, "syntax error: `:' expected for conditional expression", *a->p ? a->p : NULL);
+	a->p++;
+	if (cond)
+		a->skip++;
+	r = eval_assign(a, &else_value);
+	if (cond)
+		a->skip--;
+	if (r < 0)
+		return -1;
+	a->depth--;
+	*out = cond ? then_value : else_value;
+	return 0;
+}
+
+/* Recognises an assignment operator at p: "=", "+=", "<<=" ...; returns its
+ * length and the binary operator in op ("" for plain =), or 0. */
+static size_t match_assign_op(const char *p, char op[3])
+{
+	static const char *const ops[] = {"<<=", ">>=", "**=", "+=", "-=", "*=", "/=", "%=", "&=", "^=", "|="};
+	op[0] = op[1] = op[2] = '\0';
+	if (p[0] == '=' && p[1] != '=')
+		return 1;
+	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+		size_t n = strlen(ops[i]);
+		if (strncmp(p, ops[i], n) == 0) {
+			memcpy(op, ops[i], n - 1);
+			return n;
+		}
+	}
+	return 0;
+}
+
+static int eval_assign(struct arith *a, intmax_t *out)
+{
+	skip_space(a);
+	if (is_name_start(*a->p)) {
+		const char *save = a->p;
+		struct lvalue lv;
+		unsigned saved_skip = a->skip;
+		/* Parse the subscript without side effects first: we may not be
+		 * looking at an assignment at all. */
+		a->skip++;
+		int r = parse_lvalue(a, &lv);
+		a->skip = saved_skip;
+		if (r < 0) {
+			free(lv.name);
+			return -1;
+		}
+		skip_space(a);
+		char op[3];
+		size_t n = match_assign_op(a->p, op);
+		if (n > 0) {
+			if (lv.has_index) {
+				/* Re-evaluate the subscript for real. */
+				free(lv.name);
+				a->p = save;
+				if (parse_lvalue(a, &lv) < 0) {
+					free(lv.name);
+					return -1;
+				}
+				skip_space(a);
+			}
+			a->p += n;
+			if (!enter(a)) {
+				free(lv.name);
+				return -1;
+			}
+			intmax_t rhs;
+			if (eval_assign(a, &rhs) < 0) {
+				free(lv.name);
+				return -1;
+			}
+			a->depth--;
+			intmax_t value = rhs;
+			if (op[0] != '\0') {
+				intmax_t old = 0;
+				if (read_variable(a, &lv, &old) < 0 || apply_binary(a, op, old, rhs, &value) < 0) {
+					free(lv.name);
+					return -1;
+				}
+			}
+			r = write_variable(a, &lv, value);
+			free(lv.name);
+			*out = value;
+			return r;
+		}
+		free(lv.name);
+		a->p = save;
+	}
+	return eval_conditional(a, out);
+}
+
+static int eval_comma(struct arith *a, intmax_t *out)
+{
+	if (eval_assign(a, out) < 0)
+		return -1;
+	for (;;) {
+		skip_space(a);
+		if (*a->p != ',')
+			return 0;
+		a->p++;
+		if (eval_assign(a, out) < 0)
+			return -1;
+	}
+}
+
+int arith_eval(struct shell *sh, const char *expr, intmax_t *result)
+{
+	struct arith a = {.sh = sh, .expr = expr, .p = expr};
+	*result = 0;
+	skip_space(&a);
+	if (*a.p == '\0')
+		return 0; /* $(( )) is 0 */
+	intmax_t value = 0;
+	if (eval_comma(&a, &value) < 0)
+		return -1;
+	skip_space(&a);
+	if (*a.p != '\0') {
+		fail(&a, "syntax error in expression", a.p);
+		return -1;
+	}
+	*result = value;
+	return 0;
+}

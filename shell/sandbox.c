@@ -1,0 +1,594 @@
+/* Landlock + seccomp for the shell process. Best effort across ABI 1..9:
+ * every right the kernel knows is handled, and whatever it lacks is
+ * recorded for --doctor instead of silently assumed. */
+#include "sandbox.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/filter.h>
+#include <netinet/in.h>
+#include <seccomp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#ifndef __NR_landlock_create_ruleset
+#define __NR_landlock_create_ruleset 444
+#define __NR_landlock_add_rule 445
+#define __NR_landlock_restrict_self 446
+#endif
+
+#define LL_CREATE_RULESET_VERSION (1U << 0)
+#define LL_CREATE_RULESET_ERRATA (1U << 1)
+#define LL_RULE_PATH_BENEATH 1
+#define LL_RULE_NET_PORT 2
+
+/* Our own copies of the UAPI structs: the attribute grows with the ABI
+ * (8, 16, 24 bytes), the path rule is packed. */
+struct ll_ruleset_attr {
+	uint64_t handled_access_fs;
+	uint64_t handled_access_net;
+	uint64_t scoped;
+};
+
+struct ll_path_beneath_attr {
+	uint64_t allowed_access;
+	int32_t parent_fd;
+} __attribute__((packed));
+
+struct ll_net_port_attr {
+	uint64_t allowed_access;
+	uint64_t port;
+};
+
+static long ll_create_ruleset(const struct ll_ruleset_attr *attr, size_t size, uint32_t flags)
+{
+	return syscall(__NR_landlock_create_ruleset, attr, size, flags);
+}
+
+static long ll_add_rule(int fd, int type, const void *attr)
+{
+	return syscall(__NR_landlock_add_rule, fd, type, attr, 0U);
+}
+
+static long ll_restrict_self(int fd, uint32_t flags)
+{
+	return syscall(__NR_landlock_restrict_self, fd, flags);
+}
+
+uint64_t sandbox_fs_rights_for_abi(int abi)
+{
+	if (abi <= 0)
+		return 0;
+	uint64_t r = (1ULL << 13) - 1; /* EXECUTE .. MAKE_SYM */
+	if (abi >= 2)
+		r |= LL_FS_REFER;
+	if (abi >= 3)
+		r |= LL_FS_TRUNCATE;
+	if (abi >= 5)
+		r |= LL_FS_IOCTL_DEV;
+	if (abi >= 9)
+		r |= LL_FS_RESOLVE_UNIX;
+	return r;
+}
+
+uint64_t sandbox_net_rights_for_abi(int abi)
+{
+	return abi >= 4 ? (LL_NET_BIND_TCP | LL_NET_CONNECT_TCP) : 0;
+}
+
+uint64_t sandbox_scopes_for_abi(int abi)
+{
+	return abi >= 6 ? (LL_SCOPE_ABSTRACT_UNIX_SOCKET | LL_SCOPE_SIGNAL) : 0;
+}
+
+uint32_t sandbox_restrict_flags_for_abi(int abi)
+{
+	uint32_t f = 0;
+	if (abi >= 7)
+		f |= LL_RESTRICT_LOG_SAME_EXEC_OFF | LL_RESTRICT_LOG_NEW_EXEC_ON |
+		     LL_RESTRICT_LOG_SUBDOMAINS_OFF;
+	if (abi >= 8)
+		f |= LL_RESTRICT_TSYNC;
+	return f;
+}
+
+uint64_t sandbox_file_rights(uint64_t rights)
+{
+	return rights & (LL_FS_EXECUTE | LL_FS_WRITE_FILE | LL_FS_READ_FILE | LL_FS_TRUNCATE |
+	                 LL_FS_IOCTL_DEV);
+}
+
+void sandbox_config_init(struct sandbox_config *cfg)
+{
+	memset(cfg, 0, sizeof *cfg);
+	cfg->mode = SANDBOX_AUTO;
+	cfg->net = SANDBOX_NET_ON;
+	strvec_init(&cfg->extra_write);
+}
+
+void sandbox_config_free(struct sandbox_config *cfg)
+{
+	strvec_free(&cfg->extra_write);
+}
+
+void sandbox_state_free(struct sandbox_state *st)
+{
+	for (size_t i = 0; i < st->ngrants; i++)
+		free(st->grants[i].path);
+	free(st->grants);
+	st->grants = NULL;
+	st->ngrants = 0;
+	strvec_free(&st->skipped);
+	strvec_free(&st->dropped);
+	strvec_free(&st->env);
+}
+
+void sandbox_probe(struct sandbox_state *st)
+{
+	long abi = ll_create_ruleset(NULL, 0, LL_CREATE_RULESET_VERSION);
+	st->abi = abi > 0 ? (int)abi : 0;
+	long errata = st->abi ? ll_create_ruleset(NULL, 0, LL_CREATE_RULESET_ERRATA) : -1;
+	st->errata = errata > 0 ? (int)errata : 0;
+}
+
+int sandbox_parse_net(struct sandbox_config *cfg, const char *spec)
+{
+	if (strcmp(spec, "on") == 0) {
+		cfg->net = SANDBOX_NET_ON;
+		return 0;
+	}
+	if (strcmp(spec, "off") == 0) {
+		cfg->net = SANDBOX_NET_OFF;
+		return 0;
+	}
+	if (strncmp(spec, "allow:", 6) != 0)
+		return -1;
+	const char *p = spec + 6;
+	cfg->nports = 0;
+	while (*p) {
+		char *end;
+		errno = 0;
+		unsigned long port = strtoul(p, &end, 10);
+		if (end == p || errno || port == 0 || port > 65535 || (*end && *end != ','))
+			return -1;
+		if (cfg->nports == SANDBOX_MAX_PORTS)
+			return -1;
+		cfg->ports[cfg->nports++] = (uint16_t)port;
+		p = *end ? end + 1 : end;
+	}
+	if (cfg->nports == 0)
+		return -1;
+	cfg->net = SANDBOX_NET_ALLOW;
+	return 0;
+}
+
+/* ---- the list of writable places ---------------------------------------- */
+
+struct path_list {
+	struct sandbox_grant *items;
+	size_t len, cap;
+};
+
+static const char *env_nonempty(const char *name)
+{
+	const char *v = getenv(name);
+	return v && *v ? v : NULL;
+}
+
+/* mkdir -p with mode 0700 for the parts it creates; true if it exists after. */
+static bool make_dirs(const char *path, bool *created)
+{
+	struct stat st;
+	if (stat(path, &st) == 0)
+		return S_ISDIR(st.st_mode);
+	if (errno != ENOENT)
+		return false;
+	char *copy = xstrdup(path);
+	for (char *p = copy + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(copy, 0700) != 0 && errno != EEXIST) {
+			free(copy);
+			return false;
+		}
+		*p = '/';
+	}
+	bool ok = mkdir(copy, 0700) == 0 || errno == EEXIST;
+	free(copy);
+	if (ok)
+		*created = true;
+	return ok;
+}
+
+/* True when granting write on dir would grant it on `/` or on all of $HOME:
+ * nothing may add those, however it was asked. */
+static bool is_forbidden_root(const char *real, const char *home_real)
+{
+	if (strcmp(real, "/") == 0)
+		return true;
+	if (!home_real)
+		return false;
+	size_t n = strlen(real);
+	/* real is home itself or one of its ancestors */
+	return strncmp(home_real, real, n) == 0 && (home_real[n] == '\0' || home_real[n] == '/');
+}
+
+static void add_grant(struct path_list *list, struct sandbox_state *st, const char *path,
+                      const char *why, bool create, const char *home_real)
+{
+	if (!path || !*path)
+		return;
+	bool created = false;
+	if (create && !make_dirs(path, &created)) {
+		strvec_push_owned(&st->skipped, xasprintf("%s (%s): cannot create: %s", path, why,
+		                                           strerror(errno)));
+		return;
+	}
+	char *real = realpath(path, NULL);
+	if (!real) {
+		if (!create)
+			return; /* optional places that do not exist are simply absent */
+		strvec_push_owned(&st->skipped, xasprintf("%s (%s): %s", path, why, strerror(errno)));
+		return;
+	}
+	if (is_forbidden_root(real, home_real)) {
+		strvec_push_owned(&st->skipped,
+		                  xasprintf("%s (%s): refused, it would make / or all of $HOME writable",
+		                            real, why));
+		free(real);
+		return;
+	}
+	for (size_t i = 0; i < list->len; i++) {
+		if (strcmp(list->items[i].path, real) == 0) {
+			free(real);
+			return;
+		}
+	}
+	if (list->len == list->cap) {
+		list->cap = list->cap ? list->cap * 2 : 32;
+		list->items = xreallocarray(list->items, list->cap, sizeof *list->items);
+	}
+	list->items[list->len++] = (struct sandbox_grant){
+		.path = real, .why = why, .rights = 0, .created = created};
+}
+
+static char *join(const char *a, const char *b)
+{
+	return xasprintf("%s/%s", a, b);
+}
+
+/* The package caches, each where its tool would look for it. */
+static void add_caches(struct path_list *list, struct sandbox_state *st, const char *home,
+                       const char *home_real)
+{
+	char *p;
+	const char *xdg_cache = env_nonempty("XDG_CACHE_HOME");
+	char *cache = xdg_cache ? xstrdup(xdg_cache) : home ? join(home, ".cache") : NULL;
+
+	/* npm */
+	const char *npm = env_nonempty("npm_config_cache");
+	if (!npm)
+		npm = env_nonempty("NPM_CONFIG_CACHE");
+	p = npm ? xstrdup(npm) : home ? join(home, ".npm") : NULL;
+	add_grant(list, st, p, "npm cache", true, home_real);
+	free(p);
+
+	/* pip */
+	const char *pip = env_nonempty("PIP_CACHE_DIR");
+	p = pip ? xstrdup(pip) : cache ? join(cache, "pip") : NULL;
+	add_grant(list, st, p, "pip cache", true, home_real);
+	free(p);
+
+	/* NuGet */
+	const char *nuget = env_nonempty("NUGET_PACKAGES");
+	p = nuget ? xstrdup(nuget) : home ? join(home, ".nuget/packages") : NULL;
+	add_grant(list, st, p, "NuGet packages", true, home_real);
+	if (p && !nuget)
+		strvec_push_owned(&st->env, xasprintf("NUGET_PACKAGES=%s", p));
+	free(p);
+
+	/* Go: module cache and build cache */
+	const char *gomod = env_nonempty("GOMODCACHE");
+	if (gomod) {
+		p = xstrdup(gomod);
+	} else {
+		const char *gopath = env_nonempty("GOPATH");
+		if (gopath) {
+			size_t n = strcspn(gopath, ":");
+			char *first = xstrndup(gopath, n);
+			p = join(first, "pkg/mod");
+			free(first);
+		} else {
+			p = home ? join(home, "go/pkg/mod") : NULL;
+		}
+	}
+	add_grant(list, st, p, "Go module cache", true, home_real);
+	free(p);
+	const char *gocache = env_nonempty("GOCACHE");
+	p = gocache ? xstrdup(gocache) : cache ? join(cache, "go-build") : NULL;
+	add_grant(list, st, p, "Go build cache", true, home_real);
+	free(p);
+
+	/* Cargo: registry and git checkouts, not the binaries or config */
+	const char *cargo = env_nonempty("CARGO_HOME");
+	char *cargo_home = cargo ? xstrdup(cargo) : home ? join(home, ".cargo") : NULL;
+	if (cargo_home) {
+		p = join(cargo_home, "registry");
+		add_grant(list, st, p, "Cargo registry", true, home_real);
+		free(p);
+		p = join(cargo_home, "git");
+		add_grant(list, st, p, "Cargo git", true, home_real);
+		free(p);
+		free(cargo_home);
+	}
+
+	/* Gradle: caches and wrapper downloads, not init.d or properties */
+	const char *gradle = env_nonempty("GRADLE_USER_HOME");
+	char *gradle_home = gradle ? xstrdup(gradle) : home ? join(home, ".gradle") : NULL;
+	if (gradle_home) {
+		p = join(gradle_home, "caches");
+		add_grant(list, st, p, "Gradle caches", true, home_real);
+		free(p);
+		p = join(gradle_home, "wrapper");
+		add_grant(list, st, p, "Gradle wrapper", true, home_real);
+		free(p);
+		free(gradle_home);
+	}
+
+	/* Maven: the local repository, not settings.xml */
+	p = home ? join(home, ".m2/repository") : NULL;
+	add_grant(list, st, p, "Maven repository", true, home_real);
+	free(p);
+
+	/* .NET: a private CLI home, so ~/.dotnet (global tools) stays read-only */
+	if (cache) {
+		p = join(cache, "sbsh/sandbox-dotnet");
+		add_grant(list, st, p, ".NET CLI home", true, home_real);
+		strvec_push_owned(&st->env, xasprintf("DOTNET_CLI_HOME=%s", p));
+		free(p);
+	}
+	free(cache);
+}
+
+static void collect_writable(const struct sandbox_config *cfg, struct sandbox_state *st,
+                             struct path_list *list)
+{
+	const char *home = env_nonempty("HOME");
+	char *home_real = home ? realpath(home, NULL) : NULL;
+
+	char cwd[PATH_MAX];
+	if (getcwd(cwd, sizeof cwd))
+		add_grant(list, st, cwd, "project", false, home_real);
+	add_grant(list, st, env_nonempty("TMPDIR"), "temp", false, home_real);
+	add_grant(list, st, "/tmp", "temp", false, home_real);
+	add_grant(list, st, "/var/tmp", "temp", false, home_real);
+	add_grant(list, st, "/dev/shm", "POSIX shared memory", false, home_real);
+	add_caches(list, st, home, home_real);
+	for (size_t i = 0; i < cfg->extra_write.len; i++)
+		add_grant(list, st, cfg->extra_write.items[i], "--allow-write", false, home_real);
+	free(home_real);
+}
+
+/* ---- applying ------------------------------------------------------------ */
+
+static int add_path_rule(int ruleset, const char *path, uint64_t rights, uint64_t handled)
+{
+	int fd = open(path, O_PATH | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	struct stat sb;
+	if (fstat(fd, &sb) != 0) {
+		close(fd);
+		return -1;
+	}
+	rights &= handled;
+	if (!S_ISDIR(sb.st_mode))
+		rights = sandbox_file_rights(rights);
+	if (!rights) {
+		close(fd);
+		return 0;
+	}
+	struct ll_path_beneath_attr attr = {.allowed_access = rights, .parent_fd = fd};
+	long r = ll_add_rule(ruleset, LL_RULE_PATH_BENEATH, &attr);
+	int saved = errno;
+	close(fd);
+	errno = saved;
+	return r == 0 ? 0 : -1;
+}
+
+/* The terminals the shell was started on: writable for `echo > /dev/stderr`
+ * and programs that reopen their tty, but never with ioctls (TIOCSTI). */
+static void add_terminal_rules(int ruleset, uint64_t handled)
+{
+	const uint64_t tty_rights = LL_FS_READ_FILE | LL_FS_WRITE_FILE;
+	for (int fd = 0; fd <= 2; fd++) {
+		if (!isatty(fd))
+			continue;
+		char *name = ttyname(fd);
+		if (name)
+			add_path_rule(ruleset, name, tty_rights, handled);
+	}
+	add_path_rule(ruleset, "/dev/tty", tty_rights, handled);
+}
+
+/* seccomp closes what Landlock leaves open: MPTCP (which Landlock's TCP
+ * rules do not see), io_uring (which bypasses the socket syscalls), and
+ * below ABI 4 all of TCP when the network is cut. */
+static int apply_seccomp(const struct sandbox_config *cfg, struct sandbox_state *st, bool cut_tcp)
+{
+	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+	if (!ctx)
+		return -1;
+	int rc = 0;
+	rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(io_uring_setup), 0);
+	rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(io_uring_enter), 0);
+	rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(io_uring_register), 0);
+	if (cfg->net != SANDBOX_NET_ON) {
+		const int families[] = {AF_INET, AF_INET6};
+		for (size_t i = 0; i < 2; i++) {
+			rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 2,
+			                       SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)families[i]),
+			                       SCMP_A2(SCMP_CMP_EQ, IPPROTO_MPTCP));
+			if (cut_tcp) {
+				/* Everything but datagrams: TCP, SCTP, MPTCP. UDP keeps DNS. */
+				rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 2,
+				                       SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)families[i]),
+				                       SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, SOCK_STREAM));
+				rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 2,
+				                       SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)families[i]),
+				                       SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, SOCK_SEQPACKET));
+			}
+		}
+		/* With a port allow-list TCP sockets exist, and listen() on an
+		 * unbound socket autobinds past Landlock's bind rule. */
+		if (cfg->net == SANDBOX_NET_ALLOW && !cut_tcp)
+			rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(listen), 0);
+	}
+	if (rc == 0)
+		rc = seccomp_load(ctx);
+	seccomp_release(ctx);
+	if (rc != 0)
+		return -1;
+	st->seccomp_applied = true;
+	return 0;
+}
+
+static int fail(struct sandbox_state *st, const struct sandbox_config *cfg, const char *fmt,
+                const char *arg)
+{
+	snprintf(st->reason, sizeof st->reason, fmt, arg);
+	return cfg->mode == SANDBOX_REQUIRED ? -1 : 1;
+}
+
+int sandbox_apply(const struct sandbox_config *cfg, struct sandbox_state *st)
+{
+	memset(st, 0, sizeof *st);
+	strvec_init(&st->skipped);
+	strvec_init(&st->dropped);
+	strvec_init(&st->env);
+	st->net = cfg->net;
+	sandbox_probe(st);
+	if (cfg->mode == SANDBOX_OFF)
+		return 0;
+	if (st->abi == 0) {
+		int err = errno;
+		return fail(st, cfg, "Landlock is not available in this kernel (%s)",
+		            err == EOPNOTSUPP ? "disabled at boot" : "not built in or blocked by seccomp");
+	}
+
+	st->fs_handled = sandbox_fs_rights_for_abi(st->abi);
+	st->scoped = sandbox_scopes_for_abi(st->abi);
+	st->restrict_flags = st->abi >= 7 ? LL_RESTRICT_LOG_SAME_EXEC_OFF : 0;
+	if (cfg->audit && st->abi >= 7)
+		st->restrict_flags |= LL_RESTRICT_LOG_NEW_EXEC_ON;
+	if (st->abi < 2)
+		strvec_push(&st->dropped, "cross-folder rename and link (needs ABI 2): mv copies instead");
+	if (st->abi < 3)
+		strvec_push(&st->dropped, "truncate control (needs ABI 3)");
+	if (st->abi < 5)
+		strvec_push(&st->dropped, "device ioctl control (needs ABI 5)");
+	if (st->abi < 6)
+		strvec_push(&st->dropped, "signal and abstract socket scoping (needs ABI 6)");
+	if (st->abi < 9)
+		strvec_push(&st->dropped, "pathname unix socket control (needs ABI 9)");
+
+	bool cut_tcp_seccomp = false;
+	if (cfg->net == SANDBOX_NET_OFF) {
+		if (st->abi >= 4)
+			st->net_handled = LL_NET_BIND_TCP | LL_NET_CONNECT_TCP;
+		cut_tcp_seccomp = true; /* also covers listen() without bind() */
+	} else if (cfg->net == SANDBOX_NET_ALLOW) {
+		if (st->abi < 4) {
+			if (cfg->mode == SANDBOX_REQUIRED)
+				return fail(st, cfg, "%s", "a TCP port allow-list needs Landlock ABI 4 (Linux 6.7)");
+			strvec_push(&st->dropped, "TCP port allow-list (needs ABI 4): all TCP cut instead");
+			cut_tcp_seccomp = true;
+		} else {
+			st->net_handled = LL_NET_BIND_TCP | LL_NET_CONNECT_TCP;
+		}
+	}
+
+	struct path_list list = {0};
+	collect_writable(cfg, st, &list);
+
+	size_t attr_size = st->abi >= 6 ? 24 : st->abi >= 4 ? 16 : 8;
+	struct ll_ruleset_attr attr = {
+		.handled_access_fs = st->fs_handled,
+		.handled_access_net = st->net_handled,
+		.scoped = st->scoped,
+	};
+	int ruleset = (int)ll_create_ruleset(&attr, attr_size, 0);
+	if (ruleset < 0) {
+		for (size_t i = 0; i < list.len; i++)
+			free(list.items[i].path);
+		free(list.items);
+		return fail(st, cfg, "landlock_create_ruleset failed: %s", strerror(errno));
+	}
+
+	const uint64_t read_rights = LL_FS_READ_FILE | LL_FS_READ_DIR | LL_FS_EXECUTE;
+	int rc = add_path_rule(ruleset, "/", read_rights, st->fs_handled);
+	/* Everything but device ioctls in the writable roots. */
+	uint64_t write_rights = st->fs_handled & ~LL_FS_IOCTL_DEV;
+	for (size_t i = 0; rc == 0 && i < list.len; i++) {
+		if (add_path_rule(ruleset, list.items[i].path, write_rights, st->fs_handled) == 0)
+			list.items[i].rights = write_rights;
+		else
+			strvec_push_owned(&st->skipped, xasprintf("%s (%s): %s", list.items[i].path,
+			                                           list.items[i].why, strerror(errno)));
+	}
+	const char *devices[] = {"/dev/null", "/dev/zero", "/dev/full"};
+	for (size_t i = 0; rc == 0 && i < 3; i++)
+		add_path_rule(ruleset, devices[i], LL_FS_READ_FILE | LL_FS_WRITE_FILE | LL_FS_TRUNCATE,
+		              st->fs_handled);
+	add_terminal_rules(ruleset, st->fs_handled);
+	if (rc == 0 && cfg->net == SANDBOX_NET_ALLOW && st->net_handled) {
+		for (size_t i = 0; i < cfg->nports; i++) {
+			struct ll_net_port_attr port = {.allowed_access = LL_NET_CONNECT_TCP,
+			                                .port = cfg->ports[i]};
+			if (ll_add_rule(ruleset, LL_RULE_NET_PORT, &port) != 0)
+				rc = -1;
+		}
+	}
+	st->grants = list.items;
+	st->ngrants = list.len;
+	if (rc != 0) {
+		close(ruleset);
+		return fail(st, cfg, "landlock_add_rule failed: %s", strerror(errno));
+	}
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
+		close(ruleset);
+		return fail(st, cfg, "PR_SET_NO_NEW_PRIVS failed: %s", strerror(errno));
+	}
+	if (apply_seccomp(cfg, st, cut_tcp_seccomp) != 0) {
+		bool net_lost = cut_tcp_seccomp && st->net_handled == 0;
+		if (net_lost || (cut_tcp_seccomp && cfg->mode == SANDBOX_REQUIRED)) {
+			close(ruleset);
+			return fail(st, cfg, "%s", "the seccomp network filter could not be loaded");
+		}
+		strvec_push(&st->dropped, "seccomp filter (MPTCP, io_uring) could not be loaded");
+	}
+	long r = ll_restrict_self(ruleset, st->restrict_flags);
+	if (r != 0 && st->restrict_flags) {
+		st->restrict_flags = 0;
+		r = ll_restrict_self(ruleset, 0);
+	}
+	int saved = errno;
+	close(ruleset);
+	if (r != 0) {
+		errno = saved;
+		if (saved == E2BIG)
+			return fail(st, cfg, "%s", "too many nested sandboxes (Landlock allows 16 layers)");
+		return fail(st, cfg, "landlock_restrict_self failed: %s", strerror(saved));
+	}
+	st->landlock_applied = true;
+	return 0;
+}

@@ -1,0 +1,121 @@
+/* Landlock + seccomp confinement of the shell process, applied once at
+ * startup before any user code runs. Children inherit it; it cannot be
+ * lifted. See ../shared/docs/landlock.md for the facts behind each choice. */
+#ifndef SBSH_SANDBOX_H
+#define SBSH_SANDBOX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util.h"
+
+/* Landlock UAPI values (Debian 12's header stops at ABI 2). */
+enum {
+	LL_FS_EXECUTE = 1ULL << 0,
+	LL_FS_WRITE_FILE = 1ULL << 1,
+	LL_FS_READ_FILE = 1ULL << 2,
+	LL_FS_READ_DIR = 1ULL << 3,
+	LL_FS_REMOVE_DIR = 1ULL << 4,
+	LL_FS_REMOVE_FILE = 1ULL << 5,
+	LL_FS_MAKE_CHAR = 1ULL << 6,
+	LL_FS_MAKE_DIR = 1ULL << 7,
+	LL_FS_MAKE_REG = 1ULL << 8,
+	LL_FS_MAKE_SOCK = 1ULL << 9,
+	LL_FS_MAKE_FIFO = 1ULL << 10,
+	LL_FS_MAKE_BLOCK = 1ULL << 11,
+	LL_FS_MAKE_SYM = 1ULL << 12,
+	LL_FS_REFER = 1ULL << 13,      /* ABI 2 */
+	LL_FS_TRUNCATE = 1ULL << 14,   /* ABI 3 */
+	LL_FS_IOCTL_DEV = 1ULL << 15,  /* ABI 5 */
+	LL_FS_RESOLVE_UNIX = 1ULL << 16, /* ABI 9 */
+};
+enum {
+	LL_NET_BIND_TCP = 1ULL << 0,   /* ABI 4 */
+	LL_NET_CONNECT_TCP = 1ULL << 1,
+};
+enum {
+	LL_SCOPE_ABSTRACT_UNIX_SOCKET = 1ULL << 0, /* ABI 6 */
+	LL_SCOPE_SIGNAL = 1ULL << 1,
+};
+enum {
+	LL_RESTRICT_LOG_SAME_EXEC_OFF = 1U << 0, /* ABI 7 */
+	LL_RESTRICT_LOG_NEW_EXEC_ON = 1U << 1,
+	LL_RESTRICT_LOG_SUBDOMAINS_OFF = 1U << 2,
+	LL_RESTRICT_TSYNC = 1U << 3,             /* ABI 8 */
+};
+
+/* The rights each ABI knows, cumulatively. */
+uint64_t sandbox_fs_rights_for_abi(int abi);
+uint64_t sandbox_net_rights_for_abi(int abi);
+uint64_t sandbox_scopes_for_abi(int abi);
+uint32_t sandbox_restrict_flags_for_abi(int abi);
+/* Rights that make sense on a non-directory (others give EINVAL there). */
+uint64_t sandbox_file_rights(uint64_t rights);
+
+enum sandbox_mode {
+	SANDBOX_AUTO,     /* apply where the kernel allows, else run unconfined */
+	SANDBOX_REQUIRED, /* apply in full or run nothing: exit 7 */
+	SANDBOX_OFF,
+};
+
+enum sandbox_net {
+	SANDBOX_NET_ON,
+	SANDBOX_NET_OFF,   /* no outgoing or listening TCP; UDP (name lookups) works */
+	SANDBOX_NET_ALLOW, /* outgoing TCP only to the listed ports */
+};
+
+#define SANDBOX_MAX_PORTS 64
+
+struct sandbox_config {
+	enum sandbox_mode mode;
+	enum sandbox_net net;
+	uint16_t ports[SANDBOX_MAX_PORTS];
+	size_t nports;
+	struct strvec extra_write; /* --allow-write and the config file */
+	bool audit;                /* log new execs (ABI 7) */
+};
+
+/* One folder or file the sandbox lets the shell write. */
+struct sandbox_grant {
+	char *path;      /* as resolved */
+	const char *why; /* "project", "temp", "npm cache", ... */
+	uint64_t rights;
+	bool created;    /* made at startup so that the rule could exist */
+};
+
+struct sandbox_state {
+	int abi;          /* 0: no Landlock */
+	int errata;
+	bool landlock_applied;
+	bool seccomp_applied;
+	uint64_t fs_handled;
+	uint64_t net_handled;
+	uint64_t scoped;
+	uint32_t restrict_flags;
+	enum sandbox_net net;
+	struct sandbox_grant *grants;
+	size_t ngrants;
+	struct strvec skipped;  /* "PATH: reason" for folders not granted */
+	struct strvec dropped;  /* features this kernel lacks */
+	struct strvec env;      /* NAME=VALUE the shell must export inside */
+	char reason[256];       /* why it could not be applied, when it was not */
+};
+
+void sandbox_config_init(struct sandbox_config *cfg);
+void sandbox_config_free(struct sandbox_config *cfg);
+void sandbox_state_free(struct sandbox_state *st);
+
+/* Asks the kernel for the Landlock ABI and errata (no side effects). */
+void sandbox_probe(struct sandbox_state *st);
+
+/* Applies the sandbox to the calling (single-threaded) process. Returns 0
+ * when applied as configured (or mode is OFF), 1 when AUTO had to run with
+ * less or nothing (st->reason says why), -1 when REQUIRED cannot be
+ * honoured (st->reason says why; the caller exits 7). */
+int sandbox_apply(const struct sandbox_config *cfg, struct sandbox_state *st);
+
+/* Parses "on", "off", "allow:80,443" into cfg. Returns 0 or -1. */
+int sandbox_parse_net(struct sandbox_config *cfg, const char *spec);
+
+#endif

@@ -1,0 +1,356 @@
+/* Traps and the shell's own signal dispositions. Handlers only set flags;
+ * actions run between commands (trap_run_pending), never inside a handler. */
+#include "shell.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* Index 0 is EXIT, NSIG is ERR; real signals in between. */
+#define TRAP_ERR NSIG
+#define TRAP_SLOTS (NSIG + 1)
+
+static volatile sig_atomic_t signal_pending[NSIG];
+static volatile sig_atomic_t any_signal_pending;
+static volatile sig_atomic_t sigint_seen;
+
+struct trap_table {
+	char *action[TRAP_SLOTS]; /* NULL: default, "": ignored */
+	bool ignored_at_entry[NSIG];
+	bool shell_catches_int;   /* interactive: SIGINT cancels the line */
+	bool shell_ignores[NSIG]; /* interactive / job control own ignores */
+	bool exit_ran;
+	bool running;             /* inside a trap action: no nesting */
+};
+
+static const struct {
+	int num;
+	const char *name;
+} signal_names[] = {
+	{SIGHUP, "HUP"},   {SIGINT, "INT"},     {SIGQUIT, "QUIT"},   {SIGILL, "ILL"},
+	{SIGTRAP, "TRAP"}, {SIGABRT, "ABRT"},   {SIGBUS, "BUS"},     {SIGFPE, "FPE"},
+	{SIGKILL, "KILL"}, {SIGUSR1, "USR1"},   {SIGSEGV, "SEGV"},   {SIGUSR2, "USR2"},
+	{SIGPIPE, "PIPE"}, {SIGALRM, "ALRM"},   {SIGTERM, "TERM"},
+#ifdef SIGSTKFLT
+	{SIGSTKFLT, "STKFLT"},
+#endif
+	{SIGCHLD, "CHLD"}, {SIGCONT, "CONT"},   {SIGSTOP, "STOP"},   {SIGTSTP, "TSTP"},
+	{SIGTTIN, "TTIN"}, {SIGTTOU, "TTOU"},   {SIGURG, "URG"},     {SIGXCPU, "XCPU"},
+	{SIGXFSZ, "XFSZ"}, {SIGVTALRM, "VTALRM"}, {SIGPROF, "PROF"}, {SIGWINCH, "WINCH"},
+#ifdef SIGIO
+	{SIGIO, "IO"},
+#endif
+#ifdef SIGPWR
+	{SIGPWR, "PWR"},
+#endif
+	{SIGSYS, "SYS"},
+};
+
+static void on_signal(int sig)
+{
+	if (sig > 0 && sig < NSIG)
+		signal_pending[sig] = 1;
+	if (sig == SIGINT)
+		sigint_seen = 1;
+	any_signal_pending = 1;
+}
+
+static void set_disposition(int sig, void (*handler)(int))
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = handler;
+	sigemptyset(&sa.sa_mask);
+	/* No SA_RESTART for caught signals: a blocking wait must return so
+	 * the trap can run (POSIX wait semantics). */
+	sa.sa_flags = 0;
+	sigaction(sig, &sa, NULL);
+}
+
+void trap_init(struct shell *sh)
+{
+	struct trap_table *t = xcalloc(1, sizeof *t);
+	for (int sig = 1; sig < NSIG; sig++) {
+		struct sigaction old;
+		if (sigaction(sig, NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+			t->ignored_at_entry[sig] = true;
+	}
+	sh->traps = t;
+}
+
+void trap_free(struct shell *sh)
+{
+	struct trap_table *t = sh->traps;
+	if (!t)
+		return;
+	for (int i = 0; i < TRAP_SLOTS; i++)
+		free(t->action[i]);
+	free(t);
+	sh->traps = NULL;
+}
+
+int trap_signal_count(void)
+{
+	return NSIG;
+}
+
+const char *trap_signal_name(int sig)
+{
+	static char rt_name[NSIG][12];
+	if (sig == 0)
+		return "EXIT";
+	if (sig == TRAP_ERR)
+		return "ERR";
+	for (size_t i = 0; i < sizeof signal_names / sizeof signal_names[0]; i++)
+		if (signal_names[i].num == sig)
+			return signal_names[i].name;
+	if (sig >= SIGRTMIN && sig <= SIGRTMAX && sig < NSIG) {
+		/* Computed once into a static buffer per signal: read-only after. */
+		if (!rt_name[sig][0]) {
+			if (sig == SIGRTMIN)
+				snprintf(rt_name[sig], sizeof rt_name[sig], "RTMIN");
+			else if (sig == SIGRTMAX)
+				snprintf(rt_name[sig], sizeof rt_name[sig], "RTMAX");
+			else if (sig - SIGRTMIN <= SIGRTMAX - sig)
+				snprintf(rt_name[sig], sizeof rt_name[sig], "RTMIN+%d", sig - SIGRTMIN);
+			else
+				snprintf(rt_name[sig], sizeof rt_name[sig], "RTMAX-%d", SIGRTMAX - sig);
+		}
+		return rt_name[sig];
+	}
+	return NULL;
+}
+
+int trap_signal_number(const char *name)
+{
+	if (!name || !*name)
+		return -1;
+	if (name[0] >= '0' && name[0] <= '9') {
+		char *end;
+		long n = strtol(name, &end, 10);
+		if (*end || n < 0 || n >= NSIG)
+			return -1;
+		return (int)n;
+	}
+	if (strcasecmp(name, "EXIT") == 0)
+		return 0;
+	if (strcasecmp(name, "ERR") == 0)
+		return TRAP_ERR;
+	if (strncasecmp(name, "SIG", 3) == 0)
+		name += 3;
+	for (int sig = 1; sig < NSIG; sig++) {
+		const char *n = trap_signal_name(sig);
+		if (n && strcasecmp(n, name) == 0)
+			return sig;
+	}
+	if (strcasecmp(name, "CLD") == 0)
+		return SIGCHLD;
+	if (strcasecmp(name, "POLL") == 0)
+		return SIGIO;
+	if (strcasecmp(name, "IOT") == 0)
+		return SIGABRT;
+	return -1;
+}
+
+/* What the process should do for sig given traps and the shell's role. */
+static void apply_disposition(struct trap_table *t, int sig)
+{
+	if (sig <= 0 || sig >= NSIG || sig == SIGKILL || sig == SIGSTOP)
+		return;
+	const char *a = t->action[sig];
+	if (a && *a)
+		set_disposition(sig, on_signal);
+	else if (a)
+		set_disposition(sig, SIG_IGN);
+	else if (sig == SIGINT && t->shell_catches_int)
+		set_disposition(sig, on_signal);
+	else if (t->shell_ignores[sig] || t->ignored_at_entry[sig])
+		set_disposition(sig, SIG_IGN);
+	else
+		set_disposition(sig, SIG_DFL);
+}
+
+int trap_set(struct shell *sh, int sig, const char *action)
+{
+	struct trap_table *t = sh->traps;
+	if (sig < 0 || sig >= TRAP_SLOTS)
+		return -1;
+	if (sig == SIGKILL || sig == SIGSTOP)
+		return -1;
+	if (sig > 0 && sig < NSIG && t->ignored_at_entry[sig] && !sh->opt.interactive)
+		return 0; /* POSIX: silently keeps the inherited ignore */
+	free(t->action[sig]);
+	t->action[sig] = action ? xstrdup(action) : NULL;
+	if (sig > 0 && sig < NSIG)
+		apply_disposition(t, sig);
+	return 0;
+}
+
+const char *trap_get(struct shell *sh, int sig)
+{
+	if (!sh->traps || sig < 0 || sig >= TRAP_SLOTS)
+		return NULL;
+	return sh->traps->action[sig];
+}
+
+bool trap_any_set(struct shell *sh)
+{
+	struct trap_table *t = sh->traps;
+	for (int i = 0; i < TRAP_SLOTS; i++)
+		if (t->action[i] && t->action[i][0])
+			return true;
+	return false;
+}
+
+bool trap_signal_pending(void)
+{
+	return any_signal_pending != 0;
+}
+
+bool trap_take_sigint(void)
+{
+	if (!sigint_seen)
+		return false;
+	sigint_seen = 0;
+	return true;
+}
+
+/* Runs one action with $? preserved, as POSIX requires. */
+static void run_action(struct shell *sh, const char *action, int sig)
+{
+	struct trap_table *t = sh->traps;
+	char *copy = xstrdup(action); /* the action may replace itself */
+	int saved_status = sh->last_status;
+	bool saved_exempt = sh->errexit_exempt;
+	unsigned saved_line = sh->lineno;
+	t->running = true;
+	(void)sig;
+	exec_string(sh, copy, strlen(copy), sh->source_name, sh->lineno);
+	t->running = false;
+	free(copy);
+	sh->lineno = saved_line;
+	if (sh->jump != JUMP_EXIT) {
+		sh->last_status = saved_status;
+		sh->errexit_exempt = saved_exempt;
+		/* return inside a trap action ends the action, not the caller */
+		if (sh->jump == JUMP_RETURN && sh->func_depth == 0 && sh->source_depth == 0)
+			sh->jump = JUMP_NONE;
+	}
+}
+
+void trap_run_pending(struct shell *sh)
+{
+	struct trap_table *t = sh->traps;
+	if (!any_signal_pending || t->running)
+		return;
+	any_signal_pending = 0;
+	for (int sig = 1; sig < NSIG; sig++) {
+		if (!signal_pending[sig])
+			continue;
+		signal_pending[sig] = 0;
+		const char *a = t->action[sig];
+		if (a && *a) {
+			run_action(sh, a, sig);
+			if (sh->jump == JUMP_EXIT)
+				return;
+		}
+	}
+}
+
+void trap_run_exit(struct shell *sh)
+{
+	struct trap_table *t = sh->traps;
+	if (!t || t->exit_ran)
+		return;
+	t->exit_ran = true;
+	char *a = t->action[0];
+	t->action[0] = NULL;
+	if (a && *a) {
+		/* exit inside the EXIT trap sets the final status; otherwise $?
+		 * stays what it was when the shell started exiting. */
+		int status = sh->last_status;
+		sh->jump = JUMP_NONE;
+		t->running = false;
+		char *copy = a;
+		t->running = true;
+		exec_string(sh, copy, strlen(copy), sh->source_name, sh->lineno);
+		t->running = false;
+		if (sh->jump == JUMP_EXIT)
+			sh->last_status = sh->exit_status;
+		else
+			sh->last_status = status;
+		sh->jump = JUMP_NONE;
+	}
+	free(a);
+}
+
+void trap_run_err(struct shell *sh)
+{
+	struct trap_table *t = sh->traps;
+	const char *a = t->action[TRAP_ERR];
+	if (!a || !*a || t->running || sh->errexit_ignored)
+		return;
+	run_action(sh, a, TRAP_ERR);
+}
+
+void trap_reset_for_subshell(struct shell *sh)
+{
+	struct trap_table *t = sh->traps;
+	for (int i = 0; i < TRAP_SLOTS; i++) {
+		if (t->action[i] && t->action[i][0]) {
+			free(t->action[i]);
+			t->action[i] = NULL;
+		}
+	}
+	t->exit_ran = false;
+	t->running = false;
+	t->shell_catches_int = false;
+	for (int sig = 1; sig < NSIG; sig++) {
+		signal_pending[sig] = 0;
+		if (t->shell_ignores[sig]) {
+			t->shell_ignores[sig] = false;
+			apply_disposition(t, sig);
+		}
+	}
+	apply_disposition(t, SIGINT);
+	for (int sig = 1; sig < NSIG; sig++)
+		if (t->action[sig] == NULL && sig != SIGKILL && sig != SIGSTOP) {
+			struct sigaction old;
+			if (sigaction(sig, NULL, &old) == 0 && old.sa_handler == on_signal)
+				set_disposition(sig, t->ignored_at_entry[sig] ? SIG_IGN : SIG_DFL);
+		}
+	any_signal_pending = 0;
+	sigint_seen = 0;
+}
+
+void trap_reset_for_exec(struct shell *sh)
+{
+	struct trap_table *t = sh->traps;
+	/* Caught signals return to default across execve by themselves; the
+	 * shell's own ignores must be undone explicitly. */
+	for (int sig = 1; sig < NSIG; sig++) {
+		if (t->shell_ignores[sig] && !(t->action[sig] && !t->action[sig][0]) &&
+		    !t->ignored_at_entry[sig])
+			set_disposition(sig, SIG_DFL);
+	}
+	sigset_t none;
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+void trap_setup_interactive(struct shell *sh, bool interactive, bool job_control)
+{
+	struct trap_table *t = sh->traps;
+	t->shell_catches_int = interactive;
+	t->shell_ignores[SIGTERM] = interactive;
+	t->shell_ignores[SIGQUIT] = interactive;
+	t->shell_ignores[SIGTSTP] = job_control;
+	t->shell_ignores[SIGTTIN] = job_control;
+	t->shell_ignores[SIGTTOU] = job_control;
+	static const int sigs[] = {SIGINT, SIGTERM, SIGQUIT, SIGTSTP, SIGTTIN, SIGTTOU};
+	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+		apply_disposition(t, sigs[i]);
+}
