@@ -1,0 +1,244 @@
+/* `sbsh --doctor`: what the sandbox can do on this kernel and terminal, and
+ * what still escapes it, in plain words or JSON. The doctor applies the
+ * sandbox to itself, so what it reports is what a shell here would get. */
+#include "startup.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "0.1"
+#endif
+
+struct capability {
+	const char *key;
+	const char *words;
+	bool available;
+};
+
+static const char *net_name(enum sandbox_net net)
+{
+	switch (net) {
+	case SANDBOX_NET_OFF:
+		return "off";
+	case SANDBOX_NET_ALLOW:
+		return "allow";
+	default:
+		return "on";
+	}
+}
+
+static const char *mode_name(enum sandbox_mode mode)
+{
+	switch (mode) {
+	case SANDBOX_REQUIRED:
+		return "required";
+	case SANDBOX_OFF:
+		return "off";
+	default:
+		return "auto";
+	}
+}
+
+/* Pathname unix sockets that a sandboxed command can still connect to
+ * (Landlock only controls them from ABI 9): the Docker socket, the user's
+ * D-Bus bus, a tmux server, an ssh agent... */
+static void reachable_sockets(struct strvec *out)
+{
+	FILE *f = fopen("/proc/net/unix", "re");
+	if (!f)
+		return;
+	char line[4096];
+	bool header = true;
+	while (fgets(line, sizeof line, f)) {
+		if (header) {
+			header = false;
+			continue;
+		}
+		line[strcspn(line, "\n")] = '\0';
+		char *path = strrchr(line, ' ');
+		if (!path || path[1] != '/')
+			continue;
+		path++;
+		struct stat sb;
+		if (stat(path, &sb) != 0 || !S_ISSOCK(sb.st_mode) || access(path, W_OK) != 0)
+			continue;
+		bool seen = false;
+		for (size_t i = 0; i < out->len && !seen; i++)
+			seen = strcmp(out->items[i], path) == 0;
+		if (!seen)
+			strvec_push(out, path);
+		if (out->len >= 64)
+			break;
+	}
+	fclose(f);
+}
+
+static bool can_open_tty(void)
+{
+	int fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+int doctor_main(const struct sandbox_config *cfg_in, const char *config_path, bool json)
+{
+	struct sandbox_config cfg = *cfg_in;
+	if (cfg.mode == SANDBOX_REQUIRED)
+		cfg.mode = SANDBOX_AUTO; /* report, never refuse */
+	struct utsname uts;
+	if (uname(&uts) != 0)
+		strcpy(uts.release, "unknown");
+
+	bool terminal = can_open_tty();
+	const char *ci = getenv("CI");
+	bool in_ci = ci && *ci && strcmp(ci, "0") != 0 && strcmp(ci, "false") != 0;
+	struct strvec sockets;
+	strvec_init(&sockets);
+	reachable_sockets(&sockets); /* before confinement: what exists */
+
+	struct sandbox_state st;
+	int applied = cfg.mode == SANDBOX_OFF ? 1 : sandbox_apply(&cfg, &st);
+	if (cfg.mode == SANDBOX_OFF) {
+		memset(&st, 0, sizeof st);
+		sandbox_probe(&st);
+		snprintf(st.reason, sizeof st.reason, "turned off (--no-sandbox or config)");
+	}
+	int abi = st.abi;
+	bool net_cut = st.net_handled != 0 || (st.seccomp_applied && cfg.net != SANDBOX_NET_ON);
+	struct capability caps[] = {
+		{"write_restriction", "writes limited to the project, temp folders and caches", abi >= 1},
+		{"cross_folder_rename", "rename and link across folders inside the sandbox", abi >= 2},
+		{"truncate", "truncating files outside is blocked", abi >= 3},
+		{"tcp_cut", "outgoing and listening TCP can be cut (--net=off)", abi >= 4 || st.seccomp_applied},
+		{"port_allow_list", "outgoing TCP limited to chosen ports (--net=allow:)", abi >= 4},
+		{"ioctl", "device ioctls blocked on newly opened devices", abi >= 5},
+		{"signal_scoping", "cannot signal processes outside the sandbox", abi >= 6},
+		{"socket_scoping", "cannot reach abstract unix sockets outside", abi >= 6},
+		{"audit_logging", "denials can be logged to the audit log", abi >= 7},
+		{"unix_socket_control", "pathname unix sockets are controlled", abi >= 9},
+		{"seccomp", "seccomp filter for MPTCP and io_uring", st.seccomp_applied},
+	};
+	size_t ncaps = sizeof caps / sizeof caps[0];
+	bool config_exists = config_path && access(config_path, R_OK) == 0;
+
+	if (json) {
+		json_t *root = json_object();
+		json_object_set_new(root, "version", json_string(PACKAGE_VERSION));
+		json_object_set_new(root, "kernel", json_string(uts.release));
+		json_t *ll = json_object();
+		json_object_set_new(ll, "abi", json_integer(abi));
+		json_object_set_new(ll, "errata", json_integer(st.errata));
+		json_object_set_new(ll, "available", json_boolean(abi > 0));
+		json_object_set_new(root, "landlock", ll);
+		json_object_set_new(root, "mode", json_string(mode_name(cfg_in->mode)));
+		json_object_set_new(root, "applied", json_boolean(st.landlock_applied));
+		json_object_set_new(root, "reason", st.reason[0] ? json_string(st.reason) : json_null());
+		json_t *cj = json_object();
+		for (size_t i = 0; i < ncaps; i++)
+			json_object_set_new(cj, caps[i].key, json_boolean(caps[i].available));
+		json_object_set_new(root, "capabilities", cj);
+		json_t *w = json_array();
+		for (size_t i = 0; i < st.ngrants; i++) {
+			json_t *g = json_object();
+			json_object_set_new(g, "path", json_string(st.grants[i].path));
+			json_object_set_new(g, "why", json_string(st.grants[i].why));
+			json_object_set_new(g, "created", json_boolean(st.grants[i].created));
+			json_array_append_new(w, g);
+		}
+		json_object_set_new(root, "writable", w);
+		json_t *sk = json_array();
+		for (size_t i = 0; i < st.skipped.len; i++)
+			json_array_append_new(sk, json_string(st.skipped.items[i]));
+		json_object_set_new(root, "not_writable", sk);
+		json_t *dr = json_array();
+		for (size_t i = 0; i < st.dropped.len; i++)
+			json_array_append_new(dr, json_string(st.dropped.items[i]));
+		json_object_set_new(root, "missing_features", dr);
+		json_t *net = json_object();
+		json_object_set_new(net, "mode", json_string(net_name(cfg.net)));
+		json_object_set_new(net, "tcp_cut", json_boolean(net_cut));
+		json_t *ports = json_array();
+		for (size_t i = 0; cfg.net == SANDBOX_NET_ALLOW && i < cfg.nports; i++)
+			json_array_append_new(ports, json_integer(cfg.ports[i]));
+		json_object_set_new(net, "allowed_ports", ports);
+		json_object_set_new(root, "network", net);
+		json_t *human = json_object();
+		json_object_set_new(human, "terminal", json_boolean(terminal));
+		json_object_set_new(human, "ci", json_boolean(in_ci));
+		json_object_set_new(human, "can_ask", json_boolean(terminal && !in_ci));
+		json_object_set_new(root, "human", human);
+		json_t *files = json_array();
+		if (config_exists)
+			json_array_append_new(files, json_string(config_path));
+		json_object_set_new(root, "config_files", files);
+		json_t *esc = json_object();
+		json_t *socks = json_array();
+		for (size_t i = 0; i < sockets.len; i++)
+			json_array_append_new(socks, json_string(sockets.items[i]));
+		json_object_set_new(esc, "unix_sockets", socks);
+		json_object_set_new(esc, "udp", json_true());
+		json_object_set_new(esc, "metadata_changes", json_true());
+		json_object_set_new(root, "escapes", esc);
+		json_object_set_new(root, "denial_hints",
+		                    json_string("sbsh tells a failed command's denied writes from its exit and the errors it printed; no audit source is read"));
+		char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		puts(text ? text : "{}");
+		free(text);
+		json_decref(root);
+	} else {
+		printf("sbsh %s on Linux %s\n", PACKAGE_VERSION, uts.release);
+		if (abi > 0)
+			printf("Landlock: ABI %d (errata 0x%x)\n", abi, (unsigned)st.errata);
+		else
+			printf("Landlock: not available (%s)\n", st.reason);
+		printf("Sandbox mode: %s; %s\n", mode_name(cfg_in->mode),
+		       st.landlock_applied ? "it applies here" : "it does NOT apply here");
+		printf("\nWhat it can do:\n");
+		for (size_t i = 0; i < ncaps; i++)
+			printf("  [%s] %s\n", caps[i].available ? "yes" : " no", caps[i].words);
+		printf("\nWritable folders:\n");
+		for (size_t i = 0; i < st.ngrants; i++)
+			printf("  %s (%s%s)\n", st.grants[i].path, st.grants[i].why,
+			       st.grants[i].created ? ", created now" : "");
+		for (size_t i = 0; i < st.skipped.len; i++)
+			printf("  not granted: %s\n", st.skipped.items[i]);
+		printf("\nNetwork: %s", net_name(cfg.net));
+		if (cfg.net == SANDBOX_NET_ALLOW) {
+			printf(" (TCP ports");
+			for (size_t i = 0; i < cfg.nports; i++)
+				printf(" %u", cfg.ports[i]);
+			printf(")");
+		}
+		printf("%s\n", net_cut ? ", TCP is cut" : "");
+		printf("A human can be asked: %s\n",
+		       terminal && !in_ci ? "yes, on this terminal" : in_ci ? "no (CI is set)" : "no (no terminal)");
+		printf("Config file: %s\n", config_exists ? config_path : "(none)");
+		printf("\nWhat still escapes:\n");
+		printf("  UDP (name lookups, QUIC) is never cut\n");
+		printf("  chmod, timestamps and extended attributes outside the sandbox\n");
+		if (abi < 9) {
+			printf("  pathname unix sockets (%zu reachable here)%s\n", sockets.len,
+			       sockets.len ? ":" : "");
+			for (size_t i = 0; i < sockets.len; i++)
+				printf("    %s\n", sockets.items[i]);
+		}
+		for (size_t i = 0; i < st.dropped.len; i++)
+			printf("  %s\n", st.dropped.items[i]);
+		printf("\nDenials are explained after a failed command from its errors; no audit log is read.\n");
+	}
+	(void)applied;
+	strvec_free(&sockets);
+	if (cfg.mode != SANDBOX_OFF)
+		sandbox_state_free(&st);
+	return 0;
+}

@@ -1,0 +1,292 @@
+/* sbsh's own options and config file, the one-shot modes, and confinement,
+ * all before the shell reads a single line of user input. */
+#include "startup.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Exit statuses of the front end (the shell's are in shell.h). */
+enum { STARTUP_CONTINUE = -1, STARTUP_USAGE = 2, STARTUP_SANDBOX = 7 };
+
+static char *config_file_path(void)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME");
+	if (xdg && *xdg == '/')
+		return xasprintf("%s/sbsh/config", xdg);
+	const char *home = getenv("HOME");
+	if (home && *home)
+		return xasprintf("%s/.config/sbsh/config", home);
+	return NULL;
+}
+
+static char *trim(char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	size_t n = strlen(s);
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r'))
+		s[--n] = '\0';
+	return s;
+}
+
+static int parse_sandbox_mode(const char *v, enum sandbox_mode *mode)
+{
+	if (strcmp(v, "on") == 0 || strcmp(v, "required") == 0)
+		*mode = SANDBOX_REQUIRED;
+	else if (strcmp(v, "off") == 0)
+		*mode = SANDBOX_OFF;
+	else if (strcmp(v, "auto") == 0)
+		*mode = SANDBOX_AUTO;
+	else
+		return -1;
+	return 0;
+}
+
+/* The config file is `key = value` lines; `#` starts a comment. A line we
+ * cannot read is an error naming the file and line: a typo must not quietly
+ * turn a required sandbox into an optional one. */
+static int read_config(struct startup *st, const char *path)
+{
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return errno == ENOENT ? 0 : (fprintf(stderr, "sbsh: %s: %s\n", path, strerror(errno)), -1);
+	char line[4096];
+	unsigned lineno = 0;
+	int rc = 0;
+	while (fgets(line, sizeof line, f)) {
+		lineno++;
+		char *s = trim(line);
+		if (*s == '\0' || *s == '#')
+			continue;
+		char *eq = strchr(s, '=');
+		if (!eq) {
+			fprintf(stderr, "sbsh: %s:%u: expected `key = value'\n", path, lineno);
+			rc = -1;
+			break;
+		}
+		*eq = '\0';
+		char *key = trim(s), *value = trim(eq + 1);
+		if (strcmp(key, "sandbox") == 0) {
+			if (parse_sandbox_mode(value, &st->sandbox.mode) != 0) {
+				fprintf(stderr, "sbsh: %s:%u: sandbox must be on, off or auto\n", path, lineno);
+				rc = -1;
+				break;
+			}
+		} else if (strcmp(key, "network") == 0 || strcmp(key, "net") == 0) {
+			if (sandbox_parse_net(&st->sandbox, value) != 0) {
+				fprintf(stderr, "sbsh: %s:%u: network must be on, off or allow:PORT[,PORT...]\n",
+				        path, lineno);
+				rc = -1;
+				break;
+			}
+		} else if (strcmp(key, "allow-write") == 0) {
+			if (*value != '/') {
+				fprintf(stderr, "sbsh: %s:%u: allow-write needs an absolute path\n", path, lineno);
+				rc = -1;
+				break;
+			}
+			strvec_push(&st->sandbox.extra_write, value);
+		} else {
+			/* Keys of later features are accepted so old shells read new files. */
+			continue;
+		}
+	}
+	fclose(f);
+	return rc;
+}
+
+/* `sbsh --config set-KEY VALUE`: rewrites that key's line, keeping the rest. */
+static int config_set(const char *path, const char *key, const char *value)
+{
+	if (!path) {
+		fprintf(stderr, "sbsh: --config: neither XDG_CONFIG_HOME nor HOME is set\n");
+		return 1;
+	}
+	struct strbuf out;
+	strbuf_init(&out);
+	bool replaced = false;
+	FILE *f = fopen(path, "re");
+	if (f) {
+		char line[4096];
+		while (fgets(line, sizeof line, f)) {
+			char copy[4096];
+			snprintf(copy, sizeof copy, "%s", line);
+			char *s = trim(copy);
+			char *eq = strchr(s, '=');
+			if (eq && *s != '#') {
+				*eq = '\0';
+				if (strcmp(trim(s), key) == 0) {
+					if (!replaced)
+						strbuf_addf(&out, "%s = %s\n", key, value);
+					replaced = true;
+					continue;
+				}
+			}
+			strbuf_adds(&out, line);
+			if (out.len && out.data[out.len - 1] != '\n')
+				strbuf_addc(&out, '\n');
+		}
+		fclose(f);
+	}
+	if (!replaced)
+		strbuf_addf(&out, "%s = %s\n", key, value);
+
+	char *dir = xstrdup(path);
+	char *slash = strrchr(dir, '/');
+	if (slash) {
+		*slash = '\0';
+		char *parent = strrchr(dir, '/');
+		if (parent) {
+			*parent = '\0';
+			mkdir(dir, 0700);
+			*parent = '/';
+		}
+		mkdir(dir, 0700);
+	}
+	free(dir);
+	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	bool ok = fd >= 0 && write(fd, out.data, out.len) == (ssize_t)out.len;
+	if (fd >= 0 && close(fd) != 0)
+		ok = false;
+	if (ok && rename(tmp, path) != 0)
+		ok = false;
+	if (!ok) {
+		fprintf(stderr, "sbsh: cannot write %s: %s\n", path, strerror(errno));
+		unlink(tmp);
+	} else {
+		printf("%s: %s = %s\n", path, key, value);
+	}
+	free(tmp);
+	strbuf_free(&out);
+	return ok ? 0 : 1;
+}
+
+static int config_main(const char *path, int argc, char **argv, int i)
+{
+	if (i + 2 >= argc) {
+		fprintf(stderr, "sbsh: usage: sbsh --config set-sandbox on|off|auto\n"
+		                "       sbsh --config set-network on|off|allow:PORT[,PORT...]\n");
+		return STARTUP_USAGE;
+	}
+	const char *what = argv[i + 1], *value = argv[i + 2];
+	if (strcmp(what, "set-sandbox") == 0) {
+		enum sandbox_mode m;
+		if (parse_sandbox_mode(value, &m) != 0) {
+			fprintf(stderr, "sbsh: --config set-sandbox: expected on, off or auto\n");
+			return STARTUP_USAGE;
+		}
+		return config_set(path, "sandbox", value);
+	}
+	if (strcmp(what, "set-network") == 0) {
+		struct sandbox_config probe;
+		sandbox_config_init(&probe);
+		int bad = sandbox_parse_net(&probe, value);
+		sandbox_config_free(&probe);
+		if (bad) {
+			fprintf(stderr, "sbsh: --config set-network: expected on, off or allow:PORT[,PORT...]\n");
+			return STARTUP_USAGE;
+		}
+		return config_set(path, "network", value);
+	}
+	fprintf(stderr, "sbsh: --config: unknown setting `%s'\n", what);
+	return STARTUP_USAGE;
+}
+
+static bool has_terminal(void)
+{
+	int fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+static void remove_args(int *argc, char **argv, int at, int count)
+{
+	for (int j = at; j + count <= *argc; j++)
+		argv[j] = argv[j + count];
+	*argc -= count;
+}
+
+int startup_run(struct startup *st, int *argc, char ***argvp)
+{
+	char **argv = *argvp;
+	memset(st, 0, sizeof *st);
+	sandbox_config_init(&st->sandbox);
+	st->config_path = config_file_path();
+	if (st->config_path && read_config(st, st->config_path) != 0)
+		return STARTUP_USAGE;
+
+	bool doctor = false, json = false;
+	const char *ci = getenv("CI");
+	st->headless = ci && *ci && strcmp(ci, "0") != 0 && strcmp(ci, "false") != 0;
+
+	/* sbsh's own options may stand among the shell's, up to the first
+	 * operand (the script, or the -c string). */
+	for (int i = 1; i < *argc;) {
+		char *a = argv[i];
+		if (strcmp(a, "--") == 0 || (a[0] != '-' && a[0] != '+') || strcmp(a, "-") == 0)
+			break;
+		if (strcmp(a, "--sandbox") == 0) {
+			st->sandbox.mode = SANDBOX_REQUIRED;
+		} else if (strcmp(a, "--no-sandbox") == 0) {
+			st->sandbox.mode = SANDBOX_OFF;
+		} else if (strcmp(a, "--headless") == 0) {
+			st->headless = true;
+		} else if (strcmp(a, "--audit") == 0) {
+			st->sandbox.audit = true;
+		} else if (strcmp(a, "--doctor") == 0) {
+			doctor = true;
+		} else if (strcmp(a, "--json") == 0 && doctor) {
+			json = true;
+		} else if (strncmp(a, "--net=", 6) == 0 || strcmp(a, "--net") == 0) {
+			const char *spec = a[5] == '=' ? a + 6 : (i + 1 < *argc ? argv[i + 1] : "");
+			if (sandbox_parse_net(&st->sandbox, spec) != 0) {
+				fprintf(stderr, "sbsh: --net: expected on, off or allow:PORT[,PORT...]\n");
+				return STARTUP_USAGE;
+			}
+			if (a[5] != '=')
+				remove_args(argc, argv, i, 1);
+		} else if (strncmp(a, "--allow-write=", 14) == 0 || strcmp(a, "--allow-write") == 0) {
+			const char *dir = a[13] == '=' ? a + 14 : (i + 1 < *argc ? argv[i + 1] : NULL);
+			if (!dir || !*dir) {
+				fprintf(stderr, "sbsh: --allow-write: needs a folder\n");
+				return STARTUP_USAGE;
+			}
+			strvec_push(&st->sandbox.extra_write, dir);
+			if (a[13] != '=')
+				remove_args(argc, argv, i, 1);
+		} else if (strcmp(a, "--config") == 0) {
+			return config_main(st->config_path, *argc, argv, i);
+		} else {
+			/* a shell option: -o NAME takes the next word with it */
+			if ((strcmp(a, "-o") == 0 || strcmp(a, "+o") == 0) && i + 1 < *argc)
+				i++;
+			i++;
+			continue;
+		}
+		remove_args(argc, argv, i, 1);
+	}
+
+	if (doctor)
+		return doctor_main(&st->sandbox, st->config_path, json);
+	if (!st->headless && !has_terminal())
+		st->headless = true;
+
+	int r = sandbox_apply(&st->sandbox, &st->state);
+	if (r < 0) {
+		fprintf(stderr, "sbsh: sandbox requested but unavailable: %s\n", st->state.reason);
+		return STARTUP_SANDBOX;
+	}
+	if (r > 0 && isatty(0) && isatty(2) && !st->headless)
+		fprintf(stderr, "sbsh: running without a sandbox: %s\n", st->state.reason);
+	for (size_t i = 0; i < st->state.env.len; i++)
+		putenv(st->state.env.items[i]);
+	return STARTUP_CONTINUE;
+}

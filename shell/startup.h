@@ -1,0 +1,28 @@
+/* What happens before the shell proper starts: sbsh's own options, the
+ * config file, --doctor / --classify / --config, and confinement. */
+#ifndef SBSH_STARTUP_H
+#define SBSH_STARTUP_H
+
+#include <stdbool.h>
+
+#include "sandbox.h"
+
+struct startup {
+	struct sandbox_config sandbox;
+	struct sandbox_state state;
+	bool headless;        /* --headless, or CI set, or no terminal */
+	bool interactive_hint; /* the shell will be interactive (for the one-line notice) */
+	char *config_path;    /* the config file read, or NULL */
+};
+
+/* Reads the config file and removes sbsh's own options from argv (shell
+ * options stay). Runs the one-shot modes (--doctor, --classify, --config).
+ * Applies the sandbox. Returns -1 to go on with the shell using the
+ * remaining argc and argv, or an exit status to leave with at once (7 when a
+ * required sandbox is unavailable). */
+int startup_run(struct startup *st, int *argc, char ***argv);
+
+/* `sbsh --doctor [--json]`: prints what the sandbox can do here. */
+int doctor_main(const struct sandbox_config *cfg, const char *config_path, bool json);
+
+#endif
