@@ -4,6 +4,7 @@
 #include "sandbox.h"
 
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/filter.h>
@@ -404,18 +405,45 @@ static int add_path_rule(int ruleset, const char *path, uint64_t rights, uint64_
 	return r == 0 ? 0 : -1;
 }
 
-/* The terminals the shell was started on: writable for `echo > /dev/stderr`
- * and programs that reopen their tty, but never with ioctls (TIOCSTI). */
-static void add_terminal_rules(int ruleset, uint64_t handled)
+/* Read and execute everywhere but /dev: the human's terminal and other
+ * ptys live there, and reading them would let a command see the answer to
+ * an approval prompt. The harmless device nodes are added back one by one. */
+static int add_read_rules(int ruleset, uint64_t handled)
 {
-	const uint64_t tty_rights = LL_FS_READ_FILE | LL_FS_WRITE_FILE;
-	for (int fd = 0; fd <= 2; fd++) {
-		if (!isatty(fd))
+	const uint64_t read_rights = LL_FS_READ_FILE | LL_FS_READ_DIR | LL_FS_EXECUTE;
+	/* Listing folders is harmless everywhere, /dev included. */
+	if (add_path_rule(ruleset, "/", LL_FS_READ_DIR, handled) != 0)
+		return -1;
+	DIR *root = opendir("/");
+	if (!root)
+		return -1;
+	struct dirent *e;
+	while ((e = readdir(root))) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
+		    strcmp(e->d_name, "dev") == 0)
 			continue;
-		char *name = ttyname(fd);
-		if (name)
-			add_path_rule(ruleset, name, tty_rights, handled);
+		char *path = xasprintf("/%s", e->d_name);
+		add_path_rule(ruleset, path, read_rights, handled); /* dangling links: skipped */
+		free(path);
 	}
+	closedir(root);
+	const char *readable[] = {"/dev/random", "/dev/urandom", "/dev/fd", "/dev/stdin",
+	                          "/dev/stdout", "/dev/stderr", "/dev/mqueue"};
+	for (size_t i = 0; i < sizeof readable / sizeof readable[0]; i++)
+		add_path_rule(ruleset, readable[i], LL_FS_READ_FILE | LL_FS_READ_DIR, handled);
+	const char *writable[] = {"/dev/null", "/dev/zero", "/dev/full"};
+	for (size_t i = 0; i < 3; i++)
+		add_path_rule(ruleset, writable[i], LL_FS_READ_FILE | LL_FS_WRITE_FILE | LL_FS_TRUNCATE,
+		              handled);
+	return 0;
+}
+
+/* The shell's own terminal, when the broker gave it a pty of its own:
+ * full use, ioctls included, since nothing of the human's is behind it. */
+static void add_own_terminal_rules(int ruleset, const char *pty_path, uint64_t handled)
+{
+	const uint64_t tty_rights = LL_FS_READ_FILE | LL_FS_WRITE_FILE | LL_FS_IOCTL_DEV;
+	add_path_rule(ruleset, pty_path, tty_rights, handled);
 	add_path_rule(ruleset, "/dev/tty", tty_rights, handled);
 }
 
@@ -533,8 +561,7 @@ int sandbox_apply(const struct sandbox_config *cfg, struct sandbox_state *st)
 		return fail(st, cfg, "landlock_create_ruleset failed: %s", strerror(errno));
 	}
 
-	const uint64_t read_rights = LL_FS_READ_FILE | LL_FS_READ_DIR | LL_FS_EXECUTE;
-	int rc = add_path_rule(ruleset, "/", read_rights, st->fs_handled);
+	int rc = add_read_rules(ruleset, st->fs_handled);
 	/* Everything but device ioctls in the writable roots. */
 	uint64_t write_rights = st->fs_handled & ~LL_FS_IOCTL_DEV;
 	for (size_t i = 0; rc == 0 && i < list.len; i++) {
@@ -544,11 +571,8 @@ int sandbox_apply(const struct sandbox_config *cfg, struct sandbox_state *st)
 			strvec_push_owned(&st->skipped, xasprintf("%s (%s): %s", list.items[i].path,
 			                                           list.items[i].why, strerror(errno)));
 	}
-	const char *devices[] = {"/dev/null", "/dev/zero", "/dev/full"};
-	for (size_t i = 0; rc == 0 && i < 3; i++)
-		add_path_rule(ruleset, devices[i], LL_FS_READ_FILE | LL_FS_WRITE_FILE | LL_FS_TRUNCATE,
-		              st->fs_handled);
-	add_terminal_rules(ruleset, st->fs_handled);
+	if (cfg->own_pty)
+		add_own_terminal_rules(ruleset, cfg->own_pty, st->fs_handled);
 	if (rc == 0 && cfg->net == SANDBOX_NET_ALLOW && st->net_handled) {
 		for (size_t i = 0; i < cfg->nports; i++) {
 			struct ll_net_port_attr port = {.allowed_access = LL_NET_CONNECT_TCP,

@@ -74,6 +74,9 @@ struct sandbox_config {
 	size_t nports;
 	struct strvec extra_write; /* --allow-write and the config file */
 	bool audit;                /* log new execs (ABI 7) */
+	/* The pty the broker gave the shell (interactive), or NULL: the shell
+	 * then has no terminal it may open, and cannot read the human's. */
+	const char *own_pty;
 };
 
 /* One folder or file the sandbox lets the shell write. */
