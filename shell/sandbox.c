@@ -378,6 +378,18 @@ static void collect_writable(const struct sandbox_config *cfg, struct sandbox_st
 	free(home_real);
 }
 
+void sandbox_writable_paths(const struct sandbox_config *cfg, struct strvec *out)
+{
+	struct sandbox_state st = {0};
+	struct path_list list = {0};
+	collect_writable(cfg, &st, &list);
+	for (size_t i = 0; i < list.len; i++)
+		strvec_push_owned(out, list.items[i].path);
+	free(list.items);
+	strvec_free(&st.skipped);
+	strvec_free(&st.env);
+}
+
 /* ---- applying ------------------------------------------------------------ */
 
 static int add_path_rule(int ruleset, const char *path, uint64_t rights, uint64_t handled)

@@ -118,6 +118,9 @@ void sandbox_probe(struct sandbox_state *st);
  * honoured (st->reason says why; the caller exits 7). */
 int sandbox_apply(const struct sandbox_config *cfg, struct sandbox_state *st);
 
+/* The folders the sandbox would make writable (resolved paths). */
+void sandbox_writable_paths(const struct sandbox_config *cfg, struct strvec *out);
+
 /* Parses "on", "off", "allow:80,443" into cfg. Returns 0 or -1. */
 int sandbox_parse_net(struct sandbox_config *cfg, const char *spec);
 

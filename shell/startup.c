@@ -2,6 +2,8 @@
  * all before the shell reads a single line of user input. */
 #include "startup.h"
 
+#include "broker.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -218,6 +220,7 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 {
 	char **argv = *argvp;
 	memset(st, 0, sizeof *st);
+	st->broker_fd = -1;
 	sandbox_config_init(&st->sandbox);
 	st->config_path = config_file_path();
 	if (st->config_path && read_config(st, st->config_path) != 0)
@@ -278,6 +281,21 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 		return doctor_main(&st->sandbox, st->config_path, json);
 	if (!st->headless && !has_terminal())
 		st->headless = true;
+
+	/* The broker is forked before confinement, and only when a human can
+	 * be asked: headless, every request would be refused anyway. */
+	st->broker_fd = -1;
+	if (!st->headless) {
+		struct strvec writable;
+		strvec_init(&writable);
+		if (st->sandbox.mode != SANDBOX_OFF)
+			sandbox_writable_paths(&st->sandbox, &writable);
+		st->broker.pty = isatty(0) || isatty(1) || isatty(2);
+		st->broker.timeout_s = 60;
+		st->broker.writable = strvec_detach(&writable);
+		st->broker_fd = broker_start(&st->broker, &st->pty_path);
+		st->sandbox.own_pty = st->pty_path;
+	}
 
 	int r = sandbox_apply(&st->sandbox, &st->state);
 	if (r < 0) {

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 
+#include "broker.h"
 #include "sandbox.h"
 
 struct startup {
@@ -13,6 +14,9 @@ struct startup {
 	bool headless;        /* --headless, or CI set, or no terminal */
 	bool interactive_hint; /* the shell will be interactive (for the one-line notice) */
 	char *config_path;    /* the config file read, or NULL */
+	struct broker_options broker;
+	int broker_fd;        /* socket to the broker, or -1 when nobody can be asked */
+	char *pty_path;       /* the pty the broker gave the shell, or NULL */
 };
 
 /* Reads the config file and removes sbsh's own options from argv (shell

@@ -1,0 +1,725 @@
+/* The broker process: terminal owner, prompter, runner of approved escapes.
+ * It is forked before the sandbox is applied and never runs shell code; its
+ * only input from the sandboxed side is fixed frames on a SEQPACKET socket. */
+#include "broker.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/random.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util.h"
+
+extern char **environ;
+
+int broker_frame_check(const struct broker_frame *f, size_t received)
+{
+	if (received < BROKER_HEADER_SIZE || f->magic != BROKER_MAGIC)
+		return -1;
+	if (f->type < BROKER_ESCAPE || f->type > BROKER_REFUSED)
+		return -1;
+	if (f->len > BROKER_PAYLOAD_MAX || f->len != received - BROKER_HEADER_SIZE)
+		return -1;
+	return 0;
+}
+
+int broker_frame_argv(struct broker_frame *f, char **argv, size_t max)
+{
+	if (f->value <= 0 || (size_t)f->value >= max || f->len == 0 || f->payload[f->len - 1] != '\0')
+		return -1;
+	size_t argc = 0, off = 0;
+	while (off < f->len) {
+		if (argc >= (size_t)f->value)
+			return -1;
+		argv[argc++] = f->payload + off;
+		off += strlen(f->payload + off) + 1;
+	}
+	if (argc != (size_t)f->value || argv[0][0] == '\0')
+		return -1;
+	argv[argc] = NULL;
+	return (int)argc;
+}
+
+int broker_wait_status(int wstatus)
+{
+	if (WIFEXITED(wstatus))
+		return WEXITSTATUS(wstatus);
+	if (WIFSIGNALED(wstatus))
+		return 128 + WTERMSIG(wstatus);
+	return 1;
+}
+
+/* ---- the broker's state ---------------------------------------------- */
+
+struct broker {
+	const struct broker_options *opts;
+	int sock;
+	int tty;           /* the human's terminal */
+	int sigfd;
+	pid_t shell;
+	int master;        /* pty master, or -1 */
+	bool relay_input;  /* stdin was the terminal: keystrokes go to the pty */
+	bool raw;          /* the terminal is in raw mode for the relay */
+	struct termios saved;
+	char **env;        /* the environment sbsh was started with */
+	pid_t escape_pgid; /* a running approved command, or 0 */
+	time_t refused_at; /* rate limit after a refusal */
+	int shell_status;
+	bool shell_done;
+};
+
+static void write_all(int fd, const char *s, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, s, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return;
+		s += w;
+		n -= (size_t)w;
+	}
+}
+
+static void tty_print(struct broker *b, const char *s)
+{
+	/* In raw mode the terminal does not turn \n into \r\n. */
+	for (const char *p = s; *p; p++) {
+		if (*p == '\n')
+			write_all(b->tty, "\r\n", 2);
+		else
+			write_all(b->tty, p, 1);
+	}
+}
+
+/* Control characters and non-printing bytes shown as escapes, so a command
+ * cannot hide part of itself or repaint the prompt. */
+static void append_visible(struct strbuf *sb, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			strbuf_addf(sb, "\\x%02x", *p);
+		else
+			strbuf_addc(sb, (char)*p);
+	}
+}
+
+static void append_word(struct strbuf *sb, const char *w)
+{
+	bool plain = *w != '\0';
+	for (const char *p = w; *p && plain; p++)
+		plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%", *p) != NULL;
+	if (plain) {
+		append_visible(sb, w);
+		return;
+	}
+	strbuf_addc(sb, '\'');
+	for (const char *p = w; *p; p++) {
+		if (*p == '\'') {
+			strbuf_adds(sb, "'\\''");
+		} else {
+			char one[2] = {*p, '\0'};
+			append_visible(sb, one);
+		}
+	}
+	strbuf_addc(sb, '\'');
+}
+
+static char *env_lookup(char **env, const char *name)
+{
+	size_t n = strlen(name);
+	for (char **e = env; e && *e; e++)
+		if (strncmp(*e, name, n) == 0 && (*e)[n] == '=')
+			return *e + n + 1;
+	return NULL;
+}
+
+/* The program the command names, resolved with the saved PATH (never the
+ * agent's) relative to the caller's folder. */
+static char *resolve_program(struct broker *b, const char *name, int cwd)
+{
+	if (strchr(name, '/')) {
+		char *path;
+		if (name[0] == '/') {
+			path = xstrdup(name);
+		} else {
+			char dir[PATH_MAX];
+			char link[64];
+			snprintf(link, sizeof link, "/proc/self/fd/%d", cwd);
+			ssize_t n = readlink(link, dir, sizeof dir - 1);
+			if (n < 0)
+				return NULL;
+			dir[n] = '\0';
+			path = xasprintf("%s/%s", dir, name);
+		}
+		char *real = realpath(path, NULL);
+		free(path);
+		return real;
+	}
+	const char *pathvar = env_lookup(b->env, "PATH");
+	if (!pathvar)
+		pathvar = "/usr/local/bin:/usr/bin:/bin";
+	const char *p = pathvar;
+	while (1) {
+		size_t n = strcspn(p, ":");
+		char *cand = n ? xasprintf("%.*s/%s", (int)n, p, name) : xasprintf("./%s", name);
+		struct stat sb;
+		if (stat(cand, &sb) == 0 && S_ISREG(sb.st_mode) && access(cand, X_OK) == 0) {
+			char *real = realpath(cand, NULL);
+			free(cand);
+			return real;
+		}
+		free(cand);
+		if (!p[n])
+			return NULL;
+		p += n + 1;
+	}
+}
+
+static bool in_writable_folder(struct broker *b, const char *path)
+{
+	for (char **w = b->opts->writable; w && *w; w++) {
+		size_t n = strlen(*w);
+		if (strncmp(path, *w, n) == 0 && (path[n] == '/' || path[n] == '\0'))
+			return true;
+	}
+	return false;
+}
+
+static void make_code(char *code, size_t n)
+{
+	static const char alphabet[] = "abcdefghjkmnpqrstuvwxyz23456789";
+	unsigned char rnd[16];
+	if (getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd) {
+		uint64_t t = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+		memcpy(rnd, &t, sizeof t);
+		memcpy(rnd + 8, &t, sizeof t);
+	}
+	for (size_t i = 0; i + 1 < n; i++)
+		code[i] = alphabet[rnd[i % sizeof rnd] % (sizeof alphabet - 1)];
+	code[n - 1] = '\0';
+}
+
+/* Reads one line typed by the human, with echo, no signals (^C refuses),
+ * and a time limit. Returns false on timeout, EOF or ^C. */
+static bool read_answer(struct broker *b, char *buf, size_t size)
+{
+	struct termios old, t;
+	bool have_termios = tcgetattr(b->tty, &old) == 0;
+	if (have_termios) {
+		t = old;
+		t.c_lflag &= ~(tcflag_t)(ICANON | ISIG | ECHO);
+		t.c_iflag |= ICRNL;
+		t.c_cc[VMIN] = 1;
+		t.c_cc[VTIME] = 0;
+		tcsetattr(b->tty, TCSANOW, &t);
+	}
+	/* Typeahead from before the prompt is not an answer. */
+	tcflush(b->tty, TCIFLUSH);
+	size_t len = 0;
+	bool ok = false;
+	time_t deadline = time(NULL) + (time_t)b->opts->timeout_s;
+	while (1) {
+		time_t now = time(NULL);
+		if (now >= deadline)
+			break;
+		struct pollfd pfd = {.fd = b->tty, .events = POLLIN};
+		int r = poll(&pfd, 1, (int)(deadline - now) * 1000);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0 || (pfd.revents & (POLLHUP | POLLERR | POLLNVAL)))
+			break;
+		char c;
+		if (read(b->tty, &c, 1) != 1)
+			break;
+		if (c == '\r' || c == '\n') {
+			ok = true;
+			break;
+		}
+		if (c == 3 || c == 4) /* ^C, ^D */
+			break;
+		if ((c == 0x7f || c == 8) && len) {
+			len--;
+			write_all(b->tty, "\b \b", 3);
+			continue;
+		}
+		if ((unsigned char)c >= 0x20 && len + 1 < size) {
+			buf[len++] = c;
+			write_all(b->tty, &c, 1);
+		}
+	}
+	buf[len] = '\0';
+	write_all(b->tty, "\r\n", 2);
+	if (have_termios)
+		tcsetattr(b->tty, TCSANOW, &old);
+	return ok;
+}
+
+static bool ask_human(struct broker *b, char *const *argv, const char *program, const char *cwd)
+{
+	struct strbuf sb;
+	strbuf_init(&sb);
+	strbuf_adds(&sb, "\nsbsh: the agent asks to run a command OUTSIDE the sandbox:\n    ");
+	for (size_t i = 0; argv[i]; i++) {
+		if (i)
+			strbuf_addc(&sb, ' ');
+		append_word(&sb, argv[i]);
+	}
+	strbuf_adds(&sb, "\n  program: ");
+	append_visible(&sb, program);
+	strbuf_adds(&sb, "\n  in: ");
+	append_visible(&sb, cwd);
+	strbuf_addc(&sb, '\n');
+	if (in_writable_folder(b, program))
+		strbuf_adds(&sb, "  WARNING: this program lives in a folder the sandbox can write:"
+		                 " the agent could have replaced it.\n");
+	char code[5];
+	make_code(code, sizeof code);
+	strbuf_addf(&sb, "Type %s and Enter to run it; anything else refuses (%u s): ", code,
+	            b->opts->timeout_s);
+	tty_print(b, sb.data);
+	strbuf_free(&sb);
+	char answer[64];
+	bool yes = read_answer(b, answer, sizeof answer) && strcmp(answer, code) == 0;
+	tty_print(b, yes ? "sbsh: approved.\n" : "sbsh: refused.\n");
+	return yes;
+}
+
+static void send_frame(int sock, uint32_t type, int32_t value, const char *text)
+{
+	struct broker_frame f;
+	f.magic = BROKER_MAGIC;
+	f.type = type;
+	f.value = value;
+	f.len = text ? (uint32_t)strlen(text) + 1 : 0;
+	if (text)
+		memcpy(f.payload, text, f.len);
+	ssize_t ignored = send(sock, &f, BROKER_HEADER_SIZE + f.len, MSG_NOSIGNAL);
+	(void)ignored;
+}
+
+static void forward_signal(struct broker *b, int sig)
+{
+	if (b->escape_pgid > 0)
+		kill(-b->escape_pgid, sig);
+	else if (b->shell > 0 && !b->shell_done)
+		kill(b->shell, sig);
+}
+
+static void handle_child_exit(struct broker *b, pid_t pid, int wstatus)
+{
+	if (pid == b->shell) {
+		b->shell_done = true;
+		b->shell_status = wstatus;
+	}
+}
+
+/* Runs an approved command and waits for it, forwarding signals. */
+static int run_escape(struct broker *b, char *const *argv, const char *program, const int fds[4])
+{
+	pid_t pid = fork();
+	if (pid < 0)
+		return 126;
+	if (pid == 0) {
+		setpgid(0, 0);
+		sigset_t none;
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		for (int i = 0; i < 3; i++)
+			if (fds[i] != i && dup2(fds[i], i) < 0)
+				_exit(126);
+		if (fchdir(fds[3]) != 0)
+			_exit(126);
+		execve(program, argv, b->env);
+		_exit(errno == ENOENT ? 127 : 126);
+	}
+	setpgid(pid, pid);
+	b->escape_pgid = pid;
+	int status = 1;
+	while (1) {
+		struct signalfd_siginfo si;
+		struct pollfd pfd = {.fd = b->sigfd, .events = POLLIN};
+		if (poll(&pfd, 1, -1) < 0 && errno != EINTR)
+			break;
+		if (read(b->sigfd, &si, sizeof si) != (ssize_t)sizeof si)
+			continue;
+		if (si.ssi_signo != SIGCHLD) {
+			forward_signal(b, (int)si.ssi_signo);
+			continue;
+		}
+		int ws;
+		pid_t done;
+		bool finished = false;
+		while ((done = waitpid(-1, &ws, WNOHANG)) > 0) {
+			if (done == pid) {
+				status = broker_wait_status(ws);
+				finished = true;
+			} else {
+				handle_child_exit(b, done, ws);
+			}
+		}
+		if (finished)
+			break;
+	}
+	b->escape_pgid = 0;
+	return status;
+}
+
+static void serve_request(struct broker *b)
+{
+	struct broker_frame f;
+	char control[CMSG_SPACE(4 * sizeof(int))];
+	struct iovec iov = {.iov_base = &f, .iov_len = sizeof f};
+	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = control,
+	                     .msg_controllen = sizeof control};
+	ssize_t n = recvmsg(b->sock, &msg, MSG_CMSG_CLOEXEC);
+	if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) {
+		close(b->sock); /* the shell exited or exec'd another program */
+		b->sock = -1;
+		return;
+	}
+	if (n < 0)
+		return;
+	int fds[4] = {-1, -1, -1, -1};
+	int nfds = 0;
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
+			int count = (int)((c->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+			for (int i = 0; i < count; i++) {
+				int fd;
+				memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof fd);
+				if (nfds < 4)
+					fds[nfds++] = fd;
+				else
+					close(fd);
+			}
+		}
+	}
+	const char *why = NULL;
+	char *argv[256];
+	struct stat sb;
+	if ((msg.msg_flags & (MSG_CTRUNC | MSG_TRUNC)) || broker_frame_check(&f, (size_t)n) != 0)
+		why = "malformed request";
+	else if (f.type == BROKER_SIGNAL)
+		why = NULL;
+	else if (f.type != BROKER_ESCAPE)
+		why = "unexpected request";
+	else if (nfds != 4 || fstat(fds[3], &sb) != 0 || !S_ISDIR(sb.st_mode))
+		why = "malformed request (file descriptors)";
+	else if (broker_frame_argv(&f, argv, sizeof argv / sizeof argv[0]) < 0)
+		why = "malformed request (arguments)";
+	else if (b->refused_at && time(NULL) - b->refused_at < 2)
+		why = "refused: too soon after the last refusal";
+
+	if (!why && f.type == BROKER_SIGNAL) {
+		if (f.value > 0 && f.value < 65)
+			forward_signal(b, f.value);
+	} else if (!why) {
+		char *program = resolve_program(b, argv[0], fds[3]);
+		char cwd[PATH_MAX] = "?";
+		char link[64];
+		snprintf(link, sizeof link, "/proc/self/fd/%d", fds[3]);
+		ssize_t len = readlink(link, cwd, sizeof cwd - 1);
+		if (len >= 0)
+			cwd[len] = '\0';
+		if (!program) {
+			send_frame(b->sock, BROKER_RESULT, 127, NULL);
+		} else if (ask_human(b, argv, program, cwd)) {
+			send_frame(b->sock, BROKER_RESULT, run_escape(b, argv, program, fds), NULL);
+		} else {
+			b->refused_at = time(NULL);
+			send_frame(b->sock, BROKER_REFUSED, 0, "the human refused (or did not answer in time)");
+		}
+		free(program);
+	} else {
+		send_frame(b->sock, BROKER_REFUSED, 0, why);
+	}
+	for (int i = 0; i < nfds; i++)
+		close(fds[i]);
+}
+
+static void set_raw(struct broker *b)
+{
+	if (tcgetattr(b->tty, &b->saved) != 0)
+		return;
+	struct termios t = b->saved;
+	cfmakeraw(&t);
+	if (tcsetattr(b->tty, TCSANOW, &t) == 0)
+		b->raw = true;
+}
+
+static void restore_tty(struct broker *b)
+{
+	if (b->raw)
+		tcsetattr(b->tty, TCSANOW, &b->saved);
+	b->raw = false;
+}
+
+static void copy_winsize(struct broker *b)
+{
+	struct winsize ws;
+	if (b->master >= 0 && ioctl(b->tty, TIOCGWINSZ, &ws) == 0)
+		ioctl(b->master, TIOCSWINSZ, &ws);
+}
+
+static _Noreturn void broker_exit(struct broker *b)
+{
+	/* Output the shell wrote just before exiting is still in the pty. */
+	if (b->master >= 0) {
+		char buf[4096];
+		ssize_t n;
+		int flags = fcntl(b->master, F_GETFL);
+		fcntl(b->master, F_SETFL, flags | O_NONBLOCK);
+		while ((n = read(b->master, buf, sizeof buf)) > 0)
+			write_all(b->tty, buf, (size_t)n);
+	}
+	restore_tty(b);
+	int ws = b->shell_status;
+	if (WIFSIGNALED(ws)) {
+		/* Die the same way, so the caller sees what it would see with bash. */
+		int sig = WTERMSIG(ws);
+		signal(sig, SIG_DFL);
+		sigset_t set;
+		sigemptyset(&set);
+		sigaddset(&set, sig);
+		sigprocmask(SIG_UNBLOCK, &set, NULL);
+		raise(sig);
+	}
+	_exit(broker_wait_status(ws));
+}
+
+static _Noreturn void broker_loop(struct broker *b)
+{
+	while (1) {
+		if (b->shell_done)
+			broker_exit(b);
+		struct pollfd pfd[4];
+		int n = 0;
+		pfd[n++] = (struct pollfd){.fd = b->sigfd, .events = POLLIN};
+		int sock_i = -1, master_i = -1, tty_i = -1;
+		if (b->sock >= 0) {
+			sock_i = n;
+			pfd[n++] = (struct pollfd){.fd = b->sock, .events = POLLIN};
+		}
+		if (b->master >= 0) {
+			master_i = n;
+			pfd[n++] = (struct pollfd){.fd = b->master, .events = POLLIN};
+			if (b->relay_input) {
+				tty_i = n;
+				pfd[n++] = (struct pollfd){.fd = b->tty, .events = POLLIN};
+			}
+		}
+		if (poll(pfd, (nfds_t)n, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (pfd[0].revents & POLLIN) {
+			struct signalfd_siginfo si;
+			if (read(b->sigfd, &si, sizeof si) == (ssize_t)sizeof si) {
+				if (si.ssi_signo == SIGCHLD) {
+					int ws;
+					pid_t done;
+					while ((done = waitpid(-1, &ws, WNOHANG)) > 0)
+						handle_child_exit(b, done, ws);
+				} else if (si.ssi_signo == SIGWINCH) {
+					copy_winsize(b);
+				} else if (b->master >= 0 || si.ssi_code == SI_USER || si.ssi_code == SI_QUEUE) {
+					/* A terminal's signals already reached the shell, which
+					 * shares our process group unless it has a pty. */
+					forward_signal(b, (int)si.ssi_signo);
+				}
+			}
+		}
+		if (master_i >= 0 && (pfd[master_i].revents & (POLLIN | POLLHUP))) {
+			char buf[8192];
+			ssize_t r = read(b->master, buf, sizeof buf);
+			if (r > 0) {
+				write_all(b->tty, buf, (size_t)r);
+			} else if (r < 0 && errno != EINTR && errno != EAGAIN) {
+				/* EIO: every slave fd is closed; wait for the exit status. */
+				close(b->master);
+				b->master = -1;
+			}
+		}
+		if (tty_i >= 0 && (pfd[tty_i].revents & (POLLIN | POLLHUP))) {
+			char buf[4096];
+			ssize_t r = read(b->tty, buf, sizeof buf);
+			if (r > 0)
+				write_all(b->master, buf, (size_t)r);
+			else if (r == 0 || (r < 0 && errno != EINTR))
+				b->relay_input = false; /* the terminal went away */
+		}
+		if (sock_i >= 0 && (pfd[sock_i].revents & (POLLIN | POLLHUP | POLLERR)))
+			serve_request(b);
+	}
+	broker_exit(b);
+}
+
+int broker_start(const struct broker_options *opts, char **pty_path)
+{
+	*pty_path = NULL;
+	int tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (tty < 0)
+		return -1;
+	int sv[2];
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0) {
+		close(tty);
+		return -1;
+	}
+	int master = -1;
+	char *slave_name = NULL;
+	if (opts->pty) {
+		master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+		if (master >= 0 && grantpt(master) == 0 && unlockpt(master) == 0 && ptsname(master)) {
+			slave_name = xstrdup(ptsname(master));
+		} else if (master >= 0) {
+			close(master);
+			master = -1;
+		}
+	}
+	sigset_t set, old;
+	sigemptyset(&set);
+	const int forwarded[] = {SIGCHLD, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2,
+	                         SIGALRM, SIGWINCH, SIGCONT};
+	for (size_t i = 0; i < sizeof forwarded / sizeof forwarded[0]; i++)
+		sigaddset(&set, forwarded[i]);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	pid_t parent = getpid();
+	pid_t pid = fork();
+	if (pid < 0) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		close(tty);
+		close(sv[0]);
+		close(sv[1]);
+		if (master >= 0)
+			close(master);
+		free(slave_name);
+		return -1;
+	}
+	if (pid == 0) {
+		/* The shell. If the broker dies, so do we: nothing may run
+		 * without the process that answers for it. */
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(1);
+		close(tty);
+		close(sv[0]);
+		if (master >= 0) {
+			close(master);
+			setsid();
+			int slave = open(slave_name, O_RDWR | O_CLOEXEC);
+			if (slave < 0 || ioctl(slave, TIOCSCTTY, 0) != 0)
+				_exit(126);
+			for (int fd = 0; fd <= 2; fd++)
+				if (isatty(fd))
+					dup2(slave, fd);
+			close(slave);
+			*pty_path = slave_name;
+		}
+		return sv[1];
+	}
+
+	/* The broker. */
+	close(sv[1]);
+	struct broker b = {
+		.opts = opts,
+		.sock = sv[0],
+		.tty = tty,
+		.shell = pid,
+		.master = master,
+		.relay_input = master >= 0 && isatty(0),
+		.env = strv_copy(environ),
+	};
+	free(slave_name);
+	b.sigfd = signalfd(-1, &set, SFD_CLOEXEC);
+	if (b.sigfd < 0) {
+		kill(pid, SIGKILL);
+		_exit(126);
+	}
+	/* Only the shell and escapes read or write the caller's stdio. */
+	if (master >= 0) {
+		copy_winsize(&b);
+		if (b.relay_input)
+			set_raw(&b);
+	}
+	broker_loop(&b);
+}
+
+int broker_request_escape(int fd, char *const *argv, const char **why)
+{
+	static char reason[256];
+	struct broker_frame f;
+	memset(&f, 0, BROKER_HEADER_SIZE);
+	f.magic = BROKER_MAGIC;
+	f.type = BROKER_ESCAPE;
+	size_t off = 0;
+	int argc = 0;
+	for (; argv[argc]; argc++) {
+		size_t n = strlen(argv[argc]) + 1;
+		if (off + n > BROKER_PAYLOAD_MAX || argc >= 250) {
+			*why = "the command is too long to ask about";
+			return -1;
+		}
+		memcpy(f.payload + off, argv[argc], n);
+		off += n;
+	}
+	f.value = argc;
+	f.len = (uint32_t)off;
+	int cwd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (cwd < 0) {
+		*why = "the current folder cannot be opened";
+		return -1;
+	}
+	int fds[4] = {0, 1, 2, cwd};
+	char control[CMSG_SPACE(sizeof fds)];
+	memset(control, 0, sizeof control);
+	struct iovec iov = {.iov_base = &f, .iov_len = BROKER_HEADER_SIZE + off};
+	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = control,
+	                     .msg_controllen = sizeof control};
+	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof fds);
+	memcpy(CMSG_DATA(c), fds, sizeof fds);
+	ssize_t sent;
+	do
+		sent = sendmsg(fd, &msg, MSG_NOSIGNAL);
+	while (sent < 0 && errno == EINTR);
+	close(cwd);
+	if (sent < 0) {
+		*why = "the broker is gone";
+		return -1;
+	}
+	while (1) {
+		ssize_t n = recv(fd, &f, sizeof f, 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0 || broker_frame_check(&f, (size_t)n) != 0) {
+			*why = "the broker is gone";
+			return -1;
+		}
+		if (f.type == BROKER_RESULT)
+			return f.value;
+		if (f.type == BROKER_REFUSED) {
+			snprintf(reason, sizeof reason, "%.*s", (int)(f.len ? f.len - 1 : 0), f.payload);
+			*why = reason;
+			return -1;
+		}
+	}
+}
