@@ -93,6 +93,16 @@ static int read_config(struct startup *st, const char *path)
 				break;
 			}
 			strvec_push(&st->sandbox.extra_write, value);
+		} else if (strcmp(key, "approval-timeout") == 0) {
+			char *end;
+			long t = strtol(value, &end, 10);
+			if (*value == '\0' || *end || t < 1 || t > 86400) {
+				fprintf(stderr, "sbsh: %s:%u: approval-timeout must be a number of seconds\n",
+				        path, lineno);
+				rc = -1;
+				break;
+			}
+			st->broker.timeout_s = (unsigned)t;
 		} else {
 			/* Keys of later features are accepted so old shells read new files. */
 			continue;
@@ -291,7 +301,8 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 		if (st->sandbox.mode != SANDBOX_OFF)
 			sandbox_writable_paths(&st->sandbox, &writable);
 		st->broker.pty = isatty(0) || isatty(1) || isatty(2);
-		st->broker.timeout_s = 60;
+		if (st->broker.timeout_s == 0)
+			st->broker.timeout_s = 60;
 		st->broker.writable = strvec_detach(&writable);
 		st->broker_fd = broker_start(&st->broker, &st->pty_path);
 		st->sandbox.own_pty = st->pty_path;

@@ -1,0 +1,43 @@
+/* escape CMD [ARGS]: asks the broker to run one command outside the
+ * sandbox. Always a human's decision: with nobody to ask it is refused
+ * without asking, and nothing in a file can pre-approve it. */
+#include "builtins.h"
+
+#include <stdio.h>
+
+#include "../shell/broker.h"
+
+static void describe(struct strbuf *sb, int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (i > 1)
+			strbuf_addc(sb, ' ');
+		vars_quote(sb, argv[i]);
+	}
+}
+
+BUILTIN_FN(escape)
+{
+	if (argc < 2) {
+		shell_warn("escape: usage: escape COMMAND [ARGS...]");
+		return STATUS_SYNTAX;
+	}
+	struct strbuf cmd;
+	strbuf_init(&cmd);
+	describe(&cmd, argc, argv);
+	if (sh->broker_fd < 0) {
+		shell_error(sh, "refused ESCAPE (headless, nobody to approve): %s — escape always needs a human at a terminal",
+		            cmd.data);
+		strbuf_free(&cmd);
+		return STATUS_REFUSED;
+	}
+	fflush(stdout);
+	const char *why = NULL;
+	int status = broker_request_escape(sh->broker_fd, argv + 1, &why);
+	if (status < 0) {
+		shell_error(sh, "refused ESCAPE: %s: %s", cmd.data, why ? why : "no answer");
+		status = STATUS_REFUSED;
+	}
+	strbuf_free(&cmd);
+	return status;
+}

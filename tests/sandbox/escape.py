@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""escape through the broker, with this script playing the human on a pty.
+
+Checks: approved (the command runs outside the sandbox), a wrong code and no
+answer (refused, status 121, nothing runs), headless (refused without a
+prompt), and a sandboxed background job that tries to type or read the
+answer (TIOCSTI, /dev/tty) cannot approve anything."""
+import fcntl, os, pty, re, select, shutil, sys, tempfile, termios, time
+
+SBSH = os.environ["SBSH"]
+REFUSED = 121
+passed = failed = 0
+
+
+def check(ok, name, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print("ok   " + name)
+    else:
+        failed += 1
+        print("FAIL " + name + (": " + detail if detail else ""))
+
+
+def run(args, answer, env=None, cwd=None, limit=30):
+    """Runs sbsh on a pty; answer is 'code', 'wrong' or None. Returns (status, output)."""
+    pid, fd = pty.fork()
+    if pid == 0:
+        if cwd:
+            os.chdir(cwd)
+        os.execve(SBSH, [SBSH] + args, env or os.environ)
+    out = b""
+    answered = False
+    deadline = time.time() + limit
+    while time.time() < deadline:
+        r, _, _ = select.select([fd], [], [], 0.1)
+        if r:
+            try:
+                data = os.read(fd, 4096)
+            except OSError:
+                break
+            if not data:
+                break
+            out += data
+        m = re.search(rb"Type (\w{4}) and Enter", out)
+        if m and not answered and answer:
+            answered = True
+            time.sleep(0.1)
+            os.write(fd, (m.group(1) if answer == "code" else b"zzzz") + b"\r")
+    try:
+        _, status = os.waitpid(pid, 0)
+    except ChildProcessError:
+        status = 0
+    os.close(fd)
+    return os.waitstatus_to_exitcode(status), out.decode(errors="replace")
+
+
+base = tempfile.mkdtemp(prefix="sbsh-escape-", dir=os.environ.get("HOME", "/root"))
+project = os.path.join(base, "project")
+outside = os.path.join(base, "outside")
+os.makedirs(project)
+os.makedirs(outside)
+conf = os.path.join(base, "config")
+os.makedirs(os.path.join(conf, "sbsh"))
+with open(os.path.join(conf, "sbsh", "config"), "w") as f:
+    f.write("approval-timeout = 3\n")
+env = dict(os.environ, XDG_CONFIG_HOME=conf)
+env.pop("CI", None)
+try:
+    target = os.path.join(outside, "approved")
+    status, out = run(["-c", "escape touch %s; echo status=$?" % target], "code", env, project)
+    check(os.path.exists(target), "approved escape runs outside the sandbox", out[-300:])
+    check("status=0" in out, "approved escape returns the command's status", out[-300:])
+    check("OUTSIDE the sandbox" in out and "touch " + target in out, "the prompt shows the command")
+
+    status, out = run(["-c", "escape sh -c 'exit 3'; echo status=$?"], "code", env, project)
+    check("status=3" in out, "the escaped command's exit status comes back", out[-300:])
+
+    target = os.path.join(outside, "wrong")
+    status, out = run(["-c", "escape touch %s; echo status=$?" % target], "wrong", env, project)
+    check(not os.path.exists(target), "a wrong code refuses")
+    check("status=%d" % REFUSED in out, "a refusal has status %d" % REFUSED, out[-300:])
+
+    target = os.path.join(outside, "timeout")
+    t0 = time.time()
+    status, out = run(["-c", "escape touch %s; echo status=$?" % target], None, env, project)
+    check(not os.path.exists(target) and "status=%d" % REFUSED in out,
+          "no answer in time refuses", out[-300:])
+    check(time.time() - t0 < 20, "the time limit from the config file applies")
+
+    target = os.path.join(outside, "headless")
+    status, out = run(["-c", "escape touch %s; echo status=$?" % target], "code",
+                      dict(env, CI="true"), project)
+    check(not os.path.exists(target), "headless (CI set): refused")
+    check("Type" not in out and "headless" in out, "headless: nobody is asked, the message says why", out[-300:])
+
+    # A sandboxed background job tries to answer for the human.
+    injector = os.path.join(project, "inject.py")
+    with open(injector, "w") as f:
+        f.write(r'''
+import fcntl, os, termios, time
+log = open("inject.log", "w")
+end = time.time() + 4
+while time.time() < end:
+    for fd in (0, 1, 2):
+        for ch in b"yes\r":
+            try:
+                fcntl.ioctl(fd, termios.TIOCSTI, bytes([ch]))
+            except OSError as e:
+                log.write("tiocsti fd%d: %s\n" % (fd, e.strerror))
+    try:
+        t = os.open("/dev/tty", os.O_RDWR)
+        log.write("opened /dev/tty\n")
+        os.close(t)
+    except OSError as e:
+        log.write("/dev/tty: %s\n" % e.strerror)
+    time.sleep(0.2)
+log.close()
+''')
+    target = os.path.join(outside, "injected")
+    status, out = run(["-c", "python3 inject.py & sleep 0.5; escape touch %s; echo status=$?; wait" % target],
+                      None, env, project)
+    check(not os.path.exists(target), "a sandboxed background job cannot answer the prompt", out[-400:])
+    check("status=%d" % REFUSED in out, "... and the escape is refused", out[-300:])
+finally:
+    shutil.rmtree(base, ignore_errors=True)
+
+print("%d passed, %d failed" % (passed, failed))
+sys.exit(1 if failed else 0)
