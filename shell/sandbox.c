@@ -209,47 +209,76 @@ static bool make_dirs(const char *path, bool *created)
 	return ok;
 }
 
-/* True when granting write on dir would grant it on `/` or on all of $HOME:
- * nothing may add those, however it was asked. */
-static bool is_forbidden_root(const char *real, const char *home_real)
+/* The folders nothing may make writable: `/`, and $HOME with each of its
+ * ancestors (granting one grants all of $HOME). Compared by device and
+ * inode, which costs a stat each instead of a realpath per grant. */
+struct forbidden {
+	dev_t dev[32];
+	ino_t ino[32];
+	size_t n;
+};
+
+static void forbid_path(struct forbidden *f, const char *path)
 {
-	if (strcmp(real, "/") == 0)
-		return true;
-	if (!home_real)
-		return false;
-	size_t n = strlen(real);
-	/* real is home itself or one of its ancestors */
-	return strncmp(home_real, real, n) == 0 && (home_real[n] == '\0' || home_real[n] == '/');
+	struct stat sb;
+	if (f->n < 32 && stat(path, &sb) == 0) {
+		f->dev[f->n] = sb.st_dev;
+		f->ino[f->n] = sb.st_ino;
+		f->n++;
+	}
+}
+
+static void forbidden_init(struct forbidden *f, const char *home)
+{
+	f->n = 0;
+	forbid_path(f, "/");
+	char *real = home ? realpath(home, NULL) : NULL;
+	if (!real)
+		return;
+	for (char *p = real + strlen(real); p > real; p--) {
+		if (*p == '/' || p == real + strlen(real)) {
+			char saved = *p;
+			*p = '\0';
+			forbid_path(f, real);
+			*p = saved;
+		}
+	}
+	free(real);
+}
+
+static bool is_forbidden(const struct forbidden *f, const struct stat *sb)
+{
+	for (size_t i = 0; i < f->n; i++)
+		if (f->dev[i] == sb->st_dev && f->ino[i] == sb->st_ino)
+			return true;
+	return false;
 }
 
 static void add_grant(struct path_list *list, struct sandbox_state *st, const char *path,
-                      const char *why, bool create, const char *home_real)
+                      const char *why, bool create, const struct forbidden *forbid)
 {
 	if (!path || !*path)
 		return;
 	bool created = false;
-	if (create && !make_dirs(path, &created)) {
-		strvec_push_owned(&st->skipped, xasprintf("%s (%s): cannot create: %s", path, why,
-		                                           strerror(errno)));
+	int fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT && create && make_dirs(path, &created))
+		fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		if (create || errno != ENOENT)
+			strvec_push_owned(&st->skipped, xasprintf("%s (%s): %s", path, why, strerror(errno)));
 		return;
 	}
-	char *real = realpath(path, NULL);
-	if (!real) {
-		if (!create)
-			return; /* optional places that do not exist are simply absent */
-		strvec_push_owned(&st->skipped, xasprintf("%s (%s): %s", path, why, strerror(errno)));
-		return;
-	}
-	if (is_forbidden_root(real, home_real)) {
+	struct stat sb;
+	if (fstat(fd, &sb) != 0 || is_forbidden(forbid, &sb)) {
 		strvec_push_owned(&st->skipped,
 		                  xasprintf("%s (%s): refused, it would make / or all of $HOME writable",
-		                            real, why));
-		free(real);
+		                            path, why));
+		close(fd);
 		return;
 	}
 	for (size_t i = 0; i < list->len; i++) {
-		if (strcmp(list->items[i].path, real) == 0) {
-			free(real);
+		if (list->items[i].dev == sb.st_dev && list->items[i].ino == sb.st_ino) {
+			close(fd);
 			return;
 		}
 	}
@@ -258,7 +287,8 @@ static void add_grant(struct path_list *list, struct sandbox_state *st, const ch
 		list->items = xreallocarray(list->items, list->cap, sizeof *list->items);
 	}
 	list->items[list->len++] = (struct sandbox_grant){
-		.path = real, .why = why, .rights = 0, .created = created};
+		.path = xstrdup(path), .why = why, .rights = 0, .created = created,
+		.fd = fd, .dev = sb.st_dev, .ino = sb.st_ino};
 }
 
 static char *join(const char *a, const char *b)
@@ -268,7 +298,7 @@ static char *join(const char *a, const char *b)
 
 /* The package caches, each where its tool would look for it. */
 static void add_caches(struct path_list *list, struct sandbox_state *st, const char *home,
-                       const char *home_real)
+                       const struct forbidden *home_real)
 {
 	char *p;
 	const char *xdg_cache = env_nonempty("XDG_CACHE_HOME");
@@ -363,7 +393,9 @@ static void collect_writable(const struct sandbox_config *cfg, struct sandbox_st
                              struct path_list *list)
 {
 	const char *home = env_nonempty("HOME");
-	char *home_real = home ? realpath(home, NULL) : NULL;
+	struct forbidden forbid;
+	forbidden_init(&forbid, home);
+	const struct forbidden *home_real = &forbid;
 
 	char cwd[PATH_MAX];
 	if (getcwd(cwd, sizeof cwd))
@@ -375,7 +407,6 @@ static void collect_writable(const struct sandbox_config *cfg, struct sandbox_st
 	add_caches(list, st, home, home_real);
 	for (size_t i = 0; i < cfg->extra_write.len; i++)
 		add_grant(list, st, cfg->extra_write.items[i], "--allow-write", false, home_real);
-	free(home_real);
 }
 
 void sandbox_writable_paths(const struct sandbox_config *cfg, struct strvec *out)
@@ -383,8 +414,12 @@ void sandbox_writable_paths(const struct sandbox_config *cfg, struct strvec *out
 	struct sandbox_state st = {0};
 	struct path_list list = {0};
 	collect_writable(cfg, &st, &list);
-	for (size_t i = 0; i < list.len; i++)
-		strvec_push_owned(out, list.items[i].path);
+	for (size_t i = 0; i < list.len; i++) {
+		char *real = realpath(list.items[i].path, NULL);
+		strvec_push_owned(out, real ? real : xstrdup(list.items[i].path));
+		free(list.items[i].path);
+		close(list.items[i].fd);
+	}
 	free(list.items);
 	strvec_free(&st.skipped);
 	strvec_free(&st.env);
@@ -392,29 +427,28 @@ void sandbox_writable_paths(const struct sandbox_config *cfg, struct strvec *out
 
 /* ---- applying ------------------------------------------------------------ */
 
+static int add_fd_rule(int ruleset, int fd, bool is_dir, uint64_t rights, uint64_t handled)
+{
+	rights &= handled;
+	if (!is_dir)
+		rights = sandbox_file_rights(rights);
+	if (!rights)
+		return 0;
+	struct ll_path_beneath_attr attr = {.allowed_access = rights, .parent_fd = fd};
+	return ll_add_rule(ruleset, LL_RULE_PATH_BENEATH, &attr) == 0 ? 0 : -1;
+}
+
 static int add_path_rule(int ruleset, const char *path, uint64_t rights, uint64_t handled)
 {
 	int fd = open(path, O_PATH | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
 	struct stat sb;
-	if (fstat(fd, &sb) != 0) {
-		close(fd);
-		return -1;
-	}
-	rights &= handled;
-	if (!S_ISDIR(sb.st_mode))
-		rights = sandbox_file_rights(rights);
-	if (!rights) {
-		close(fd);
-		return 0;
-	}
-	struct ll_path_beneath_attr attr = {.allowed_access = rights, .parent_fd = fd};
-	long r = ll_add_rule(ruleset, LL_RULE_PATH_BENEATH, &attr);
+	int r = fstat(fd, &sb) == 0 ? add_fd_rule(ruleset, fd, S_ISDIR(sb.st_mode), rights, handled) : -1;
 	int saved = errno;
 	close(fd);
 	errno = saved;
-	return r == 0 ? 0 : -1;
+	return r;
 }
 
 /* Read and execute everywhere but /dev: the human's terminal and other
@@ -434,9 +468,15 @@ static int add_read_rules(int ruleset, uint64_t handled)
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
 		    strcmp(e->d_name, "dev") == 0)
 			continue;
-		char *path = xasprintf("/%s", e->d_name);
-		add_path_rule(ruleset, path, read_rights, handled); /* dangling links: skipped */
-		free(path);
+		int fd = openat(dirfd(root), e->d_name, O_PATH | O_CLOEXEC);
+		if (fd < 0)
+			continue; /* a dangling link */
+		bool is_dir = e->d_type == DT_DIR;
+		struct stat sb;
+		if (e->d_type != DT_DIR && e->d_type != DT_REG)
+			is_dir = fstat(fd, &sb) == 0 && S_ISDIR(sb.st_mode);
+		add_fd_rule(ruleset, fd, is_dir, read_rights, handled);
+		close(fd);
 	}
 	closedir(root);
 	const char *readable[] = {"/dev/random", "/dev/urandom", "/dev/fd", "/dev/stdin",
@@ -567,8 +607,10 @@ int sandbox_apply(const struct sandbox_config *cfg, struct sandbox_state *st)
 	};
 	int ruleset = (int)ll_create_ruleset(&attr, attr_size, 0);
 	if (ruleset < 0) {
-		for (size_t i = 0; i < list.len; i++)
+		for (size_t i = 0; i < list.len; i++) {
 			free(list.items[i].path);
+			close(list.items[i].fd);
+		}
 		free(list.items);
 		return fail(st, cfg, "landlock_create_ruleset failed: %s", strerror(errno));
 	}
@@ -577,7 +619,7 @@ int sandbox_apply(const struct sandbox_config *cfg, struct sandbox_state *st)
 	/* Everything but device ioctls in the writable roots. */
 	uint64_t write_rights = st->fs_handled & ~LL_FS_IOCTL_DEV;
 	for (size_t i = 0; rc == 0 && i < list.len; i++) {
-		if (add_path_rule(ruleset, list.items[i].path, write_rights, st->fs_handled) == 0)
+		if (add_fd_rule(ruleset, list.items[i].fd, true, write_rights, st->fs_handled) == 0)
 			list.items[i].rights = write_rights;
 		else
 			strvec_push_owned(&st->skipped, xasprintf("%s (%s): %s", list.items[i].path,
@@ -593,6 +635,10 @@ int sandbox_apply(const struct sandbox_config *cfg, struct sandbox_state *st)
 				rc = -1;
 		}
 	}
+	for (size_t i = 0; i < list.len; i++) {
+		close(list.items[i].fd);
+		list.items[i].fd = -1;
+	}
 	st->grants = list.items;
 	st->ngrants = list.len;
 	if (rc != 0) {
@@ -604,7 +650,9 @@ int sandbox_apply(const struct sandbox_config *cfg, struct sandbox_state *st)
 		close(ruleset);
 		return fail(st, cfg, "PR_SET_NO_NEW_PRIVS failed: %s", strerror(errno));
 	}
-	if (apply_seccomp(cfg, st, cut_tcp_seccomp) != 0) {
+	/* With the network on, the filter would guard nothing Landlock cares
+	 * about, and loading it costs more than the rest of the sandbox. */
+	if (cfg->net != SANDBOX_NET_ON && apply_seccomp(cfg, st, cut_tcp_seccomp) != 0) {
 		bool net_lost = cut_tcp_seccomp && st->net_handled == 0;
 		if (net_lost || (cut_tcp_seccomp && cfg->mode == SANDBOX_REQUIRED)) {
 			close(ruleset);

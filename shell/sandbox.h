@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "util.h"
 
@@ -81,10 +82,13 @@ struct sandbox_config {
 
 /* One folder or file the sandbox lets the shell write. */
 struct sandbox_grant {
-	char *path;      /* as resolved */
+	char *path;      /* as named (environment variables are not resolved further) */
 	const char *why; /* "project", "temp", "npm cache", ... */
 	uint64_t rights;
 	bool created;    /* made at startup so that the rule could exist */
+	int fd;          /* O_PATH descriptor while the rules are built, then -1 */
+	dev_t dev;
+	ino_t ino;
 };
 
 struct sandbox_state {
