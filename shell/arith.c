@@ -22,6 +22,7 @@ struct arith {
 	unsigned recursion;
 	unsigned skip; /* > 0: parse only, no evaluation or assignment */
 	bool failed;
+	const char *last_op; /* start of the last operator read, for messages */
 };
 
 /* An operand that may be assigned to: a variable, maybe with a subscript. */
@@ -37,10 +38,18 @@ static int eval_assign(struct arith *a, intmax_t *out);
 static int fail(struct arith *a, const char *what, const char *token)
 {
 	if (!a->failed) {
-		if (token)
-			shell_error(a->sh, "%s: %s (error token is \"%s\")", a->expr, what, token);
-		else
-			shell_error(a->sh, "%s: %s", a->expr, what);
+		/* Long texts are cut: a message must stay readable. */
+		while (*a->expr == ' ' || *a->expr == '\t' || *a->expr == '\n')
+			a->expr++;
+		int elen = strlen(a->expr) > 80 ? 80 : (int)strlen(a->expr);
+		const char *more = strlen(a->expr) > 80 ? "..." : "";
+		if (token) {
+			int tlen = strlen(token) > 40 ? 40 : (int)strlen(token);
+			shell_error(a->sh, "%.*s%s: %s (error token is \"%.*s%s\")", elen, a->expr, more, what,
+			            tlen, token, strlen(token) > 40 ? "..." : "");
+		} else {
+			shell_error(a->sh, "%.*s%s: %s", elen, a->expr, more, what);
+		}
 	}
 	a->failed = true;
 	return -1;
@@ -79,7 +88,7 @@ static int parse_number(struct arith *a, const char *start, const char **end, in
 	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
 		base = 16;
 		p += 2;
-		if (!isxdigit((unsigned char)*p)) {
+		if (!isxdigit((unsigned char)*p) && is_name_char(*p)) {
 			fail(a, "invalid number", token);
 			free(token);
 			return -1;
@@ -91,9 +100,8 @@ static int parse_number(struct arith *a, const char *start, const char **end, in
 		const char *h = p;
 		uintmax_t b = 0;
 		while (isdigit((unsigned char)*h)) {
-			b = b * 10 + (uintmax_t)(*h - '0');
-			if (b > 64)
-				break;
+			if (b <= 64)
+				b = b * 10 + (uintmax_t)(*h - '0');
 			h++;
 		}
 		if (*h == '#') {
@@ -105,7 +113,7 @@ static int parse_number(struct arith *a, const char *start, const char **end, in
 			base = b;
 			p = h + 1;
 			if (!is_name_char(*p) && *p != '@') {
-				fail(a, "invalid number", token);
+				fail(a, "invalid integer constant", token);
 				free(token);
 				return -1;
 			}
@@ -286,23 +294,24 @@ static int apply_binary(struct arith *a, const char *op, intmax_t x, intmax_t y,
 		*out = 0;
 		return 0;
 	}
-	if (strcmp(op, "+") == 0) {
+	char c0 = op[0], c1 = op[1];
+	if (c0 == '+') {
 		*out = wrap_add(x, y);
-	} else if (strcmp(op, "-") == 0) {
+	} else if (c0 == '-') {
 		*out = wrap_sub(x, y);
-	} else if (strcmp(op, "*") == 0) {
+	} else if (c0 == '*' && c1 == '\0') {
 		*out = wrap_mul(x, y);
-	} else if (strcmp(op, "/") == 0 || strcmp(op, "%") == 0) {
+	} else if (c0 == '/' || c0 == '%') {
 		if (y == 0) {
 			char buf[32];
 			snprintf(buf, sizeof buf, "%" PRIdMAX, y);
 			return fail(a, "division by 0", buf);
 		}
 		if (x == INTMAX_MIN && y == -1)
-			*out = op[0] == '/' ? INTMAX_MIN : 0;
+			*out = c0 == '/' ? INTMAX_MIN : 0;
 		else
-			*out = op[0] == '/' ? x / y : x % y;
-	} else if (strcmp(op, "**") == 0) {
+			*out = c0 == '/' ? x / y : x % y;
+	} else if (c0 == '*') {
 		if (y < 0)
 			return fail(a, "exponent less than 0", NULL);
 		intmax_t r = 1;
@@ -313,15 +322,15 @@ static int apply_binary(struct arith *a, const char *op, intmax_t x, intmax_t y,
 			y >>= 1;
 		}
 		*out = r;
-	} else if (strcmp(op, "<<") == 0) {
+	} else if (c0 == '<') {
 		*out = (intmax_t)((uintmax_t)x << (y & 63));
-	} else if (strcmp(op, ">>") == 0) {
+	} else if (c0 == '>') {
 		*out = x >> (y & 63);
-	} else if (strcmp(op, "&") == 0) {
+	} else if (c0 == '&') {
 		*out = x & y;
-	} else if (strcmp(op, "|") == 0) {
+	} else if (c0 == '|') {
 		*out = x | y;
-	} else if (strcmp(op, "^") == 0) {
+	} else if (c0 == '^') {
 		*out = x ^ y;
 	} else {
 		return fail(a, "unknown operator", op);
@@ -388,9 +397,8 @@ static int eval_primary(struct arith *a, intmax_t *out)
 		free(lv.name);
 		return r;
 	}
-	if (*c == '\0')
-		return fail(a, "syntax error: operand expected", c);
-	return fail(a, "syntax error: operand expected", c);
+	/* At the end, bash names the dangling operator. */
+	return fail(a, "syntax error: operand expected", *c == '\0' && a->last_op ? a->last_op : c);
 }
 
 static int eval_unary(struct arith *a, intmax_t *out)
@@ -424,6 +432,7 @@ static int eval_unary(struct arith *a, intmax_t *out)
 	if (*c == '+' || *c == '-' || *c == '!' || *c == '~') {
 		if (!enter(a))
 			return -1;
+		a->last_op = a->p;
 		a->p++;
 		intmax_t v;
 		if (eval_unary(a, &v) < 0)
@@ -446,6 +455,7 @@ static int eval_power(struct arith *a, intmax_t *out)
 		return -1;
 	skip_space(a);
 	if (a->p[0] == '*' && a->p[1] == '*' && a->p[2] != '=') {
+		a->last_op = a->p;
 		a->p += 2;
 		if (!enter(a))
 			return -1;
@@ -504,7 +514,8 @@ static size_t match_operator(const char *p, enum level level, char op[3])
 			return op[0] = p[0], op[1] = p[1], 2;
 		return 0;
 	case LEVEL_ADDITIVE:
-		if ((p[0] == '+' || p[0] == '-') && p[1] != '=' && p[1] != p[0])
+		/* "1--1" is 1 - -1; postfix ++/-- were taken by the operand. */
+		if ((p[0] == '+' || p[0] == '-') && p[1] != '=')
 			return op[0] = p[0], 1;
 		return 0;
 	case LEVEL_MULTIPLICATIVE:
@@ -517,9 +528,7 @@ static size_t match_operator(const char *p, enum level level, char op[3])
 
 static int eval_level(struct arith *a, enum level level, intmax_t *out)
 {
-	int (*next)(struct arith *, intmax_t *) = NULL;
 	int r = level == LEVEL_MULTIPLICATIVE ? eval_power(a, out) : eval_level(a, level + 1, out);
-	(void)next;
 	if (r < 0)
 		return -1;
 	for (;;) {
@@ -528,8 +537,7 @@ static int eval_level(struct arith *a, enum level level, intmax_t *out)
 		size_t n = match_operator(a->p, level, op);
 		if (n == 0)
 			return 0;
-		/* "a + ++b" vs "a++ + b": an additive operator directly before a
-		 * doubled one is fine; match_operator already refuses "++". */
+		a->last_op = a->p;
 		a->p += n;
 		intmax_t rhs;
 		r = level == LEVEL_MULTIPLICATIVE ? eval_power(a, &rhs) : eval_level(a, level + 1, &rhs);
@@ -560,6 +568,7 @@ static int eval_logical_and(struct arith *a, intmax_t *out)
 		skip_space(a);
 		if (!(a->p[0] == '&' && a->p[1] == '&'))
 			return 0;
+		a->last_op = a->p;
 		a->p += 2;
 		bool skip_rhs = !a->skip && *out == 0;
 		if (skip_rhs)
@@ -582,6 +591,7 @@ static int eval_logical_or(struct arith *a, intmax_t *out)
 		skip_space(a);
 		if (!(a->p[0] == '|' && a->p[1] == '|'))
 			return 0;
+		a->last_op = a->p;
 		a->p += 2;
 		bool skip_rhs = !a->skip && *out != 0;
 		if (skip_rhs)
@@ -603,6 +613,7 @@ static int eval_conditional(struct arith *a, intmax_t *out)
 	skip_space(a);
 	if (*a->p != '?')
 		return 0;
+	a->last_op = a->p;
 	a->p++;
 	if (!enter(a))
 		return -1;
@@ -618,6 +629,7 @@ static int eval_conditional(struct arith *a, intmax_t *out)
 	skip_space(a);
 	if (*a->p != ':')
 		return fail(a, "syntax error: `:' expected for conditional expression", *a->p ? a->p : NULL);
+	a->last_op = a->p;
 	a->p++;
 	if (cond)
 		a->skip++;
@@ -717,6 +729,7 @@ static int eval_comma(struct arith *a, intmax_t *out)
 		skip_space(a);
 		if (*a->p != ',')
 			return 0;
+		a->last_op = a->p;
 		a->p++;
 		if (eval_assign(a, out) < 0)
 			return -1;

@@ -28,7 +28,7 @@ static bool class_matches(const char *name, size_t len, unsigned char c)
 }
 
 /* Reads one bracket-expression element at p (a char, \char, or [:class:]).
- * Returns the char (or -1 for a class, with *cls/*clslen set) and advances. */
+ * Returns the char (or -1 for a class, with cls and clslen set) and advances. */
 static int bracket_char(const char **pp, const char **cls, size_t *clslen)
 {
 	const char *p = *pp;
@@ -165,7 +165,9 @@ bool pattern_has_magic(const char *pattern)
 			if (p[1] == '\0')
 				break;
 			p++;
-		} else if (*p == '*' || *p == '?' || *p == '[') {
+		} else if (*p == '*' || *p == '?') {
+			return true;
+		} else if (*p == '[' && p[1] != '\0' && strchr(p + 2, ']')) {
 			return true;
 		}
 	}

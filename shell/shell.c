@@ -17,6 +17,7 @@ void shell_init(struct shell *sh, char **envp)
 	sh->start_time = time(NULL);
 	sh->random_state = (uint32_t)sh->shell_pid ^ (uint32_t)sh->start_time;
 	sh->tty_fd = -1;
+	sh->broker_fd = -1;
 	sh->opt.hashall = true;
 	vars_init(sh, envp);
 	trap_init(sh);

@@ -17,7 +17,7 @@
 enum {
 	STATUS_SYNTAX = 2,        /* syntax error, builtin usage error */
 	STATUS_SANDBOX = 7,       /* sandbox required but unavailable */
-	STATUS_REFUSED = 77,      /* a command needing approval was refused */
+	STATUS_REFUSED = 121,     /* a command needing approval was refused (not 77: automake's SKIP) */
 	STATUS_NOEXEC = 126,      /* found but not executable */
 	STATUS_NOTFOUND = 127,    /* command not found */
 };
@@ -113,16 +113,20 @@ struct shell {
 	uint32_t random_state; /* $RANDOM */
 
 	int tty_fd;          /* the shell's terminal when job control is on, else -1 */
+	int broker_fd;       /* socket to the unsandboxed broker, -1 when nobody can be asked */
 	pid_t shell_pgid;    /* the shell's own process group, for job control */
 
 	/* exec.c: fds of the process substitutions of the command being run;
 	 * they stay open until it finishes. */
 	int *procsub_fds;
 	size_t nprocsub_fds, procsub_cap;
-	/* exec.c: the last status came from a place where errexit does not
-	 * fire (left of a failed && or ||, after !); compound commands pass
-	 * it up, function calls and subshells do not. */
-	bool errexit_exempt;
+	/* exec.c: how the last status may still trigger errexit and the ERR
+	 * trap (EXEC_STATUS_* bits in exec.c): exempt after a failed left side
+	 * of && / || or a ! pipeline, handled once an inner command acted. */
+	unsigned status_flags;
+	/* exec.c: counts command substitutions, so a command without a name
+	 * knows whether its status comes from one. */
+	unsigned cmdsub_count;
 	/* exec.c: an interactive shell's foreground job died of SIGINT: the
 	 * rest of the command line is abandoned. */
 	bool interrupted;
@@ -192,6 +196,11 @@ char **vars_environ(struct shell *sh);
 void vars_foreach(struct shell *sh, void (*fn)(struct var *v, void *ctx), void *ctx);
 /* Prints a value quoted for reuse as shell input. */
 void vars_quote(struct strbuf *out, const char *value);
+/* Adds and removes attributes (VAR_EXPORT, VAR_READONLY, VAR_INTEGER,
+ * VAR_ARRAY...) of the visible variable, creating it without a value in
+ * the global scope when there is none (export x, declare -i x). Returns 0,
+ * or -1 after shell_error() (removing readonly, bad name). */
+int vars_set_flags(struct shell *sh, const char *name, unsigned set, unsigned clear);
 
 /* ---- options.c (vars side): set -o and friends -------------------------- */
 /* Return 0, or -1 for an unknown option (no message: callers say it). */
@@ -275,6 +284,10 @@ void funcs_foreach(struct shell *sh, void (*fn)(const char *name, const struct n
 char *exec_find_program(struct shell *sh, const char *name, const char *path_var);
 void exec_hash_clear(struct shell *sh);
 
+/* `sbsh -c`: like exec_string, but the last command may replace the
+ * shell process (no fork when nothing follows). */
+int exec_command_string(struct shell *sh, const char *text, size_t len);
+
 /* Nesting limit for function calls, eval, source and command substitution. */
 #define EXEC_MAX_DEPTH 1000
 
@@ -337,6 +350,8 @@ const char *trap_get(struct shell *sh, int sig);
 void trap_setup_interactive(struct shell *sh, bool interactive, bool job_control);
 /* True once after SIGINT reached an interactive shell (clears it). */
 bool trap_take_sigint(void);
+/* The lowest caught signal not yet handled by trap_run_pending, or 0. */
+int trap_pending_signal(void);
 /* Dispositions for a child about to exec: caught signals back to default,
  * the shell's own interactive handling undone. */
 void trap_reset_for_exec(struct shell *sh);
@@ -362,9 +377,9 @@ void jobs_set_monitor(struct shell *sh, bool on);
 int jobs_wait_pid(struct shell *sh, pid_t pid);
 /* Decodes a wait status into a shell status (128+N for signals). */
 int jobs_status_of(int wstatus);
-/* A job spec (%1 %+ %- %% %str %?str, or a pid) to a process group or pid
- * for kill; -1 after reporting. */
-pid_t jobs_spec_pid(struct shell *sh, const char *spec, const char *cmd, bool *is_group);
+/* kill: sends sig to a job spec (%1 %+ %- %% %str %?str) or a pid
+ * (negative: a process group). Returns 0, or -1 after reporting. */
+int jobs_signal(struct shell *sh, const char *spec, int sig, const char *cmd);
 /* Job builtins live beside the table: wait, jobs, fg, bg (see builtins.h). */
 
 /* ---- input.c: reading commands ------------------------------------------ */

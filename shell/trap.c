@@ -20,10 +20,14 @@ static volatile sig_atomic_t sigint_seen;
 struct trap_table {
 	char *action[TRAP_SLOTS]; /* NULL: default, "": ignored */
 	bool ignored_at_entry[NSIG];
+	bool entry_known[NSIG];
 	bool shell_catches_int;   /* interactive: SIGINT cancels the line */
 	bool shell_ignores[NSIG]; /* interactive / job control own ignores */
 	bool exit_ran;
 	bool running;             /* inside a trap action: no nesting */
+	/* What we last installed, so resets touch only what changed. */
+	void (*installed[NSIG])(int);
+	bool touched[NSIG];
 };
 
 static const struct {
@@ -72,13 +76,9 @@ static void set_disposition(int sig, void (*handler)(int))
 
 void trap_init(struct shell *sh)
 {
-	struct trap_table *t = xcalloc(1, sizeof *t);
-	for (int sig = 1; sig < NSIG; sig++) {
-		struct sigaction old;
-		if (sigaction(sig, NULL, &old) == 0 && old.sa_handler == SIG_IGN)
-			t->ignored_at_entry[sig] = true;
-	}
-	sh->traps = t;
+	/* What each signal was at entry is asked lazily (entry_known), so
+	 * startup does not cost a system call per signal. */
+	sh->traps = xcalloc(1, sizeof *sh->traps);
 }
 
 void trap_free(struct shell *sh)
@@ -155,22 +155,42 @@ int trap_signal_number(const char *name)
 	return -1;
 }
 
+static void learn_entry(struct trap_table *t, int sig)
+{
+	if (t->entry_known[sig] || t->touched[sig])
+		return;
+	struct sigaction old;
+	if (sigaction(sig, NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+		t->ignored_at_entry[sig] = true;
+	t->entry_known[sig] = true;
+}
+
 /* What the process should do for sig given traps and the shell's role. */
 static void apply_disposition(struct trap_table *t, int sig)
 {
 	if (sig <= 0 || sig >= NSIG || sig == SIGKILL || sig == SIGSTOP)
 		return;
+	learn_entry(t, sig);
 	const char *a = t->action[sig];
+	void (*want)(int);
 	if (a && *a)
-		set_disposition(sig, on_signal);
+		want = on_signal;
 	else if (a)
-		set_disposition(sig, SIG_IGN);
+		want = SIG_IGN;
 	else if (sig == SIGINT && t->shell_catches_int)
-		set_disposition(sig, on_signal);
+		want = on_signal;
 	else if (t->shell_ignores[sig] || t->ignored_at_entry[sig])
-		set_disposition(sig, SIG_IGN);
+		want = SIG_IGN;
 	else
-		set_disposition(sig, SIG_DFL);
+		want = SIG_DFL;
+	/* Untouched signals are as inherited: SIG_IGN if ignored at entry,
+	 * else SIG_DFL. */
+	void (*have)(int) = t->touched[sig] ? t->installed[sig] : (t->ignored_at_entry[sig] ? SIG_IGN : SIG_DFL);
+	if (want == have)
+		return;
+	set_disposition(sig, want);
+	t->installed[sig] = want;
+	t->touched[sig] = true;
 }
 
 int trap_set(struct shell *sh, int sig, const char *action)
@@ -180,6 +200,8 @@ int trap_set(struct shell *sh, int sig, const char *action)
 		return -1;
 	if (sig == SIGKILL || sig == SIGSTOP)
 		return -1;
+	if (sig > 0 && sig < NSIG)
+		learn_entry(t, sig);
 	if (sig > 0 && sig < NSIG && t->ignored_at_entry[sig] && !sh->opt.interactive)
 		return 0; /* POSIX: silently keeps the inherited ignore */
 	free(t->action[sig]);
@@ -224,7 +246,7 @@ static void run_action(struct shell *sh, const char *action, int sig)
 	struct trap_table *t = sh->traps;
 	char *copy = xstrdup(action); /* the action may replace itself */
 	int saved_status = sh->last_status;
-	bool saved_exempt = sh->errexit_exempt;
+	unsigned saved_flags = sh->status_flags;
 	unsigned saved_line = sh->lineno;
 	t->running = true;
 	(void)sig;
@@ -234,7 +256,7 @@ static void run_action(struct shell *sh, const char *action, int sig)
 	sh->lineno = saved_line;
 	if (sh->jump != JUMP_EXIT) {
 		sh->last_status = saved_status;
-		sh->errexit_exempt = saved_exempt;
+		sh->status_flags = saved_flags;
 		/* return inside a trap action ends the action, not the caller */
 		if (sh->jump == JUMP_RETURN && sh->func_depth == 0 && sh->source_depth == 0)
 			sh->jump = JUMP_NONE;
@@ -273,10 +295,8 @@ void trap_run_exit(struct shell *sh)
 		 * stays what it was when the shell started exiting. */
 		int status = sh->last_status;
 		sh->jump = JUMP_NONE;
-		t->running = false;
-		char *copy = a;
 		t->running = true;
-		exec_string(sh, copy, strlen(copy), sh->source_name, sh->lineno);
+		exec_string(sh, a, strlen(a), sh->source_name, sh->lineno);
 		t->running = false;
 		if (sh->jump == JUMP_EXIT)
 			sh->last_status = sh->exit_status;
@@ -299,29 +319,22 @@ void trap_run_err(struct shell *sh)
 void trap_reset_for_subshell(struct shell *sh)
 {
 	struct trap_table *t = sh->traps;
+	t->exit_ran = false;
+	t->running = false;
+	t->shell_catches_int = false;
 	for (int i = 0; i < TRAP_SLOTS; i++) {
 		if (t->action[i] && t->action[i][0]) {
 			free(t->action[i]);
 			t->action[i] = NULL;
 		}
 	}
-	t->exit_ran = false;
-	t->running = false;
-	t->shell_catches_int = false;
 	for (int sig = 1; sig < NSIG; sig++) {
-		signal_pending[sig] = 0;
-		if (t->shell_ignores[sig]) {
-			t->shell_ignores[sig] = false;
+		t->shell_ignores[sig] = false;
+		if (t->touched[sig]) {
+			signal_pending[sig] = 0;
 			apply_disposition(t, sig);
 		}
 	}
-	apply_disposition(t, SIGINT);
-	for (int sig = 1; sig < NSIG; sig++)
-		if (t->action[sig] == NULL && sig != SIGKILL && sig != SIGSTOP) {
-			struct sigaction old;
-			if (sigaction(sig, NULL, &old) == 0 && old.sa_handler == on_signal)
-				set_disposition(sig, t->ignored_at_entry[sig] ? SIG_IGN : SIG_DFL);
-		}
 	any_signal_pending = 0;
 	sigint_seen = 0;
 }
@@ -332,13 +345,11 @@ void trap_reset_for_exec(struct shell *sh)
 	/* Caught signals return to default across execve by themselves; the
 	 * shell's own ignores must be undone explicitly. */
 	for (int sig = 1; sig < NSIG; sig++) {
-		if (t->shell_ignores[sig] && !(t->action[sig] && !t->action[sig][0]) &&
-		    !t->ignored_at_entry[sig])
-			set_disposition(sig, SIG_DFL);
+		if (t->shell_ignores[sig]) {
+			t->shell_ignores[sig] = false;
+			apply_disposition(t, sig);
+		}
 	}
-	sigset_t none;
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
 void trap_setup_interactive(struct shell *sh, bool interactive, bool job_control)
@@ -353,4 +364,14 @@ void trap_setup_interactive(struct shell *sh, bool interactive, bool job_control
 	static const int sigs[] = {SIGINT, SIGTERM, SIGQUIT, SIGTSTP, SIGTTIN, SIGTTOU};
 	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
 		apply_disposition(t, sigs[i]);
+}
+
+int trap_pending_signal(void)
+{
+	if (!any_signal_pending)
+		return 0;
+	for (int sig = 1; sig < NSIG; sig++)
+		if (signal_pending[sig])
+			return sig;
+	return 0;
 }

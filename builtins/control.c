@@ -1,0 +1,122 @@
+/* : true false break continue return exit */
+#include "builtins.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+BUILTIN_FN(colon)
+{
+	(void)sh;
+	(void)argc;
+	(void)argv;
+	return 0;
+}
+
+BUILTIN_FN(true)
+{
+	(void)sh;
+	(void)argc;
+	(void)argv;
+	return 0;
+}
+
+BUILTIN_FN(false)
+{
+	(void)sh;
+	(void)argc;
+	(void)argv;
+	return 1;
+}
+
+/* Parses a status or count operand; false when it is not a number. */
+static bool parse_long(const char *s, long *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (*s == '\0' || *end != '\0' || errno)
+		return false;
+	*out = v;
+	return true;
+}
+
+static int loop_jump(struct shell *sh, int argc, char **argv, enum exec_jump kind)
+{
+	long n = 1;
+	int i = 1;
+	if (i < argc && strcmp(argv[i], "--") == 0)
+		i++;
+	if (i < argc) {
+		if (!parse_long(argv[i], &n)) {
+			shell_error(sh, "%s: %s: numeric argument required", argv[0], argv[i]);
+			return 128;
+		}
+		if (n < 1) {
+			shell_error(sh, "%s: %ld: loop count out of range", argv[0], n);
+			return 1;
+		}
+	}
+	if (sh->loop_depth == 0) {
+		/* bash reports it and carries on with status 0 */
+		shell_error(sh, "%s: only meaningful in a `for', `while', or `until' loop", argv[0]);
+		return 0;
+	}
+	if ((unsigned long)n > sh->loop_depth)
+		n = (long)sh->loop_depth;
+	sh->jump = kind;
+	sh->jump_count = (unsigned)n;
+	return 0;
+}
+
+BUILTIN_FN(break)
+{
+	return loop_jump(sh, argc, argv, JUMP_BREAK);
+}
+
+BUILTIN_FN(continue)
+{
+	return loop_jump(sh, argc, argv, JUMP_CONTINUE);
+}
+
+BUILTIN_FN(return)
+{
+	long n = sh->last_status;
+	int i = 1;
+	if (i < argc && strcmp(argv[i], "--") == 0)
+		i++;
+	if (i < argc && !parse_long(argv[i], &n)) {
+		shell_error(sh, "return: %s: numeric argument required", argv[i]);
+		n = 2;
+	}
+	if (sh->func_depth == 0 && sh->source_depth == 0) {
+		shell_error(sh, "return: can only `return' from a function or sourced script");
+		return 2;
+	}
+	sh->jump = JUMP_RETURN;
+	sh->last_status = (int)(n & 0xff);
+	return (int)(n & 0xff);
+}
+
+BUILTIN_FN(exit)
+{
+	long n = sh->last_status;
+	int i = 1;
+	if (i < argc && strcmp(argv[i], "--") == 0)
+		i++;
+	if (i < argc) {
+		if (!parse_long(argv[i], &n)) {
+			shell_error(sh, "exit: %s: numeric argument required", argv[i]);
+			n = 2;
+		} else if (i + 1 < argc) {
+			shell_error(sh, "exit: too many arguments");
+			return 1;
+		}
+	}
+	if (sh->opt.interactive && !sh->in_subshell)
+		fputs("exit\n", stderr);
+	sh->jump = JUMP_EXIT;
+	sh->exit_status = (int)(n & 0xff);
+	return sh->exit_status;
+}

@@ -1,0 +1,1100 @@
+/* The AST module: freeing, deep copies, and the printer that turns a tree
+ * back into shell text that parses to an equivalent tree. */
+#include "ast.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "lexer.h"
+
+/* ---- freeing ------------------------------------------------------------ */
+
+static void part_free(struct word_part *wp)
+{
+	switch (wp->kind) {
+	case WORD_LITERAL:
+		free(wp->u.literal.text);
+		break;
+	case WORD_DQUOTE:
+		ast_word_free(wp->u.dquote);
+		break;
+	case WORD_PARAM:
+		free(wp->u.param.name);
+		ast_word_free(wp->u.param.index);
+		ast_word_free(wp->u.param.arg);
+		ast_word_free(wp->u.param.arg2);
+		break;
+	case WORD_CMDSUB:
+		ast_node_free(wp->u.cmdsub.program);
+		free(wp->u.cmdsub.text);
+		break;
+	case WORD_ARITH:
+		ast_word_free(wp->u.arith.expr);
+		break;
+	case WORD_PROCSUB:
+		ast_node_free(wp->u.procsub.program);
+		free(wp->u.procsub.text);
+		break;
+	}
+}
+
+void ast_word_free(struct word *w)
+{
+	if (!w)
+		return;
+	for (size_t i = 0; i < w->nparts; i++)
+		part_free(&w->parts[i]);
+	free(w->parts);
+	free(w);
+}
+
+static void words_free(struct word **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		ast_word_free(v[i]);
+	free(v);
+}
+
+void ast_cond_free(struct cond_expr *c)
+{
+	while (c) {
+		free(c->op);
+		ast_word_free(c->lhs);
+		ast_word_free(c->rhs);
+		ast_cond_free(c->right);
+		struct cond_expr *left = c->left;
+		free(c);
+		c = left; /* left spines of && / || chains can be long */
+	}
+}
+
+static void redirs_free(struct redir *r, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		ast_word_free(r[i].target);
+		ast_word_free(r[i].heredoc);
+	}
+	free(r);
+}
+
+static void assign_free(struct assign *a)
+{
+	free(a->name);
+	ast_word_free(a->index);
+	ast_word_free(a->value);
+	words_free(a->array, a->narray);
+}
+
+void ast_node_free(struct node *n)
+{
+	/* Loops down the long spines (&& || chains, elif chains) instead of
+	 * recursing, so a huge one-line script cannot exhaust the stack. */
+	while (n) {
+		struct node *next = NULL;
+		redirs_free(n->redirs, n->nredirs);
+		switch (n->kind) {
+		case NODE_SIMPLE:
+			for (size_t i = 0; i < n->u.simple.nassigns; i++)
+				assign_free(&n->u.simple.assigns[i]);
+			free(n->u.simple.assigns);
+			words_free(n->u.simple.words, n->u.simple.nwords);
+			break;
+		case NODE_PIPELINE:
+			for (size_t i = 0; i < n->u.pipeline.ncmds; i++)
+				ast_node_free(n->u.pipeline.cmds[i]);
+			free(n->u.pipeline.cmds);
+			free(n->u.pipeline.stderr_too);
+			break;
+		case NODE_AND_OR:
+			ast_node_free(n->u.and_or.right);
+			next = n->u.and_or.left;
+			break;
+		case NODE_LIST:
+			for (size_t i = 0; i < n->u.list.nitems; i++)
+				ast_node_free(n->u.list.items[i].node);
+			free(n->u.list.items);
+			break;
+		case NODE_SUBSHELL:
+		case NODE_BRACE_GROUP:
+			ast_node_free(n->u.group.body);
+			break;
+		case NODE_IF:
+			ast_node_free(n->u.if_.cond);
+			ast_node_free(n->u.if_.then_part);
+			next = n->u.if_.else_part;
+			break;
+		case NODE_LOOP:
+			ast_node_free(n->u.loop.cond);
+			ast_node_free(n->u.loop.body);
+			break;
+		case NODE_FOR:
+			free(n->u.for_.var);
+			words_free(n->u.for_.words, n->u.for_.nwords);
+			ast_node_free(n->u.for_.body);
+			break;
+		case NODE_ARITH_FOR:
+			ast_word_free(n->u.arith_for.init);
+			ast_word_free(n->u.arith_for.cond);
+			ast_word_free(n->u.arith_for.step);
+			ast_node_free(n->u.arith_for.body);
+			break;
+		case NODE_CASE:
+			ast_word_free(n->u.case_.subject);
+			for (size_t i = 0; i < n->u.case_.nitems; i++) {
+				words_free(n->u.case_.items[i].patterns, n->u.case_.items[i].npatterns);
+				ast_node_free(n->u.case_.items[i].body);
+			}
+			free(n->u.case_.items);
+			break;
+		case NODE_FUNCDEF:
+			free(n->u.funcdef.name);
+			ast_node_free(n->u.funcdef.body);
+			break;
+		case NODE_COND:
+			ast_cond_free(n->u.cond.expr);
+			break;
+		case NODE_ARITH:
+			ast_word_free(n->u.arith.expr);
+			break;
+		}
+		free(n);
+		n = next;
+	}
+}
+
+/* ---- copying ------------------------------------------------------------ */
+
+static char *mem_dup(const char *s, size_t len)
+{
+	char *p = xmalloc(len + 1);
+	if (len)
+		memcpy(p, s, len);
+	p[len] = '\0';
+	return p;
+}
+
+static void part_copy(struct word_part *dst, const struct word_part *src)
+{
+	*dst = *src;
+	switch (src->kind) {
+	case WORD_LITERAL:
+		dst->u.literal.text = mem_dup(src->u.literal.text, src->u.literal.len);
+		break;
+	case WORD_DQUOTE:
+		dst->u.dquote = ast_word_copy(src->u.dquote);
+		break;
+	case WORD_PARAM:
+		dst->u.param.name = src->u.param.name ? xstrdup(src->u.param.name) : NULL;
+		dst->u.param.index = ast_word_copy(src->u.param.index);
+		dst->u.param.arg = ast_word_copy(src->u.param.arg);
+		dst->u.param.arg2 = ast_word_copy(src->u.param.arg2);
+		break;
+	case WORD_CMDSUB:
+		dst->u.cmdsub.program = ast_node_copy(src->u.cmdsub.program);
+		dst->u.cmdsub.text = src->u.cmdsub.text ? xstrdup(src->u.cmdsub.text) : NULL;
+		break;
+	case WORD_ARITH:
+		dst->u.arith.expr = ast_word_copy(src->u.arith.expr);
+		break;
+	case WORD_PROCSUB:
+		dst->u.procsub.program = ast_node_copy(src->u.procsub.program);
+		dst->u.procsub.text = src->u.procsub.text ? xstrdup(src->u.procsub.text) : NULL;
+		break;
+	}
+}
+
+struct word *ast_word_copy(const struct word *w)
+{
+	if (!w)
+		return NULL;
+	struct word *c = xmalloc(sizeof *c);
+	*c = *w;
+	c->parts = xreallocarray(NULL, w->nparts ? w->nparts : 1, sizeof *c->parts);
+	for (size_t i = 0; i < w->nparts; i++)
+		part_copy(&c->parts[i], &w->parts[i]);
+	return c;
+}
+
+static struct word **words_copy(struct word *const *v, size_t n)
+{
+	if (!v)
+		return NULL;
+	struct word **c = xreallocarray(NULL, n ? n : 1, sizeof *c);
+	for (size_t i = 0; i < n; i++)
+		c[i] = ast_word_copy(v[i]);
+	return c;
+}
+
+static struct cond_expr *cond_copy(const struct cond_expr *e)
+{
+	if (!e)
+		return NULL;
+	struct cond_expr *c = xmalloc(sizeof *c);
+	*c = *e;
+	c->op = e->op ? xstrdup(e->op) : NULL;
+	c->lhs = ast_word_copy(e->lhs);
+	c->rhs = ast_word_copy(e->rhs);
+	c->left = cond_copy(e->left);
+	c->right = cond_copy(e->right);
+	return c;
+}
+
+struct node *ast_node_copy(const struct node *n)
+{
+	if (!n)
+		return NULL;
+	struct node *c = xmalloc(sizeof *c);
+	*c = *n;
+	c->redirs = NULL;
+	if (n->nredirs) {
+		c->redirs = xreallocarray(NULL, n->nredirs, sizeof *c->redirs);
+		for (size_t i = 0; i < n->nredirs; i++) {
+			c->redirs[i] = n->redirs[i];
+			c->redirs[i].target = ast_word_copy(n->redirs[i].target);
+			c->redirs[i].heredoc = ast_word_copy(n->redirs[i].heredoc);
+		}
+	}
+	switch (n->kind) {
+	case NODE_SIMPLE:
+		c->u.simple.assigns = NULL;
+		if (n->u.simple.nassigns) {
+			c->u.simple.assigns = xreallocarray(NULL, n->u.simple.nassigns,
+			                                    sizeof *c->u.simple.assigns);
+			for (size_t i = 0; i < n->u.simple.nassigns; i++) {
+				const struct assign *a = &n->u.simple.assigns[i];
+				struct assign *b = &c->u.simple.assigns[i];
+				*b = *a;
+				b->name = xstrdup(a->name);
+				b->index = ast_word_copy(a->index);
+				b->value = ast_word_copy(a->value);
+				b->array = words_copy(a->array, a->narray);
+			}
+		}
+		c->u.simple.words = words_copy(n->u.simple.words, n->u.simple.nwords);
+		break;
+	case NODE_PIPELINE: {
+		size_t k = n->u.pipeline.ncmds;
+		c->u.pipeline.cmds = xreallocarray(NULL, k ? k : 1, sizeof *c->u.pipeline.cmds);
+		c->u.pipeline.stderr_too = xreallocarray(NULL, k ? k : 1, sizeof(bool));
+		for (size_t i = 0; i < k; i++) {
+			c->u.pipeline.cmds[i] = ast_node_copy(n->u.pipeline.cmds[i]);
+			c->u.pipeline.stderr_too[i] = n->u.pipeline.stderr_too[i];
+		}
+		break;
+	}
+	case NODE_AND_OR: {
+		/* Copy the left spine iteratively. */
+		struct node *dst = c;
+		const struct node *src = n;
+		for (;;) {
+			dst->u.and_or.right = ast_node_copy(src->u.and_or.right);
+			const struct node *l = src->u.and_or.left;
+			if (l && l->kind == NODE_AND_OR && l->nredirs == 0) {
+				struct node *lc = xmalloc(sizeof *lc);
+				*lc = *l;
+				dst->u.and_or.left = lc;
+				dst = lc;
+				src = l;
+				continue;
+			}
+			dst->u.and_or.left = ast_node_copy(l);
+			break;
+		}
+		break;
+	}
+	case NODE_LIST:
+		c->u.list.items = xreallocarray(NULL, n->u.list.nitems ? n->u.list.nitems : 1,
+		                                sizeof *c->u.list.items);
+		for (size_t i = 0; i < n->u.list.nitems; i++) {
+			c->u.list.items[i].node = ast_node_copy(n->u.list.items[i].node);
+			c->u.list.items[i].async = n->u.list.items[i].async;
+		}
+		break;
+	case NODE_SUBSHELL:
+	case NODE_BRACE_GROUP:
+		c->u.group.body = ast_node_copy(n->u.group.body);
+		break;
+	case NODE_IF:
+		c->u.if_.cond = ast_node_copy(n->u.if_.cond);
+		c->u.if_.then_part = ast_node_copy(n->u.if_.then_part);
+		c->u.if_.else_part = ast_node_copy(n->u.if_.else_part);
+		break;
+	case NODE_LOOP:
+		c->u.loop.cond = ast_node_copy(n->u.loop.cond);
+		c->u.loop.body = ast_node_copy(n->u.loop.body);
+		break;
+	case NODE_FOR:
+		c->u.for_.var = xstrdup(n->u.for_.var);
+		c->u.for_.words = words_copy(n->u.for_.words, n->u.for_.nwords);
+		c->u.for_.body = ast_node_copy(n->u.for_.body);
+		break;
+	case NODE_ARITH_FOR:
+		c->u.arith_for.init = ast_word_copy(n->u.arith_for.init);
+		c->u.arith_for.cond = ast_word_copy(n->u.arith_for.cond);
+		c->u.arith_for.step = ast_word_copy(n->u.arith_for.step);
+		c->u.arith_for.body = ast_node_copy(n->u.arith_for.body);
+		break;
+	case NODE_CASE:
+		c->u.case_.subject = ast_word_copy(n->u.case_.subject);
+		c->u.case_.items = xreallocarray(NULL, n->u.case_.nitems ? n->u.case_.nitems : 1,
+		                                 sizeof *c->u.case_.items);
+		for (size_t i = 0; i < n->u.case_.nitems; i++) {
+			const struct case_item *a = &n->u.case_.items[i];
+			struct case_item *b = &c->u.case_.items[i];
+			*b = *a;
+			b->patterns = words_copy(a->patterns, a->npatterns);
+			b->body = ast_node_copy(a->body);
+		}
+		break;
+	case NODE_FUNCDEF:
+		c->u.funcdef.name = xstrdup(n->u.funcdef.name);
+		c->u.funcdef.body = ast_node_copy(n->u.funcdef.body);
+		break;
+	case NODE_COND:
+		c->u.cond.expr = cond_copy(n->u.cond.expr);
+		break;
+	case NODE_ARITH:
+		c->u.arith.expr = ast_word_copy(n->u.arith.expr);
+		break;
+	}
+	return c;
+}
+
+/* ---- literal value ------------------------------------------------------ */
+
+static bool literal_value(const struct word *w, struct strbuf *sb)
+{
+	for (size_t i = 0; i < w->nparts; i++) {
+		const struct word_part *wp = &w->parts[i];
+		if (wp->kind == WORD_LITERAL)
+			strbuf_addmem(sb, wp->u.literal.text, wp->u.literal.len);
+		else if (wp->kind == WORD_DQUOTE && wp->u.dquote)
+			if (!literal_value(wp->u.dquote, sb))
+				return false;
+			else
+				continue;
+		else
+			return false;
+	}
+	return true;
+}
+
+bool ast_word_literal_value(const struct word *w, char **out)
+{
+	if (!w)
+		return false;
+	struct strbuf sb;
+	strbuf_init(&sb);
+	if (!literal_value(w, &sb)) {
+		strbuf_free(&sb);
+		return false;
+	}
+	if (out)
+		*out = strbuf_detach(&sb);
+	else
+		strbuf_free(&sb);
+	return true;
+}
+
+/* ---- the printer -------------------------------------------------------- */
+
+/* Where a word is printed: decides how literal text must be escaped. */
+enum pctx {
+	PC_NORMAL,    /* a plain shell word */
+	PC_DQ,        /* inside "..." */
+	PC_PARAM,     /* operand of an unquoted ${x op ...} */
+	PC_PARAM_DQ,  /* operand of ${x op ...} inside "..." */
+	PC_ARITH,     /* $(( )) / (( )) */
+	PC_SUBSCRIPT, /* a[...] */
+	PC_HEREDOC,   /* unquoted here-document body */
+	PC_REGEX,     /* right of =~ */
+};
+
+struct printer {
+	struct strbuf *out;
+	const struct redir **hd; /* here-documents waiting for the next newline */
+	size_t nhd, caphd;
+};
+
+static void pr_node(struct printer *pr, const struct node *n);
+static void pr_word(struct printer *pr, const struct word *w, enum pctx ctx);
+
+static void pr_flush_heredocs(struct printer *pr)
+{
+	if (!pr->nhd)
+		return;
+	strbuf_addc(pr->out, '\n');
+	for (size_t i = 0; i < pr->nhd; i++) {
+		const struct redir *r = pr->hd[i];
+		const struct word *body = r->heredoc;
+		if (body) {
+			if (r->heredoc_quoted) {
+				for (size_t j = 0; j < body->nparts; j++)
+					if (body->parts[j].kind == WORD_LITERAL)
+						strbuf_addmem(pr->out, body->parts[j].u.literal.text,
+						              body->parts[j].u.literal.len);
+			} else {
+				pr_word(pr, body, PC_HEREDOC);
+			}
+		}
+		/* The delimiter line: quote removal of the printed target. */
+		struct strbuf t;
+		strbuf_init(&t);
+		struct printer sub = {&t, NULL, 0, 0};
+		pr_word(&sub, r->target, PC_NORMAL);
+		bool quoted;
+		char *delim = lex_heredoc_delimiter(t.data ? t.data : "", t.len, &quoted);
+		strbuf_free(&t);
+		free(sub.hd);
+		if (pr->out->len && pr->out->data[pr->out->len - 1] != '\n')
+			strbuf_addc(pr->out, '\n');
+		/* A delimiter with a newline never matches a line: such a body
+		 * ran to the end of the text, and so does the printed one. */
+		if (!strchr(delim, '\n')) {
+			strbuf_adds(pr->out, delim);
+			strbuf_addc(pr->out, '\n');
+		}
+		free(delim);
+	}
+	pr->nhd = 0;
+}
+
+static void pr_single_quoted(struct strbuf *out, const char *s, size_t len)
+{
+	if (memchr(s, '\0', len)) {
+		lex_quote_dollar(out, s, len);
+		return;
+	}
+	strbuf_addc(out, '\'');
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '\'')
+			strbuf_adds(out, "'\\''");
+		else
+			strbuf_addc(out, s[i]);
+	}
+	strbuf_addc(out, '\'');
+}
+
+static bool is_dq_ctx(enum pctx ctx)
+{
+	return ctx == PC_DQ || ctx == PC_PARAM_DQ || ctx == PC_ARITH || ctx == PC_SUBSCRIPT ||
+	       ctx == PC_HEREDOC;
+}
+
+static void pr_literal(struct printer *pr, const struct word_part *wp, enum pctx ctx,
+                       const struct word_part *next)
+{
+	struct strbuf *out = pr->out;
+	const char *s = wp->u.literal.text;
+	size_t len = wp->u.literal.len;
+	switch (wp->u.literal.quote) {
+	case QUOTE_NONE:
+		if (is_dq_ctx(ctx))
+			goto dq_text;
+		for (size_t i = 0; i < len; i++) {
+			char c = s[i];
+			bool esc = false;
+			if (ctx == PC_NORMAL) {
+				esc = (c && strchr(" \t\n;&|<>()'\"\\`", c)) ||
+				      (c == '#' && i == 0 &&
+				       (out->len == 0 || strchr(" \t\n(", out->data[out->len - 1])));
+			} else if (ctx == PC_PARAM) {
+				esc = strchr("'\"\\`}", c) != NULL;
+			} else if (ctx == PC_REGEX) {
+				esc = strchr("'\"\\`", c) != NULL;
+			}
+			if (c == '$' && i + 1 == len && next)
+				esc = true;
+			if (c == '\n' && esc) {
+				pr_single_quoted(out, "\n", 1);
+				continue;
+			}
+			if (esc)
+				strbuf_addc(out, '\\');
+			strbuf_addc(out, c);
+		}
+		return;
+	case QUOTE_BACKSLASH:
+		if (is_dq_ctx(ctx))
+			goto dq_text;
+		for (size_t i = 0; i < len; i++) {
+			if (s[i] == '\n') {
+				pr_single_quoted(out, "\n", 1);
+				continue;
+			}
+			strbuf_addc(out, '\\');
+			strbuf_addc(out, s[i]);
+		}
+		return;
+	case QUOTE_SINGLE:
+		if (is_dq_ctx(ctx))
+			goto dq_text;
+		pr_single_quoted(out, s, len);
+		return;
+	case QUOTE_DOLLAR:
+		if (is_dq_ctx(ctx))
+			goto dq_text;
+		lex_quote_dollar(out, s, len);
+		return;
+	case QUOTE_DOUBLE:
+		if (is_dq_ctx(ctx))
+			goto dq_text;
+		strbuf_addc(out, '"');
+		for (size_t i = 0; i < len; i++) {
+			if (strchr("$`\"\\", s[i]) && s[i])
+				strbuf_addc(out, '\\');
+			strbuf_addc(out, s[i]);
+		}
+		strbuf_addc(out, '"');
+		return;
+	}
+	return;
+dq_text:
+	for (size_t i = 0; i < len; i++) {
+		char c = s[i];
+		bool esc = c == '$' || c == '`' || c == '\\';
+		if (c == '"' && ctx != PC_HEREDOC)
+			esc = true;
+		if (c == '}' && ctx == PC_PARAM_DQ)
+			esc = true;
+		if (esc)
+			strbuf_addc(out, '\\');
+		strbuf_addc(out, c);
+	}
+}
+
+static const char *param_op_text(const struct word_param *p)
+{
+	switch (p->op) {
+	case PARAM_DEFAULT: return "-";
+	case PARAM_ASSIGN: return "=";
+	case PARAM_ERROR: return "?";
+	case PARAM_ALTERNATE: return "+";
+	case PARAM_REMOVE_SMALL_SUFFIX: return "%";
+	case PARAM_REMOVE_LARGE_SUFFIX: return "%%";
+	case PARAM_REMOVE_SMALL_PREFIX: return "#";
+	case PARAM_REMOVE_LARGE_PREFIX: return "##";
+	case PARAM_REPLACE: return "/";
+	case PARAM_REPLACE_ALL: return "//";
+	case PARAM_REPLACE_PREFIX: return "/#";
+	case PARAM_REPLACE_SUFFIX: return "/%";
+	case PARAM_SUBSTRING: return ":";
+	case PARAM_UPPER_FIRST: return "^";
+	case PARAM_UPPER_ALL: return "^^";
+	case PARAM_LOWER_FIRST: return ",";
+	case PARAM_LOWER_ALL: return ",,";
+	default: return "";
+	}
+}
+
+static bool starts_with_name_char(const struct word_part *wp)
+{
+	if (!wp || wp->kind != WORD_LITERAL || wp->u.literal.len == 0)
+		return false;
+	if (wp->u.literal.quote != QUOTE_NONE && wp->u.literal.quote != QUOTE_DOUBLE)
+		return false;
+	return lex_is_name_char((unsigned char)wp->u.literal.text[0]) ||
+	       wp->u.literal.text[0] == '[';
+}
+
+static void pr_param(struct printer *pr, const struct word_param *p, enum pctx ctx,
+                     const struct word_part *next)
+{
+	struct strbuf *out = pr->out;
+	bool in_dq = is_dq_ctx(ctx);
+	enum pctx arg_ctx = in_dq ? PC_PARAM_DQ : PC_PARAM;
+	bool simple = p->op == PARAM_PLAIN && !p->index && !p->indirect;
+	if (simple && !p->braced && !starts_with_name_char(next) && p->name &&
+	    (strlen(p->name) == 1 || lex_is_name_start((unsigned char)p->name[0]))) {
+		strbuf_addc(out, '$');
+		strbuf_adds(out, p->name);
+		return;
+	}
+	strbuf_adds(out, "${");
+	if (p->op == PARAM_LENGTH)
+		strbuf_addc(out, '#');
+	if (p->indirect || p->op == PARAM_PREFIX_NAMES || p->op == PARAM_KEYS)
+		strbuf_addc(out, '!');
+	strbuf_adds(out, p->name ? p->name : "");
+	if (p->index) {
+		strbuf_addc(out, '[');
+		pr_word(pr, p->index, PC_SUBSCRIPT);
+		strbuf_addc(out, ']');
+	}
+	switch (p->op) {
+	case PARAM_PLAIN:
+	case PARAM_LENGTH:
+	case PARAM_KEYS:
+		break;
+	case PARAM_PREFIX_NAMES:
+		strbuf_addc(out, p->at ? '@' : '*');
+		break;
+	case PARAM_DEFAULT:
+	case PARAM_ASSIGN:
+	case PARAM_ERROR:
+	case PARAM_ALTERNATE:
+		if (p->colon)
+			strbuf_addc(out, ':');
+		strbuf_adds(out, param_op_text(p));
+		if (p->arg)
+			pr_word(pr, p->arg, arg_ctx);
+		break;
+	case PARAM_SUBSTRING:
+		strbuf_addc(out, ':');
+		if (p->arg) {
+			/* ${x: -1}: keep the offset from reading as ${x:-1}. */
+			const struct word_part *f = p->arg->nparts ? &p->arg->parts[0] : NULL;
+			if (f && f->kind == WORD_LITERAL && f->u.literal.len &&
+			    strchr("-=?+", f->u.literal.text[0]))
+				strbuf_addc(out, ' ');
+			pr_word(pr, p->arg, arg_ctx);
+		}
+		if (p->arg2) {
+			strbuf_addc(out, ':');
+			pr_word(pr, p->arg2, arg_ctx);
+		}
+		break;
+	case PARAM_REPLACE:
+	case PARAM_REPLACE_ALL:
+	case PARAM_REPLACE_PREFIX:
+	case PARAM_REPLACE_SUFFIX:
+		strbuf_adds(out, param_op_text(p));
+		if (p->arg)
+			pr_word(pr, p->arg, arg_ctx);
+		if (p->arg2) {
+			strbuf_addc(out, '/');
+			pr_word(pr, p->arg2, arg_ctx);
+		}
+		break;
+	default:
+		strbuf_adds(out, param_op_text(p));
+		if (p->arg)
+			pr_word(pr, p->arg, arg_ctx);
+		break;
+	}
+	strbuf_addc(out, '}');
+}
+
+static void pr_program_in_parens(struct printer *pr, const struct node *program)
+{
+	struct printer sub = {pr->out, NULL, 0, 0};
+	size_t start = pr->out->len;
+	if (program) {
+		pr_node(&sub, program);
+		if (sub.nhd)
+			pr_flush_heredocs(&sub);
+	}
+	free(sub.hd);
+	/* Keep `$( (x) )` from reading as arithmetic. */
+	if (pr->out->len > start && pr->out->data[start] == '(') {
+		strbuf_addc(pr->out, ' ');
+		memmove(pr->out->data + start + 1, pr->out->data + start, pr->out->len - start - 1);
+		pr->out->data[start] = ' ';
+	}
+	strbuf_addc(pr->out, ')');
+}
+
+static void pr_word(struct printer *pr, const struct word *w, enum pctx ctx)
+{
+	if (!w)
+		return;
+	for (size_t i = 0; i < w->nparts; i++) {
+		const struct word_part *wp = &w->parts[i];
+		const struct word_part *next = i + 1 < w->nparts ? &w->parts[i + 1] : NULL;
+		switch (wp->kind) {
+		case WORD_LITERAL:
+			pr_literal(pr, wp, ctx, next);
+			break;
+		case WORD_DQUOTE:
+			if (ctx == PC_DQ || ctx == PC_HEREDOC) {
+				/* Already inside double quotes: print the contents. */
+				pr_word(pr, wp->u.dquote, ctx);
+			} else {
+				strbuf_addc(pr->out, '"');
+				pr_word(pr, wp->u.dquote, PC_DQ);
+				strbuf_addc(pr->out, '"');
+			}
+			break;
+		case WORD_PARAM:
+			pr_param(pr, &wp->u.param, ctx, next);
+			break;
+		case WORD_CMDSUB:
+			strbuf_adds(pr->out, "$(");
+			pr_program_in_parens(pr, wp->u.cmdsub.program);
+			break;
+		case WORD_ARITH:
+			strbuf_adds(pr->out, "$((");
+			pr_word(pr, wp->u.arith.expr, PC_ARITH);
+			strbuf_adds(pr->out, "))");
+			break;
+		case WORD_PROCSUB:
+			strbuf_adds(pr->out, wp->u.procsub.output ? ">(" : "<(");
+			pr_program_in_parens(pr, wp->u.procsub.program);
+			break;
+		}
+	}
+	if (w->nparts == 0 && (ctx == PC_NORMAL || ctx == PC_REGEX))
+		strbuf_adds(pr->out, "''");
+}
+
+static const char *redir_op_text(enum redir_op op)
+{
+	switch (op) {
+	case REDIR_IN: return "<";
+	case REDIR_OUT: return ">";
+	case REDIR_CLOBBER: return ">|";
+	case REDIR_APPEND: return ">>";
+	case REDIR_RDWR: return "<>";
+	case REDIR_DUP_IN: return "<&";
+	case REDIR_DUP_OUT: return ">&";
+	case REDIR_HEREDOC: return "<<";
+	case REDIR_HEREDOC_STRIP: return "<<-";
+	case REDIR_HERESTRING: return "<<<";
+	case REDIR_OUT_ERR: return "&>";
+	case REDIR_APPEND_ERR: return "&>>";
+	}
+	return "?";
+}
+
+static void pr_redirs(struct printer *pr, const struct node *n, bool leading_space)
+{
+	for (size_t i = 0; i < n->nredirs; i++) {
+		const struct redir *r = &n->redirs[i];
+		if (leading_space || i > 0)
+			strbuf_addc(pr->out, ' ');
+		if (r->fd >= 0)
+			strbuf_addf(pr->out, "%d", r->fd);
+		strbuf_adds(pr->out, redir_op_text(r->op));
+		pr_word(pr, r->target, PC_NORMAL);
+		if (r->op == REDIR_HEREDOC || r->op == REDIR_HEREDOC_STRIP) {
+			if (pr->nhd == pr->caphd) {
+				pr->caphd = pr->caphd ? pr->caphd * 2 : 4;
+				pr->hd = xreallocarray(pr->hd, pr->caphd, sizeof *pr->hd);
+			}
+			pr->hd[pr->nhd++] = r;
+		}
+	}
+}
+
+/* Ends a list before a closing keyword: `; ` or a newline with the pending
+ * here-document bodies. */
+static void pr_terminate(struct printer *pr, bool async)
+{
+	if (async)
+		strbuf_adds(pr->out, " &");
+	if (pr->nhd)
+		pr_flush_heredocs(pr);
+	else
+		strbuf_adds(pr->out, async ? " " : "; ");
+}
+
+static void pr_list_items(struct printer *pr, const struct node *list, bool *last_async)
+{
+	*last_async = false;
+	if (!list)
+		return;
+	if (list->kind != NODE_LIST) {
+		pr_node(pr, list);
+		return;
+	}
+	for (size_t i = 0; i < list->u.list.nitems; i++) {
+		if (i > 0)
+			pr_terminate(pr, list->u.list.items[i - 1].async);
+		pr_node(pr, list->u.list.items[i].node);
+	}
+	if (list->u.list.nitems)
+		*last_async = list->u.list.items[list->u.list.nitems - 1].async;
+}
+
+/* A compound body followed by a keyword. */
+static void pr_body(struct printer *pr, const struct node *list)
+{
+	bool async;
+	pr_list_items(pr, list, &async);
+	pr_terminate(pr, async);
+}
+
+static void pr_cond(struct printer *pr, const struct cond_expr *c, int parent)
+{
+	/* parent: 0 top, 1 inside ||, 2 inside &&, 3 inside ! */
+	switch (c->kind) {
+	case COND_WORD:
+		pr_word(pr, c->lhs, PC_NORMAL);
+		break;
+	case COND_UNARY:
+		strbuf_adds(pr->out, c->op);
+		strbuf_addc(pr->out, ' ');
+		pr_word(pr, c->lhs, PC_NORMAL);
+		break;
+	case COND_BINARY:
+		pr_word(pr, c->lhs, PC_NORMAL);
+		strbuf_addc(pr->out, ' ');
+		strbuf_adds(pr->out, c->op);
+		strbuf_addc(pr->out, ' ');
+		pr_word(pr, c->rhs, strcmp(c->op, "=~") == 0 ? PC_REGEX : PC_NORMAL);
+		break;
+	case COND_NOT:
+		strbuf_adds(pr->out, "! ");
+		pr_cond(pr, c->left, 3);
+		break;
+	case COND_AND:
+	case COND_OR: {
+		int level = c->kind == COND_OR ? 1 : 2;
+		bool parens = parent > level || (parent == level && parent != 0 && false);
+		if (parens)
+			strbuf_adds(pr->out, "( ");
+		pr_cond(pr, c->left, level);
+		strbuf_adds(pr->out, c->kind == COND_OR ? " || " : " && ");
+		/* The right operand of a left-associative chain needs parentheses
+		 * when it is the same operator. */
+		if (c->right->kind == c->kind || (c->kind == COND_AND && c->right->kind == COND_OR)) {
+			strbuf_adds(pr->out, "( ");
+			pr_cond(pr, c->right, 0);
+			strbuf_adds(pr->out, " )");
+		} else {
+			pr_cond(pr, c->right, level);
+		}
+		if (parens)
+			strbuf_adds(pr->out, " )");
+		break;
+	}
+	}
+}
+
+static void pr_words(struct printer *pr, struct word *const *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		strbuf_addc(pr->out, ' ');
+		pr_word(pr, v[i], PC_NORMAL);
+	}
+}
+
+static void pr_simple(struct printer *pr, const struct node *n)
+{
+	bool space = false;
+	for (size_t i = 0; i < n->u.simple.nassigns; i++) {
+		const struct assign *a = &n->u.simple.assigns[i];
+		if (space)
+			strbuf_addc(pr->out, ' ');
+		space = true;
+		strbuf_adds(pr->out, a->name);
+		if (a->index) {
+			strbuf_addc(pr->out, '[');
+			pr_word(pr, a->index, PC_SUBSCRIPT);
+			strbuf_addc(pr->out, ']');
+		}
+		strbuf_adds(pr->out, a->append ? "+=" : "=");
+		if (a->is_array) {
+			strbuf_addc(pr->out, '(');
+			for (size_t j = 0; j < a->narray; j++) {
+				if (j)
+					strbuf_addc(pr->out, ' ');
+				pr_word(pr, a->array[j], PC_NORMAL);
+			}
+			strbuf_addc(pr->out, ')');
+		} else if (a->value && a->value->nparts) {
+			pr_word(pr, a->value, PC_NORMAL);
+		}
+	}
+	for (size_t i = 0; i < n->u.simple.nwords; i++) {
+		if (space)
+			strbuf_addc(pr->out, ' ');
+		space = true;
+		const struct word *w = n->u.simple.words[i];
+		/* A command name that would read as an assignment or a reserved
+		 * word must not be printed bare; the parser never makes one, but
+		 * hand-built trees can. */
+		pr_word(pr, w, PC_NORMAL);
+	}
+	pr_redirs(pr, n, space);
+}
+
+static void pr_node(struct printer *pr, const struct node *n)
+{
+	if (!n)
+		return;
+	struct strbuf *out = pr->out;
+	bool async;
+	switch (n->kind) {
+	case NODE_SIMPLE:
+		pr_simple(pr, n);
+		return; /* redirections printed already */
+	case NODE_PIPELINE:
+		if (n->u.pipeline.timed)
+			strbuf_adds(out, "time ");
+		if (n->u.pipeline.bang)
+			strbuf_adds(out, "! ");
+		for (size_t i = 0; i < n->u.pipeline.ncmds; i++) {
+			if (i > 0)
+				strbuf_adds(out, n->u.pipeline.stderr_too[i - 1] ? " |& " : " | ");
+			pr_node(pr, n->u.pipeline.cmds[i]);
+		}
+		break;
+	case NODE_AND_OR: {
+		/* Walk down the left spine without recursing. */
+		size_t depth = 0;
+		const struct node *l = n;
+		while (l->kind == NODE_AND_OR && l->nredirs == 0) {
+			depth++;
+			l = l->u.and_or.left;
+		}
+		const struct node **spine = xreallocarray(NULL, depth, sizeof *spine);
+		l = n;
+		for (size_t i = depth; i-- > 0;) {
+			spine[i] = l;
+			l = l->u.and_or.left;
+		}
+		pr_node(pr, l);
+		for (size_t i = 0; i < depth; i++) {
+			strbuf_adds(out, spine[i]->u.and_or.is_or ? " || " : " && ");
+			const struct node *r = spine[i]->u.and_or.right;
+			if (r && r->kind == NODE_AND_OR) {
+				strbuf_adds(out, "{ ");
+				pr_node(pr, r);
+				pr_terminate(pr, false);
+				strbuf_adds(out, "}");
+			} else {
+				pr_node(pr, r);
+			}
+		}
+		free(spine);
+		break;
+	}
+	case NODE_LIST:
+		pr_list_items(pr, n, &async);
+		if (async)
+			strbuf_adds(out, " &");
+		break;
+	case NODE_SUBSHELL:
+		strbuf_addc(out, '(');
+		pr_list_items(pr, n->u.group.body, &async);
+		if (async)
+			strbuf_adds(out, " &");
+		if (pr->nhd)
+			pr_flush_heredocs(pr);
+		strbuf_addc(out, ')');
+		break;
+	case NODE_BRACE_GROUP:
+		strbuf_adds(out, "{ ");
+		pr_body(pr, n->u.group.body);
+		strbuf_addc(out, '}');
+		break;
+	case NODE_IF: {
+		const struct node *c = n;
+		strbuf_adds(out, "if ");
+		for (;;) {
+			pr_body(pr, c->u.if_.cond);
+			strbuf_adds(out, "then ");
+			pr_body(pr, c->u.if_.then_part);
+			const struct node *e = c->u.if_.else_part;
+			if (e && e->kind == NODE_IF && e->nredirs == 0) {
+				strbuf_adds(out, "elif ");
+				c = e;
+				continue;
+			}
+			if (e) {
+				strbuf_adds(out, "else ");
+				pr_body(pr, e);
+			}
+			break;
+		}
+		strbuf_adds(out, "fi");
+		break;
+	}
+	case NODE_LOOP:
+		strbuf_adds(out, n->u.loop.until ? "until " : "while ");
+		pr_body(pr, n->u.loop.cond);
+		strbuf_adds(out, "do ");
+		pr_body(pr, n->u.loop.body);
+		strbuf_adds(out, "done");
+		break;
+	case NODE_FOR:
+		strbuf_adds(out, "for ");
+		strbuf_adds(out, n->u.for_.var);
+		if (n->u.for_.has_in) {
+			strbuf_adds(out, " in");
+			pr_words(pr, n->u.for_.words, n->u.for_.nwords);
+		}
+		strbuf_adds(out, "; do ");
+		pr_body(pr, n->u.for_.body);
+		strbuf_adds(out, "done");
+		break;
+	case NODE_ARITH_FOR:
+		strbuf_adds(out, "for ((");
+		pr_word(pr, n->u.arith_for.init, PC_ARITH);
+		strbuf_addc(out, ';');
+		pr_word(pr, n->u.arith_for.cond, PC_ARITH);
+		strbuf_addc(out, ';');
+		pr_word(pr, n->u.arith_for.step, PC_ARITH);
+		strbuf_adds(out, ")); do ");
+		pr_body(pr, n->u.arith_for.body);
+		strbuf_adds(out, "done");
+		break;
+	case NODE_CASE:
+		strbuf_adds(out, "case ");
+		pr_word(pr, n->u.case_.subject, PC_NORMAL);
+		strbuf_adds(out, " in ");
+		for (size_t i = 0; i < n->u.case_.nitems; i++) {
+			const struct case_item *ci = &n->u.case_.items[i];
+			strbuf_addc(out, '(');
+			for (size_t j = 0; j < ci->npatterns; j++) {
+				if (j)
+					strbuf_adds(out, " | ");
+				pr_word(pr, ci->patterns[j], PC_NORMAL);
+			}
+			strbuf_adds(out, ") ");
+			if (ci->body) {
+				pr_list_items(pr, ci->body, &async);
+				if (async)
+					strbuf_adds(out, " &");
+				if (pr->nhd)
+					pr_flush_heredocs(pr);
+				else
+					strbuf_addc(out, ' ');
+			}
+			strbuf_adds(out, ci->terminator == CASE_FALLTHROUGH ? ";&"
+			               : ci->terminator == CASE_CONTINUE ? ";;&" : ";;");
+			strbuf_addc(out, ' ');
+		}
+		strbuf_adds(out, "esac");
+		break;
+	case NODE_FUNCDEF:
+		if (n->u.funcdef.keyword) {
+			strbuf_adds(out, "function ");
+			strbuf_adds(out, n->u.funcdef.name);
+			strbuf_adds(out, "() ");
+		} else {
+			strbuf_adds(out, n->u.funcdef.name);
+			strbuf_adds(out, "() ");
+		}
+		pr_node(pr, n->u.funcdef.body);
+		break;
+	case NODE_COND:
+		strbuf_adds(out, "[[ ");
+		pr_cond(pr, n->u.cond.expr, 0);
+		strbuf_adds(out, " ]]");
+		break;
+	case NODE_ARITH:
+		strbuf_adds(out, "((");
+		pr_word(pr, n->u.arith.expr, PC_ARITH);
+		strbuf_adds(out, "))");
+		break;
+	}
+	pr_redirs(pr, n, true);
+}
+
+void ast_print_node(struct strbuf *out, const struct node *n)
+{
+	struct printer pr = {out, NULL, 0, 0};
+	pr_node(&pr, n);
+	if (pr.nhd)
+		pr_flush_heredocs(&pr);
+	free(pr.hd);
+}
+
+void ast_print_word(struct strbuf *out, const struct word *w)
+{
+	struct printer pr = {out, NULL, 0, 0};
+	pr_word(&pr, w, PC_NORMAL);
+	free(pr.hd);
+}

@@ -1,0 +1,2044 @@
+/* The evaluator: runs the AST. Errors are statuses; break, continue,
+ * return and exit unwind through sh->jump, checked after every command. */
+#include "shell.h"
+#include "builtins.h"
+#include "parser.h"
+#include "redir.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <regex.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* sh->status_flags */
+enum {
+	EXEC_STATUS_EXEMPT = 1 << 0,  /* errexit and ERR must not fire for it */
+	EXEC_STATUS_HANDLED = 1 << 1, /* an inner command already fired them */
+};
+
+/* Flags of run_node. */
+enum {
+	EX_LAST = 1 << 0, /* nothing runs after this in this process: may exec */
+};
+
+static int run_node(struct shell *sh, const struct node *n, unsigned flags);
+
+/* ---- the function table ------------------------------------------------- */
+
+struct func {
+	char *name;
+	struct node *body;
+	unsigned refs;   /* calls in progress: a redefinition must not free it */
+	bool unlinked;
+	struct func *next;
+};
+
+struct func_table {
+	struct func **buckets;
+	size_t nbuckets, count;
+};
+
+static size_t hash_string(const char *s)
+{
+	size_t h = 2166136261u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+static struct func_table *func_table(struct shell *sh)
+{
+	if (!sh->funcs) {
+		sh->funcs = xcalloc(1, sizeof *sh->funcs);
+		sh->funcs->nbuckets = 64;
+		sh->funcs->buckets = xcalloc(64, sizeof *sh->funcs->buckets);
+	}
+	return sh->funcs;
+}
+
+static struct func **func_slot(struct shell *sh, const char *name)
+{
+	struct func_table *t = func_table(sh);
+	struct func **pp = &t->buckets[hash_string(name) % t->nbuckets];
+	while (*pp && strcmp((*pp)->name, name) != 0)
+		pp = &(*pp)->next;
+	return pp;
+}
+
+static void func_release(struct func *f)
+{
+	if (f->refs == 0 && f->unlinked) {
+		free(f->name);
+		ast_node_free(f->body);
+		free(f);
+	}
+}
+
+static struct func *func_find(struct shell *sh, const char *name)
+{
+	if (!sh->funcs)
+		return NULL;
+	return *func_slot(sh, name);
+}
+
+const struct node *funcs_lookup(struct shell *sh, const char *name)
+{
+	struct func *f = func_find(sh, name);
+	return f ? f->body : NULL;
+}
+
+void funcs_define(struct shell *sh, const char *name, const struct node *body)
+{
+	struct func **pp = func_slot(sh, name);
+	struct func *f = xcalloc(1, sizeof *f);
+	f->name = xstrdup(name);
+	f->body = ast_node_copy(body);
+	if (*pp) {
+		struct func *old = *pp;
+		f->next = old->next;
+		old->unlinked = true;
+		func_release(old);
+	} else {
+		sh->funcs->count++;
+	}
+	*pp = f;
+}
+
+int funcs_unset(struct shell *sh, const char *name)
+{
+	if (!sh->funcs)
+		return 0;
+	struct func **pp = func_slot(sh, name);
+	if (*pp) {
+		struct func *old = *pp;
+		*pp = old->next;
+		old->unlinked = true;
+		sh->funcs->count--;
+		func_release(old);
+	}
+	return 0;
+}
+
+static int compare_func_ptr(const void *a, const void *b)
+{
+	return strcmp((*(struct func *const *)a)->name, (*(struct func *const *)b)->name);
+}
+
+void funcs_foreach(struct shell *sh, void (*fn)(const char *name, const struct node *body, void *ctx), void *ctx)
+{
+	if (!sh->funcs || sh->funcs->count == 0)
+		return;
+	struct func_table *t = sh->funcs;
+	struct func **list = xcalloc(t->count, sizeof *list);
+	size_t n = 0;
+	for (size_t i = 0; i < t->nbuckets; i++)
+		for (struct func *f = t->buckets[i]; f; f = f->next)
+			if (n < t->count)
+				list[n++] = f;
+	qsort(list, n, sizeof *list, compare_func_ptr);
+	for (size_t i = 0; i < n; i++) {
+		list[i]->refs++;
+		fn(list[i]->name, list[i]->body, ctx);
+		list[i]->refs--;
+	}
+	for (size_t i = 0; i < n; i++)
+		func_release(list[i]);
+	free(list);
+}
+
+void funcs_print(struct strbuf *out, const char *name, const struct node *body)
+{
+	strbuf_adds(out, name);
+	strbuf_adds(out, " () \n");
+	ast_print_node(out, body);
+	if (out->len == 0 || out->data[out->len - 1] != '\n')
+		strbuf_addc(out, '\n');
+}
+
+/* ---- the command hash ------------------------------------------------- */
+
+struct hash_entry {
+	char *name;
+	char *path;
+	unsigned hits;
+	struct hash_entry *next;
+};
+
+struct hash_table {
+	struct hash_entry *buckets[128];
+};
+
+void exec_hash_clear(struct shell *sh)
+{
+	if (!sh->cmd_hash)
+		return;
+	for (size_t i = 0; i < 128; i++) {
+		for (struct hash_entry *e = sh->cmd_hash->buckets[i], *next; e; e = next) {
+			next = e->next;
+			free(e->name);
+			free(e->path);
+			free(e);
+		}
+		sh->cmd_hash->buckets[i] = NULL;
+	}
+}
+
+static struct hash_entry **hash_slot(struct shell *sh, const char *name)
+{
+	if (!sh->cmd_hash)
+		sh->cmd_hash = xcalloc(1, sizeof *sh->cmd_hash);
+	struct hash_entry **pp = &sh->cmd_hash->buckets[hash_string(name) % 128];
+	while (*pp && strcmp((*pp)->name, name) != 0)
+		pp = &(*pp)->next;
+	return pp;
+}
+
+static int compare_hash_ptr(const void *a, const void *b)
+{
+	return strcmp((*(struct hash_entry *const *)a)->name, (*(struct hash_entry *const *)b)->name);
+}
+
+void exec_hash_foreach(struct shell *sh, void (*fn)(const char *name, const char *path, unsigned hits, void *ctx), void *ctx)
+{
+	if (!sh->cmd_hash)
+		return;
+	size_t n = 0, cap = 0;
+	struct hash_entry **list = NULL;
+	for (size_t i = 0; i < 128; i++)
+		for (struct hash_entry *e = sh->cmd_hash->buckets[i]; e; e = e->next) {
+			if (n == cap) {
+				cap = cap ? cap * 2 : 16;
+				list = xreallocarray(list, cap, sizeof *list);
+			}
+			list[n++] = e;
+		}
+	if (n)
+		qsort(list, n, sizeof *list, compare_hash_ptr);
+	for (size_t i = 0; i < n; i++)
+		fn(list[i]->name, list[i]->path, list[i]->hits, ctx);
+	free(list);
+}
+
+const char *exec_default_path(void)
+{
+	return "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+}
+
+static bool is_executable_file(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+/* PATH search without the hash. */
+static char *search_path(const char *name, const char *path_var)
+{
+	if (!path_var)
+		path_var = exec_default_path();
+	size_t nlen = strlen(name);
+	char buf[PATH_MAX];
+	const char *p = path_var;
+	for (;;) {
+		const char *colon = strchr(p, ':');
+		size_t dlen = colon ? (size_t)(colon - p) : strlen(p);
+		if (dlen + nlen + 2 <= sizeof buf) {
+			if (dlen == 0) {
+				memcpy(buf, name, nlen + 1); /* empty entry: the current directory */
+			} else {
+				memcpy(buf, p, dlen);
+				buf[dlen] = '/';
+				memcpy(buf + dlen + 1, name, nlen + 1);
+			}
+			if (is_executable_file(buf))
+				return xstrdup(buf);
+		}
+		if (!colon)
+			break;
+		p = colon + 1;
+	}
+	return NULL;
+}
+
+char *exec_find_program(struct shell *sh, const char *name, const char *path_var)
+{
+	bool use_hash = sh->opt.hashall && path_var == NULL;
+	if (!path_var)
+		path_var = vars_get(sh, "PATH");
+	if (use_hash) {
+		struct hash_entry **pp = hash_slot(sh, name);
+		if (*pp) {
+			if (access((*pp)->path, X_OK) == 0) {
+				(*pp)->hits++;
+				return xstrdup((*pp)->path);
+			}
+			struct hash_entry *stale = *pp;
+			*pp = stale->next;
+			free(stale->name);
+			free(stale->path);
+			free(stale);
+		}
+	}
+	char *found = search_path(name, path_var);
+	/* Relative PATH entries depend on the cwd: do not remember them. */
+	if (found && use_hash && found[0] == '/') {
+		struct hash_entry **pp = hash_slot(sh, name);
+		struct hash_entry *e = xcalloc(1, sizeof *e);
+		e->name = xstrdup(name);
+		e->path = xstrdup(found);
+		e->hits = 1;
+		*pp = e;
+	}
+	return found;
+}
+
+/* ---- keywords ------------------------------------------------------------- */
+
+bool exec_is_keyword(const char *word)
+{
+	static const char *const keywords[] = {
+		"!", "[[", "]]", "case", "do", "done", "elif", "else", "esac", "fi", "for",
+		"function", "if", "in", "then", "time", "until", "while", "{", "}",
+	};
+	for (size_t i = 0; i < sizeof keywords / sizeof keywords[0]; i++)
+		if (strcmp(word, keywords[i]) == 0)
+			return true;
+	return false;
+}
+
+/* ---- processes ------------------------------------------------------------- */
+
+/* State of a freshly forked child: a subshell of the shell. */
+static void become_subshell(struct shell *sh)
+{
+	sh->in_subshell = true;
+	sh->subshell_level++;
+	trap_reset_for_subshell(sh);
+	/* Job control belongs to the top-level interactive shell only. */
+	if (sh->opt.monitor) {
+		sh->opt.monitor = false;
+		if (sh->tty_fd >= 0) {
+			close(sh->tty_fd);
+			sh->tty_fd = -1;
+		}
+	}
+	sh->opt.interactive = false;
+	sh->interrupted = false;
+}
+
+/* Forks. With job control, the child joins process group pgid (0: its
+ * own) and, in the foreground, takes the terminal. Returns the pid in the
+ * parent, 0 in the child, -1 after reporting. */
+static pid_t fork_child(struct shell *sh, pid_t pgid, bool foreground)
+{
+	fflush(stdout);
+	fflush(stderr);
+	bool monitor = sh->opt.monitor;
+	pid_t pid = fork();
+	if (pid < 0) {
+		shell_error(sh, "fork: %s", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		if (monitor && pgid >= 0) {
+			pid_t me = getpid();
+			setpgid(0, pgid ? pgid : me);
+			if (foreground && sh->tty_fd >= 0)
+				tcsetpgrp(sh->tty_fd, pgid ? pgid : me);
+		}
+		become_subshell(sh);
+		return 0;
+	}
+	if (monitor && pgid >= 0)
+		setpgid(pid, pgid ? pgid : pid);
+	return pid;
+}
+
+pid_t exec_fork(struct shell *sh, bool background)
+{
+	(void)background;
+	return fork_child(sh, 0, false);
+}
+
+_Noreturn void exec_exit(struct shell *sh, int status)
+{
+	sh->last_status = status;
+	trap_run_exit(sh);
+	status = sh->last_status;
+	fflush(stdout);
+	fflush(stderr);
+	_exit(status & 0xff);
+}
+
+/* The text of a job for listings. */
+static char *node_text(const struct node *n)
+{
+	struct strbuf sb;
+	strbuf_init(&sb);
+	ast_print_node(&sb, n);
+	while (sb.len && (sb.data[sb.len - 1] == '\n' || sb.data[sb.len - 1] == ' ' || sb.data[sb.len - 1] == ';'))
+		strbuf_truncate(&sb, sb.len - 1);
+	return strbuf_detach(&sb);
+}
+
+/* Waits for a single foreground process (fast path without job control). */
+static int wait_foreground_pid(struct shell *sh, pid_t pid, const struct node *n)
+{
+	if (sh->opt.monitor) {
+		char *text = node_text(n);
+		struct job *job = jobs_add(sh, pid, &pid, 1, text, false);
+		free(text);
+		jobs_set_terminal(sh, pid);
+		return jobs_wait_foreground(sh, job);
+	}
+	int ws = jobs_wait_pid(sh, pid);
+	if (ws == -1)
+		return 127;
+	if (WIFSIGNALED(ws)) {
+		int sig = WTERMSIG(ws);
+		if (sig == SIGINT && sh->opt.interactive) {
+			sh->interrupted = true;
+		} else if (sig != SIGINT && sig != SIGPIPE) {
+			const char *d = strsignal(sig);
+			fprintf(stderr, "%s%s\n", d ? d : "Killed", WCOREDUMP(ws) ? " (core dumped)" : "");
+		}
+	}
+	return jobs_status_of(ws);
+}
+
+static void close_procsubs(struct shell *sh, size_t keep)
+{
+	while (sh->nprocsub_fds > keep)
+		close(sh->procsub_fds[--sh->nprocsub_fds]);
+}
+
+/* ---- xtrace -------------------------------------------------------------- */
+
+static bool needs_quotes(const char *s)
+{
+	if (!*s)
+		return true;
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		      strchr("_./:=@%+,-", c) || c >= 0x80))
+			return true;
+	}
+	return false;
+}
+
+static void trace_word(struct strbuf *sb, const char *s)
+{
+	if (needs_quotes(s))
+		vars_quote(sb, s);
+	else
+		strbuf_adds(sb, s);
+}
+
+static void trace_prefix(struct shell *sh, struct strbuf *sb)
+{
+	const char *ps4 = vars_get(sh, "PS4");
+	if (!ps4)
+		return;
+	/* PS4 expansion must not trace itself. */
+	bool saved = sh->opt.xtrace;
+	sh->opt.xtrace = false;
+	char *p = expand_prompt(sh, ps4);
+	sh->opt.xtrace = saved;
+	strbuf_adds(sb, p);
+	free(p);
+}
+
+static void trace_write(struct strbuf *sb)
+{
+	fflush(stdout);
+	size_t off = 0;
+	while (off < sb->len) {
+		ssize_t n = write(2, sb->data + off, sb->len - off);
+		if (n <= 0)
+			break;
+		off += (size_t)n;
+	}
+}
+
+static void trace_argv(struct shell *sh, char *const *argv)
+{
+	struct strbuf sb;
+	strbuf_init(&sb);
+	trace_prefix(sh, &sb);
+	for (size_t i = 0; argv[i]; i++) {
+		if (i)
+			strbuf_addc(&sb, ' ');
+		trace_word(&sb, argv[i]);
+	}
+	strbuf_addc(&sb, '\n');
+	trace_write(&sb);
+	strbuf_free(&sb);
+}
+
+static void trace_text(struct shell *sh, const char *text)
+{
+	struct strbuf sb;
+	strbuf_init(&sb);
+	trace_prefix(sh, &sb);
+	strbuf_adds(&sb, text);
+	strbuf_addc(&sb, '\n');
+	trace_write(&sb);
+	strbuf_free(&sb);
+}
+
+/* ---- assignments ----------------------------------------------------------- */
+
+enum assign_mode {
+	ASSIGN_PERSIST, /* no command, or a special builtin */
+	ASSIGN_TEMP,    /* in a pushed scope, exported to what runs */
+};
+
+static int do_assignments(struct shell *sh, const struct assign *as, size_t n, enum assign_mode mode)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct assign *a = &as[i];
+		if (a->is_array) {
+			struct strvec vals;
+			strvec_init(&vals);
+			if (expand_words(sh, a->array, a->narray, &vals) != 0) {
+				strvec_free(&vals);
+				return -1;
+			}
+			if (sh->opt.xtrace) {
+				struct strbuf sb;
+				strbuf_init(&sb);
+				trace_prefix(sh, &sb);
+				strbuf_addf(&sb, "%s%s=(", a->name, a->append ? "+" : "");
+				for (size_t k = 0; k < vals.len; k++) {
+					if (k)
+						strbuf_addc(&sb, ' ');
+					trace_word(&sb, vals.items[k]);
+				}
+				strbuf_adds(&sb, ")\n");
+				trace_write(&sb);
+				strbuf_free(&sb);
+			}
+			int rc = vars_set_array(sh, a->name, vals.items, vals.len, a->append);
+			strvec_free(&vals);
+			if (rc != 0)
+				return -1;
+			continue;
+		}
+		char *value = a->value ? expand_word_str(sh, a->value, EXPAND_ASSIGN) : xstrdup("");
+		if (!value)
+			return -1;
+		if (a->index) {
+			char *idx = expand_word_str(sh, a->index, 0);
+			intmax_t k = 0;
+			if (!idx || arith_eval(sh, idx, &k) != 0) {
+				free(idx);
+				free(value);
+				return -1;
+			}
+			free(idx);
+			if (k < 0) {
+				struct var *v = vars_lookup(sh, a->name);
+				if (v && (v->flags & VAR_ARRAY))
+					k += (intmax_t)v->array_len;
+				if (k < 0) {
+					shell_error(sh, "%s[%jd]: bad array subscript", a->name, k - (intmax_t)(v ? v->array_len : 0));
+					free(value);
+					return -1;
+				}
+			}
+			if (a->append) {
+				struct var *v = vars_lookup(sh, a->name);
+				if (v && (v->flags & VAR_ARRAY) && (size_t)k < v->array_len && v->array[k]) {
+					char *joined = xasprintf("%s%s", v->array[k], value);
+					free(value);
+					value = joined;
+				}
+			}
+			if (sh->opt.xtrace) {
+				struct strbuf sb;
+				strbuf_init(&sb);
+				trace_prefix(sh, &sb);
+				strbuf_addf(&sb, "%s[%jd]=", a->name, k);
+				trace_word(&sb, value);
+				strbuf_addc(&sb, '\n');
+				trace_write(&sb);
+				strbuf_free(&sb);
+			}
+			int rc = vars_set_element(sh, a->name, (long)k, value);
+			free(value);
+			if (rc != 0)
+				return -1;
+			continue;
+		}
+		if (a->append) {
+			struct var *v = vars_lookup(sh, a->name);
+			if (v && (v->flags & VAR_INTEGER)) {
+				char *expr = xasprintf("%s+(%s)", v->value ? v->value : "0", value);
+				free(value);
+				value = expr;
+			} else {
+				const char *old = vars_get(sh, a->name);
+				if (old) {
+					char *joined = xasprintf("%s%s", old, value);
+					free(value);
+					value = joined;
+				}
+			}
+		}
+		if (sh->opt.xtrace) {
+			struct strbuf sb;
+			strbuf_init(&sb);
+			trace_prefix(sh, &sb);
+			strbuf_addf(&sb, "%s=", a->name);
+			trace_word(&sb, value);
+			strbuf_addc(&sb, '\n');
+			trace_write(&sb);
+			strbuf_free(&sb);
+		}
+		int rc = mode == ASSIGN_TEMP ? vars_set_temp(sh, a->name, value) : vars_set(sh, a->name, value, 0);
+		free(value);
+		if (rc != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- running commands ------------------------------------------------------ */
+
+static int run_builtin(struct shell *sh, const struct builtin *b, int argc, char **argv)
+{
+	int status = b->fn(sh, argc, argv);
+	errno = 0;
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		if (errno && errno != EPIPE)
+			shell_error(sh, "%s: write error: %s", argv[0], strerror(errno));
+		clearerr(stdout);
+		if (status == 0)
+			status = 1;
+	}
+	fflush(stderr);
+	clearerr(stderr);
+	return status;
+}
+
+/* Errors of these special builtins end a non-interactive shell (POSIX
+ * 2.8.1); the rest report statuses of other commands. */
+static bool special_error_exits(const char *name)
+{
+	static const char *const names[] = {"export", "readonly", "set", "shift", "times", "unset"};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (strcmp(name, names[i]) == 0)
+			return true;
+	return false;
+}
+
+static int call_function(struct shell *sh, struct func *f, int argc, char **argv)
+{
+	if (sh->func_depth >= EXEC_MAX_DEPTH) {
+		shell_error(sh, "%s: maximum nesting depth exceeded", argv[0]);
+		return 2;
+	}
+	f->refs++;
+	char **saved_pos = sh->positional;
+	size_t saved_npos = sh->npositional;
+	sh->positional = strv_copy(argv + 1);
+	sh->npositional = (size_t)(argc - 1);
+	unsigned saved_loops = sh->loop_depth;
+	sh->loop_depth = 0;
+	sh->func_depth++;
+
+	int status = run_node(sh, f->body, 0);
+	if (sh->jump == JUMP_RETURN) {
+		sh->jump = JUMP_NONE;
+		status = sh->last_status;
+	}
+
+	sh->func_depth--;
+	sh->loop_depth = saved_loops;
+	strv_free(sh->positional);
+	sh->positional = saved_pos;
+	sh->npositional = saved_npos;
+	f->refs--;
+	func_release(f);
+	/* errexit looks at the call as a whole, ERR does not fire twice */
+	sh->status_flags &= ~(unsigned)EXEC_STATUS_EXEMPT;
+	return status;
+}
+
+/* Runs an external program in this process (a child, or the last command
+ * of the shell). Never returns. */
+_Noreturn static void exec_program(struct shell *sh, const char *path, char **argv)
+{
+	trap_reset_for_exec(sh);
+	char **env = vars_environ(sh);
+	execve(path, argv, env);
+	int err = errno;
+	if (err == ENOEXEC) {
+		/* Not a binary: a script for this shell, run in this child. */
+		alias_clear(sh);
+		free(sh->arg0);
+		sh->arg0 = xstrdup(argv[0]);
+		int argc = 0;
+		while (argv[argc])
+			argc++;
+		shell_set_positional(sh, argv + 1, (size_t)(argc > 0 ? argc - 1 : 0));
+		sh->func_depth = sh->loop_depth = sh->source_depth = 0;
+		int status = input_run_file(sh, path, true);
+		exec_exit(sh, status);
+	}
+	if (err == ENOENT && strchr(argv[0], '/') == NULL) {
+		shell_error(sh, "%s: not found", argv[0]);
+		_exit(STATUS_NOTFOUND);
+	}
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		shell_error(sh, "%s: Is a directory", argv[0]);
+	else
+		shell_error(sh, "%s: %s", argv[0], strerror(err));
+	_exit(err == ENOENT ? STATUS_NOTFOUND : STATUS_NOEXEC);
+}
+
+/* Finds the program for argv[0]: a malloc'd path, or NULL with *status
+ * set (127 not found, 126 found but not executable). */
+static char *find_command(struct shell *sh, const char *name, const char *path_var, int *status)
+{
+	if (strchr(name, '/'))
+		return xstrdup(name);
+	char *path = exec_find_program(sh, name, path_var);
+	if (path)
+		return path;
+	*status = STATUS_NOTFOUND;
+	/* A file that exists but is not executable is 126, as bash says. */
+	const char *pv = path_var ? path_var : vars_get(sh, "PATH");
+	if (!pv)
+		return NULL;
+	for (const char *p = pv;;) {
+		const char *colon = strchr(p, ':');
+		size_t dlen = colon ? (size_t)(colon - p) : strlen(p);
+		char *cand = dlen ? xasprintf("%.*s/%s", (int)dlen, p, name) : xstrdup(name);
+		struct stat st;
+		bool exists = stat(cand, &st) == 0 && S_ISREG(st.st_mode);
+		free(cand);
+		if (exists) {
+			*status = STATUS_NOEXEC;
+			return NULL;
+		}
+		if (!colon)
+			break;
+		p = colon + 1;
+	}
+	return NULL;
+}
+
+static void report_not_found(struct shell *sh, const char *name, int status)
+{
+	if (status == STATUS_NOEXEC)
+		shell_error(sh, "%s: Permission denied", name);
+	else
+		shell_error(sh, "%s: not found", name);
+}
+
+static char *resolve_program(struct shell *sh, const char *name, const char *path_var, int *status)
+{
+	char *path = find_command(sh, name, path_var, status);
+	if (!path)
+		report_not_found(sh, name, *status);
+	return path;
+}
+
+int exec_replace(struct shell *sh, char **argv, const char *argv0)
+{
+	int status = 0;
+	char *path = resolve_program(sh, argv[0], NULL, &status);
+	if (!path)
+		return status;
+	char *saved = argv[0];
+	if (argv0)
+		argv[0] = (char *)argv0;
+	fflush(stdout);
+	fflush(stderr);
+	trap_reset_for_exec(sh);
+	if (sh->opt.monitor && sh->tty_fd >= 0)
+		jobs_set_terminal(sh, 0);
+	execve(path, argv, vars_environ(sh));
+	int err = errno;
+	argv[0] = saved;
+	if (err == ENOEXEC) {
+		/* A script: run it here, as the replaced process would. */
+		int argc = (int)strv_len(argv);
+		free(sh->arg0);
+		sh->arg0 = xstrdup(path);
+		shell_set_positional(sh, argv + 1, (size_t)(argc - 1));
+		int st = input_run_file(sh, path, true);
+		free(path);
+		exec_exit(sh, st);
+	}
+	shell_error(sh, "%s: %s", argv[0], strerror(err));
+	free(path);
+	/* restore what trap_reset_for_exec undid */
+	trap_setup_interactive(sh, sh->opt.interactive, sh->opt.monitor);
+	return err == ENOENT ? STATUS_NOTFOUND : STATUS_NOEXEC;
+}
+
+/* What a command name resolves to. */
+struct resolved {
+	const struct builtin *builtin;
+	struct func *func;
+};
+
+static void resolve_name(struct shell *sh, const char *name, unsigned aflags, struct resolved *r)
+{
+	r->builtin = NULL;
+	r->func = NULL;
+	if (strchr(name, '/'))
+		return;
+	const struct builtin *b = builtin_find(name);
+	if (aflags & EXEC_ARGV_BUILTIN_ONLY) {
+		r->builtin = b;
+		return;
+	}
+	/* POSIX order: special builtins, functions, other builtins, PATH. */
+	if (b && (b->flags & BUILTIN_SPECIAL)) {
+		r->builtin = b;
+		return;
+	}
+	if (!(aflags & EXEC_ARGV_NO_FUNCS)) {
+		r->func = func_find(sh, name);
+		if (r->func)
+			return;
+	}
+	r->builtin = b;
+}
+
+/* Runs an expanded command (argv[0] exists) with its assignments and
+ * redirections. */
+static int run_command(struct shell *sh, const struct node *n, int argc, char **argv,
+                       const struct assign *assigns, size_t nassigns,
+                       const struct redir *redirs, size_t nredirs, unsigned flags, unsigned aflags)
+{
+	struct resolved r;
+	resolve_name(sh, argv[0], aflags, &r);
+	int status = 0;
+
+	if (r.builtin && (r.builtin->flags & BUILTIN_SPECIAL) && !(aflags & (EXEC_ARGV_NO_FUNCS | EXEC_ARGV_BUILTIN_ONLY))) {
+		/* Special builtin: assignments persist; its errors are fatal to a
+		 * non-interactive shell. */
+		if (do_assignments(sh, assigns, nassigns, ASSIGN_PERSIST) != 0) {
+			if (!sh->opt.interactive && sh->jump == JUMP_NONE) {
+				sh->jump = JUMP_EXIT;
+				sh->exit_status = 1;
+			}
+			return 1;
+		}
+		/* exec with only redirections makes them permanent */
+		bool permanent = argc == 1 && strcmp(argv[0], "exec") == 0;
+		struct redir_saved save = {0};
+		if (redir_apply(sh, redirs, nredirs, permanent ? NULL : &save) != 0) {
+			redir_restore(&save);
+			if (!sh->opt.interactive && sh->jump == JUMP_NONE) {
+				sh->jump = JUMP_EXIT;
+				sh->exit_status = 1;
+			}
+			return 1;
+		}
+		status = run_builtin(sh, r.builtin, argc, argv);
+		redir_restore(&save);
+		if (status != 0 && !sh->opt.interactive && sh->jump == JUMP_NONE && special_error_exits(argv[0])) {
+			/* dash's status for a special builtin's error */
+			sh->jump = JUMP_EXIT;
+			sh->exit_status = STATUS_SYNTAX;
+		}
+		return status;
+	}
+
+	if (r.func || r.builtin) {
+		bool scoped = nassigns > 0;
+		if (scoped) {
+			vars_push_scope(sh);
+			if (do_assignments(sh, assigns, nassigns, ASSIGN_TEMP) != 0) {
+				vars_pop_scope(sh);
+				return 1;
+			}
+		}
+		struct redir_saved save = {0};
+		if (redir_apply(sh, redirs, nredirs, &save) != 0) {
+			redir_restore(&save);
+			if (scoped)
+				vars_pop_scope(sh);
+			return 1;
+		}
+		if (r.func) {
+			/* A function scope for `local`, on top of the temporaries. */
+			vars_push_scope(sh);
+			status = call_function(sh, r.func, argc, argv);
+			vars_pop_scope(sh);
+		} else {
+			status = run_builtin(sh, r.builtin, argc, argv);
+		}
+		fflush(stdout);
+		redir_restore(&save);
+		if (scoped)
+			vars_pop_scope(sh);
+		return status;
+	}
+
+	if (aflags & EXEC_ARGV_BUILTIN_ONLY) {
+		shell_error(sh, "builtin: %s: not a shell builtin", argv[0]);
+		return 1;
+	}
+
+	/* An external program. Temporary assignments go in a scope so that a
+	 * PATH=... assignment is used for the search, then into the child. */
+	bool scoped = nassigns > 0;
+	if (scoped) {
+		vars_push_scope(sh);
+		if (do_assignments(sh, assigns, nassigns, ASSIGN_TEMP) != 0) {
+			vars_pop_scope(sh);
+			return 1;
+		}
+	}
+	const char *path_var = (aflags & EXEC_ARGV_DEFAULT_PATH) ? exec_default_path() : NULL;
+	char *path = find_command(sh, argv[0], path_var, &status);
+	if (!path) {
+		/* Redirections still happen (and may fail) for a missing command,
+		 * and the message goes where they say. */
+		struct redir_saved save = {0};
+		if (redir_apply(sh, redirs, nredirs, &save) == 0)
+			report_not_found(sh, argv[0], status);
+		else
+			status = 1;
+		redir_restore(&save);
+		if (scoped)
+			vars_pop_scope(sh);
+		return status;
+	}
+
+	/* classification hook: the expanded argv is final here */
+
+	if ((flags & EX_LAST) && !trap_any_set(sh) && !sh->opt.monitor && sh->nprocsub_fds == 0) {
+		/* Nothing follows in this process: become the command. */
+		if (redir_apply(sh, redirs, nredirs, NULL) != 0)
+			exec_exit(sh, 1);
+		exec_program(sh, path, argv);
+	}
+	if (nredirs == 0 && !sh->opt.monitor && !sh->opt.interactive && !trap_any_set(sh)) {
+		/* The common case, made cheap as dash does: vfork, so the child
+		 * does not copy the shell's page tables. Without traps or job
+		 * control no handler can run in the child, and the child only
+		 * calls execve and _exit. */
+		char **env = vars_environ(sh);
+		fflush(stdout);
+		fflush(stderr);
+		volatile int child_errno = 0;
+		pid_t vpid = vfork();
+		if (vpid == 0) {
+			execve(path, argv, env);
+			child_errno = errno;
+			_exit(STATUS_NOEXEC);
+		}
+		if (vpid > 0 && child_errno == 0) {
+			free(path);
+			if (scoped)
+				vars_pop_scope(sh);
+			return wait_foreground_pid(sh, vpid, n);
+		}
+		if (vpid > 0)
+			jobs_wait_pid(sh, vpid);
+		if (vpid > 0 && child_errno != ENOEXEC) {
+			/* The same messages exec_program gives. */
+			struct stat st;
+			if (child_errno == ENOENT && !strchr(argv[0], '/'))
+				shell_error(sh, "%s: not found", argv[0]);
+			else if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+				shell_error(sh, "%s: Is a directory", argv[0]);
+			else
+				shell_error(sh, "%s: %s", argv[0], strerror(child_errno));
+			free(path);
+			if (scoped)
+				vars_pop_scope(sh);
+			return child_errno == ENOENT ? STATUS_NOTFOUND : STATUS_NOEXEC;
+		}
+		/* ENOEXEC (a script) or no vfork: the general path below. */
+	}
+	pid_t pid = fork_child(sh, 0, true);
+	if (pid < 0) {
+		free(path);
+		if (scoped)
+			vars_pop_scope(sh);
+		return 2;
+	}
+	if (pid == 0) {
+		if (redir_apply(sh, redirs, nredirs, NULL) != 0)
+			_exit(1);
+		exec_program(sh, path, argv);
+	}
+	free(path);
+	if (scoped)
+		vars_pop_scope(sh);
+	return wait_foreground_pid(sh, pid, n);
+}
+
+/* Declaration builtins take NAME=value operands expanded like assignments. */
+static bool is_declaration_word(const struct word *w)
+{
+	if (w->nparts != 1 || w->parts[0].kind != WORD_LITERAL || w->parts[0].u.literal.quote != QUOTE_NONE)
+		return false;
+	const char *t = w->parts[0].u.literal.text;
+	size_t len = w->parts[0].u.literal.len;
+	const struct builtin *b = NULL;
+	char name[16];
+	if (len >= sizeof name)
+		return false;
+	memcpy(name, t, len);
+	name[len] = '\0';
+	b = builtin_find(name);
+	return b && (b->flags & BUILTIN_DECLARATION);
+}
+
+/* An operand word of a declaration builtin that starts NAME= unquoted. */
+static bool is_assignment_operand(const struct word *w)
+{
+	if (w->nparts == 0 || w->parts[0].kind != WORD_LITERAL || w->parts[0].u.literal.quote != QUOTE_NONE)
+		return false;
+	const char *t = w->parts[0].u.literal.text;
+	size_t len = w->parts[0].u.literal.len;
+	size_t i = 0;
+	if (len == 0 || !((t[0] >= 'a' && t[0] <= 'z') || (t[0] >= 'A' && t[0] <= 'Z') || t[0] == '_'))
+		return false;
+	while (i < len && ((t[i] >= 'a' && t[i] <= 'z') || (t[i] >= 'A' && t[i] <= 'Z') || (t[i] >= '0' && t[i] <= '9') || t[i] == '_'))
+		i++;
+	if (i < len && t[i] == '[') {
+		while (i < len && t[i] != ']')
+			i++;
+		if (i < len)
+			i++;
+	}
+	if (i < len && t[i] == '+')
+		i++;
+	return i < len && t[i] == '=';
+}
+
+static int expand_declaration_args(struct shell *sh, struct word *const *words, size_t nwords, struct strvec *out)
+{
+	for (size_t i = 0; i < nwords; i++) {
+		if (i > 0 && is_assignment_operand(words[i])) {
+			char *s = expand_word_str(sh, words[i], EXPAND_ASSIGN);
+			if (!s)
+				return -1;
+			strvec_push_owned(out, s);
+		} else if (expand_words(sh, &words[i], 1, out) != 0) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int run_simple(struct shell *sh, const struct node *n, unsigned flags)
+{
+	sh->lineno = n->range.begin.line;
+	struct strvec args;
+	strvec_init(&args);
+	unsigned cmdsubs_before = sh->cmdsub_count;
+	int rc;
+	if (n->u.simple.nwords > 0 && is_declaration_word(n->u.simple.words[0]))
+		rc = expand_declaration_args(sh, n->u.simple.words, n->u.simple.nwords, &args);
+	else
+		rc = expand_words(sh, n->u.simple.words, n->u.simple.nwords, &args);
+	if (rc != 0) {
+		strvec_free(&args);
+		if (sh->jump == JUMP_NONE && !sh->opt.interactive && sh->opt.posix) {
+			sh->jump = JUMP_EXIT;
+			sh->exit_status = 1;
+		}
+		return 1;
+	}
+	if (sh->jump != JUMP_NONE) {
+		strvec_free(&args);
+		return sh->jump == JUMP_EXIT ? sh->exit_status : 1;
+	}
+
+	int status;
+	if (args.len == 0) {
+		/* Assignments and redirections only. */
+		if (do_assignments(sh, n->u.simple.assigns, n->u.simple.nassigns, ASSIGN_PERSIST) != 0) {
+			strvec_free(&args);
+			if (!sh->opt.interactive && sh->jump == JUMP_NONE) {
+				sh->jump = JUMP_EXIT;
+				sh->exit_status = 1;
+			}
+			return 1;
+		}
+		status = sh->cmdsub_count != cmdsubs_before ? sh->last_status : 0;
+		if (n->nredirs) {
+			struct redir_saved save = {0};
+			if (redir_apply(sh, n->redirs, n->nredirs, &save) != 0)
+				status = 1;
+			redir_restore(&save);
+		}
+		strvec_free(&args);
+		return status;
+	}
+	if (sh->opt.xtrace)
+		trace_argv(sh, args.items);
+	status = run_command(sh, n, (int)args.len, args.items, n->u.simple.assigns, n->u.simple.nassigns,
+	                     n->redirs, n->nredirs, flags, 0);
+	strvec_free(&args);
+	return status;
+}
+
+int exec_argv_flags(struct shell *sh, char **argv, unsigned aflags)
+{
+	int argc = (int)strv_len(argv);
+	if (argc == 0)
+		return 0;
+	return run_command(sh, NULL, argc, argv, NULL, 0, NULL, 0, 0, aflags);
+}
+
+int exec_argv(struct shell *sh, char **argv)
+{
+	return exec_argv_flags(sh, argv, 0);
+}
+
+/* ---- pipelines and lists --------------------------------------------------- */
+
+static void timeval_sub(struct timeval *a, const struct timeval *b)
+{
+	a->tv_sec -= b->tv_sec;
+	a->tv_usec -= b->tv_usec;
+	if (a->tv_usec < 0) {
+		a->tv_usec += 1000000;
+		a->tv_sec--;
+	}
+}
+
+static void print_time(struct strbuf *sb, const char *label, long sec, long usec)
+{
+	strbuf_addf(sb, "%s\t%ldm%ld.%03lds\n", label, sec / 60, sec % 60, usec / 1000);
+}
+
+static int run_pipeline_stages(struct shell *sh, const struct node *n, unsigned flags)
+{
+	size_t ncmds = n->u.pipeline.ncmds;
+	if (ncmds == 1)
+		return run_node(sh, n->u.pipeline.cmds[0], flags);
+
+	pid_t *pids = xcalloc(ncmds, sizeof *pids);
+	size_t npids = 0;
+	pid_t pgid = 0;
+	int prev_read = -1;
+	int status = 0;
+	bool lastpipe = sh->opt.lastpipe && !sh->opt.monitor;
+	bool failed = false;
+	for (size_t i = 0; i < ncmds; i++) {
+		const struct node *cmd = n->u.pipeline.cmds[i];
+		bool last = i + 1 == ncmds;
+		int p[2] = {-1, -1};
+		if (!last && pipe2(p, O_CLOEXEC) < 0) {
+			shell_error(sh, "pipe: %s", strerror(errno));
+			failed = true;
+			break;
+		}
+		if (last && lastpipe) {
+			struct redir_saved save = {0};
+			if (prev_read >= 0) {
+				int copy = fcntl(0, F_DUPFD_CLOEXEC, 10);
+				save.items = xcalloc(1, sizeof *save.items);
+				save.cap = save.len = 1;
+				save.items[0].fd = 0;
+				save.items[0].saved = copy;
+				dup2(prev_read, 0);
+				close(prev_read);
+				prev_read = -1;
+			}
+			status = run_node(sh, cmd, 0);
+			redir_restore(&save);
+			break;
+		}
+		pid_t pid = fork_child(sh, pgid, true);
+		if (pid < 0) {
+			if (p[0] >= 0) {
+				close(p[0]);
+				close(p[1]);
+			}
+			failed = true;
+			break;
+		}
+		if (pid == 0) {
+			if (prev_read >= 0) {
+				dup2(prev_read, 0);
+				close(prev_read);
+			}
+			if (p[1] >= 0) {
+				dup2(p[1], 1);
+				if (n->u.pipeline.stderr_too && n->u.pipeline.stderr_too[i])
+					dup2(p[1], 2);
+				close(p[1]);
+				close(p[0]);
+			}
+			exec_exit(sh, run_node(sh, cmd, EX_LAST));
+		}
+		if (!pgid)
+			pgid = pid;
+		pids[npids++] = pid;
+		if (prev_read >= 0)
+			close(prev_read);
+		if (p[1] >= 0)
+			close(p[1]);
+		prev_read = p[0];
+	}
+	if (prev_read >= 0)
+		close(prev_read);
+	if (npids > 0) {
+		struct job *job;
+		if (sh->opt.monitor) {
+			char *text = node_text(n);
+			job = jobs_add(sh, pgid, pids, npids, text, false);
+			free(text);
+			jobs_set_terminal(sh, pgid);
+		} else {
+			job = jobs_add(sh, 0, pids, npids, NULL, false);
+		}
+		int st = jobs_wait_foreground(sh, job);
+		if (!lastpipe || failed)
+			status = st;
+		else if (sh->opt.pipefail && status == 0)
+			status = st;
+	}
+	free(pids);
+	return failed ? 1 : status;
+}
+
+static int run_pipeline(struct shell *sh, const struct node *n, unsigned flags)
+{
+	bool bang = n->u.pipeline.bang;
+	struct timeval t0;
+	struct rusage self0, kids0;
+	if (n->u.pipeline.timed) {
+		gettimeofday(&t0, NULL);
+		getrusage(RUSAGE_SELF, &self0);
+		getrusage(RUSAGE_CHILDREN, &kids0);
+	}
+	if (bang)
+		sh->errexit_ignored++;
+	int status = run_pipeline_stages(sh, n, (bang || n->u.pipeline.timed) ? 0 : flags);
+	if (bang) {
+		sh->errexit_ignored--;
+		status = status == 0 ? 1 : 0;
+	}
+	if (n->u.pipeline.timed) {
+		struct timeval t1;
+		struct rusage self1, kids1;
+		gettimeofday(&t1, NULL);
+		getrusage(RUSAGE_SELF, &self1);
+		getrusage(RUSAGE_CHILDREN, &kids1);
+		timeval_sub(&t1, &t0);
+		timeval_sub(&self1.ru_utime, &self0.ru_utime);
+		timeval_sub(&self1.ru_stime, &self0.ru_stime);
+		timeval_sub(&kids1.ru_utime, &kids0.ru_utime);
+		timeval_sub(&kids1.ru_stime, &kids0.ru_stime);
+		long us = self1.ru_utime.tv_sec * 1000000L + self1.ru_utime.tv_usec + kids1.ru_utime.tv_sec * 1000000L + kids1.ru_utime.tv_usec;
+		long ss = self1.ru_stime.tv_sec * 1000000L + self1.ru_stime.tv_usec + kids1.ru_stime.tv_sec * 1000000L + kids1.ru_stime.tv_usec;
+		struct strbuf sb;
+		strbuf_init(&sb);
+		strbuf_addc(&sb, '\n');
+		print_time(&sb, "real", (long)t1.tv_sec, (long)t1.tv_usec);
+		print_time(&sb, "user", us / 1000000, us % 1000000);
+		print_time(&sb, "sys", ss / 1000000, ss % 1000000);
+		trace_write(&sb);
+		strbuf_free(&sb);
+	}
+	if (bang)
+		sh->status_flags |= EXEC_STATUS_EXEMPT;
+	return status;
+}
+
+static int run_async(struct shell *sh, const struct node *n)
+{
+	bool job_control = sh->opt.monitor;
+	pid_t pid = fork_child(sh, 0, false);
+	if (pid < 0)
+		return 1;
+	if (pid == 0) {
+		if (!job_control) {
+			/* POSIX: without job control, an async list ignores SIGINT and
+			 * SIGQUIT and reads /dev/null unless redirected. */
+			if (!trap_get(sh, SIGINT))
+				signal(SIGINT, SIG_IGN);
+			if (!trap_get(sh, SIGQUIT))
+				signal(SIGQUIT, SIG_IGN);
+			int fd = open("/dev/null", O_RDONLY);
+			if (fd > 0) {
+				dup2(fd, 0);
+				close(fd);
+			}
+		}
+		exec_exit(sh, run_node(sh, n, EX_LAST));
+	}
+	sh->last_bg_pid = pid;
+	char *text = node_text(n);
+	struct job *job = jobs_add(sh, sh->opt.monitor ? pid : 0, &pid, 1, text, true);
+	free(text);
+	(void)job;
+	if (sh->opt.interactive) {
+		/* "[1] 12345", as interactive shells tell */
+		jobs_reap(sh);
+	}
+	return 0;
+}
+
+static int run_list(struct shell *sh, const struct node *n, unsigned flags)
+{
+	int status = sh->last_status;
+	size_t count = n->u.list.nitems;
+	if (count == 0)
+		return 0;
+	for (size_t i = 0; i < count; i++) {
+		const struct list_item *it = &n->u.list.items[i];
+		bool last = i + 1 == count;
+		if (it->async) {
+			status = run_async(sh, it->node);
+			sh->status_flags = 0;
+		} else {
+			status = run_node(sh, it->node, last ? flags : 0);
+		}
+		sh->last_status = status;
+		if (sh->jump != JUMP_NONE || sh->interrupted)
+			break;
+	}
+	return status;
+}
+
+static int run_and_or(struct shell *sh, const struct node *n, unsigned flags)
+{
+	sh->errexit_ignored++;
+	int status = run_node(sh, n->u.and_or.left, 0);
+	sh->errexit_ignored--;
+	if (sh->jump != JUMP_NONE || sh->interrupted)
+		return status;
+	bool run_right = n->u.and_or.is_or ? status != 0 : status == 0;
+	if (!run_right) {
+		sh->status_flags |= EXEC_STATUS_EXEMPT;
+		return status;
+	}
+	sh->last_status = status;
+	return run_node(sh, n->u.and_or.right, flags);
+}
+
+static int run_subshell(struct shell *sh, const struct node *n, unsigned flags)
+{
+	if ((flags & EX_LAST) && !trap_any_set(sh) && !sh->opt.monitor) {
+		/* This process ends afterwards anyway: no need for another. */
+		sh->in_subshell = true;
+		int status = run_node(sh, n->u.group.body, EX_LAST);
+		if (sh->jump == JUMP_EXIT)
+			status = sh->exit_status;
+		exec_exit(sh, status);
+	}
+	pid_t pid = fork_child(sh, 0, true);
+	if (pid < 0)
+		return 2;
+	if (pid == 0) {
+		int status = run_node(sh, n->u.group.body, EX_LAST);
+		if (sh->jump == JUMP_EXIT)
+			status = sh->exit_status;
+		exec_exit(sh, status);
+	}
+	int status = wait_foreground_pid(sh, pid, n);
+	sh->status_flags = 0;
+	return status;
+}
+
+/* Loop bodies: what a break or continue means here. Returns true when
+ * the loop must end. */
+static bool loop_should_end(struct shell *sh)
+{
+	if (sh->interrupted)
+		return true;
+	switch (sh->jump) {
+	case JUMP_NONE:
+		return false;
+	case JUMP_BREAK:
+		if (--sh->jump_count == 0)
+			sh->jump = JUMP_NONE;
+		return true;
+	case JUMP_CONTINUE:
+		if (--sh->jump_count == 0) {
+			sh->jump = JUMP_NONE;
+			return false;
+		}
+		return true;
+	default:
+		return true;
+	}
+}
+
+static int run_loop(struct shell *sh, const struct node *n)
+{
+	int status = 0;
+	sh->loop_depth++;
+	for (;;) {
+		sh->errexit_ignored++;
+		int cond = run_node(sh, n->u.loop.cond, 0);
+		sh->errexit_ignored--;
+		if (sh->jump != JUMP_NONE) {
+			if (loop_should_end(sh))
+				break;
+			continue;
+		}
+		if (sh->interrupted)
+			break;
+		if ((cond == 0) == n->u.loop.until)
+			break;
+		status = run_node(sh, n->u.loop.body, 0);
+		if (loop_should_end(sh))
+			break;
+		trap_run_pending(sh);
+	}
+	sh->loop_depth--;
+	return status;
+}
+
+static int run_for(struct shell *sh, const struct node *n)
+{
+	struct strvec items;
+	strvec_init(&items);
+	sh->lineno = n->range.begin.line;
+	if (n->u.for_.has_in) {
+		if (expand_words(sh, n->u.for_.words, n->u.for_.nwords, &items) != 0) {
+			strvec_free(&items);
+			return 1;
+		}
+	} else {
+		for (size_t i = 0; i < sh->npositional; i++)
+			strvec_push(&items, sh->positional[i]);
+	}
+	int status = 0;
+	sh->loop_depth++;
+	for (size_t i = 0; i < items.len; i++) {
+		if (sh->opt.xtrace) {
+			struct strbuf sb;
+			strbuf_init(&sb);
+			trace_prefix(sh, &sb);
+			strbuf_addf(&sb, "for %s in ", n->u.for_.var);
+			trace_word(&sb, items.items[i]);
+			strbuf_addc(&sb, '\n');
+			trace_write(&sb);
+			strbuf_free(&sb);
+		}
+		if (vars_set(sh, n->u.for_.var, items.items[i], 0) != 0) {
+			status = 1;
+			break;
+		}
+		status = run_node(sh, n->u.for_.body, 0);
+		if (loop_should_end(sh))
+			break;
+		trap_run_pending(sh);
+	}
+	sh->loop_depth--;
+	strvec_free(&items);
+	return status;
+}
+
+/* Evaluates an arithmetic word; -1 after reporting. */
+static int eval_arith_word(struct shell *sh, const struct word *w, intmax_t *out)
+{
+	*out = 1;
+	if (!w)
+		return 0;
+	char *s = expand_word_str(sh, w, EXPAND_NOTILDE);
+	if (!s)
+		return -1;
+	int rc = arith_eval(sh, s, out);
+	free(s);
+	return rc;
+}
+
+static int run_arith_for(struct shell *sh, const struct node *n)
+{
+	intmax_t v;
+	sh->lineno = n->range.begin.line;
+	if (n->u.arith_for.init && eval_arith_word(sh, n->u.arith_for.init, &v) != 0)
+		return 1;
+	int status = 0;
+	sh->loop_depth++;
+	for (;;) {
+		if (eval_arith_word(sh, n->u.arith_for.cond, &v) != 0) {
+			status = 1;
+			break;
+		}
+		if (v == 0)
+			break;
+		status = run_node(sh, n->u.arith_for.body, 0);
+		if (loop_should_end(sh))
+			break;
+		trap_run_pending(sh);
+		if (n->u.arith_for.step && eval_arith_word(sh, n->u.arith_for.step, &v) != 0) {
+			status = 1;
+			break;
+		}
+	}
+	sh->loop_depth--;
+	return status;
+}
+
+static int run_case(struct shell *sh, const struct node *n, unsigned flags)
+{
+	sh->lineno = n->range.begin.line;
+	char *subject = expand_word_str(sh, n->u.case_.subject, 0);
+	if (!subject)
+		return 1;
+	int status = 0;
+	unsigned pflags = sh->opt.nocasematch ? PATTERN_NOCASE : 0;
+	bool fall = false;
+	for (size_t i = 0; i < n->u.case_.nitems; i++) {
+		const struct case_item *it = &n->u.case_.items[i];
+		bool match = fall;
+		for (size_t k = 0; !match && k < it->npatterns; k++) {
+			char *pat = expand_word_str(sh, it->patterns[k], EXPAND_PATTERN);
+			if (!pat) {
+				free(subject);
+				return 1;
+			}
+			match = pattern_match(pat, subject, pflags);
+			free(pat);
+		}
+		if (!match)
+			continue;
+		bool more = it->terminator != CASE_BREAK && i + 1 < n->u.case_.nitems;
+		status = it->body ? run_node(sh, it->body, more ? 0 : flags) : 0;
+		if (sh->jump != JUMP_NONE || it->terminator == CASE_BREAK)
+			break;
+		fall = it->terminator == CASE_FALLTHROUGH;
+	}
+	free(subject);
+	return status;
+}
+
+/* ---- [[ ]] ----------------------------------------------------------------- */
+
+static void regex_escape(struct strbuf *out, const char *s)
+{
+	for (; *s; s++) {
+		if (strchr("\\.[]()*+?{}|^$", *s))
+			strbuf_addc(out, '\\');
+		strbuf_addc(out, *s);
+	}
+}
+
+/* The right side of =~: quoted parts match literally. */
+static char *expand_regex_word(struct shell *sh, const struct word *w)
+{
+	struct strbuf out;
+	strbuf_init(&out);
+	for (size_t i = 0; i < w->nparts; i++) {
+		const struct word_part *p = &w->parts[i];
+		struct word one = {.parts = (struct word_part *)p, .nparts = 1, .range = p->range};
+		bool quoted = p->kind == WORD_DQUOTE || (p->kind == WORD_LITERAL && p->u.literal.quote != QUOTE_NONE);
+		if (p->kind == WORD_LITERAL && !quoted) {
+			strbuf_addmem(&out, p->u.literal.text, p->u.literal.len);
+			continue;
+		}
+		char *s = expand_word_str(sh, &one, EXPAND_NOTILDE);
+		if (!s) {
+			strbuf_free(&out);
+			return NULL;
+		}
+		if (quoted)
+			regex_escape(&out, s);
+		else
+			strbuf_adds(&out, s);
+		free(s);
+	}
+	return strbuf_detach(&out);
+}
+
+static int cond_test_builtin(struct shell *sh, const char *a, const char *b, const char *c)
+{
+	char *argv[5] = {(char *)"test", (char *)a, (char *)b, (char *)c, NULL};
+	int argc = c ? 4 : 3;
+	return builtin_test(sh, argc, argv);
+}
+
+static bool option_is_on(struct shell *sh, const char *name)
+{
+	const struct {
+		const char *name;
+		size_t off;
+	} opts[] = {
+		{"allexport", offsetof(struct shell_options, allexport)},
+		{"notify", offsetof(struct shell_options, notify)},
+		{"noclobber", offsetof(struct shell_options, noclobber)},
+		{"errexit", offsetof(struct shell_options, errexit)},
+		{"noglob", offsetof(struct shell_options, noglob)},
+		{"hashall", offsetof(struct shell_options, hashall)},
+		{"monitor", offsetof(struct shell_options, monitor)},
+		{"noexec", offsetof(struct shell_options, noexec)},
+		{"nounset", offsetof(struct shell_options, nounset)},
+		{"verbose", offsetof(struct shell_options, verbose)},
+		{"xtrace", offsetof(struct shell_options, xtrace)},
+		{"ignoreeof", offsetof(struct shell_options, ignoreeof)},
+		{"pipefail", offsetof(struct shell_options, pipefail)},
+		{"vi", offsetof(struct shell_options, vi)},
+		{"emacs", offsetof(struct shell_options, emacs)},
+		{"posix", offsetof(struct shell_options, posix)},
+	};
+	for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
+		if (strcmp(opts[i].name, name) == 0)
+			return *(const bool *)((const char *)&sh->opt + opts[i].off);
+	return false;
+}
+
+/* 0 true, 1 false, 2 error. */
+static int cond_eval(struct shell *sh, const struct cond_expr *c)
+{
+	switch (c->kind) {
+	case COND_NOT: {
+		int r = cond_eval(sh, c->left);
+		return r == 2 ? 2 : !r;
+	}
+	case COND_AND: {
+		int r = cond_eval(sh, c->left);
+		return r != 0 ? r : cond_eval(sh, c->right);
+	}
+	case COND_OR: {
+		int r = cond_eval(sh, c->left);
+		return r == 1 ? cond_eval(sh, c->right) : r;
+	}
+	case COND_WORD: {
+		char *s = expand_word_str(sh, c->lhs, 0);
+		if (!s)
+			return 2;
+		int r = *s ? 0 : 1;
+		free(s);
+		return r;
+	}
+	case COND_UNARY: {
+		char *s = expand_word_str(sh, c->lhs, 0);
+		if (!s)
+			return 2;
+		int r;
+		if (strcmp(c->op, "-v") == 0) {
+			struct var *v = vars_lookup(sh, s);
+			r = v && !(v->flags & VAR_NOVALUE) ? 0 : 1;
+		} else if (strcmp(c->op, "-o") == 0) {
+			r = option_is_on(sh, s) ? 0 : 1;
+		} else if (strcmp(c->op, "-z") == 0) {
+			r = *s ? 1 : 0;
+		} else if (strcmp(c->op, "-n") == 0) {
+			r = *s ? 0 : 1;
+		} else {
+			const char *op = strcmp(c->op, "-a") == 0 ? "-e" : c->op;
+			r = cond_test_builtin(sh, op, s, NULL);
+		}
+		free(s);
+		return r;
+	}
+	case COND_BINARY:
+		break;
+	}
+	const char *op = c->op;
+	char *lhs = expand_word_str(sh, c->lhs, 0);
+	if (!lhs)
+		return 2;
+	int r = 2;
+	if (strcmp(op, "=") == 0 || strcmp(op, "==") == 0 || strcmp(op, "!=") == 0) {
+		char *pat = expand_word_str(sh, c->rhs, EXPAND_PATTERN);
+		if (pat) {
+			bool m = pattern_match(pat, lhs, sh->opt.nocasematch ? PATTERN_NOCASE : 0);
+			r = (m == (op[0] != '!')) ? 0 : 1;
+			free(pat);
+		}
+	} else if (strcmp(op, "=~") == 0) {
+		char *re = expand_regex_word(sh, c->rhs);
+		if (re) {
+			regex_t rx;
+			int cflags = REG_EXTENDED | (sh->opt.nocasematch ? REG_ICASE : 0);
+			if (regcomp(&rx, re, cflags) != 0) {
+				r = 2;
+			} else {
+				size_t nm = rx.re_nsub + 1;
+				regmatch_t *m = xcalloc(nm, sizeof *m);
+				if (regexec(&rx, lhs, nm, m, 0) == 0) {
+					r = 0;
+					char **vals = xcalloc(nm + 1, sizeof *vals);
+					for (size_t i = 0; i < nm; i++) {
+						if (m[i].rm_so < 0)
+							vals[i] = xstrdup("");
+						else
+							vals[i] = xstrndup(lhs + m[i].rm_so, (size_t)(m[i].rm_eo - m[i].rm_so));
+					}
+					vars_set_array(sh, "BASH_REMATCH", vals, nm, false);
+					strv_free(vals);
+				} else {
+					r = 1;
+					vars_set_array(sh, "BASH_REMATCH", NULL, 0, false);
+				}
+				free(m);
+				regfree(&rx);
+			}
+			free(re);
+		}
+	} else {
+		char *rhs = expand_word_str(sh, c->rhs, 0);
+		if (rhs) {
+			if (strcmp(op, "<") == 0) {
+				r = strcoll(lhs, rhs) < 0 ? 0 : 1;
+			} else if (strcmp(op, ">") == 0) {
+				r = strcoll(lhs, rhs) > 0 ? 0 : 1;
+			} else if (op[0] == '-' && (strcmp(op, "-nt") == 0 || strcmp(op, "-ot") == 0 || strcmp(op, "-ef") == 0)) {
+				r = cond_test_builtin(sh, lhs, op, rhs);
+			} else if (op[0] == '-') {
+				intmax_t a, b;
+				if (arith_eval(sh, lhs, &a) != 0 || arith_eval(sh, rhs, &b) != 0) {
+					r = 2;
+				} else if (strcmp(op, "-eq") == 0) {
+					r = a == b ? 0 : 1;
+				} else if (strcmp(op, "-ne") == 0) {
+					r = a != b ? 0 : 1;
+				} else if (strcmp(op, "-lt") == 0) {
+					r = a < b ? 0 : 1;
+				} else if (strcmp(op, "-le") == 0) {
+					r = a <= b ? 0 : 1;
+				} else if (strcmp(op, "-gt") == 0) {
+					r = a > b ? 0 : 1;
+				} else if (strcmp(op, "-ge") == 0) {
+					r = a >= b ? 0 : 1;
+				} else {
+					shell_error(sh, "%s: unknown conditional operator", op);
+				}
+			} else {
+				shell_error(sh, "%s: unknown conditional operator", op);
+			}
+			free(rhs);
+		}
+	}
+	free(lhs);
+	return r;
+}
+
+static int run_cond(struct shell *sh, const struct node *n)
+{
+	sh->lineno = n->range.begin.line;
+	if (sh->opt.xtrace) {
+		char *text = node_text(n);
+		trace_text(sh, text);
+		free(text);
+	}
+	return cond_eval(sh, n->u.cond.expr);
+}
+
+static int run_arith(struct shell *sh, const struct node *n)
+{
+	sh->lineno = n->range.begin.line;
+	char *s = expand_word_str(sh, n->u.arith.expr, EXPAND_NOTILDE);
+	if (!s)
+		return 1;
+	if (sh->opt.xtrace) {
+		char *t = xasprintf("(( %s ))", s);
+		trace_text(sh, t);
+		free(t);
+	}
+	intmax_t v;
+	int rc = arith_eval(sh, s, &v);
+	free(s);
+	if (rc != 0)
+		return 1;
+	return v != 0 ? 0 : 1;
+}
+
+/* ---- the dispatcher ------------------------------------------------------ */
+
+static int run_compound(struct shell *sh, const struct node *n, unsigned flags)
+{
+	switch (n->kind) {
+	case NODE_PIPELINE:
+		return run_pipeline(sh, n, flags);
+	case NODE_AND_OR:
+		return run_and_or(sh, n, flags);
+	case NODE_LIST:
+		return run_list(sh, n, flags);
+	case NODE_SUBSHELL:
+		return run_subshell(sh, n, flags);
+	case NODE_BRACE_GROUP:
+		return run_node(sh, n->u.group.body, flags);
+	case NODE_IF: {
+		sh->errexit_ignored++;
+		int cond = run_node(sh, n->u.if_.cond, 0);
+		sh->errexit_ignored--;
+		if (sh->jump != JUMP_NONE || sh->interrupted)
+			return cond;
+		if (cond == 0)
+			return run_node(sh, n->u.if_.then_part, flags);
+		if (n->u.if_.else_part)
+			return run_node(sh, n->u.if_.else_part, flags);
+		sh->status_flags = 0;
+		return 0;
+	}
+	case NODE_LOOP:
+		return run_loop(sh, n);
+	case NODE_FOR:
+		return run_for(sh, n);
+	case NODE_ARITH_FOR:
+		return run_arith_for(sh, n);
+	case NODE_CASE:
+		return run_case(sh, n, flags);
+	case NODE_FUNCDEF:
+		funcs_define(sh, n->u.funcdef.name, n->u.funcdef.body);
+		return 0;
+	case NODE_COND:
+		return run_cond(sh, n);
+	case NODE_ARITH:
+		return run_arith(sh, n);
+	case NODE_SIMPLE:
+		break;
+	}
+	return 0;
+}
+
+static int run_node(struct shell *sh, const struct node *n, unsigned flags)
+{
+	if (!n)
+		return 0;
+	if (sh->opt.noexec && !sh->opt.interactive)
+		return 0;
+	size_t procsubs = sh->nprocsub_fds;
+	int status;
+	bool leaf = n->kind == NODE_SIMPLE || n->kind == NODE_COND || n->kind == NODE_ARITH || n->kind == NODE_FUNCDEF;
+	if (leaf)
+		sh->status_flags = 0;
+	if (n->kind == NODE_SIMPLE) {
+		status = run_simple(sh, n, flags);
+	} else if (n->nredirs > 0 && n->kind != NODE_FUNCDEF) {
+		struct redir_saved save = {0};
+		if (redir_apply(sh, n->redirs, n->nredirs, &save) != 0) {
+			status = 1;
+		} else {
+			status = run_compound(sh, n, flags);
+			fflush(stdout);
+		}
+		redir_restore(&save);
+	} else {
+		status = run_compound(sh, n, flags);
+	}
+	if (sh->nprocsub_fds > procsubs)
+		close_procsubs(sh, procsubs);
+	sh->last_status = status;
+	if (sh->jump != JUMP_NONE)
+		return status;
+	trap_run_pending(sh);
+	if (sh->jump != JUMP_NONE)
+		return sh->last_status;
+	sh->last_status = status;
+	if (status != 0 && !(sh->status_flags & (EXEC_STATUS_EXEMPT | EXEC_STATUS_HANDLED)) &&
+	    sh->errexit_ignored == 0 && n->kind != NODE_LIST && n->kind != NODE_AND_OR) {
+		/* Functions do not inherit the ERR trap (bash without -E): the
+		 * call fails as a whole in its caller. */
+		if (sh->func_depth == 0) {
+			sh->status_flags |= EXEC_STATUS_HANDLED;
+			sh->lineno = n->range.begin.line ? n->range.begin.line : sh->lineno;
+			trap_run_err(sh);
+			sh->last_status = status;
+		}
+		if (sh->opt.errexit && sh->jump == JUMP_NONE) {
+			sh->jump = JUMP_EXIT;
+			sh->exit_status = status;
+		}
+	}
+	return status;
+}
+
+int exec_node(struct shell *sh, const struct node *n)
+{
+	return run_node(sh, n, 0);
+}
+
+/* ---- running text ----------------------------------------------------------- */
+
+static bool only_blank_left(const char *text, size_t len, size_t off)
+{
+	while (off < len) {
+		char c = text[off];
+		if (c == '#') {
+			while (off < len && text[off] != '\n')
+				off++;
+			continue;
+		}
+		if (c != ' ' && c != '\t' && c != '\n')
+			return false;
+		off++;
+	}
+	return true;
+}
+
+/* Reports a syntax error from the parser. */
+static void report_syntax_error(struct shell *sh, const struct parse_error *e)
+{
+	sh->lineno = e->pos.line;
+	const char *msg = e->message ? e->message : "syntax error";
+	if (strncmp(msg, "syntax error", 12) == 0)
+		shell_error(sh, "%s", msg);
+	else
+		shell_error(sh, "syntax error: %s", msg);
+}
+
+static int exec_text(struct shell *sh, const char *text, size_t len, const char *source_name,
+                     unsigned first_line, bool may_exec)
+{
+	if (sh->eval_depth >= EXEC_MAX_DEPTH) {
+		shell_error(sh, "maximum nesting depth exceeded");
+		return 2;
+	}
+	sh->eval_depth++;
+	struct parser_options o = {
+		.source_name = source_name,
+		.first_line = first_line ? first_line : 1,
+		.alias_lookup = alias_lookup_for_parser,
+		.alias_ctx = sh,
+		.at_eof = true,
+	};
+	struct parser *p = parser_create(text, len, &o);
+	int status = 0;
+	for (;;) {
+		struct node *node = NULL;
+		int r = parser_next(p, &node);
+		if (r == 0)
+			break;
+		if (r < 0) {
+			report_syntax_error(sh, parser_error(p));
+			status = STATUS_SYNTAX;
+			sh->last_status = status;
+			break;
+		}
+		bool last = may_exec && only_blank_left(text, len, parser_offset(p));
+		status = run_node(sh, node, last ? EX_LAST : 0);
+		ast_node_free(node);
+		if (sh->jump != JUMP_NONE || sh->interrupted)
+			break;
+	}
+	parser_destroy(p);
+	sh->eval_depth--;
+	return status;
+}
+
+int exec_string(struct shell *sh, const char *text, size_t len, const char *source_name, unsigned first_line)
+{
+	const char *saved = sh->source_name;
+	if (source_name)
+		sh->source_name = source_name;
+	int status = exec_text(sh, text, len, source_name, first_line, false);
+	sh->source_name = saved;
+	return status;
+}
+
+int exec_command_string(struct shell *sh, const char *text, size_t len)
+{
+	if (sh->opt.verbose) {
+		fwrite(text, 1, len, stderr);
+		fputc('\n', stderr);
+	}
+	return exec_text(sh, text, len, NULL, 1, true);
+}
+
+int exec_cmdsub(struct shell *sh, const struct node *program, struct strbuf *out)
+{
+	sh->cmdsub_count++;
+	if (!program)
+		return 0;
+	if (sh->eval_depth >= EXEC_MAX_DEPTH) {
+		shell_error(sh, "maximum nesting depth exceeded");
+		return 2;
+	}
+	int p[2];
+	if (pipe2(p, O_CLOEXEC) < 0) {
+		shell_error(sh, "pipe: %s", strerror(errno));
+		return 2;
+	}
+	pid_t pid = fork_child(sh, -1, false);
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return 2;
+	}
+	if (pid == 0) {
+		close(p[0]);
+		if (p[1] != 1) {
+			dup2(p[1], 1);
+			close(p[1]);
+		} else {
+			fcntl(1, F_SETFD, 0);
+		}
+		sh->eval_depth++;
+		int status = run_node(sh, program, EX_LAST);
+		if (sh->jump == JUMP_EXIT)
+			status = sh->exit_status;
+		exec_exit(sh, status);
+	}
+	close(p[1]);
+	char buf[8192];
+	for (;;) {
+		ssize_t n = read(p[0], buf, sizeof buf);
+		if (n > 0) {
+			strbuf_addmem(out, buf, (size_t)n);
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		break;
+	}
+	close(p[0]);
+	int ws = jobs_wait_pid(sh, pid);
+	return ws == -1 ? 127 : jobs_status_of(ws);
+}
+
+int exec_procsub(struct shell *sh, const struct node *program, bool output, char **path)
+{
+	int p[2];
+	if (pipe2(p, O_CLOEXEC) < 0) {
+		shell_error(sh, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	pid_t pid = fork_child(sh, -1, false);
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		int mine = output ? p[0] : p[1];
+		int target = output ? 0 : 1;
+		dup2(mine, target);
+		close(p[0]);
+		close(p[1]);
+		int status = run_node(sh, program, EX_LAST);
+		if (sh->jump == JUMP_EXIT)
+			status = sh->exit_status;
+		exec_exit(sh, status);
+	}
+	int keep = output ? p[1] : p[0];
+	close(output ? p[0] : p[1]);
+	/* Visible to the command as /dev/fd/N, so inheritable. */
+	int fd = fcntl(keep, F_DUPFD, 60);
+	close(keep);
+	if (fd < 0) {
+		shell_error(sh, "process substitution: %s", strerror(errno));
+		return -1;
+	}
+	if (sh->nprocsub_fds == sh->procsub_cap) {
+		sh->procsub_cap = sh->procsub_cap ? sh->procsub_cap * 2 : 4;
+		sh->procsub_fds = xreallocarray(sh->procsub_fds, sh->procsub_cap, sizeof *sh->procsub_fds);
+	}
+	sh->procsub_fds[sh->nprocsub_fds++] = fd;
+	sh->last_bg_pid = pid;
+	*path = xasprintf("/dev/fd/%d", fd);
+	return 0;
+}

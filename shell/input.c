@@ -1,0 +1,572 @@
+/* Reading commands: whole files (scripts, . and source), stdin line by line
+ * without reading past what the commands parsed so far need, and the
+ * interactive prompt. */
+#include "shell.h"
+#include "lineedit.h"
+#include "parser.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "0.1"
+#endif
+
+static void report_parse_error(struct shell *sh, const struct parse_error *e)
+{
+	sh->lineno = e->pos.line;
+	const char *msg = e->message ? e->message : "syntax error";
+	if (strncmp(msg, "syntax error", 12) == 0)
+		shell_error(sh, "%s", msg);
+	else
+		shell_error(sh, "syntax error: %s", msg);
+}
+
+/* ---- whole files ------------------------------------------------------------ */
+
+/* NUL bytes cannot be part of C strings in the shell: drop them, as bash
+ * does, instead of cutting words short. */
+static void drop_nul_bytes(struct strbuf *sb)
+{
+	char *nul = memchr(sb->data, '\0', sb->len);
+	if (!nul)
+		return;
+	size_t out = (size_t)(nul - sb->data);
+	for (size_t i = out; i < sb->len; i++)
+		if (sb->data[i] != '\0')
+			sb->data[out++] = sb->data[i];
+	strbuf_truncate(sb, out);
+}
+
+/* Reads a file into memory; -1 after reporting with the status to use. */
+static int slurp_file(struct shell *sh, const char *path, struct strbuf *out, int *status, bool quiet_missing)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		if (!(quiet_missing && errno == ENOENT))
+			shell_warn("%s: %s", path, strerror(errno));
+		*status = errno == ENOENT ? STATUS_NOTFOUND : STATUS_NOEXEC;
+		return -1;
+	}
+	struct stat st;
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		shell_warn("%s: Is a directory", path);
+		close(fd);
+		*status = STATUS_NOEXEC;
+		return -1;
+	}
+	if (st.st_size > 0)
+		strbuf_reserve(out, (size_t)st.st_size + 1);
+	char buf[65536];
+	for (;;) {
+		ssize_t n = read(fd, buf, sizeof buf);
+		if (n > 0) {
+			strbuf_addmem(out, buf, (size_t)n);
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			shell_warn("%s: %s", path, strerror(errno));
+			close(fd);
+			*status = STATUS_NOEXEC;
+			return -1;
+		}
+		break;
+	}
+	close(fd);
+	(void)sh;
+	drop_nul_bytes(out);
+	return 0;
+}
+
+/* Runs a parsed program item by item. When an item changes the aliases,
+ * the rest is parsed again from the next line, so aliases defined earlier
+ * in a file apply later, as when reading line by line. */
+static int run_program(struct shell *sh, const struct node *prog, const char *text, size_t len, const char *name)
+{
+	int status = 0;
+	unsigned gen = sh->alias_generation;
+	size_t n = prog->u.list.nitems;
+	size_t printed = 0; /* set -v: the text echoed so far */
+	for (size_t i = 0; i < n; i++) {
+		/* set -v: echo the input up to the end of this command's line,
+		 * as a reader going line by line would. */
+		size_t end = prog->u.list.items[i].node->range.end.offset;
+		if (end > len)
+			end = len;
+		while (end < len && text[end] != '\n')
+			end++;
+		if (end < len)
+			end++;
+		if (end > printed) {
+			if (sh->opt.verbose) {
+				fwrite(text + printed, 1, end - printed, stderr);
+				fflush(stderr);
+			}
+			printed = end;
+		}
+		struct node one = {.kind = NODE_LIST, .range = prog->u.list.items[i].node->range};
+		one.u.list.items = &prog->u.list.items[i];
+		one.u.list.nitems = 1;
+		status = exec_node(sh, &one);
+		if (sh->jump != JUMP_NONE)
+			return status;
+		if (sh->alias_generation != gen) {
+			unsigned line = prog->u.list.items[i].node->range.end.line;
+			size_t j = i + 1;
+			while (j < n && prog->u.list.items[j].node->range.begin.line <= line)
+				j++;
+			/* Items left on the same line keep the old aliases. */
+			for (size_t k = i + 1; k < j; k++) {
+				struct node rest = {.kind = NODE_LIST, .range = prog->u.list.items[k].node->range};
+				rest.u.list.items = &prog->u.list.items[k];
+				rest.u.list.nitems = 1;
+				status = exec_node(sh, &rest);
+				if (sh->jump != JUMP_NONE)
+					return status;
+			}
+			if (j >= n)
+				return status;
+			const struct node *next = prog->u.list.items[j].node;
+			size_t off = next->range.begin.offset;
+			/* Back up to the start of its line so columns stay right. */
+			while (off > 0 && text[off - 1] != '\n')
+				off--;
+			return exec_string(sh, text + off, len - off, name, next->range.begin.line);
+		}
+	}
+	return status;
+}
+
+int input_run_file(struct shell *sh, const char *path, bool must_exist)
+{
+	struct strbuf text;
+	strbuf_init(&text);
+	int status = 0;
+	if (slurp_file(sh, path, &text, &status, !must_exist) != 0) {
+		strbuf_free(&text);
+		return status;
+	}
+	const char *saved_name = sh->source_name;
+	unsigned saved_line = sh->lineno;
+	sh->source_name = path;
+	struct parser_options o = {
+		.source_name = path,
+		.first_line = 1,
+		.alias_lookup = alias_lookup_for_parser,
+		.alias_ctx = sh,
+		.at_eof = true,
+	};
+	struct node *prog = NULL;
+	struct parse_error err = {0};
+	if (parse_program(text.data, text.len, &o, &prog, &err) != 0) {
+		report_parse_error(sh, &err);
+		free(err.message);
+		status = STATUS_SYNTAX;
+	} else {
+		status = run_program(sh, prog, text.data, text.len, path);
+		ast_node_free(prog);
+	}
+	sh->source_name = saved_name;
+	sh->lineno = saved_line;
+	strbuf_free(&text);
+	return status;
+}
+
+int input_run_optional_file(struct shell *sh, const char *path)
+{
+	if (access(path, R_OK) != 0)
+		return 0;
+	return input_run_file(sh, path, false);
+}
+
+/* ---- line by line --------------------------------------------------------- */
+
+struct reader {
+	struct shell *sh;
+	int fd;
+	bool seekable;
+	struct lineedit *le; /* interactive */
+	bool interrupted;
+	const char *name;
+};
+
+/* Appends one line (with its newline, if any) from an fd. The fd offset
+ * ends right after the line, so commands reading stdin see the rest. */
+static bool read_fd_line(struct reader *r, struct strbuf *out)
+{
+	size_t start = out->len;
+	if (r->seekable) {
+		char buf[4096];
+		for (;;) {
+			ssize_t n = read(r->fd, buf, sizeof buf);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0)
+				return out->len > start;
+			char *nl = memchr(buf, '\n', (size_t)n);
+			size_t take = nl ? (size_t)(nl - buf) + 1 : (size_t)n;
+			for (size_t i = 0; i < take; i++)
+				if (buf[i] != '\0')
+					strbuf_addc(out, buf[i]);
+			if (nl) {
+				if ((ssize_t)take < n)
+					lseek(r->fd, (off_t)take - (off_t)n, SEEK_CUR);
+				return true;
+			}
+		}
+	}
+	for (;;) {
+		char c;
+		ssize_t n = read(r->fd, &c, 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return out->len > start;
+		if (c == '\0')
+			continue;
+		strbuf_addc(out, c);
+		if (c == '\n')
+			return true;
+	}
+}
+
+static void add_home_relative(struct shell *sh, struct strbuf *sb, const char *dir)
+{
+	const char *home = vars_get(sh, "HOME");
+	size_t hl = home ? strlen(home) : 0;
+	if (hl > 1 && strncmp(dir, home, hl) == 0 && (dir[hl] == '/' || dir[hl] == '\0')) {
+		strbuf_addc(sb, '~');
+		strbuf_adds(sb, dir + hl);
+	} else {
+		strbuf_adds(sb, dir);
+	}
+}
+
+/* Prompt backslash escapes, then parameter and command expansion. */
+static char *make_prompt(struct shell *sh, const char *ps)
+{
+	struct strbuf sb;
+	strbuf_init(&sb);
+	bool markers = lineedit_prompt_markers();
+	for (const char *p = ps; *p; p++) {
+		if (*p != '\\' || !p[1]) {
+			strbuf_addc(&sb, *p);
+			continue;
+		}
+		p++;
+		switch (*p) {
+		case 'u': {
+			struct passwd *pw = getpwuid(geteuid());
+			const char *u = vars_get(sh, "USER");
+			strbuf_adds(&sb, pw ? pw->pw_name : (u ? u : "?"));
+			break;
+		}
+		case 'h':
+		case 'H': {
+			char host[256];
+			if (gethostname(host, sizeof host) != 0)
+				strcpy(host, "localhost");
+			host[sizeof host - 1] = '\0';
+			if (*p == 'h') {
+				char *dot = strchr(host, '.');
+				if (dot)
+					*dot = '\0';
+			}
+			strbuf_adds(&sb, host);
+			break;
+		}
+		case 'w':
+		case 'W': {
+			const char *pwd = vars_get(sh, "PWD");
+			if (!pwd)
+				pwd = "";
+			if (*p == 'W') {
+				const char *home = vars_get(sh, "HOME");
+				if (home && strcmp(pwd, home) == 0) {
+					strbuf_addc(&sb, '~');
+				} else {
+					const char *slash = strrchr(pwd, '/');
+					strbuf_adds(&sb, slash && slash[1] ? slash + 1 : pwd);
+				}
+			} else {
+				add_home_relative(sh, &sb, pwd);
+			}
+			break;
+		}
+		case '$':
+			strbuf_addc(&sb, geteuid() == 0 ? '#' : '$');
+			break;
+		case 'n':
+			strbuf_addc(&sb, '\n');
+			break;
+		case 'r':
+			strbuf_addc(&sb, '\r');
+			break;
+		case 'a':
+			strbuf_addc(&sb, '\a');
+			break;
+		case 'e':
+			strbuf_addc(&sb, '\033');
+			break;
+		case 's':
+			strbuf_adds(&sb, "sbsh");
+			break;
+		case 'v':
+		case 'V':
+			strbuf_adds(&sb, PACKAGE_VERSION);
+			break;
+		case '\\':
+			strbuf_addc(&sb, '\\');
+			break;
+		case 't':
+		case 'T':
+		case 'A': {
+			time_t now = time(NULL);
+			struct tm tm;
+			localtime_r(&now, &tm);
+			char buf[32];
+			strftime(buf, sizeof buf, *p == 'A' ? "%H:%M" : (*p == 't' ? "%H:%M:%S" : "%I:%M:%S"), &tm);
+			strbuf_adds(&sb, buf);
+			break;
+		}
+		case 'd': {
+			time_t now = time(NULL);
+			struct tm tm;
+			localtime_r(&now, &tm);
+			char buf[32];
+			strftime(buf, sizeof buf, "%a %b %d", &tm);
+			strbuf_adds(&sb, buf);
+			break;
+		}
+		case '[':
+			if (markers)
+				strbuf_addc(&sb, '\001');
+			break;
+		case ']':
+			if (markers)
+				strbuf_addc(&sb, '\002');
+			break;
+		default:
+			strbuf_addc(&sb, '\\');
+			strbuf_addc(&sb, *p);
+			break;
+		}
+	}
+	char *expanded = expand_prompt(sh, sb.data);
+	strbuf_free(&sb);
+	return expanded;
+}
+
+static bool reader_line(struct reader *r, struct strbuf *buf, bool continuation)
+{
+	struct shell *sh = r->sh;
+	r->interrupted = false;
+	if (!r->le) {
+		size_t start = buf->len;
+		bool ok = read_fd_line(r, buf);
+		if (ok && sh->opt.verbose) {
+			fwrite(buf->data + start, 1, buf->len - start, stderr);
+			fflush(stderr);
+		}
+		return ok;
+	}
+	const char *ps = vars_get(sh, continuation ? "PS2" : "PS1");
+	char *prompt = make_prompt(sh, ps ? ps : "");
+	fflush(stdout);
+	char *line = lineedit_read(r->le, prompt, &r->interrupted);
+	free(prompt);
+	if (!line)
+		return false;
+	if (sh->opt.verbose) {
+		fputs(line, stderr);
+		fputc('\n', stderr);
+	}
+	strbuf_adds(buf, line);
+	strbuf_addc(buf, '\n');
+	free(line);
+	return true;
+}
+
+static unsigned count_lines(const char *s, size_t n)
+{
+	unsigned c = 0;
+	for (size_t i = 0; i < n; i++)
+		if (s[i] == '\n')
+			c++;
+	return c;
+}
+
+static int run_reader(struct reader *r)
+{
+	struct shell *sh = r->sh;
+	bool interactive = r->le != NULL;
+	struct strbuf buf;
+	strbuf_init(&buf);
+	unsigned line = 1;
+	int status = 0;
+	int eof_count = 0;
+	for (;;) {
+		if (interactive && buf.len == 0) {
+			jobs_reap(sh);
+			trap_run_pending(sh);
+			if (sh->jump == JUMP_EXIT)
+				break;
+		}
+		bool eof = !reader_line(r, &buf, buf.len > 0);
+		if (interactive && r->interrupted) {
+			strbuf_truncate(&buf, 0);
+			sh->last_status = 130;
+			continue;
+		}
+		if (eof && interactive && buf.len == 0) {
+			if (sh->opt.ignoreeof && ++eof_count < 10) {
+				fputs("Use \"exit\" to leave the shell.\n", stderr);
+				continue;
+			}
+			fputs("exit\n", stderr);
+			break;
+		}
+		eof_count = 0;
+		if (eof && buf.len == 0)
+			break;
+		struct parser_options o = {
+			.source_name = r->name,
+			.first_line = line,
+			.alias_lookup = alias_lookup_for_parser,
+			.alias_ctx = sh,
+			.at_eof = eof,
+		};
+		struct parser *p = parser_create(buf.data, buf.len, &o);
+		size_t consumed = 0;
+		bool added_history = false;
+		for (;;) {
+			struct node *node = NULL;
+			int rc = parser_next(p, &node);
+			if (rc == 0) {
+				consumed = buf.len;
+				break;
+			}
+			if (rc < 0) {
+				const struct parse_error *e = parser_error(p);
+				if (e->incomplete && !eof)
+					break;
+				if (interactive && !added_history) {
+					char *h = xstrndup(buf.data, buf.len && buf.data[buf.len - 1] == '\n' ? buf.len - 1 : buf.len);
+					lineedit_add_history(r->le, h);
+					free(h);
+				}
+				report_parse_error(sh, e);
+				status = STATUS_SYNTAX;
+				sh->last_status = status;
+				consumed = buf.len;
+				if (!interactive) {
+					sh->jump = JUMP_EXIT;
+					sh->exit_status = status;
+				}
+				break;
+			}
+			if (interactive && !added_history) {
+				/* The whole complete text so far is one history entry. */
+				size_t end = buf.len;
+				while (end > 0 && buf.data[end - 1] == '\n')
+					end--;
+				char *h = xstrndup(buf.data, end);
+				lineedit_add_history(r->le, h);
+				free(h);
+				added_history = true;
+			}
+			consumed = parser_offset(p);
+			status = exec_node(sh, node);
+			ast_node_free(node);
+			if (interactive) {
+				sh->interrupted = false;
+				if (sh->jump == JUMP_BREAK || sh->jump == JUMP_CONTINUE || sh->jump == JUMP_RETURN)
+					sh->jump = JUMP_NONE;
+			}
+			if (sh->jump != JUMP_NONE)
+				break;
+		}
+		parser_destroy(p);
+		line += count_lines(buf.data, consumed);
+		if (consumed >= buf.len) {
+			strbuf_truncate(&buf, 0);
+		} else {
+			memmove(buf.data, buf.data + consumed, buf.len - consumed);
+			strbuf_truncate(&buf, buf.len - consumed);
+		}
+		if (sh->jump == JUMP_EXIT)
+			break;
+		if (sh->jump != JUMP_NONE) {
+			/* break / continue / return at the top level end nothing */
+			sh->jump = JUMP_NONE;
+		}
+		if (eof && buf.len == 0)
+			break;
+		if (eof) {
+			/* The parser could not use the rest even at EOF. */
+			break;
+		}
+	}
+	strbuf_free(&buf);
+	return sh->jump == JUMP_EXIT ? sh->exit_status : status;
+}
+
+int input_run_fd(struct shell *sh, int fd, const char *source_name)
+{
+	struct reader r = {.sh = sh, .fd = fd, .name = source_name};
+	r.seekable = lseek(fd, 0, SEEK_CUR) >= 0;
+	const char *saved = sh->source_name;
+	sh->source_name = source_name;
+	int status = run_reader(&r);
+	sh->source_name = saved;
+	return status;
+}
+
+/* $XDG_STATE_HOME/sbsh/history, else ~/.local/state/sbsh/history; the
+ * directory is created. NULL when there is no home. */
+static char *history_path(struct shell *sh)
+{
+	const char *state = vars_get(sh, "XDG_STATE_HOME");
+	const char *home = vars_get(sh, "HOME");
+	char *dir;
+	if (state && state[0] == '/')
+		dir = xasprintf("%s/sbsh", state);
+	else if (home && *home)
+		dir = xasprintf("%s/.local/state/sbsh", home);
+	else
+		return NULL;
+	/* mkdir -p */
+	for (char *p = dir + 1; *p; p++) {
+		if (*p == '/') {
+			*p = '\0';
+			mkdir(dir, 0700);
+			*p = '/';
+		}
+	}
+	mkdir(dir, 0700);
+	char *path = xasprintf("%s/history", dir);
+	free(dir);
+	return path;
+}
+
+int input_run_interactive(struct shell *sh)
+{
+	char *hist = history_path(sh);
+	const char *hs = vars_get(sh, "HISTSIZE");
+	int size = hs ? atoi(hs) : 0;
+	struct lineedit *le = lineedit_open(hist, size);
+	struct reader r = {.sh = sh, .fd = 0, .le = le};
+	int status = run_reader(&r);
+	lineedit_close(le);
+	free(hist);
+	return status;
+}

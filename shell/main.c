@@ -1,0 +1,228 @@
+/* sbsh's entry point: options, startup files, then one of the modes
+ * (-c string, script file, stdin, interactive). */
+#include "shell.h"
+#include "lineedit.h"
+#include "startup.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "0.1"
+#endif
+
+extern char **environ;
+
+static void usage(FILE *out)
+{
+	fputs("Usage: sbsh [-abCefhimnuvx] [-o option] [-c command [name [arg...]]]\n"
+	      "       sbsh [options] [script [arg...]]\n"
+	      "       sbsh [options] -s [arg...]\n"
+	      "Options: -c run the command string; -s read commands from stdin;\n"
+	      "         -i interactive; -l, --login run /etc/profile and ~/.profile;\n"
+	      "         -o NAME / +o NAME set or unset an option (see `set -o`);\n"
+	      "         --version, --help.\n",
+	      out);
+}
+
+struct main_options {
+	bool want_c;
+	bool want_s;
+	bool want_i;
+	bool login;
+	bool monitor_set; /* -m or +m given explicitly */
+	bool norc, noprofile;
+};
+
+/* Returns the index of the first operand, or -1 after reporting. */
+static int parse_options(struct shell *sh, int argc, char **argv, struct main_options *mo)
+{
+	int i = 1;
+	while (i < argc) {
+		const char *a = argv[i];
+		if (strcmp(a, "--") == 0 || strcmp(a, "-") == 0) {
+			i++;
+			break;
+		}
+		if (a[0] == '-' && a[1] == '-') {
+			if (strcmp(a, "--version") == 0) {
+				printf("sbsh %s (line editor: %s)\n", PACKAGE_VERSION, lineedit_name());
+				exit(0);
+			} else if (strcmp(a, "--help") == 0) {
+				usage(stdout);
+				exit(0);
+			} else if (strcmp(a, "--login") == 0) {
+				mo->login = true;
+			} else if (strcmp(a, "--posix") == 0) {
+				options_set_name(sh, "posix", true);
+			} else if (strcmp(a, "--norc") == 0) {
+				mo->norc = true;
+			} else if (strcmp(a, "--noprofile") == 0) {
+				mo->noprofile = true;
+			} else {
+				shell_warn("%s: invalid option", a);
+				usage(stderr);
+				return -1;
+			}
+			i++;
+			continue;
+		}
+		if ((a[0] != '-' && a[0] != '+') || a[1] == '\0')
+			break;
+		bool on = a[0] == '-';
+		for (const char *p = a + 1; *p; p++) {
+			switch (*p) {
+			case 'c':
+				mo->want_c = on;
+				break;
+			case 's':
+				mo->want_s = on;
+				break;
+			case 'i':
+				mo->want_i = on;
+				break;
+			case 'l':
+				mo->login = on;
+				break;
+			case 'o': {
+				if (i + 1 >= argc) {
+					/* like `set -o`: list */
+					options_print(sh, !on);
+					exit(0);
+				}
+				const char *name = argv[++i];
+				if (options_set_name(sh, name, on) != 0) {
+					shell_warn("%s: invalid option name", name);
+					return -1;
+				}
+				if (strcmp(name, "monitor") == 0)
+					mo->monitor_set = true;
+				break;
+			}
+			default:
+				if (options_set_letter(sh, *p, on) != 0) {
+					shell_warn("%c%c: invalid option", a[0], *p);
+					usage(stderr);
+					return -1;
+				}
+				if (*p == 'm')
+					mo->monitor_set = true;
+				break;
+			}
+		}
+		i++;
+	}
+	return i;
+}
+
+static void run_startup_files(struct shell *sh, const struct main_options *mo, bool interactive)
+{
+	const char *home = vars_get(sh, "HOME");
+	if (mo->login && !mo->noprofile) {
+		input_run_optional_file(sh, "/etc/profile");
+		if (sh->jump == JUMP_EXIT)
+			return;
+		if (home && *home) {
+			char *p = xasprintf("%s/.profile", home);
+			input_run_optional_file(sh, p);
+			free(p);
+			if (sh->jump == JUMP_EXIT)
+				return;
+		}
+	}
+	if (!interactive || mo->norc)
+		return;
+	const char *env = vars_get(sh, "ENV");
+	if (env && *env) {
+		char *path = expand_prompt(sh, env);
+		if (*path)
+			input_run_optional_file(sh, path);
+		free(path);
+		if (sh->jump == JUMP_EXIT)
+			return;
+	}
+	home = vars_get(sh, "HOME");
+	if (home && *home) {
+		char *p = xasprintf("%s/.sbshrc", home);
+		input_run_optional_file(sh, p);
+		free(p);
+	}
+	/* startup files may `return`; that ends only them */
+	if (sh->jump != JUMP_EXIT)
+		sh->jump = JUMP_NONE;
+}
+
+int main(int argc, char **argv)
+{
+	struct startup st;
+	int rc = startup_run(&st, &argc, &argv);
+	if (rc >= 0)
+		return rc;
+
+	struct shell sh;
+	shell_init(&sh, environ);
+	sh.broker_fd = st.broker_fd;
+	sh.opt.expand_aliases = true;
+
+	struct main_options mo = {0};
+	if (argv[0] && argv[0][0] == '-')
+		mo.login = true;
+	int i = parse_options(&sh, argc, argv, &mo);
+	if (i < 0)
+		return STATUS_SYNTAX;
+
+	const char *command = NULL;
+	const char *script = NULL;
+	if (mo.want_c) {
+		if (i >= argc) {
+			shell_warn("-c: option requires an argument");
+			return STATUS_SYNTAX;
+		}
+		command = argv[i++];
+		free(sh.arg0);
+		sh.arg0 = xstrdup(i < argc ? argv[i++] : argv[0]);
+	} else if (!mo.want_s && i < argc) {
+		script = argv[i++];
+		free(sh.arg0);
+		sh.arg0 = xstrdup(script);
+	} else if (argv[0]) {
+		free(sh.arg0);
+		sh.arg0 = xstrdup(argv[0]);
+	}
+	shell_set_positional(&sh, argv + i, (size_t)(argc - i));
+
+	bool interactive = mo.want_i || (!command && !script && isatty(0) && isatty(2));
+	sh.opt.cmd_string = command != NULL;
+	sh.opt.stdin_mode = !command && !script;
+	sh.opt.interactive = interactive;
+	sh.opt.login = mo.login;
+	if (interactive && !mo.monitor_set)
+		sh.opt.monitor = true;
+	if (interactive)
+		trap_setup_interactive(&sh, true, false);
+	if (sh.opt.monitor) {
+		sh.opt.monitor = false;
+		jobs_set_monitor(&sh, true);
+	}
+
+	run_startup_files(&sh, &mo, interactive);
+
+	int status = 0;
+	if (sh.jump == JUMP_EXIT) {
+		status = sh.exit_status;
+	} else if (command) {
+		status = exec_command_string(&sh, command, strlen(command));
+	} else if (script) {
+		status = input_run_file(&sh, script, true);
+	} else if (interactive) {
+		status = input_run_interactive(&sh);
+	} else {
+		status = input_run_fd(&sh, 0, NULL);
+	}
+	if (sh.jump == JUMP_EXIT)
+		status = sh.exit_status;
+	sh.jump = JUMP_NONE;
+	exec_exit(&sh, status);
+}

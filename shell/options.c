@@ -1,0 +1,109 @@
+/* Shell options: the single letters of `set -abC...`, the long names of
+ * `set -o name`, $- and the `set -o` / `set +o` listings. */
+#include "shell.h"
+
+#include <stdio.h>
+#include <string.h>
+
+struct option_def {
+	const char *name; /* NULL: letter only */
+	char letter;      /* 0: name only */
+	size_t offset;    /* of the bool in struct shell_options */
+};
+
+#define OPT(name, letter, field) {name, letter, offsetof(struct shell_options, field)}
+
+/* Sorted by name: `set -o` lists them in this order. */
+static const struct option_def option_defs[] = {
+	OPT("allexport", 'a', allexport),
+	OPT("emacs", 0, emacs),
+	OPT("errexit", 'e', errexit),
+	OPT("hashall", 'h', hashall),
+	OPT("ignoreeof", 0, ignoreeof),
+	OPT("monitor", 'm', monitor),
+	OPT("noclobber", 'C', noclobber),
+	OPT("noexec", 'n', noexec),
+	OPT("noglob", 'f', noglob),
+	OPT("nolog", 0, nolog),
+	OPT("notify", 'b', notify),
+	OPT("nounset", 'u', nounset),
+	OPT("pipefail", 0, pipefail),
+	OPT("posix", 0, posix),
+	OPT("verbose", 'v', verbose),
+	OPT("vi", 0, vi),
+	OPT("xtrace", 'x', xtrace),
+};
+
+static const size_t noption_defs = sizeof option_defs / sizeof option_defs[0];
+
+static bool *option_field(struct shell *sh, const struct option_def *d)
+{
+	return (bool *)((char *)&sh->opt + d->offset);
+}
+
+/* vi and emacs exclude each other, as in bash. */
+static void set_option(struct shell *sh, const struct option_def *d, bool on)
+{
+	*option_field(sh, d) = on;
+	if (on && d->offset == offsetof(struct shell_options, vi))
+		sh->opt.emacs = false;
+	else if (on && d->offset == offsetof(struct shell_options, emacs))
+		sh->opt.vi = false;
+}
+
+int options_set_letter(struct shell *sh, char letter, bool on)
+{
+	for (size_t i = 0; i < noption_defs; i++) {
+		if (option_defs[i].letter == letter) {
+			set_option(sh, &option_defs[i], on);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int options_set_name(struct shell *sh, const char *name, bool on)
+{
+	for (size_t i = 0; i < noption_defs; i++) {
+		if (strcmp(option_defs[i].name, name) == 0) {
+			set_option(sh, &option_defs[i], on);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+char *options_dollar_dash(struct shell *sh)
+{
+	struct strbuf sb;
+	strbuf_init(&sb);
+	/* Roughly bash's order: lower-case letters, then C, then s / c. */
+	static const char order[] = "abefhimnuvxC";
+	for (const char *p = order; *p; p++) {
+		if (*p == 'i') {
+			if (sh->opt.interactive)
+				strbuf_addc(&sb, 'i');
+			continue;
+		}
+		for (size_t i = 0; i < noption_defs; i++) {
+			if (option_defs[i].letter == *p && *option_field(sh, &option_defs[i]))
+				strbuf_addc(&sb, *p);
+		}
+	}
+	if (sh->opt.stdin_mode)
+		strbuf_addc(&sb, 's');
+	if (sh->opt.cmd_string)
+		strbuf_addc(&sb, 'c');
+	return strbuf_detach(&sb);
+}
+
+void options_print(struct shell *sh, bool reusable)
+{
+	for (size_t i = 0; i < noption_defs; i++) {
+		bool on = *option_field(sh, &option_defs[i]);
+		if (reusable)
+			printf("set %co %s\n", on ? '-' : '+', option_defs[i].name);
+		else
+			printf("%-15s\t%s\n", option_defs[i].name, on ? "on" : "off");
+	}
+}

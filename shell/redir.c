@@ -1,0 +1,348 @@
+/* Redirections. Every fd the shell keeps for itself (saved copies, the
+ * terminal) lives at 10 or above with close-on-exec, so commands never
+ * inherit them. */
+#include "redir.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Bodies up to this size go through a pipe written before the command
+ * starts; the kernel's default pipe buffer (64 KiB) holds them without
+ * blocking. Larger ones use a temporary file. */
+#define REDIR_PIPE_MAX 60000
+
+static void save_fd(struct redir_saved *save, int fd)
+{
+	if (!save)
+		return;
+	int copy = fcntl(fd, F_DUPFD_CLOEXEC, 10);
+	if (save->len == save->cap) {
+		save->cap = save->cap ? save->cap * 2 : 4;
+		save->items = xreallocarray(save->items, save->cap, sizeof *save->items);
+	}
+	save->items[save->len].fd = fd;
+	save->items[save->len].saved = copy; /* -1 (EBADF): it was closed */
+	save->len++;
+}
+
+void redir_restore(struct redir_saved *save)
+{
+	while (save->len > 0) {
+		struct redir_saved_fd *s = &save->items[--save->len];
+		if (s->saved >= 0) {
+			dup2(s->saved, s->fd);
+			close(s->saved);
+		} else {
+			close(s->fd);
+		}
+	}
+	free(save->items);
+	save->items = NULL;
+	save->cap = 0;
+}
+
+void redir_forget(struct redir_saved *save)
+{
+	for (size_t i = 0; i < save->len; i++)
+		if (save->items[i].saved >= 0)
+			close(save->items[i].saved);
+	free(save->items);
+	save->items = NULL;
+	save->len = save->cap = 0;
+}
+
+static bool write_all(int fd, const char *data, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, data, len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return false;
+		}
+		data += n;
+		len -= (size_t)n;
+	}
+	return true;
+}
+
+int redir_data_fd(struct shell *sh, const char *data, size_t len)
+{
+	if (len <= REDIR_PIPE_MAX) {
+		int p[2];
+		if (pipe2(p, O_CLOEXEC) == 0) {
+			bool ok = write_all(p[1], data, len);
+			close(p[1]);
+			if (ok)
+				return p[0];
+			close(p[0]);
+		}
+	}
+	const char *dir = getenv("TMPDIR");
+	if (sh) {
+		const char *v = vars_get(sh, "TMPDIR");
+		if (v && *v)
+			dir = v;
+	}
+	if (!dir || !*dir)
+		dir = "/tmp";
+	char *path = xasprintf("%s/sbsh-heredoc-XXXXXX", dir);
+	int fd = mkostemp(path, O_CLOEXEC);
+	if (fd < 0 && strcmp(dir, "/tmp") != 0) {
+		free(path);
+		path = xstrdup("/tmp/sbsh-heredoc-XXXXXX");
+		fd = mkostemp(path, O_CLOEXEC);
+	}
+	if (fd < 0) {
+		shell_error(sh, "cannot create temporary file for here-document: %s", strerror(errno));
+		free(path);
+		return -1;
+	}
+	unlink(path);
+	free(path);
+	if (!write_all(fd, data, len) || lseek(fd, 0, SEEK_SET) < 0) {
+		shell_error(sh, "cannot write here-document: %s", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Moves newfd onto fd (newfd is consumed). */
+static int install_fd(struct shell *sh, int newfd, int fd)
+{
+	if (newfd == fd) {
+		fcntl(fd, F_SETFD, 0);
+		return 0;
+	}
+	if (dup2(newfd, fd) < 0) {
+		shell_error(sh, "%d: %s", fd, strerror(errno));
+		close(newfd);
+		return -1;
+	}
+	close(newfd);
+	return 0;
+}
+
+static int open_for_output(struct shell *sh, const char *path, enum redir_op op)
+{
+	int fd;
+	if (op == REDIR_APPEND || op == REDIR_APPEND_ERR) {
+		fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+	} else if (sh->opt.noclobber && op != REDIR_CLOBBER) {
+		/* noclobber: never truncate an existing regular file, but
+		 * devices like /dev/null stay writable. */
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (fd < 0 && errno == EEXIST) {
+			struct stat st;
+			if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+				fd = open(path, O_WRONLY | O_CLOEXEC);
+			} else {
+				shell_error(sh, "%s: cannot overwrite existing file", path);
+				return -1;
+			}
+		}
+	} else {
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	}
+	if (fd < 0)
+		shell_error(sh, "%s: %s", path, strerror(errno));
+	return fd;
+}
+
+/* Parses "N" or "N-" (move) for <& and >&. */
+static bool parse_fd_word(const char *s, int *fd, bool *move)
+{
+	if (*s < '0' || *s > '9')
+		return false;
+	long n = 0;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		n = n * 10 + (*s - '0');
+		if (n > 1 << 20)
+			return false;
+	}
+	*move = false;
+	if (*s == '-') {
+		*move = true;
+		s++;
+	}
+	if (*s)
+		return false;
+	*fd = (int)n;
+	return true;
+}
+
+static int apply_one(struct shell *sh, const struct redir *r, struct redir_saved *save)
+{
+	int fd = r->fd;
+	if (fd < 0) {
+		switch (r->op) {
+		case REDIR_IN:
+		case REDIR_RDWR:
+		case REDIR_DUP_IN:
+		case REDIR_HEREDOC:
+		case REDIR_HEREDOC_STRIP:
+		case REDIR_HERESTRING:
+			fd = 0;
+			break;
+		default:
+			fd = 1;
+			break;
+		}
+	}
+
+	if (r->op == REDIR_HEREDOC || r->op == REDIR_HEREDOC_STRIP || r->op == REDIR_HERESTRING) {
+		char *body;
+		size_t len;
+		if (r->op == REDIR_HERESTRING) {
+			char *s = expand_word_str(sh, r->target, 0);
+			if (!s)
+				return -1;
+			len = strlen(s);
+			body = xrealloc(s, len + 2);
+			body[len++] = '\n';
+			body[len] = '\0';
+		} else if (!r->heredoc) {
+			body = xstrdup("");
+			len = 0;
+		} else if (r->heredoc_quoted && r->heredoc->nparts == 1 && r->heredoc->parts[0].kind == WORD_LITERAL) {
+			body = xstrndup(r->heredoc->parts[0].u.literal.text, r->heredoc->parts[0].u.literal.len);
+			len = r->heredoc->parts[0].u.literal.len;
+		} else {
+			body = expand_word_str(sh, r->heredoc, EXPAND_NOTILDE);
+			if (!body)
+				return -1;
+			len = strlen(body);
+		}
+		int dfd = redir_data_fd(sh, body, len);
+		free(body);
+		if (dfd < 0)
+			return -1;
+		save_fd(save, fd);
+		return install_fd(sh, dfd, fd);
+	}
+
+	char *target = expand_word_str(sh, r->target, 0);
+	if (!target)
+		return -1;
+	int rc = 0;
+	switch (r->op) {
+	case REDIR_IN:
+	case REDIR_RDWR: {
+		int flags = r->op == REDIR_IN ? O_RDONLY : O_RDWR | O_CREAT;
+		int nfd = open(target, flags | O_CLOEXEC, 0666);
+		if (nfd < 0) {
+			shell_error(sh, "%s: %s", target, strerror(errno));
+			rc = -1;
+			break;
+		}
+		save_fd(save, fd);
+		rc = install_fd(sh, nfd, fd);
+		break;
+	}
+	case REDIR_OUT:
+	case REDIR_CLOBBER:
+	case REDIR_APPEND: {
+		int nfd = open_for_output(sh, target, r->op);
+		if (nfd < 0) {
+			rc = -1;
+			break;
+		}
+		save_fd(save, fd);
+		rc = install_fd(sh, nfd, fd);
+		break;
+	}
+	case REDIR_OUT_ERR:
+	case REDIR_APPEND_ERR: {
+		int nfd = open_for_output(sh, target, r->op);
+		if (nfd < 0) {
+			rc = -1;
+			break;
+		}
+		save_fd(save, 1);
+		save_fd(save, 2);
+		if (dup2(nfd, 2) < 0) {
+			shell_error(sh, "2: %s", strerror(errno));
+			close(nfd);
+			rc = -1;
+			break;
+		}
+		rc = install_fd(sh, nfd, 1);
+		break;
+	}
+	case REDIR_DUP_IN:
+	case REDIR_DUP_OUT: {
+		if (strcmp(target, "-") == 0) {
+			save_fd(save, fd);
+			close(fd);
+			break;
+		}
+		int src;
+		bool move;
+		if (!parse_fd_word(target, &src, &move)) {
+			if (r->op == REDIR_DUP_OUT && r->fd < 0) {
+				/* `>& file`: the csh form of &> */
+				int nfd = open_for_output(sh, target, REDIR_OUT);
+				if (nfd < 0) {
+					rc = -1;
+					break;
+				}
+				save_fd(save, 1);
+				save_fd(save, 2);
+				if (dup2(nfd, 2) < 0) {
+					close(nfd);
+					rc = -1;
+					break;
+				}
+				rc = install_fd(sh, nfd, 1);
+				break;
+			}
+			shell_error(sh, "%s: ambiguous redirect", target);
+			rc = -1;
+			break;
+		}
+		if (src == fd) {
+			/* n>&n: nothing to do, but the fd must be open */
+			if (fcntl(fd, F_GETFD) < 0) {
+				shell_error(sh, "%d: %s", src, strerror(errno));
+				rc = -1;
+			}
+			break;
+		}
+		if (fcntl(src, F_GETFD) < 0) {
+			shell_error(sh, "%d: %s", src, strerror(errno));
+			rc = -1;
+			break;
+		}
+		save_fd(save, fd);
+		if (dup2(src, fd) < 0) {
+			shell_error(sh, "%d: %s", fd, strerror(errno));
+			rc = -1;
+			break;
+		}
+		if (move) {
+			save_fd(save, src);
+			close(src);
+		}
+		break;
+	}
+	default:
+		break;
+	}
+	free(target);
+	return rc;
+}
+
+int redir_apply(struct shell *sh, const struct redir *redirs, size_t n, struct redir_saved *save)
+{
+	for (size_t i = 0; i < n; i++) {
+
+		if (apply_one(sh, &redirs[i], save) != 0)
+			return -1;
+	}
+	return 0;
+}

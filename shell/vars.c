@@ -1,0 +1,819 @@
+/* Variables: a stack of hash-table scopes (global first, then one per
+ * function call or temporary-assignment command), dynamic scoping as in
+ * bash, and a cached environment for execve. */
+#include "shell.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Private flags above the public ones: variables whose value is computed. */
+enum {
+	VAR_DYN_RANDOM = 1 << 16,
+	VAR_DYN_SECONDS = 1 << 17,
+	VAR_DYN_LINENO = 1 << 18,
+	VAR_DYNAMIC = VAR_DYN_RANDOM | VAR_DYN_SECONDS | VAR_DYN_LINENO,
+};
+
+struct var_entry {
+	struct var v;
+	struct var_entry *next;
+	size_t hash;
+};
+
+struct scope {
+	struct var_entry **buckets;
+	size_t nbuckets; /* a power of two */
+	size_t count;
+};
+
+struct var_table {
+	struct scope *scopes; /* [0] is the global scope */
+	size_t nscopes;
+	size_t cap;
+	char **env;      /* cached NAME=value array for execve */
+	bool env_dirty;
+};
+
+static size_t hash_name(const char *s)
+{
+	size_t h = 1469598103934665603u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211u;
+	return h;
+}
+
+static bool valid_name(const char *s)
+{
+	if (!(*s == '_' || isalpha((unsigned char)*s)))
+		return false;
+	for (s++; *s; s++) {
+		if (!(*s == '_' || isalnum((unsigned char)*s)))
+			return false;
+	}
+	return true;
+}
+
+static void scope_init(struct scope *sc, size_t nbuckets)
+{
+	sc->buckets = xcalloc(nbuckets, sizeof *sc->buckets);
+	sc->nbuckets = nbuckets;
+	sc->count = 0;
+}
+
+static void var_clear_value(struct var *v)
+{
+	free(v->value);
+	v->value = NULL;
+	if (v->array) {
+		for (size_t i = 0; i < v->array_len; i++)
+			free(v->array[i]);
+		free(v->array);
+	}
+	v->array = NULL;
+	v->array_len = 0;
+}
+
+static void entry_free(struct var_entry *e)
+{
+	var_clear_value(&e->v);
+	free(e->v.name);
+	free(e);
+}
+
+static void scope_free(struct scope *sc)
+{
+	for (size_t i = 0; i < sc->nbuckets; i++) {
+		struct var_entry *e = sc->buckets[i];
+		while (e) {
+			struct var_entry *next = e->next;
+			entry_free(e);
+			e = next;
+		}
+	}
+	free(sc->buckets);
+	sc->buckets = NULL;
+	sc->nbuckets = sc->count = 0;
+}
+
+static struct var_entry *scope_find(const struct scope *sc, const char *name, size_t h)
+{
+	if (sc->count == 0)
+		return NULL;
+	for (struct var_entry *e = sc->buckets[h & (sc->nbuckets - 1)]; e; e = e->next) {
+		if (e->hash == h && strcmp(e->v.name, name) == 0)
+			return e;
+	}
+	return NULL;
+}
+
+static void scope_grow(struct scope *sc)
+{
+	size_t n = sc->nbuckets * 2;
+	struct var_entry **b = xcalloc(n, sizeof *b);
+	for (size_t i = 0; i < sc->nbuckets; i++) {
+		struct var_entry *e = sc->buckets[i];
+		while (e) {
+			struct var_entry *next = e->next;
+			e->next = b[e->hash & (n - 1)];
+			b[e->hash & (n - 1)] = e;
+			e = next;
+		}
+	}
+	free(sc->buckets);
+	sc->buckets = b;
+	sc->nbuckets = n;
+}
+
+static struct var *scope_add(struct scope *sc, const char *name, size_t h)
+{
+	if (sc->count + 1 > sc->nbuckets)
+		scope_grow(sc);
+	struct var_entry *e = xcalloc(1, sizeof *e);
+	e->v.name = xstrdup(name);
+	e->v.flags = VAR_NOVALUE;
+	e->hash = h;
+	e->next = sc->buckets[h & (sc->nbuckets - 1)];
+	sc->buckets[h & (sc->nbuckets - 1)] = e;
+	sc->count++;
+	return &e->v;
+}
+
+static void scope_remove(struct scope *sc, const char *name, size_t h)
+{
+	struct var_entry **pp = &sc->buckets[h & (sc->nbuckets - 1)];
+	for (; *pp; pp = &(*pp)->next) {
+		if ((*pp)->hash == h && strcmp((*pp)->v.name, name) == 0) {
+			struct var_entry *e = *pp;
+			*pp = e->next;
+			entry_free(e);
+			sc->count--;
+			return;
+		}
+	}
+}
+
+/* The visible entry and the index of its scope. */
+static struct var *find_visible(struct var_table *t, const char *name, size_t *scope_index)
+{
+	size_t h = hash_name(name);
+	for (size_t i = t->nscopes; i-- > 0;) {
+		struct var_entry *e = scope_find(&t->scopes[i], name, h);
+		if (e) {
+			if (scope_index)
+				*scope_index = i;
+			return &e->v;
+		}
+	}
+	return NULL;
+}
+
+static uint32_t next_random(struct shell *sh)
+{
+	sh->random_state = sh->random_state * 1103515245u + 12345u;
+	return (sh->random_state >> 16) & 0x7fff;
+}
+
+/* Recomputes the value of RANDOM, SECONDS or LINENO in place. */
+static void refresh_dynamic(struct shell *sh, struct var *v)
+{
+	char buf[32];
+	if (v->flags & VAR_DYN_RANDOM)
+		snprintf(buf, sizeof buf, "%" PRIu32, next_random(sh));
+	else if (v->flags & VAR_DYN_SECONDS)
+		snprintf(buf, sizeof buf, "%lld", (long long)(time(NULL) - sh->start_time));
+	else
+		snprintf(buf, sizeof buf, "%u", sh->lineno);
+	if (v->array) {
+		free(v->array[0]);
+		v->array[0] = xstrdup(buf);
+	} else {
+		free(v->value);
+		v->value = xstrdup(buf);
+	}
+	v->flags &= ~(unsigned)VAR_NOVALUE;
+}
+
+struct var *vars_lookup(struct shell *sh, const char *name)
+{
+	struct var *v = find_visible(sh->vars, name, NULL);
+	if (v && (v->flags & VAR_DYNAMIC))
+		refresh_dynamic(sh, v);
+	return v;
+}
+
+const char *vars_get(struct shell *sh, const char *name)
+{
+	struct var *v = vars_lookup(sh, name);
+	if (!v || (v->flags & VAR_NOVALUE))
+		return NULL;
+	if (v->flags & VAR_ARRAY)
+		return v->array_len > 0 ? v->array[0] : NULL;
+	return v->value;
+}
+
+static void mark_env_dirty(struct shell *sh, const struct var *v)
+{
+	if (!v || (v->flags & VAR_EXPORT))
+		sh->vars->env_dirty = true;
+}
+
+/* Side effects of assigning to a few names the shell itself uses. */
+static void note_special_assignment(struct shell *sh, const char *name)
+{
+	if (strcmp(name, "PATH") == 0)
+		exec_hash_clear(sh);
+	else if (strcmp(name, "OPTIND") == 0)
+		sh->getopts_offset = 0;
+}
+
+static char *convert_case(const char *value, unsigned flags)
+{
+	char *s = xstrdup(value);
+	for (char *p = s; *p; p++) {
+		if (flags & VAR_LOWER)
+			*p = (char)tolower((unsigned char)*p);
+		else
+			*p = (char)toupper((unsigned char)*p);
+	}
+	return s;
+}
+
+/* The value as it will be stored: evaluated for -i, case-converted for
+ * -l/-u. NULL after reporting an arithmetic error. */
+static char *transform_value(struct shell *sh, const char *value, unsigned flags)
+{
+	if (flags & VAR_INTEGER) {
+		intmax_t n;
+		if (arith_eval(sh, value, &n) < 0)
+			return NULL;
+		return xasprintf("%" PRIdMAX, n);
+	}
+	if (flags & (VAR_LOWER | VAR_UPPER))
+		return convert_case(value, flags);
+	return xstrdup(value);
+}
+
+static int readonly_error(struct shell *sh, const char *name)
+{
+	shell_error(sh, "%s: readonly variable", name);
+	return -1;
+}
+
+static int name_error(struct shell *sh, const char *name)
+{
+	shell_error(sh, "`%s': not a valid identifier", name);
+	return -1;
+}
+
+static void array_store(struct var *v, size_t index, char *value)
+{
+	if (index >= v->array_len) {
+		v->array = xreallocarray(v->array, index + 1, sizeof *v->array);
+		for (size_t i = v->array_len; i <= index; i++)
+			v->array[i] = NULL;
+		v->array_len = index + 1;
+	}
+	free(v->array[index]);
+	v->array[index] = value;
+}
+
+/* Turns a scalar variable into an array whose element 0 is the old value. */
+static void make_array(struct var *v)
+{
+	if (v->flags & VAR_ARRAY)
+		return;
+	char *old = v->value;
+	v->value = NULL;
+	v->flags |= VAR_ARRAY;
+	v->array = NULL;
+	v->array_len = 0;
+	if (old && !(v->flags & VAR_NOVALUE))
+		array_store(v, 0, old);
+	else
+		free(old);
+}
+
+static void set_dynamic_base(struct shell *sh, struct var *v, const char *value)
+{
+	if (v->flags & VAR_DYN_RANDOM)
+		sh->random_state = (uint32_t)strtoul(value, NULL, 10);
+	else if (v->flags & VAR_DYN_SECONDS)
+		sh->start_time = time(NULL) - (time_t)strtoll(value, NULL, 10);
+}
+
+int vars_set(struct shell *sh, const char *name, const char *value, unsigned flags)
+{
+	if (!valid_name(name))
+		return name_error(sh, name);
+	struct var *v = find_visible(sh->vars, name, NULL);
+	if (v && (v->flags & VAR_READONLY))
+		return readonly_error(sh, name);
+	unsigned effective = (v ? v->flags : 0) | flags;
+	/* arith_eval may assign variables itself: look the variable up again
+	 * afterwards, the table may have changed. */
+	char *stored = transform_value(sh, value, effective);
+	if (!stored)
+		return -1;
+	v = find_visible(sh->vars, name, NULL);
+	if (!v)
+		v = scope_add(&sh->vars->scopes[0], name, hash_name(name));
+	mark_env_dirty(sh, v);
+	v->flags |= flags;
+	if (sh->opt.allexport)
+		v->flags |= VAR_EXPORT;
+	if (v->flags & VAR_DYNAMIC)
+		set_dynamic_base(sh, v, stored);
+	if (v->flags & VAR_ARRAY) {
+		array_store(v, 0, stored);
+	} else {
+		free(v->value);
+		v->value = stored;
+	}
+	v->flags &= ~(unsigned)VAR_NOVALUE;
+	mark_env_dirty(sh, v);
+	note_special_assignment(sh, name);
+	return 0;
+}
+
+int vars_set_array(struct shell *sh, const char *name, char *const *values, size_t n, bool append)
+{
+	if (!valid_name(name))
+		return name_error(sh, name);
+	struct var *v = find_visible(sh->vars, name, NULL);
+	if (v && (v->flags & VAR_READONLY))
+		return readonly_error(sh, name);
+	unsigned flags = v ? v->flags : 0;
+	char **stored = xcalloc(n + 1, sizeof *stored);
+	for (size_t i = 0; i < n; i++) {
+		stored[i] = transform_value(sh, values[i], flags);
+		if (!stored[i]) {
+			strv_free(stored);
+			return -1;
+		}
+	}
+	v = find_visible(sh->vars, name, NULL);
+	if (!v)
+		v = scope_add(&sh->vars->scopes[0], name, hash_name(name));
+	mark_env_dirty(sh, v);
+	if (!append) {
+		var_clear_value(v);
+		v->flags |= VAR_ARRAY;
+	} else {
+		make_array(v);
+	}
+	size_t base = v->array_len;
+	for (size_t i = 0; i < n; i++)
+		array_store(v, base + i, stored[i]);
+	free(stored);
+	if (sh->opt.allexport)
+		v->flags |= VAR_EXPORT;
+	v->flags &= ~(unsigned)(VAR_NOVALUE | VAR_DYNAMIC);
+	return 0;
+}
+
+int vars_set_element(struct shell *sh, const char *name, long index, const char *value)
+{
+	if (!valid_name(name))
+		return name_error(sh, name);
+	struct var *v = find_visible(sh->vars, name, NULL);
+	if (v && (v->flags & VAR_READONLY))
+		return readonly_error(sh, name);
+	char *stored = transform_value(sh, value, v ? v->flags : 0);
+	if (!stored)
+		return -1;
+	v = find_visible(sh->vars, name, NULL);
+	if (index < 0) {
+		long len = v && (v->flags & VAR_ARRAY) ? (long)v->array_len : (v && v->value ? 1 : 0);
+		if (index + len < 0) {
+			shell_error(sh, "%s[%ld]: bad array subscript", name, index);
+			free(stored);
+			return -1;
+		}
+		index += len;
+	}
+	if (!v)
+		v = scope_add(&sh->vars->scopes[0], name, hash_name(name));
+	mark_env_dirty(sh, v);
+	make_array(v);
+	array_store(v, (size_t)index, stored);
+	if (sh->opt.allexport)
+		v->flags |= VAR_EXPORT;
+	v->flags &= ~(unsigned)(VAR_NOVALUE | VAR_DYNAMIC);
+	return 0;
+}
+
+int vars_unset(struct shell *sh, const char *name)
+{
+	size_t scope = 0;
+	struct var *v = find_visible(sh->vars, name, &scope);
+	if (!v)
+		return 0;
+	if (v->flags & VAR_READONLY)
+		return readonly_error(sh, name);
+	mark_env_dirty(sh, v);
+	if (scope > 0 && scope + 1 == sh->vars->nscopes) {
+		/* A local unset by its own function stays declared (and keeps
+		 * hiding outer ones) until the function returns; one unset from
+		 * a function it called goes away (bash's dynamic unset). */
+		var_clear_value(v);
+		v->flags = (v->flags & ~(unsigned)(VAR_ARRAY | VAR_DYNAMIC)) | VAR_NOVALUE;
+	} else {
+		scope_remove(&sh->vars->scopes[scope], name, hash_name(name));
+		sh->vars->env_dirty = true;
+	}
+	note_special_assignment(sh, name);
+	return 0;
+}
+
+int vars_unset_element(struct shell *sh, const char *name, long index)
+{
+	struct var *v = find_visible(sh->vars, name, NULL);
+	if (!v)
+		return 0;
+	if (v->flags & VAR_READONLY)
+		return readonly_error(sh, name);
+	if (!(v->flags & VAR_ARRAY)) {
+		if (index == 0 || index == -1)
+			return vars_unset(sh, name);
+		return 0;
+	}
+	if (index < 0) {
+		index += (long)v->array_len;
+		if (index < 0) {
+			shell_error(sh, "%s[%ld]: bad array subscript", name, index - (long)v->array_len);
+			return -1;
+		}
+	}
+	if ((size_t)index < v->array_len) {
+		free(v->array[index]);
+		v->array[index] = NULL;
+		while (v->array_len > 0 && v->array[v->array_len - 1] == NULL)
+			v->array_len--;
+	}
+	return 0;
+}
+
+void vars_push_scope(struct shell *sh)
+{
+	struct var_table *t = sh->vars;
+	if (t->nscopes == t->cap) {
+		t->cap *= 2;
+		t->scopes = xreallocarray(t->scopes, t->cap, sizeof *t->scopes);
+	}
+	scope_init(&t->scopes[t->nscopes++], 8);
+}
+
+void vars_pop_scope(struct shell *sh)
+{
+	struct var_table *t = sh->vars;
+	if (t->nscopes <= 1)
+		return;
+	struct scope *sc = &t->scopes[--t->nscopes];
+	if (sc->count > 0) {
+		/* The popped variables may have shadowed exported ones. */
+		t->env_dirty = true;
+		for (size_t i = 0; i < sc->nbuckets; i++) {
+			for (struct var_entry *e = sc->buckets[i]; e; e = e->next) {
+				if (strcmp(e->v.name, "PATH") == 0 || strcmp(e->v.name, "OPTIND") == 0)
+					note_special_assignment(sh, e->v.name);
+			}
+		}
+	}
+	scope_free(sc);
+}
+
+int vars_make_local(struct shell *sh, const char *name)
+{
+	struct var_table *t = sh->vars;
+	if (sh->func_depth == 0)
+		return -1;
+	if (!valid_name(name))
+		return name_error(sh, name);
+	struct scope *sc = &t->scopes[t->nscopes - 1];
+	size_t h = hash_name(name);
+	if (scope_find(sc, name, h))
+		return 0;
+	struct var *outer = find_visible(t, name, NULL);
+	unsigned inherited = outer ? outer->flags & (VAR_EXPORT) : 0;
+	if (outer && (outer->flags & VAR_READONLY))
+		return readonly_error(sh, name);
+	struct var *v = scope_add(sc, name, h);
+	v->flags |= inherited;
+	t->env_dirty = true;
+	return 0;
+}
+
+int vars_set_temp(struct shell *sh, const char *name, const char *value)
+{
+	struct var_table *t = sh->vars;
+	if (!valid_name(name))
+		return name_error(sh, name);
+	struct var *outer = find_visible(t, name, NULL);
+	if (outer && (outer->flags & VAR_READONLY))
+		return readonly_error(sh, name);
+	struct scope *sc = &t->scopes[t->nscopes - 1];
+	size_t h = hash_name(name);
+	struct var_entry *e = scope_find(sc, name, h);
+	struct var *v = e ? &e->v : scope_add(sc, name, h);
+	var_clear_value(v);
+	v->value = xstrdup(value);
+	/* Temporary assignments are in the environment of what runs. */
+	v->flags = (v->flags & ~(unsigned)(VAR_NOVALUE | VAR_ARRAY | VAR_DYNAMIC)) | VAR_EXPORT;
+	t->env_dirty = true;
+	note_special_assignment(sh, name);
+	return 0;
+}
+
+static bool hidden_by_inner(struct var_table *t, size_t scope, const char *name, size_t h)
+{
+	for (size_t j = scope + 1; j < t->nscopes; j++) {
+		if (scope_find(&t->scopes[j], name, h))
+			return true;
+	}
+	return false;
+}
+
+/* All visible variables (innermost wins), unsorted. */
+static struct var **collect_visible(struct var_table *t, size_t *count)
+{
+	size_t total = 0;
+	for (size_t i = 0; i < t->nscopes; i++)
+		total += t->scopes[i].count;
+	struct var **list = xcalloc(total + 1, sizeof *list);
+	size_t n = 0;
+	for (size_t i = 0; i < t->nscopes; i++) {
+		struct scope *sc = &t->scopes[i];
+		for (size_t b = 0; b < sc->nbuckets; b++) {
+			for (struct var_entry *e = sc->buckets[b]; e; e = e->next) {
+				if (!hidden_by_inner(t, i, e->v.name, e->hash))
+					list[n++] = &e->v;
+			}
+		}
+	}
+	*count = n;
+	return list;
+}
+
+char **vars_environ(struct shell *sh)
+{
+	struct var_table *t = sh->vars;
+	if (t->env && !t->env_dirty)
+		return t->env;
+	strv_free(t->env);
+	size_t n;
+	struct var **list = collect_visible(t, &n);
+	struct strvec env;
+	strvec_init(&env);
+	for (size_t i = 0; i < n; i++) {
+		struct var *v = list[i];
+		if (!(v->flags & VAR_EXPORT) || (v->flags & (VAR_NOVALUE | VAR_ARRAY)))
+			continue;
+		if (v->flags & VAR_DYNAMIC)
+			refresh_dynamic(sh, v);
+		if (!v->value)
+			continue;
+		strvec_push_owned(&env, xasprintf("%s=%s", v->name, v->value));
+	}
+	free(list);
+	t->env = strvec_detach(&env);
+	t->env_dirty = false;
+	return t->env;
+}
+
+static int compare_var_names(const void *a, const void *b)
+{
+	const struct var *x = *(const struct var *const *)a;
+	const struct var *y = *(const struct var *const *)b;
+	return strcmp(x->name, y->name);
+}
+
+void vars_foreach(struct shell *sh, void (*fn)(struct var *v, void *ctx), void *ctx)
+{
+	size_t n;
+	struct var **list = collect_visible(sh->vars, &n);
+	qsort(list, n, sizeof *list, compare_var_names);
+	for (size_t i = 0; i < n; i++) {
+		if (list[i]->flags & VAR_DYNAMIC)
+			refresh_dynamic(sh, list[i]);
+		fn(list[i], ctx);
+	}
+	free(list);
+}
+
+static bool needs_quoting(const char *value)
+{
+	if (*value == '\0')
+		return true;
+	for (const char *p = value; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+		if (!(isalnum(c) || strchr("_./:,+-@%^=", c) || c >= 0x80))
+			return true;
+	}
+	return false;
+}
+
+static bool has_control_chars(const char *value)
+{
+	for (const char *p = value; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+		if (c < 0x20 && c != '\n' && c != '\t')
+			return true;
+		if (c == 0x7f)
+			return true;
+	}
+	return false;
+}
+
+void vars_quote(struct strbuf *out, const char *value)
+{
+	if (!needs_quoting(value) && value[0] != '=' && !(value[0] == '~')) {
+		strbuf_adds(out, value);
+		return;
+	}
+	if (has_control_chars(value)) {
+		/* $'...' keeps control characters visible and reusable. */
+		strbuf_adds(out, "$'");
+		for (const char *p = value; *p; p++) {
+			unsigned char c = (unsigned char)*p;
+			switch (c) {
+			case '\n': strbuf_adds(out, "\\n"); break;
+			case '\t': strbuf_adds(out, "\\t"); break;
+			case '\r': strbuf_adds(out, "\\r"); break;
+			case 0x1b: strbuf_adds(out, "\\E"); break;
+			case '\'': strbuf_adds(out, "\\'"); break;
+			case '\\': strbuf_adds(out, "\\\\"); break;
+			default:
+				if (c < 0x20 || c == 0x7f)
+					strbuf_addf(out, "\\%03o", c);
+				else
+					strbuf_addc(out, (char)c);
+			}
+		}
+		strbuf_addc(out, '\'');
+		return;
+	}
+	strbuf_addc(out, '\'');
+	for (const char *p = value; *p; p++) {
+		if (*p == '\'')
+			strbuf_adds(out, "'\\''");
+		else
+			strbuf_addc(out, *p);
+	}
+	strbuf_addc(out, '\'');
+}
+
+/* True when path is absolute, free of . and .. components, and names the
+ * current directory. */
+static bool pwd_is_valid(const char *path)
+{
+	if (!path || path[0] != '/')
+		return false;
+	for (const char *p = path; *p; p++) {
+		if (*p == '/' && p[1] == '.' &&
+		    (p[2] == '/' || p[2] == '\0' || (p[2] == '.' && (p[3] == '/' || p[3] == '\0'))))
+			return false;
+	}
+	struct stat a, b;
+	if (stat(path, &a) < 0 || stat(".", &b) < 0)
+		return false;
+	return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+static void add_dynamic(struct shell *sh, const char *name, unsigned flag)
+{
+	struct scope *global = &sh->vars->scopes[0];
+	size_t h = hash_name(name);
+	struct var_entry *e = scope_find(global, name, h);
+	struct var *v = e ? &e->v : scope_add(global, name, h);
+	v->flags |= flag;
+	refresh_dynamic(sh, v);
+}
+
+void vars_init(struct shell *sh, char **envp)
+{
+	struct var_table *t = xcalloc(1, sizeof *t);
+	t->cap = 8;
+	t->scopes = xcalloc(t->cap, sizeof *t->scopes);
+	scope_init(&t->scopes[0], 128);
+	t->nscopes = 1;
+	t->env_dirty = true;
+	sh->vars = t;
+
+	for (char **e = envp; e && *e; e++) {
+		const char *eq = strchr(*e, '=');
+		if (!eq)
+			continue;
+		char *name = xstrndup(*e, (size_t)(eq - *e));
+		if (valid_name(name) && strcmp(name, "IFS") != 0) {
+			size_t h = hash_name(name);
+			struct var_entry *old = scope_find(&t->scopes[0], name, h);
+			struct var *v = old ? &old->v : scope_add(&t->scopes[0], name, h);
+			free(v->value);
+			v->value = xstrdup(eq + 1);
+			v->flags = VAR_EXPORT;
+		}
+		free(name);
+	}
+
+	/* Set directly: none of these may fail or trigger side effects. */
+	struct {
+		const char *name;
+		const char *value;
+		bool only_if_unset;
+	} defaults[] = {
+		{"IFS", " \t\n", false},
+		{"PS1", geteuid() == 0 ? "# " : "$ ", true},
+		{"PS2", "> ", true},
+		{"PS4", "+ ", true},
+		{"OPTIND", "1", false},
+		{"OPTERR", "1", true},
+	};
+	for (size_t i = 0; i < sizeof defaults / sizeof defaults[0]; i++) {
+		size_t h = hash_name(defaults[i].name);
+		struct var_entry *old = scope_find(&t->scopes[0], defaults[i].name, h);
+		if (old && defaults[i].only_if_unset)
+			continue;
+		struct var *v = old ? &old->v : scope_add(&t->scopes[0], defaults[i].name, h);
+		free(v->value);
+		v->value = xstrdup(defaults[i].value);
+		v->flags &= ~(unsigned)VAR_NOVALUE;
+	}
+
+	char buf[32];
+	snprintf(buf, sizeof buf, "%ld", (long)sh->parent_pid);
+	{
+		size_t h = hash_name("PPID");
+		struct var_entry *old = scope_find(&t->scopes[0], "PPID", h);
+		struct var *v = old ? &old->v : scope_add(&t->scopes[0], "PPID", h);
+		free(v->value);
+		v->value = xstrdup(buf);
+		v->flags = VAR_READONLY;
+	}
+	snprintf(buf, sizeof buf, "%ld", (long)getuid());
+	vars_set(sh, "UID", buf, 0);
+	snprintf(buf, sizeof buf, "%ld", (long)geteuid());
+	vars_set(sh, "EUID", buf, 0);
+
+	const char *pwd = NULL;
+	{
+		struct var_entry *e = scope_find(&t->scopes[0], "PWD", hash_name("PWD"));
+		if (e)
+			pwd = e->v.value;
+	}
+	if (!pwd_is_valid(pwd)) {
+		char *cwd = getcwd(NULL, 0);
+		if (cwd) {
+			vars_set(sh, "PWD", cwd, VAR_EXPORT);
+			free(cwd);
+		}
+	} else {
+		vars_set(sh, "PWD", pwd, VAR_EXPORT);
+	}
+
+	add_dynamic(sh, "RANDOM", VAR_DYN_RANDOM);
+	add_dynamic(sh, "SECONDS", VAR_DYN_SECONDS);
+	add_dynamic(sh, "LINENO", VAR_DYN_LINENO);
+}
+
+void vars_free(struct shell *sh)
+{
+	struct var_table *t = sh->vars;
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->nscopes; i++)
+		scope_free(&t->scopes[i]);
+	free(t->scopes);
+	strv_free(t->env);
+	free(t);
+	sh->vars = NULL;
+}
+
+int vars_set_flags(struct shell *sh, const char *name, unsigned set, unsigned clear)
+{
+	if (!valid_name(name))
+		return name_error(sh, name);
+	struct var *v = find_visible(sh->vars, name, NULL);
+	if (v && (v->flags & VAR_READONLY) && (clear & VAR_READONLY))
+		return readonly_error(sh, name);
+	if (!v)
+		v = scope_add(&sh->vars->scopes[0], name, hash_name(name));
+	mark_env_dirty(sh, v);
+	if ((set & VAR_ARRAY) && !(v->flags & VAR_ARRAY)) {
+		make_array(v);
+		v->flags &= ~(unsigned)VAR_DYNAMIC;
+	}
+	/* -l and -u exclude each other: the last one given wins. */
+	if (set & VAR_LOWER)
+		v->flags &= ~(unsigned)VAR_UPPER;
+	if (set & VAR_UPPER)
+		v->flags &= ~(unsigned)VAR_LOWER;
+	v->flags = (v->flags | set) & ~(clear & ~(unsigned)VAR_ARRAY);
+	mark_env_dirty(sh, v);
+	return 0;
+}

@@ -1,0 +1,2 @@
+ll; iff echo; fi
+q x"

@@ -1,0 +1,183 @@
+### array assignment and element access
+a=(x y z)
+echo ${a[0]} ${a[2]}
+--- tags bash
+--- stdout
+x z
+
+### all elements and count
+a=(x y z)
+echo ${a[@]} ${#a[@]}
+--- tags bash
+--- stdout
+x y z 3
+
+### $a is element zero
+a=(first second)
+echo $a
+--- tags bash
+--- stdout
+first
+
+### append to an array
+a=(x)
+a+=(y z)
+echo ${a[@]} ${#a[@]}
+--- tags bash
+--- stdout
+x y z 3
+
+### sparse array assignment
+a=(x)
+a[5]=y
+echo ${#a[@]} ${!a[@]}
+--- tags bash
+--- stdout
+2 0 5
+
+### unset an element
+a=(x y z)
+unset 'a[1]'
+echo ${a[@]} ${#a[@]} ${!a[@]}
+--- tags bash
+--- stdout
+x z 2 0 2
+
+### quoted "${a[@]}" keeps elements
+a=('a b' c)
+for e in "${a[@]}"; do echo "[$e]"; done
+--- tags bash
+--- stdout
+[a b]
+[c]
+
+### "${a[*]}" joins with IFS
+a=(x y z)
+IFS=,
+echo "${a[*]}"
+--- tags bash
+--- stdout
+x,y,z
+
+### element length
+a=(abc de)
+echo ${#a[0]} ${#a[1]}
+--- tags bash
+--- stdout
+3 2
+
+### array index is arithmetic
+a=(x y z)
+i=1
+echo ${a[i+1]} ${a[$i]}
+--- tags bash
+--- stdout
+z y
+
+### negative index counts from the end
+a=(x y z)
+echo ${a[-1]}
+--- tags bash
+--- stdout
+z
+
+### array in a for loop
+a=(1 2 3)
+sum=0
+for v in "${a[@]}"; do sum=$((sum + v)); done
+echo $sum
+--- tags bash
+--- stdout
+6
+
+### array from a glob
+touch f1 f2
+a=(f*)
+echo ${#a[@]}
+--- tags bash
+--- stdout
+2
+
+### array from command substitution
+a=($(echo one two three))
+echo ${a[1]}
+--- tags bash
+--- stdout
+two
+
+### array slice
+a=(a b c d e)
+echo ${a[@]:1:3}
+--- tags bash
+--- stdout
+b c d
+
+### empty array
+a=()
+echo ${#a[@]}
+for e in "${a[@]}"; do echo no; done
+--- tags bash
+--- stdout
+0
+
+### assign element to a new array
+b[2]=two
+echo ${b[2]} ${#b[@]}
+--- tags bash
+--- stdout
+two 1
+
+### array with explicit indices
+a=([2]=two [0]=zero)
+echo ${a[@]}
+--- tags bash
+--- stdout
+zero two
+
+### unset the whole array
+a=(1 2)
+unset a
+echo ${#a[@]}
+--- tags bash
+--- stdout
+0
+
+### array element append
+a=(x)
+a[0]+=y
+echo ${a[0]}
+--- tags bash
+--- stdout
+xy
+
+### local array in a function
+f() { local a=(in func); echo ${a[1]}; }
+a=(out)
+f
+echo ${a[0]}
+--- tags bash
+--- stdout
+func
+out
+
+### indices of an array
+a=(a b c)
+echo ${!a[@]}
+--- tags bash
+--- stdout
+0 1 2
+
+### array element with spaces unquoted splits
+a=('x y')
+set -- ${a[0]}
+echo $#
+--- tags bash
+--- stdout
+2
+
+### array pattern removal on each element
+a=(a.txt b.txt)
+echo ${a[@]%.txt}
+--- tags bash
+--- stdout
+a b

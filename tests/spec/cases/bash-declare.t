@@ -1,0 +1,225 @@
+### declare a plain variable
+declare x=1
+echo $x
+--- tags bash
+--- stdout
+1
+
+### declare -i evaluates arithmetic on assignment
+declare -i n
+n=2+3
+echo $n
+n+=4
+echo $n
+--- tags bash
+--- stdout
+5
+9
+
+### declare -r makes readonly
+declare -r c=1
+(c=2) 2>/dev/null || echo readonly
+--- tags bash
+--- stdout
+readonly
+
+### declare -x exports
+declare -x EXP=yes
+sh -c 'echo $EXP'
+--- tags bash
+--- stdout
+yes
+
+### declare -a creates an array
+declare -a arr=(one two)
+echo ${arr[1]}
+--- tags bash
+--- stdout
+two
+
+### declare -p prints a variable in reusable form
+x='a b "c" $d'
+declare -p x > saved
+unset x
+. ./saved
+echo "$x"
+--- tags bash
+--- stdout
+a b "c" $d
+
+### declare -p of an array is reusable
+a=(1 'two three' '')
+declare -p a > saved
+unset a
+. ./saved
+echo ${#a[@]} "${a[1]}"
+--- tags bash
+--- stdout
+3 two three
+
+### declare -p of a scalar names it with --
+x=1
+declare -p x | grep -c '^declare -- x='
+--- tags bash
+--- stdout
+1
+
+### declare in a function is local
+f() { declare v=inner; echo $v; }
+v=outer
+f
+echo $v
+--- tags bash
+--- stdout
+inner
+outer
+
+### declare -g in a function is global
+f() { declare -g gv=global; }
+f
+echo $gv
+--- tags bash
+--- stdout
+global
+
+### declare -f prints a reusable function
+f() { echo hi; }
+declare -f f > def
+unset -f f
+. ./def
+f
+--- tags bash
+--- stdout
+hi
+
+### declare -F lists function names
+f() { :; }
+g() { :; }
+declare -F
+--- tags bash
+--- stdout
+declare -f f
+declare -f g
+
+### declare -l and -u change case
+declare -l lower=HeLLo
+declare -u upper=HeLLo
+echo $lower $upper
+--- tags bash
+--- stdout
+hello HELLO
+
+### typeset is declare
+typeset t=typed
+echo $t
+--- tags bash
+--- stdout
+typed
+
+### local outside a function is an error
+local x=1
+echo $?
+--- stderr-nonempty
+--- tags bash
+--- stdout
+1
+
+### local -i in a function
+f() { local -i n=3*4; echo $n; }
+f
+--- tags bash
+--- stdout
+12
+
+### declare of a missing variable with -p fails
+declare -p nosuchvar_xyz
+echo $?
+--- stderr-nonempty
+--- tags bash
+--- stdout
+1
+
+### declare +x removes export
+declare -x E=1
+declare +x E
+sh -c 'echo "[${E-unset}]"'
+--- tags bash
+--- stdout
+[unset]
+
+### local shadows and unset reveals nothing
+x=global
+f() { local x=local; unset x; echo "[${x-unset}]"; }
+f
+echo $x
+--- tags bash
+--- stdout
+[unset]
+global
+
+### let evaluates expressions
+let a=2*3 b=a+1
+echo $a $b
+--- tags bash
+--- stdout
+6 7
+
+### let status is 1 when the last value is zero
+let 0
+echo $?
+let 1
+echo $?
+--- tags bash
+--- stdout
+1
+0
+
+### arithmetic command
+(( 2 > 1 )) && echo greater
+(( 0 )) || echo zero is false
+--- tags bash
+--- stdout
+greater
+zero is false
+
+### arithmetic command assigns
+(( x = 5, y = x * 2 ))
+echo $x $y
+--- tags bash
+--- stdout
+5 10
+
+### arithmetic command increments
+i=0
+(( i++ ))
+echo $? $i
+(( i++ ))
+echo $? $i
+--- tags bash
+--- stdout
+1 1
+0 2
+
+### arithmetic for loop
+for (( i = 0; i < 3; i++ )); do echo $i; done
+--- tags bash
+--- stdout
+0
+1
+2
+
+### arithmetic for loop with empty parts
+i=0
+for (( ; i < 2; )); do echo $i; (( i++ )); done
+--- tags bash
+--- stdout
+0
+1
+
+### arithmetic error in (( )) is status 1
+(( 1 / 0 ))
+echo $?
+--- stderr-nonempty
+--- tags bash
+--- stdout
+1

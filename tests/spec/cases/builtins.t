@@ -1,0 +1,371 @@
+### eval runs its arguments
+eval 'echo evaluated'
+--- stdout
+evaluated
+
+### eval concatenates arguments with spaces
+eval echo a b
+--- stdout
+a b
+
+### eval sees current variables and can assign
+x=1
+eval 'x=$((x + 1))'
+echo $x
+--- stdout
+2
+
+### eval with a syntax error
+eval 'if then'
+echo status $?
+--- stderr-nonempty
+--- tags bash
+--- stdout
+status 2
+
+### eval with no arguments
+eval
+echo $?
+--- stdout
+0
+
+### eval indirection
+name=value
+var=name
+eval "echo \$$var"
+--- stdout
+value
+
+### dot runs a file in the current shell
+echo 'x=sourced' > lib.sh
+. ./lib.sh
+echo $x
+--- stdout
+sourced
+
+### dot with a missing file is an error
+"$SHELL" -c '. ./missing.sh; echo no'
+[ $? -ne 0 ] && echo failed
+--- stderr-nonempty
+--- tags nobash
+--- stdout
+failed
+
+### return from a dot file
+printf 'echo one\nreturn\necho two\n' > lib.sh
+. ./lib.sh
+echo after
+--- stdout
+one
+after
+
+### dot file status is its last command
+echo false > lib.sh
+. ./lib.sh
+echo $?
+--- stdout
+1
+
+### source with arguments
+echo 'echo "args: $*"' > lib.sh
+source ./lib.sh a b
+--- tags bash
+--- stdout
+args: a b
+
+### dot searches PATH
+mkdir bin
+echo 'echo found in path' > bin/lib.sh
+PATH=$PWD/bin:$PATH
+. lib.sh
+--- stdout
+found in path
+
+### exec replaces the shell
+exec echo replaced
+echo not reached
+--- stdout
+replaced
+
+### exec of a missing command fails and exits
+"$SHELL" -c 'exec nosuchcmd_xyz; echo no'
+echo $?
+--- stderr-nonempty
+--- stdout
+127
+
+### command -v finds builtins and programs
+command -v echo
+command -v sh
+--- stdout
+echo
+/usr/bin/sh
+
+### command -v of a missing command fails
+command -v nosuchcmd_xyz
+[ $? -ne 0 ] && echo failed
+--- stdout
+failed
+
+### command -v of a function and alias
+f() { :; }
+alias a='echo a'
+command -v f
+command -v a
+--- tags bash
+--- stdout
+f
+alias a='echo a'
+
+### command -V describes a builtin
+command -V cd
+--- tags bash
+--- stdout
+cd is a shell builtin
+
+### command runs a builtin ignoring functions
+cd() { echo fake; }
+command cd /
+pwd
+--- stdout
+/
+
+### command -p uses the default path
+PATH=/nonexistent
+command -p ls / > /dev/null && echo ok
+--- stdout
+ok
+
+### type of builtin keyword function and file
+f() { :; }
+type cd
+type if
+type f | head -1
+type ls
+--- tags bash
+--- stdout
+cd is a shell builtin
+if is a shell keyword
+f is a function
+ls is /usr/bin/ls
+
+### type of missing command
+type nosuchcmd_xyz
+echo $?
+--- stderr-nonempty
+--- tags bash
+--- stdout
+1
+
+### type -t
+f() { :; }
+type -t f cd if ls
+--- tags bash
+--- stdout
+function
+builtin
+keyword
+file
+
+### hash remembers a command
+hash ls
+hash | grep -c ls
+--- tags bash
+--- stdout
+1
+
+### hash -r clears the table
+hash ls
+hash -r
+hash
+--- tags bash
+--- stdout
+hash: hash table empty
+
+### export makes variables visible to children
+export A=1
+B=2
+export B
+sh -c 'echo $A $B'
+--- stdout
+1 2
+
+### export -p lists exported variables
+export MYVAR=hello
+export -p | grep -c "MYVAR=.hello"
+--- stdout
+1
+
+### export -n unexports
+export X=1
+export -n X
+sh -c 'echo "[${X-unset}]"'
+echo $X
+--- tags bash
+--- stdout
+[unset]
+1
+
+### readonly prevents assignment
+readonly R=1
+(R=2) 2>/dev/null || echo refused
+echo $R
+--- stdout
+refused
+1
+
+### readonly prevents unset
+readonly R=1
+(unset R) 2>/dev/null || echo refused
+--- stdout
+refused
+
+### assigning a readonly variable is an error
+"$SHELL" -c 'readonly R=1; R=2; echo no'
+[ $? -ne 0 ] && echo failed
+--- stderr-nonempty
+--- stdout
+failed
+
+### readonly -p lists readonly variables
+readonly RO=x
+readonly -p | grep -c "RO=.x"
+--- stdout
+1
+
+### unset a variable
+x=1
+unset x
+echo "[${x-unset}]"
+--- stdout
+[unset]
+
+### unset -v and unset -f
+f() { echo f; }
+f=var
+unset -v f
+f
+unset -f f
+f 2>/dev/null || echo gone
+--- stdout
+f
+gone
+
+### unset a variable that does not exist is fine
+unset nosuchvar_xyz
+echo $?
+--- stdout
+0
+
+### unset several variables
+a=1 b=2
+unset a b
+echo "[$a$b]"
+--- stdout
+[]
+
+### shift with a variable count
+set -- a b c d
+n=2
+shift $n
+echo $*
+--- stdout
+c d
+
+### true and false and colon
+true; echo $?
+false; echo $?
+:; echo $?
+: ignored args; echo $?
+--- stdout
+0
+1
+0
+0
+
+### umask prints and sets the mask
+umask 027
+umask
+--- stdout
+0027
+
+### umask affects created files
+umask 077
+: > f
+ls -l f | cut -c1-10
+--- stdout
+-rw-------
+
+### umask -S symbolic output
+umask 022
+umask -S
+--- stdout
+u=rwx,g=rx,o=rx
+
+### umask with symbolic mode
+umask 077
+umask g+rx
+umask
+--- stdout
+0027
+
+### ulimit -n prints a number
+ulimit -n | grep -c '^[0-9][0-9]*$'
+--- stdout
+1
+
+### ulimit -n can lower the limit in a subshell
+(ulimit -n 100; ulimit -n)
+--- stdout
+100
+
+### times prints and returns 0
+times > /dev/null
+echo $?
+--- stdout
+0
+
+### wait with no children returns 0
+wait
+echo $?
+--- stdout
+0
+
+### builtin runs a builtin
+builtin echo via builtin
+--- tags bash
+--- stdout
+via builtin
+
+### break outside a loop is harmless
+break 2>/dev/null
+echo continued
+--- stdout
+continued
+
+### return outside a function is an error
+return 2>/dev/null
+echo $?
+--- tags bash
+--- stdout
+2
+
+### exit in a pipeline stage only exits that stage
+exit 3 | true
+echo $?
+--- stdout
+0
+
+### special builtin error exits the shell
+"$SHELL" -c 'set -o nosuchopt; echo survived'
+[ $? -ne 0 ] && echo exited
+--- stderr-nonempty
+--- tags nobash
+--- stdout
+exited
+
+### regular builtin error does not exit the shell
+cd /nonexistent_xyz 2>/dev/null
+echo survived
+--- stdout
+survived

@@ -1,0 +1,183 @@
+### star matches files
+touch a.c b.c c.h
+echo *.c
+--- stdout
+a.c b.c
+
+### question mark matches one character
+touch a1 a22 b1
+echo a?
+--- stdout
+a1
+
+### bracket expression
+touch a b c d
+echo [a-c]
+--- stdout
+a b c
+
+### negated bracket expression
+touch a b c d
+echo [!a-c]
+--- stdout
+d
+
+### no match leaves the pattern
+echo *.nomatch
+--- stdout
+*.nomatch
+
+### results are sorted
+touch zeta alpha Mid beta
+echo *
+--- stdout
+Mid alpha beta zeta
+
+### hidden files are not matched by star
+touch .hidden visible
+echo *
+--- stdout
+visible
+
+### dot pattern matches hidden files
+touch .hidden visible
+echo .h*
+--- stdout
+.hidden
+
+### glob in subdirectory
+mkdir d
+touch d/x d/y
+echo d/*
+--- stdout
+d/x d/y
+
+### glob across directories
+mkdir d1 d2
+touch d1/f d2/f
+echo */f
+--- stdout
+d1/f d2/f
+
+### set -f disables globbing
+touch a b
+set -f
+echo *
+--- stdout
+*
+
+### quoted star is literal
+touch a b
+echo "*" '*'
+--- stdout
+* *
+
+### glob from a variable is expanded
+touch a1 a2
+p='a*'
+echo $p
+--- stdout
+a1 a2
+
+### glob from a quoted variable is not expanded
+touch a1 a2
+p='a*'
+echo "$p"
+--- stdout
+a*
+
+### partly quoted glob
+touch 'a*1' a21
+echo 'a*'*
+--- stdout
+a*1
+
+### backslash escapes glob character
+touch 'a*' ab
+echo a\*
+--- stdout
+a*
+
+### character class
+touch a 1 B
+echo [[:digit:]] [[:upper:]]
+--- stdout
+1 B
+
+### glob matches nothing and nullglob off keeps word
+set -- *.none
+echo $#
+--- stdout
+1
+
+### nullglob removes unmatched patterns
+shopt -s nullglob
+set -- *.none
+echo $#
+--- tags bash
+--- stdout
+0
+
+### slash must be matched literally
+mkdir d
+touch d/f
+echo d*f
+echo d?f
+--- stdout
+d*f
+d?f
+
+### bracket with a slash does not match slash
+mkdir d
+touch d/f
+echo d[/]f
+--- stdout
+d[/]f
+
+### glob in case is not pathname expansion
+touch abc
+case xyz in *) echo matched;; esac
+--- stdout
+matched
+
+### glob with a dotfile explicitly
+touch .a .b c
+echo .[ab]
+--- stdout
+.a .b
+
+### bracket expression with a right bracket first
+touch ']' a
+echo []a]
+--- stdout
+] a
+
+### pattern with a directory that does not exist
+echo nodir/*
+--- stdout
+nodir/*
+
+### glob in assignment is not expanded
+touch a1
+x=a*
+echo "$x"
+--- stdout
+a*
+
+### glob in redirection target
+touch only.txt
+echo data > o*.txt
+cat only.txt
+ls
+--- tags nobash
+--- stdout
+o*.txt
+only.txt
+
+### many files
+i=0
+while [ $i -lt 200 ]; do : > f$i; i=$((i+1)); done
+set -- f*
+echo $#
+--- stdout
+200
