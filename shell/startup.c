@@ -3,6 +3,7 @@
 #include "startup.h"
 
 #include "broker.h"
+#include "../hooks/classify.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -239,6 +240,11 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 	bool doctor = false, json = false;
 	const char *ci = getenv("CI");
 	st->headless = ci && *ci && strcmp(ci, "0") != 0 && strcmp(ci, "false") != 0;
+
+	/* --classify judges a command line without running it: no sandbox,
+	 * no broker, nothing else of the shell. */
+	if (*argc > 1 && strcmp(argv[1], "--classify") == 0)
+		return classify_main(*argc, argv);
 
 	/* sbsh's own options may stand among the shell's, up to the first
 	 * operand (the script, or the -c string). */

@@ -88,8 +88,11 @@ void strbuf_reserve(struct strbuf *sb, size_t extra)
 	size_t cap = sb->cap ? sb->cap : 32;
 	while (cap < need)
 		cap = cap > SIZE_MAX / 2 ? need : cap * 2;
+	bool fresh = sb->data == NULL;
 	sb->data = xrealloc(sb->data, cap);
 	sb->cap = cap;
+	if (fresh)
+		sb->data[0] = '\0';
 }
 
 void strbuf_addc(struct strbuf *sb, char c)
