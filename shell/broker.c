@@ -30,7 +30,7 @@ int broker_frame_check(const struct broker_frame *f, size_t received)
 {
 	if (received < BROKER_HEADER_SIZE || f->magic != BROKER_MAGIC)
 		return -1;
-	if (f->type < BROKER_ESCAPE || f->type > BROKER_REFUSED)
+	if (f->type < BROKER_ESCAPE || f->type > BROKER_APPROVE)
 		return -1;
 	if (f->len > BROKER_PAYLOAD_MAX || f->len != received - BROKER_HEADER_SIZE)
 		return -1;
@@ -299,6 +299,50 @@ static bool ask_human(struct broker *b, char *const *argv, const char *program, 
 	return yes;
 }
 
+/* Splits an APPROVE payload into its three strings. */
+static int approval_fields(const struct broker_frame *f, const char *out[3])
+{
+	size_t off = 0;
+	for (int i = 0; i < 3; i++) {
+		if (off >= f->len)
+			return -1;
+		const char *end = memchr(f->payload + off, '\0', f->len - off);
+		if (!end)
+			return -1;
+		out[i] = f->payload + off;
+		off = (size_t)(end - f->payload) + 1;
+	}
+	return off == f->len ? 0 : -1;
+}
+
+static int ask_approval(struct broker *b, const char *verdict, const char *command,
+                        const char *reason, const char *cwd)
+{
+	struct strbuf sb;
+	strbuf_init(&sb);
+	strbuf_adds(&sb, "\nsbsh: the agent wants to run a command that needs your approval:\n    ");
+	append_visible(&sb, command);
+	strbuf_adds(&sb, "\n  verdict: ");
+	append_visible(&sb, verdict);
+	strbuf_adds(&sb, " — ");
+	append_visible(&sb, reason);
+	strbuf_adds(&sb, "\n  in: ");
+	append_visible(&sb, cwd);
+	strbuf_addf(&sb, "\nAllow? [y]es once, yes for this [s]ession, [n]o (%u s): ", b->opts->timeout_s);
+	tty_print(b, sb.data);
+	strbuf_free(&sb);
+	char answer[64];
+	int result = BROKER_NO;
+	if (read_answer(b, answer, sizeof answer)) {
+		if (strcmp(answer, "y") == 0 || strcmp(answer, "yes") == 0)
+			result = BROKER_YES_ONCE;
+		else if (strcmp(answer, "s") == 0 || strcmp(answer, "session") == 0)
+			result = BROKER_YES_SESSION;
+	}
+	tty_print(b, result == BROKER_NO ? "sbsh: refused.\n" : "sbsh: approved.\n");
+	return result;
+}
+
 static void send_frame(int sock, uint32_t type, int32_t value, const char *text)
 {
 	struct broker_frame f;
@@ -414,7 +458,7 @@ static void serve_request(struct broker *b)
 	struct stat sb;
 	if ((msg.msg_flags & (MSG_CTRUNC | MSG_TRUNC)) || broker_frame_check(&f, (size_t)n) != 0)
 		why = "malformed request";
-	else if (f.type == BROKER_SIGNAL)
+	else if (f.type == BROKER_SIGNAL || f.type == BROKER_APPROVE)
 		why = NULL;
 	else if (f.type != BROKER_ESCAPE)
 		why = "unexpected request";
@@ -425,9 +469,24 @@ static void serve_request(struct broker *b)
 	else if (b->refused_at && time(NULL) - b->refused_at < 2)
 		why = "refused: too soon after the last refusal";
 
+	const char *fields[3];
 	if (!why && f.type == BROKER_SIGNAL) {
 		if (f.value > 0 && f.value < 65)
 			forward_signal(b, f.value);
+	} else if (!why && f.type == BROKER_APPROVE) {
+		char cwd[PATH_MAX] = "?";
+		if (nfds >= 1) {
+			char link[64];
+			snprintf(link, sizeof link, "/proc/self/fd/%d", fds[0]);
+			ssize_t len = readlink(link, cwd, sizeof cwd - 1);
+			if (len >= 0)
+				cwd[len] = '\0';
+		}
+		if (f.len == 0 || f.payload[f.len - 1] != '\0' || approval_fields(&f, fields) != 0)
+			send_frame(b->sock, BROKER_REFUSED, 0, "malformed request");
+		else
+			send_frame(b->sock, BROKER_RESULT,
+			           ask_approval(b, fields[0], fields[1], fields[2], cwd), NULL);
 	} else if (!why) {
 		char *program = resolve_program(b, argv[0], fds[3]);
 		char cwd[PATH_MAX] = "?";
@@ -719,6 +778,69 @@ int broker_request_escape(int fd, char *const *argv, const char **why)
 		if (f.type == BROKER_REFUSED) {
 			snprintf(reason, sizeof reason, "%.*s", (int)(f.len ? f.len - 1 : 0), f.payload);
 			*why = reason;
+			return -1;
+		}
+	}
+}
+
+int broker_request_approval(int fd, const char *verdict, const char *command, const char *reason,
+                            const char **why)
+{
+	static char why_buf[256];
+	struct broker_frame f;
+	memset(&f, 0, BROKER_HEADER_SIZE);
+	f.magic = BROKER_MAGIC;
+	f.type = BROKER_APPROVE;
+	const char *parts[3] = {verdict, command, reason};
+	size_t off = 0;
+	for (int i = 0; i < 3; i++) {
+		size_t n = strlen(parts[i]) + 1;
+		if (off + n > BROKER_PAYLOAD_MAX) {
+			*why = "the command is too long to ask about";
+			return -1;
+		}
+		memcpy(f.payload + off, parts[i], n);
+		off += n;
+	}
+	f.len = (uint32_t)off;
+	/* The folder goes along as a descriptor: the broker shows where. */
+	int cwd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	char control[CMSG_SPACE(sizeof(int))];
+	memset(control, 0, sizeof control);
+	struct iovec iov = {.iov_base = &f, .iov_len = BROKER_HEADER_SIZE + off};
+	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1};
+	if (cwd >= 0) {
+		msg.msg_control = control;
+		msg.msg_controllen = sizeof control;
+		struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(c), &cwd, sizeof cwd);
+	}
+	ssize_t sent;
+	do
+		sent = sendmsg(fd, &msg, MSG_NOSIGNAL);
+	while (sent < 0 && errno == EINTR);
+	if (cwd >= 0)
+		close(cwd);
+	if (sent < 0) {
+		*why = "the broker is gone";
+		return -1;
+	}
+	while (1) {
+		ssize_t n = recv(fd, &f, sizeof f, 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0 || broker_frame_check(&f, (size_t)n) != 0) {
+			*why = "the broker is gone";
+			return -1;
+		}
+		if (f.type == BROKER_RESULT)
+			return f.value == BROKER_YES_ONCE || f.value == BROKER_YES_SESSION ? f.value : BROKER_NO;
+		if (f.type == BROKER_REFUSED) {
+			snprintf(why_buf, sizeof why_buf, "%.*s", (int)(f.len ? f.len - 1 : 0), f.payload);
+			*why = why_buf;
 			return -1;
 		}
 	}

@@ -18,6 +18,14 @@ enum broker_type {
 	BROKER_SIGNAL = 2, /* shell -> broker: forward value to the running escape */
 	BROKER_RESULT = 3, /* broker -> shell: value = exit status */
 	BROKER_REFUSED = 4, /* broker -> shell: payload = why */
+	BROKER_APPROVE = 5, /* shell -> broker: payload = verdict NUL command NUL reason NUL */
+};
+
+/* Answers to BROKER_APPROVE, in a BROKER_RESULT's value. */
+enum broker_answer {
+	BROKER_NO = 0,
+	BROKER_YES_ONCE = 1,
+	BROKER_YES_SESSION = 2,
 };
 
 /* One datagram: a fixed header, then len payload bytes. */
@@ -53,6 +61,11 @@ int broker_start(const struct broker_options *opts, char **pty_path);
 /* Shell side: asks to run argv outside the sandbox; returns its exit
  * status, or -1 with *why set (static text) when refused. */
 int broker_request_escape(int fd, char *const *argv, const char **why);
+
+/* Shell side: asks the human to approve a command the classifier flagged.
+ * Returns a broker_answer, or -1 with *why set when nobody could answer. */
+int broker_request_approval(int fd, const char *verdict, const char *command, const char *reason,
+                            const char **why);
 
 /* Encodes a waitpid() status as a shell exit status. */
 int broker_wait_status(int wstatus);
