@@ -64,13 +64,17 @@ BUILTIN_FN(dot)
 		shell_error(sh, "%s: filename argument required", argv[0]);
 		return 2;
 	}
+	errno = 0;
 	char *path = find_sourced_file(sh, argv[i]);
 	if (path && access(path, R_OK) != 0) {
 		free(path);
 		path = NULL;
 	}
 	if (!path) {
-		shell_error(sh, "%s: %s: file not found", argv[0], argv[i]);
+		if (strchr(argv[i], '/'))
+			shell_error(sh, "%s: %s", argv[i], strerror(errno ? errno : ENOENT));
+		else
+			shell_error(sh, "%s: %s: file not found", argv[0], argv[i]);
 		/* A special builtin's error ends a non-interactive shell, as in
 		 * dash; `source` is bash's and is not special. */
 		if (strcmp(argv[0], ".") == 0 && !sh->opt.interactive) {

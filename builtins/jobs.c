@@ -16,7 +16,7 @@ static int list_signals(struct shell *sh, int argc, char **argv, int i)
 				continue;
 			char buf[32];
 			snprintf(buf, sizeof buf, "SIG%s", name);
-			printf("%2d) %-12s", sig, buf);
+			printf("%2d) %s", sig, buf);
 			putchar(++col % 5 == 0 ? '\n' : '\t');
 		}
 		if (col % 5)

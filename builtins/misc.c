@@ -154,7 +154,7 @@ BUILTIN_FN(ulimit)
 	if (soft)
 		rl.rlim_cur = v;
 	if (setrlimit(d->resource, &rl) != 0) {
-		shell_error(sh, "ulimit: %s limit: cannot modify limit: %s", d->desc, strerror(errno));
+		shell_error(sh, "ulimit: %s: cannot modify limit: %s", d->desc, strerror(errno));
 		return 1;
 	}
 	return 0;

@@ -50,7 +50,7 @@ static void list_signals(void)
 			continue;
 		char buf[32];
 		snprintf(buf, sizeof buf, "SIG%s", name);
-		printf("%2d) %-12s", sig, buf);
+		printf("%2d) %s", sig, buf);
 		if (++col % 5 == 0)
 			putchar('\n');
 		else

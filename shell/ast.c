@@ -2,10 +2,147 @@
  * back into shell text that parses to an equivalent tree. */
 #include "ast.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lexer.h"
+
+/* ---- the arena ---------------------------------------------------------- */
+
+/* Under AddressSanitizer every object gets its own malloc, so that the
+ * sanitizer still sees overruns and uses after free inside a tree. */
+#if defined(__SANITIZE_ADDRESS__)
+#define ARENA_PER_OBJECT 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ARENA_PER_OBJECT 1
+#endif
+#endif
+
+union arena_align {
+	void *p;
+	size_t s;
+	long long l;
+	double d;
+};
+#define ARENA_ALIGN _Alignof(union arena_align)
+
+struct arena_chunk {
+	union {
+		struct arena_chunk *prev;
+		union arena_align align;
+	} h;
+};
+
+/* Small first chunk: most trees are one short line; later chunks double. */
+#define ARENA_FIRST_CHUNK 512
+#define ARENA_MAX_CHUNK (64 * 1024)
+
+struct ast_arena {
+	struct arena_chunk *chunks; /* newest first */
+	char *next, *end;           /* free space of the newest chunk */
+	size_t chunk_size;
+	struct node *root;
+};
+
+struct ast_arena *ast_arena_create(void)
+{
+	struct ast_arena *a = xcalloc(1, sizeof *a);
+	a->chunk_size = ARENA_FIRST_CHUNK;
+	return a;
+}
+
+void ast_arena_destroy(struct ast_arena *a)
+{
+	if (!a)
+		return;
+	struct arena_chunk *c = a->chunks;
+	while (c) {
+		struct arena_chunk *prev = c->h.prev;
+		free(c);
+		c = prev;
+	}
+	free(a);
+}
+
+void ast_arena_set_root(struct ast_arena *a, struct node *root)
+{
+	a->root = root;
+}
+
+/* Memory that does not fit the current chunk. */
+static void *arena_slow(struct ast_arena *a, size_t size)
+{
+#ifdef ARENA_PER_OBJECT
+	struct arena_chunk *c = xmalloc(sizeof *c + size);
+	c->h.prev = a->chunks;
+	a->chunks = c;
+	return c + 1;
+#else
+	if (size > a->chunk_size / 4) {
+		/* A big object gets a chunk of its own, behind the current one,
+		 * so the current one's free space is not lost. */
+		struct arena_chunk *c = xmalloc(sizeof *c + size);
+		if (a->chunks) {
+			c->h.prev = a->chunks->h.prev;
+			a->chunks->h.prev = c;
+		} else {
+			c->h.prev = NULL;
+			a->chunks = c;
+		}
+		return c + 1;
+	}
+	struct arena_chunk *c = xmalloc(sizeof *c + a->chunk_size);
+	c->h.prev = a->chunks;
+	a->chunks = c;
+	a->next = (char *)(c + 1);
+	a->end = a->next + a->chunk_size;
+	if (a->chunk_size < ARENA_MAX_CHUNK)
+		a->chunk_size *= 2;
+	void *r = a->next;
+	a->next += size;
+	return r;
+#endif
+}
+
+void *ast_arena_alloc(struct ast_arena *a, size_t size)
+{
+	if (size == 0)
+		size = 1;
+#ifndef ARENA_PER_OBJECT
+	size_t pad = (size_t)(-(uintptr_t)a->next) & (ARENA_ALIGN - 1);
+	if (a->next && pad + size <= (size_t)(a->end - a->next)) {
+		void *r = a->next + pad;
+		a->next += pad + size;
+		return r;
+	}
+#endif
+	return arena_slow(a, (size + ARENA_ALIGN - 1) & ~(ARENA_ALIGN - 1));
+}
+
+void *ast_arena_zalloc(struct ast_arena *a, size_t size)
+{
+	void *r = ast_arena_alloc(a, size);
+	memset(r, 0, size);
+	return r;
+}
+
+char *ast_arena_strndup(struct ast_arena *a, const char *s, size_t len)
+{
+	char *r;
+#ifndef ARENA_PER_OBJECT
+	if (a->next && len < (size_t)(a->end - a->next)) {
+		r = a->next;
+		a->next += len + 1;
+	} else
+#endif
+		r = arena_slow(a, len + 1);
+	if (len)
+		memcpy(r, s, len);
+	r[len] = '\0';
+	return r;
+}
 
 /* ---- freeing ------------------------------------------------------------ */
 
@@ -87,9 +224,14 @@ static void assign_free(struct assign *a)
 
 void ast_node_free(struct node *n)
 {
+	if (n && n->arena) {
+		if (n->arena->root == n)
+			ast_arena_destroy(n->arena);
+		return;
+	}
 	/* Loops down the long spines (&& || chains, elif chains) instead of
 	 * recursing, so a huge one-line script cannot exhaust the stack. */
-	while (n) {
+	while (n && !n->arena) {
 		struct node *next = NULL;
 		redirs_free(n->redirs, n->nredirs);
 		switch (n->kind) {
@@ -173,6 +315,7 @@ static char *mem_dup(const char *s, size_t len)
 	return p;
 }
 
+/* ast_word_copy: malloc'd piece by piece, for ast_word_free(). */
 static void part_copy(struct word_part *dst, const struct word_part *src)
 {
 	*dst = *src;
@@ -215,148 +358,208 @@ struct word *ast_word_copy(const struct word *w)
 	return c;
 }
 
-static struct word **words_copy(struct word *const *v, size_t n)
+/* ast_node_copy: everything in the new tree's arena. */
+static struct node *node_copy_in(struct ast_arena *a, const struct node *n);
+
+static char *str_in(struct ast_arena *a, const char *s)
+{
+	return s ? ast_arena_strndup(a, s, strlen(s)) : NULL;
+}
+
+static void *array_in(struct ast_arena *a, const void *v, size_t n, size_t size)
 {
 	if (!v)
 		return NULL;
-	struct word **c = xreallocarray(NULL, n ? n : 1, sizeof *c);
-	for (size_t i = 0; i < n; i++)
-		c[i] = ast_word_copy(v[i]);
+	void *c = ast_arena_alloc(a, (n ? n : 1) * size);
+	if (n)
+		memcpy(c, v, n * size);
 	return c;
 }
 
-static struct cond_expr *cond_copy(const struct cond_expr *e)
+static struct word *word_copy_in(struct ast_arena *a, const struct word *w)
 {
-	if (!e)
+	if (!w)
 		return NULL;
-	struct cond_expr *c = xmalloc(sizeof *c);
-	*c = *e;
-	c->op = e->op ? xstrdup(e->op) : NULL;
-	c->lhs = ast_word_copy(e->lhs);
-	c->rhs = ast_word_copy(e->rhs);
-	c->left = cond_copy(e->left);
-	c->right = cond_copy(e->right);
+	/* The word and its parts in one piece, as the parser makes them. */
+	struct word *c = ast_arena_alloc(a, sizeof *c + w->nparts * sizeof *c->parts);
+	*c = *w;
+	c->parts = w->nparts ? (struct word_part *)(c + 1) : NULL;
+	for (size_t i = 0; i < w->nparts; i++) {
+		const struct word_part *src = &w->parts[i];
+		struct word_part *dst = &c->parts[i];
+		*dst = *src;
+		switch (src->kind) {
+		case WORD_LITERAL:
+			dst->u.literal.text = ast_arena_strndup(a, src->u.literal.text, src->u.literal.len);
+			break;
+		case WORD_DQUOTE:
+			dst->u.dquote = word_copy_in(a, src->u.dquote);
+			break;
+		case WORD_PARAM:
+			dst->u.param.name = str_in(a, src->u.param.name);
+			dst->u.param.index = word_copy_in(a, src->u.param.index);
+			dst->u.param.arg = word_copy_in(a, src->u.param.arg);
+			dst->u.param.arg2 = word_copy_in(a, src->u.param.arg2);
+			break;
+		case WORD_CMDSUB:
+			dst->u.cmdsub.program = node_copy_in(a, src->u.cmdsub.program);
+			dst->u.cmdsub.text = str_in(a, src->u.cmdsub.text);
+			break;
+		case WORD_ARITH:
+			dst->u.arith.expr = word_copy_in(a, src->u.arith.expr);
+			break;
+		case WORD_PROCSUB:
+			dst->u.procsub.program = node_copy_in(a, src->u.procsub.program);
+			dst->u.procsub.text = str_in(a, src->u.procsub.text);
+			break;
+		}
+	}
 	return c;
+}
+
+static struct word **words_copy_in(struct ast_arena *a, struct word *const *v, size_t n)
+{
+	if (!v)
+		return NULL;
+	struct word **c = ast_arena_alloc(a, (n ? n : 1) * sizeof *c);
+	for (size_t i = 0; i < n; i++)
+		c[i] = word_copy_in(a, v[i]);
+	return c;
+}
+
+static struct cond_expr *cond_copy_in(struct ast_arena *a, const struct cond_expr *e)
+{
+	struct cond_expr *top = NULL;
+	struct cond_expr **slot = &top;
+	/* Left spines of && / || chains can be long: follow them in a loop. */
+	while (e) {
+		struct cond_expr *c = ast_arena_alloc(a, sizeof *c);
+		*c = *e;
+		c->op = str_in(a, e->op);
+		c->lhs = word_copy_in(a, e->lhs);
+		c->rhs = word_copy_in(a, e->rhs);
+		c->right = cond_copy_in(a, e->right);
+		c->left = NULL;
+		*slot = c;
+		slot = &c->left;
+		e = e->left;
+	}
+	return top;
+}
+
+static struct node *node_copy_in(struct ast_arena *a, const struct node *n)
+{
+	struct node *top = NULL;
+	struct node **slot = &top;
+	/* Long spines (&& || chains, elif chains) are followed in a loop. */
+	while (n) {
+		const struct node *next = NULL;
+		struct node *c = ast_arena_alloc(a, sizeof *c);
+		*slot = c;
+		slot = NULL;
+		*c = *n;
+		c->arena = a;
+		c->redirs = array_in(a, n->redirs, n->nredirs, sizeof *n->redirs);
+		for (size_t i = 0; i < n->nredirs; i++) {
+			c->redirs[i].target = word_copy_in(a, n->redirs[i].target);
+			c->redirs[i].heredoc = word_copy_in(a, n->redirs[i].heredoc);
+		}
+		switch (n->kind) {
+		case NODE_SIMPLE:
+			c->u.simple.assigns = array_in(a, n->u.simple.assigns, n->u.simple.nassigns,
+			                               sizeof *n->u.simple.assigns);
+			for (size_t i = 0; i < n->u.simple.nassigns; i++) {
+				const struct assign *x = &n->u.simple.assigns[i];
+				struct assign *y = &c->u.simple.assigns[i];
+				y->name = str_in(a, x->name);
+				y->index = word_copy_in(a, x->index);
+				y->value = word_copy_in(a, x->value);
+				y->array = words_copy_in(a, x->array, x->narray);
+			}
+			c->u.simple.words = words_copy_in(a, n->u.simple.words, n->u.simple.nwords);
+			break;
+		case NODE_PIPELINE: {
+			size_t k = n->u.pipeline.ncmds;
+			c->u.pipeline.cmds = ast_arena_alloc(a, (k ? k : 1) * sizeof *c->u.pipeline.cmds);
+			c->u.pipeline.stderr_too = array_in(a, n->u.pipeline.stderr_too, k, sizeof(bool));
+			for (size_t i = 0; i < k; i++)
+				c->u.pipeline.cmds[i] = node_copy_in(a, n->u.pipeline.cmds[i]);
+			break;
+		}
+		case NODE_AND_OR:
+			c->u.and_or.right = node_copy_in(a, n->u.and_or.right);
+			c->u.and_or.left = NULL;
+			slot = &c->u.and_or.left;
+			next = n->u.and_or.left;
+			break;
+		case NODE_LIST:
+			c->u.list.items = array_in(a, n->u.list.items, n->u.list.nitems,
+			                           sizeof *n->u.list.items);
+			for (size_t i = 0; i < n->u.list.nitems; i++)
+				c->u.list.items[i].node = node_copy_in(a, n->u.list.items[i].node);
+			break;
+		case NODE_SUBSHELL:
+		case NODE_BRACE_GROUP:
+			c->u.group.body = node_copy_in(a, n->u.group.body);
+			break;
+		case NODE_IF:
+			c->u.if_.cond = node_copy_in(a, n->u.if_.cond);
+			c->u.if_.then_part = node_copy_in(a, n->u.if_.then_part);
+			c->u.if_.else_part = NULL;
+			slot = &c->u.if_.else_part;
+			next = n->u.if_.else_part;
+			break;
+		case NODE_LOOP:
+			c->u.loop.cond = node_copy_in(a, n->u.loop.cond);
+			c->u.loop.body = node_copy_in(a, n->u.loop.body);
+			break;
+		case NODE_FOR:
+			c->u.for_.var = str_in(a, n->u.for_.var);
+			c->u.for_.words = words_copy_in(a, n->u.for_.words, n->u.for_.nwords);
+			c->u.for_.body = node_copy_in(a, n->u.for_.body);
+			break;
+		case NODE_ARITH_FOR:
+			c->u.arith_for.init = word_copy_in(a, n->u.arith_for.init);
+			c->u.arith_for.cond = word_copy_in(a, n->u.arith_for.cond);
+			c->u.arith_for.step = word_copy_in(a, n->u.arith_for.step);
+			c->u.arith_for.body = node_copy_in(a, n->u.arith_for.body);
+			break;
+		case NODE_CASE:
+			c->u.case_.subject = word_copy_in(a, n->u.case_.subject);
+			c->u.case_.items = array_in(a, n->u.case_.items, n->u.case_.nitems,
+			                            sizeof *n->u.case_.items);
+			for (size_t i = 0; i < n->u.case_.nitems; i++) {
+				const struct case_item *x = &n->u.case_.items[i];
+				struct case_item *y = &c->u.case_.items[i];
+				y->patterns = words_copy_in(a, x->patterns, x->npatterns);
+				y->body = node_copy_in(a, x->body);
+			}
+			break;
+		case NODE_FUNCDEF:
+			c->u.funcdef.name = str_in(a, n->u.funcdef.name);
+			c->u.funcdef.body = node_copy_in(a, n->u.funcdef.body);
+			break;
+		case NODE_COND:
+			c->u.cond.expr = cond_copy_in(a, n->u.cond.expr);
+			break;
+		case NODE_ARITH:
+			c->u.arith.expr = word_copy_in(a, n->u.arith.expr);
+			break;
+		}
+		if (!slot)
+			break;
+		n = next;
+	}
+	return top;
 }
 
 struct node *ast_node_copy(const struct node *n)
 {
 	if (!n)
 		return NULL;
-	struct node *c = xmalloc(sizeof *c);
-	*c = *n;
-	c->redirs = NULL;
-	if (n->nredirs) {
-		c->redirs = xreallocarray(NULL, n->nredirs, sizeof *c->redirs);
-		for (size_t i = 0; i < n->nredirs; i++) {
-			c->redirs[i] = n->redirs[i];
-			c->redirs[i].target = ast_word_copy(n->redirs[i].target);
-			c->redirs[i].heredoc = ast_word_copy(n->redirs[i].heredoc);
-		}
-	}
-	switch (n->kind) {
-	case NODE_SIMPLE:
-		c->u.simple.assigns = NULL;
-		if (n->u.simple.nassigns) {
-			c->u.simple.assigns = xreallocarray(NULL, n->u.simple.nassigns,
-			                                    sizeof *c->u.simple.assigns);
-			for (size_t i = 0; i < n->u.simple.nassigns; i++) {
-				const struct assign *a = &n->u.simple.assigns[i];
-				struct assign *b = &c->u.simple.assigns[i];
-				*b = *a;
-				b->name = xstrdup(a->name);
-				b->index = ast_word_copy(a->index);
-				b->value = ast_word_copy(a->value);
-				b->array = words_copy(a->array, a->narray);
-			}
-		}
-		c->u.simple.words = words_copy(n->u.simple.words, n->u.simple.nwords);
-		break;
-	case NODE_PIPELINE: {
-		size_t k = n->u.pipeline.ncmds;
-		c->u.pipeline.cmds = xreallocarray(NULL, k ? k : 1, sizeof *c->u.pipeline.cmds);
-		c->u.pipeline.stderr_too = xreallocarray(NULL, k ? k : 1, sizeof(bool));
-		for (size_t i = 0; i < k; i++) {
-			c->u.pipeline.cmds[i] = ast_node_copy(n->u.pipeline.cmds[i]);
-			c->u.pipeline.stderr_too[i] = n->u.pipeline.stderr_too[i];
-		}
-		break;
-	}
-	case NODE_AND_OR: {
-		/* Copy the left spine iteratively. */
-		struct node *dst = c;
-		const struct node *src = n;
-		for (;;) {
-			dst->u.and_or.right = ast_node_copy(src->u.and_or.right);
-			const struct node *l = src->u.and_or.left;
-			if (l && l->kind == NODE_AND_OR && l->nredirs == 0) {
-				struct node *lc = xmalloc(sizeof *lc);
-				*lc = *l;
-				dst->u.and_or.left = lc;
-				dst = lc;
-				src = l;
-				continue;
-			}
-			dst->u.and_or.left = ast_node_copy(l);
-			break;
-		}
-		break;
-	}
-	case NODE_LIST:
-		c->u.list.items = xreallocarray(NULL, n->u.list.nitems ? n->u.list.nitems : 1,
-		                                sizeof *c->u.list.items);
-		for (size_t i = 0; i < n->u.list.nitems; i++) {
-			c->u.list.items[i].node = ast_node_copy(n->u.list.items[i].node);
-			c->u.list.items[i].async = n->u.list.items[i].async;
-		}
-		break;
-	case NODE_SUBSHELL:
-	case NODE_BRACE_GROUP:
-		c->u.group.body = ast_node_copy(n->u.group.body);
-		break;
-	case NODE_IF:
-		c->u.if_.cond = ast_node_copy(n->u.if_.cond);
-		c->u.if_.then_part = ast_node_copy(n->u.if_.then_part);
-		c->u.if_.else_part = ast_node_copy(n->u.if_.else_part);
-		break;
-	case NODE_LOOP:
-		c->u.loop.cond = ast_node_copy(n->u.loop.cond);
-		c->u.loop.body = ast_node_copy(n->u.loop.body);
-		break;
-	case NODE_FOR:
-		c->u.for_.var = xstrdup(n->u.for_.var);
-		c->u.for_.words = words_copy(n->u.for_.words, n->u.for_.nwords);
-		c->u.for_.body = ast_node_copy(n->u.for_.body);
-		break;
-	case NODE_ARITH_FOR:
-		c->u.arith_for.init = ast_word_copy(n->u.arith_for.init);
-		c->u.arith_for.cond = ast_word_copy(n->u.arith_for.cond);
-		c->u.arith_for.step = ast_word_copy(n->u.arith_for.step);
-		c->u.arith_for.body = ast_node_copy(n->u.arith_for.body);
-		break;
-	case NODE_CASE:
-		c->u.case_.subject = ast_word_copy(n->u.case_.subject);
-		c->u.case_.items = xreallocarray(NULL, n->u.case_.nitems ? n->u.case_.nitems : 1,
-		                                 sizeof *c->u.case_.items);
-		for (size_t i = 0; i < n->u.case_.nitems; i++) {
-			const struct case_item *a = &n->u.case_.items[i];
-			struct case_item *b = &c->u.case_.items[i];
-			*b = *a;
-			b->patterns = words_copy(a->patterns, a->npatterns);
-			b->body = ast_node_copy(a->body);
-		}
-		break;
-	case NODE_FUNCDEF:
-		c->u.funcdef.name = xstrdup(n->u.funcdef.name);
-		c->u.funcdef.body = ast_node_copy(n->u.funcdef.body);
-		break;
-	case NODE_COND:
-		c->u.cond.expr = cond_copy(n->u.cond.expr);
-		break;
-	case NODE_ARITH:
-		c->u.arith.expr = ast_word_copy(n->u.arith.expr);
-		break;
-	}
+	struct ast_arena *a = ast_arena_create();
+	struct node *c = node_copy_in(a, n);
+	ast_arena_set_root(a, c);
 	return c;
 }
 

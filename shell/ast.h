@@ -285,16 +285,38 @@ struct node {
 			struct word *expr; /* (( expr )) */
 		} arith;
 	} u;
+	/* Trees made by the parser and by ast_node_copy() keep all their memory
+	 * in one arena, named on every node; freeing the root frees the tree.
+	 * NULL for nodes built by hand (each piece malloc'd, freed one by one). */
+	struct ast_arena *arena;
 };
 
 /* ---- ast.c ------------------------------------------------------------ */
 
+/* Frees a whole tree. For an arena tree only its root frees anything: the
+ * call is a no-op on an inner node (its memory goes with the root). */
 void ast_node_free(struct node *n);
+/* For words and conditions built by hand or by ast_word_copy(); those of an
+ * arena tree belong to the tree and must not be passed here. */
 void ast_word_free(struct word *w);
 void ast_cond_free(struct cond_expr *c);
-/* Deep copies, for function definitions that outlive the parsed text. */
+/* Deep copies, for function definitions that outlive the parsed text. The
+ * node copy is a tree of its own (one arena), freed by ast_node_free(); the
+ * word copy is malloc'd piece by piece, freed by ast_word_free(). */
 struct node *ast_node_copy(const struct node *n);
 struct word *ast_word_copy(const struct word *w);
+
+/* The arena of parsed trees: a bump allocator, freed all at once. Used by
+ * the parser; ast_node_free() on the node given to ast_arena_set_root()
+ * destroys it. */
+struct ast_arena *ast_arena_create(void);
+void ast_arena_destroy(struct ast_arena *a);
+void ast_arena_set_root(struct ast_arena *a, struct node *root);
+/* size bytes aligned for any AST structure; ast_arena_zalloc zeroes them. */
+void *ast_arena_alloc(struct ast_arena *a, size_t size);
+void *ast_arena_zalloc(struct ast_arena *a, size_t size);
+/* A NUL-terminated copy of s[0..len) (unaligned). */
+char *ast_arena_strndup(struct ast_arena *a, const char *s, size_t len);
 
 /* The printer: shell text that parses back to an equivalent tree (used by
  * set -x for compound pieces, `type`/`declare -f`, prompts and --classify). */

@@ -1,6 +1,7 @@
 /* The evaluator: runs the AST. Errors are statuses; break, continue,
  * return and exit unwind through sh->jump, checked after every command. */
 #include "shell.h"
+#include "approve.h"
 #include "builtins.h"
 #include "parser.h"
 #include "redir.h"
@@ -127,6 +128,24 @@ int funcs_unset(struct shell *sh, const char *name)
 		func_release(old);
 	}
 	return 0;
+}
+
+/* A script run by execve's ENOEXEC fallback starts without the parent's
+ * functions, as a new shell would. */
+static void funcs_clear(struct shell *sh)
+{
+	if (!sh->funcs)
+		return;
+	struct func_table *t = sh->funcs;
+	for (size_t i = 0; i < t->nbuckets; i++) {
+		while (t->buckets[i]) {
+			struct func *f = t->buckets[i];
+			t->buckets[i] = f->next;
+			f->unlinked = true;
+			func_release(f);
+		}
+	}
+	t->count = 0;
 }
 
 static int compare_func_ptr(const void *a, const void *b)
@@ -384,6 +403,8 @@ static char *node_text(const struct node *n)
 {
 	struct strbuf sb;
 	strbuf_init(&sb);
+	if (!n) /* commands run by `command` and friends have no node */
+		return strbuf_detach(&sb);
 	ast_print_node(&sb, n);
 	while (sb.len && (sb.data[sb.len - 1] == '\n' || sb.data[sb.len - 1] == ' ' || sb.data[sb.len - 1] == ';'))
 		strbuf_truncate(&sb, sb.len - 1);
@@ -454,6 +475,9 @@ static void trace_prefix(struct shell *sh, struct strbuf *sb)
 	sh->opt.xtrace = false;
 	char *p = expand_prompt(sh, ps4);
 	sh->opt.xtrace = saved;
+	/* bash repeats PS4's first character once per command substitution */
+	for (unsigned i = 0; p[0] && i < sh->cmdsub_depth; i++)
+		strbuf_addc(sb, p[0]);
 	strbuf_adds(sb, p);
 	free(p);
 }
@@ -503,10 +527,132 @@ enum assign_mode {
 	ASSIGN_TEMP,    /* in a pushed scope, exported to what runs */
 };
 
+/* For a=([i]=v ...): when w starts with an unquoted [index]=, fills the
+ * index and value words (their parts point into w) and returns true. */
+static bool split_indexed_element(const struct word *w, struct word *index, struct word *value,
+                                  struct word_part *scratch)
+{
+	if (w->nparts == 0 || w->parts[0].kind != WORD_LITERAL || w->parts[0].u.literal.quote != QUOTE_NONE ||
+	    w->parts[0].u.literal.len == 0 || w->parts[0].u.literal.text[0] != '[')
+		return false;
+	for (size_t k = 0; k < w->nparts; k++) {
+		const struct word_part *p = &w->parts[k];
+		if (p->kind != WORD_LITERAL || p->u.literal.quote != QUOTE_NONE)
+			continue;
+		const char *t = p->u.literal.text;
+		size_t len = p->u.literal.len;
+		size_t from = k == 0 ? 1 : 0;
+		for (size_t j = from; j + 1 < len; j++) {
+			if (t[j] != ']' || t[j + 1] != '=')
+				continue;
+			/* scratch[0]: the index's last literal, scratch[1]: the
+			 * value's first literal, scratch[2]: the index's first. */
+			scratch[0] = *p;
+			scratch[0].u.literal.text = (char *)t + (k == 0 ? 1 : 0);
+			scratch[0].u.literal.len = j - (k == 0 ? 1 : 0);
+			scratch[1] = *p;
+			scratch[1].u.literal.text = (char *)t + j + 2;
+			scratch[1].u.literal.len = len - j - 2;
+			if (k == 0) {
+				index->parts = &scratch[0];
+				index->nparts = 1;
+			} else {
+				/* parts[0] without its '[', parts 1..k-1, then the head of k */
+				struct word_part *ip = xcalloc(k + 1, sizeof *ip);
+				ip[0] = w->parts[0];
+				ip[0].u.literal.text++;
+				ip[0].u.literal.len--;
+				for (size_t m = 1; m < k; m++)
+					ip[m] = w->parts[m];
+				ip[k] = scratch[0];
+				index->parts = ip;
+				index->nparts = k + 1;
+			}
+			struct word_part *vp = xcalloc(w->nparts - k, sizeof *vp);
+			vp[0] = scratch[1];
+			for (size_t m = k + 1; m < w->nparts; m++)
+				vp[m - k] = w->parts[m];
+			value->parts = vp;
+			value->nparts = w->nparts - k;
+			index->range = value->range = w->range;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* a=(...) with some [i]=v elements. */
+static int assign_indexed_array(struct shell *sh, const struct assign *a)
+{
+	long next = 0;
+	struct var *v = vars_lookup(sh, a->name);
+	if (a->append && v && (v->flags & VAR_ARRAY))
+		next = (long)v->array_len;
+	else if (a->append && v && v->value)
+		next = 1;
+	if (!a->append && vars_set_array(sh, a->name, NULL, 0, false) != 0)
+		return -1;
+	for (size_t k = 0; k < a->narray; k++) {
+		struct word index, value;
+		struct word_part scratch[2];
+		if (split_indexed_element(a->array[k], &index, &value, scratch)) {
+			char *idx = expand_word_str(sh, &index, 0);
+			char *val = idx ? expand_word_str(sh, &value, EXPAND_ASSIGN) : NULL;
+			if (index.parts != &scratch[0])
+				free(index.parts);
+			free(value.parts);
+			intmax_t n = 0;
+			int rc = (!idx || !val || arith_eval(sh, idx, &n) != 0) ? -1 : 0;
+			if (rc == 0 && n < 0) {
+				shell_error(sh, "%s[%s]: bad array subscript", a->name, idx);
+				rc = -1;
+			}
+			if (rc == 0)
+				rc = vars_set_element(sh, a->name, (long)n, val);
+			free(idx);
+			free(val);
+			if (rc != 0)
+				return -1;
+			next = (long)n + 1;
+			continue;
+		}
+		struct strvec vals;
+		strvec_init(&vals);
+		if (expand_words(sh, &a->array[k], 1, &vals) != 0) {
+			strvec_free(&vals);
+			return -1;
+		}
+		for (size_t m = 0; m < vals.len; m++) {
+			if (vars_set_element(sh, a->name, next++, vals.items[m]) != 0) {
+				strvec_free(&vals);
+				return -1;
+			}
+		}
+		strvec_free(&vals);
+	}
+	return 0;
+}
+
+static bool has_indexed_element(const struct assign *a)
+{
+	for (size_t k = 0; k < a->narray; k++) {
+		const struct word *w = a->array[k];
+		if (w->nparts && w->parts[0].kind == WORD_LITERAL && w->parts[0].u.literal.quote == QUOTE_NONE &&
+		    w->parts[0].u.literal.len && w->parts[0].u.literal.text[0] == '[')
+			return true;
+	}
+	return false;
+}
+
 static int do_assignments(struct shell *sh, const struct assign *as, size_t n, enum assign_mode mode)
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct assign *a = &as[i];
+		if (a->is_array && has_indexed_element(a)) {
+			if (assign_indexed_array(sh, a) != 0)
+				return -1;
+			continue;
+		}
 		if (a->is_array) {
 			struct strvec vals;
 			strvec_init(&vals);
@@ -656,6 +802,9 @@ static int call_function(struct shell *sh, struct func *f, int argc, char **argv
 	unsigned saved_loops = sh->loop_depth;
 	sh->loop_depth = 0;
 	sh->func_depth++;
+	/* FUNCNAME (bash) names the running function. */
+	if (vars_make_local(sh, "FUNCNAME") == 0)
+		vars_set(sh, "FUNCNAME", argv[0], 0);
 
 	int status = run_node(sh, f->body, 0);
 	if (sh->jump == JUMP_RETURN) {
@@ -686,6 +835,7 @@ _Noreturn static void exec_program(struct shell *sh, const char *path, char **ar
 	if (err == ENOEXEC) {
 		/* Not a binary: a script for this shell, run in this child. */
 		alias_clear(sh);
+		funcs_clear(sh);
 		free(sh->arg0);
 		sh->arg0 = xstrdup(argv[0]);
 		int argc = 0;
@@ -762,6 +912,11 @@ int exec_replace(struct shell *sh, char **argv, const char *argv0)
 	char *path = resolve_program(sh, argv[0], NULL, &status);
 	if (!path)
 		return status;
+	status = policy_check_argv(sh, argv, path);
+	if (status != 0) {
+		free(path);
+		return status;
+	}
 	char *saved = argv[0];
 	if (argv0)
 		argv[0] = (char *)argv0;
@@ -923,9 +1078,16 @@ static int run_command(struct shell *sh, const struct node *n, int argc, char **
 		return status;
 	}
 
-	/* classification hook: the expanded argv is final here */
+	/* The expanded argv is final here: what is judged is what runs. */
+	int verdict_status = policy_check_argv(sh, argv, path);
+	if (verdict_status != 0) {
+		free(path);
+		if (scoped)
+			vars_pop_scope(sh);
+		return verdict_status;
+	}
 
-	if ((flags & EX_LAST) && !trap_any_set(sh) && !sh->opt.monitor && sh->nprocsub_fds == 0) {
+	if ((flags & EX_LAST) && !trap_any_set(sh) && !sh->opt.monitor) {
 		/* Nothing follows in this process: become the command. */
 		if (redir_apply(sh, redirs, nredirs, NULL) != 0)
 			exec_exit(sh, 1);
@@ -995,13 +1157,13 @@ static bool is_declaration_word(const struct word *w)
 		return false;
 	const char *t = w->parts[0].u.literal.text;
 	size_t len = w->parts[0].u.literal.len;
-	const struct builtin *b = NULL;
-	char name[16];
-	if (len >= sizeof name)
+	/* Cheap filter first: this runs for every simple command. */
+	if (len < 5 || len > 8 || !strchr("delrt", t[0]))
 		return false;
+	char name[16];
 	memcpy(name, t, len);
 	name[len] = '\0';
-	b = builtin_find(name);
+	const struct builtin *b = builtin_find(name);
 	return b && (b->flags & BUILTIN_DECLARATION);
 }
 
@@ -1264,6 +1426,10 @@ static int run_pipeline(struct shell *sh, const struct node *n, unsigned flags)
 
 static int run_async(struct shell *sh, const struct node *n)
 {
+	/* Scripts that start many jobs and never wait must not pile up
+	 * zombies; statuses stay in the job table for a later wait. */
+	if (!sh->opt.interactive)
+		jobs_reap(sh);
 	bool job_control = sh->opt.monitor;
 	pid_t pid = fork_child(sh, 0, false);
 	if (pid < 0)
@@ -1835,6 +2001,13 @@ static int run_node(struct shell *sh, const struct node *n, unsigned flags)
 	sh->last_status = status;
 	if (sh->jump != JUMP_NONE)
 		return status;
+	/* Ctrl-C at an interactive shell running only builtins (a busy loop)
+	 * abandons the command line. */
+	if (sh->opt.interactive && !trap_get(sh, SIGINT) && trap_take_sigint()) {
+		sh->interrupted = true;
+		fputc('\n', stderr);
+		sh->last_status = status = 130;
+	}
 	trap_run_pending(sh);
 	if (sh->jump != JUMP_NONE)
 		return sh->last_status;
@@ -1920,7 +2093,9 @@ static int exec_text(struct shell *sh, const char *text, size_t len, const char 
 			break;
 		}
 		bool last = may_exec && only_blank_left(text, len, parser_offset(p));
+		policy_line_begin(sh, node);
 		status = run_node(sh, node, last ? EX_LAST : 0);
+		policy_line_end(sh);
 		ast_node_free(node);
 		if (sh->jump != JUMP_NONE || sh->interrupted)
 			break;
@@ -1978,6 +2153,7 @@ int exec_cmdsub(struct shell *sh, const struct node *program, struct strbuf *out
 			fcntl(1, F_SETFD, 0);
 		}
 		sh->eval_depth++;
+		sh->cmdsub_depth++;
 		int status = run_node(sh, program, EX_LAST);
 		if (sh->jump == JUMP_EXIT)
 			status = sh->exit_status;

@@ -2,6 +2,7 @@
  * without reading past what the commands parsed so far need, and the
  * interactive prompt. */
 #include "shell.h"
+#include "approve.h"
 #include "lineedit.h"
 #include "parser.h"
 
@@ -116,7 +117,9 @@ static int run_program(struct shell *sh, const struct node *prog, const char *te
 		struct node one = {.kind = NODE_LIST, .range = prog->u.list.items[i].node->range};
 		one.u.list.items = &prog->u.list.items[i];
 		one.u.list.nitems = 1;
+		policy_line_begin(sh, &one);
 		status = exec_node(sh, &one);
+		policy_line_end(sh);
 		if (sh->jump != JUMP_NONE)
 			return status;
 		if (sh->alias_generation != gen) {
@@ -129,7 +132,9 @@ static int run_program(struct shell *sh, const struct node *prog, const char *te
 				struct node rest = {.kind = NODE_LIST, .range = prog->u.list.items[k].node->range};
 				rest.u.list.items = &prog->u.list.items[k];
 				rest.u.list.nitems = 1;
+				policy_line_begin(sh, &rest);
 				status = exec_node(sh, &rest);
+				policy_line_end(sh);
 				if (sh->jump != JUMP_NONE)
 					return status;
 			}
@@ -421,6 +426,10 @@ static int run_reader(struct reader *r)
 			if (sh->jump == JUMP_EXIT)
 				break;
 		}
+		if (interactive && buf.len == 0) {
+			trap_take_sigint(); /* a Ctrl-C already acted on */
+			sh->interrupted = false;
+		}
 		bool eof = !reader_line(r, &buf, buf.len > 0);
 		if (interactive && r->interrupted) {
 			strbuf_truncate(&buf, 0);
@@ -485,7 +494,9 @@ static int run_reader(struct reader *r)
 				added_history = true;
 			}
 			consumed = parser_offset(p);
+			policy_line_begin(sh, node);
 			status = exec_node(sh, node);
+			policy_line_end(sh);
 			ast_node_free(node);
 			if (interactive) {
 				sh->interrupted = false;

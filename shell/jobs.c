@@ -147,15 +147,13 @@ struct job *jobs_add(struct shell *sh, pid_t pgid, const pid_t *pids, size_t npi
 {
 	struct job_table *t = table(sh);
 	struct job *j = xcalloc(1, sizeof *j);
+	/* Like bash: one more than the highest job number in use. The list
+	 * is sorted by id, so the new job goes at its end. */
+	struct job **pp = &t->head;
 	int id = 1;
-	for (bool taken = true; taken;) {
-		taken = false;
-		for (struct job *k = t->head; k; k = k->next)
-			if (k->id == id) {
-				taken = true;
-				id++;
-				break;
-			}
+	while (*pp) {
+		id = (*pp)->id + 1;
+		pp = &(*pp)->next;
 	}
 	j->id = id;
 	j->pgid = pgid;
@@ -166,11 +164,6 @@ struct job *jobs_add(struct shell *sh, pid_t pgid, const pid_t *pids, size_t npi
 	j->text = xstrdup(text ? text : "");
 	j->background = background;
 	j->stamp = ++t->clock;
-	/* Keep the list ordered by id for listings. */
-	struct job **pp = &t->head;
-	while (*pp && (*pp)->id < id)
-		pp = &(*pp)->next;
-	j->next = *pp;
 	*pp = j;
 	if (background && sh->opt.interactive && !sh->in_subshell && npids) {
 		fflush(stdout);
@@ -401,15 +394,18 @@ void jobs_set_monitor(struct shell *sh, bool on)
 		return;
 	}
 	if (sh->tty_fd < 0) {
+		/* Kept high, out of the way of fds scripts use (bash: 255). */
 		int fd = open("/dev/tty", O_RDWR | O_CLOEXEC);
-		if (fd < 0) {
-			if (isatty(0))
-				fd = fcntl(0, F_DUPFD_CLOEXEC, 10);
-		} else {
-			int high = fcntl(fd, F_DUPFD_CLOEXEC, 10);
-			close(fd);
-			fd = high;
+		int src = fd >= 0 ? fd : (isatty(0) ? 0 : -1);
+		int high = -1;
+		if (src >= 0) {
+			high = fcntl(src, F_DUPFD_CLOEXEC, 255);
+			if (high < 0)
+				high = fcntl(src, F_DUPFD_CLOEXEC, 10);
 		}
+		if (fd >= 0)
+			close(fd);
+		fd = high;
 		if (fd < 0) {
 			shell_warn("cannot set terminal process group: no terminal; job control off");
 			sh->opt.monitor = false;
@@ -537,6 +533,8 @@ static bool wait_one(struct shell *sh, pid_t pid, bool *gone)
 	int wstatus;
 	*gone = false;
 	for (;;) {
+		if (trap_pending_signal())
+			return false;
 		pid_t r = waitpid(pid, &wstatus, 0);
 		if (r > 0) {
 			record_status(sh, r, wstatus);
@@ -576,7 +574,17 @@ static int wait_interrupted(struct shell *sh)
 	return 128 + (sig ? sig : SIGINT);
 }
 
+static int wait_builtin(struct shell *sh, int argc, char **argv);
+
 BUILTIN_FN(wait)
+{
+	trap_set_interruptible(sh, true);
+	int status = wait_builtin(sh, argc, argv);
+	trap_set_interruptible(sh, false);
+	return status;
+}
+
+static int wait_builtin(struct shell *sh, int argc, char **argv)
 {
 	int i = 1;
 	bool any = false;

@@ -2,10 +2,12 @@
 #include "lineedit.h"
 #include "shell.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <readline/history.h>
 #include <readline/readline.h>
@@ -15,19 +17,30 @@ struct lineedit {
 	int history_size;
 };
 
-/* Set by the signal-event hook, which readline calls without context. */
+/* Set by our key reader, which readline calls without context. */
 static volatile sig_atomic_t line_cancelled;
 
-/* readline calls this when a read is interrupted by a signal: Ctrl-C
- * (noticed by the shell's own SIGINT handler) abandons the line. */
-static int on_signal_event(void)
+/* readline's key reader, replaced so that Ctrl-C (noticed by the shell's
+ * own SIGINT handler, which interrupts the read) ends the line at once:
+ * the line is emptied and accepted, and lineedit_read reports it. */
+static int read_key(FILE *in)
 {
-	if (trap_take_sigint()) {
-		line_cancelled = 1;
-		rl_replace_line("", 0);
-		rl_done = 1;
+	for (;;) {
+		unsigned char c;
+		ssize_t n = read(fileno(in), &c, 1);
+		if (n == 1)
+			return c;
+		if (n == 0)
+			return EOF;
+		if (errno != EINTR)
+			return EOF;
+		rl_check_signals(); /* readline's own, e.g. a window resize */
+		if (trap_take_sigint()) {
+			line_cancelled = 1;
+			rl_replace_line("", 0);
+			return '\n';
+		}
 	}
-	return 0;
 }
 
 struct lineedit *lineedit_open(const char *history_path, int history_size)
@@ -36,9 +49,9 @@ struct lineedit *lineedit_open(const char *history_path, int history_size)
 	le->history_path = history_path ? xstrdup(history_path) : NULL;
 	le->history_size = history_size > 0 ? history_size : 500;
 	rl_readline_name = "sbsh";
-	/* The shell owns SIGINT; readline only hears about it via the hook. */
+	/* The shell owns SIGINT; readline hears about it via read_key. */
 	rl_catch_signals = 0;
-	rl_signal_event_hook = on_signal_event;
+	rl_getc_function = read_key;
 	using_history();
 	stifle_history(le->history_size);
 	if (le->history_path)
@@ -54,7 +67,6 @@ char *lineedit_read(struct lineedit *le, const char *prompt, bool *interrupted)
 	char *line = readline(prompt);
 	if (line_cancelled) {
 		*interrupted = true;
-		fputc('\n', stderr);
 		free(line);
 		return xstrdup("");
 	}

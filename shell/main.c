@@ -1,6 +1,7 @@
 /* sbsh's entry point: options, startup files, then one of the modes
  * (-c string, script file, stdin, interactive). */
 #include "shell.h"
+#include "approve.h"
 #include "lineedit.h"
 #include "startup.h"
 
@@ -164,6 +165,8 @@ int main(int argc, char **argv)
 	struct shell sh;
 	shell_init(&sh, environ);
 	sh.broker_fd = st.broker_fd;
+	struct policy_options po = {.headless = st.headless, .broker_fd = st.broker_fd};
+	policy_init(&sh, &po);
 	sh.opt.expand_aliases = true;
 
 	struct main_options mo = {0};

@@ -1,5 +1,10 @@
 /* The parser: shell text to the AST of ast.h, by recursive descent.
  *
+ * Memory: every tree is built in an arena (ast.h) that the root owns, so a
+ * word costs no malloc of its own. Arrays whose length is not known yet are
+ * grown in scratch vectors that the parser reuses, then copied to the arena
+ * at their final size; literal text is gathered in one reused buffer.
+ *
  * Tokens are lexed on demand by the grammar, because what a token is depends
  * on where it appears (reserved words, `((`, assignments, here-document
  * bodies after a newline, the regex after `=~`). Input is read from a stack
@@ -62,13 +67,25 @@ static const char *const tok_names[] = {
 	[TK_TLESS] = "<<<", [TK_AND_GREAT] = "&>", [TK_AND_DGREAT] = "&>>",
 };
 
+/* Plain words up to this length stay inside the token until taken, so the
+ * keywords (`then`, `fi`, `done`...) never become struct words. */
+#define TOKEN_TEXT_MAX 23
+
 struct token {
 	enum tok_kind kind;
 	struct src_range range;
-	struct word *word; /* TK_WORD (NULL for array assignments) */
+	/* TK_WORD (NULL for array assignments, and for a short plain word
+	 * until take_word() makes it: see `text`). */
+	struct word *word;
 	int io_number;
 	/* A single unquoted literal: candidate reserved word or alias. */
 	bool plain;
+	bool alias_checked; /* peek_command_word() found no alias for it */
+	/* A short plain word not made yet: its text and its literal's range. */
+	bool lazy;
+	char text[TOKEN_TEXT_MAX + 1];
+	size_t text_len;
+	struct src_range lit_range;
 	/* NAME=value / NAME[i]=value / NAME+=value: word holds the whole text;
 	 * its first asg_prefix parts are the `NAME=` part. */
 	bool is_asg;
@@ -92,6 +109,20 @@ struct frame {
 	char *owned;  /* alias value copy */
 	char *alias;  /* alias name while its value is being read */
 	unsigned id;
+};
+
+/* A growable scratch array, reused from parse to parse. */
+struct vec {
+	char *data;
+	size_t cap; /* bytes */
+	struct vec *next_free;
+};
+
+/* An array being built: its elements live in a scratch vec until
+ * bld_finish() copies them to the arena. */
+struct builder {
+	struct vec *v;
+	size_t n;
 };
 
 struct pending_heredoc {
@@ -126,6 +157,16 @@ struct parser {
 
 	bool failed;
 	struct parse_error err;
+
+	/* Where nodes and words go: a new arena per parser_next() call, or
+	 * the parent's (sub-parsers) or parse_program()'s for a whole text. */
+	struct ast_arena *arena;
+	bool arena_shared;
+	/* Literal text being gathered; nested words stack theirs on top. */
+	struct strbuf lit;
+	struct vec **vecs; /* every scratch vec, for parser_destroy() */
+	size_t nvecs, capvecs;
+	struct vec *free_vecs;
 };
 
 struct cursor {
@@ -232,6 +273,11 @@ static int cur_next(const struct parser *p, struct cursor *c)
 /* The k-th logical character ahead (line continuations removed). */
 static int la(const struct parser *p, size_t k)
 {
+	if (k == 0 && p->nframes == 1) {
+		const struct frame *f = &p->frames[0];
+		if (f->pos < f->len && f->text[f->pos] != '\\')
+			return (unsigned char)f->text[f->pos];
+	}
 	const struct frame *top = &p->frames[p->nframes - 1];
 	if (p->nframes == 1 && top->pos + k < top->len) {
 		/* Fast path: no backslash in the way. */
@@ -271,6 +317,17 @@ static int raw_peek(const struct parser *p)
  * alias stays "being expanded" until its text has been read past. */
 static void raw_advance(struct parser *p)
 {
+	if (p->nframes == 1) {
+		struct frame *f = &p->frames[0];
+		if (f->pos < f->len) {
+			if (f->text[f->pos] == '\n') {
+				p->line++;
+				p->line_start = f->pos + 1;
+			}
+			f->pos++;
+		}
+		return;
+	}
 	while (p->nframes > 1 && p->frames[p->nframes - 1].pos >= p->frames[p->nframes - 1].len)
 		pop_frame(p);
 	struct frame *f = &p->frames[p->nframes - 1];
@@ -286,6 +343,18 @@ static void raw_advance(struct parser *p)
 /* Consumes one logical character (and the line continuations before it). */
 static void advance(struct parser *p)
 {
+	if (p->nframes == 1) {
+		/* Fast path: the text itself, no line continuation here. */
+		struct frame *f = &p->frames[0];
+		if (f->pos < f->len && f->text[f->pos] != '\\') {
+			if (f->text[f->pos] == '\n') {
+				p->line++;
+				p->line_start = f->pos + 1;
+			}
+			f->pos++;
+			return;
+		}
+	}
 	for (;;) {
 		struct cursor c = cur_top(p);
 		int ch = cur_raw(p, &c);
@@ -325,13 +394,87 @@ static bool alias_active(const struct parser *p, const char *name)
 	return false;
 }
 
+/* ---- scratch arrays ----------------------------------------------------- */
+
+static struct vec *vec_get(struct parser *p)
+{
+	struct vec *v = p->free_vecs;
+	if (v) {
+		p->free_vecs = v->next_free;
+		return v;
+	}
+	v = xcalloc(1, sizeof *v);
+	if (p->nvecs == p->capvecs) {
+		p->capvecs = p->capvecs ? p->capvecs * 2 : 16;
+		p->vecs = xreallocarray(p->vecs, p->capvecs, sizeof *p->vecs);
+	}
+	p->vecs[p->nvecs++] = v;
+	return v;
+}
+
+/* Gives the builder's vec back; a builder abandoned on an error path is
+ * freed with the parser instead. */
+static void bld_release(struct parser *p, struct builder *b)
+{
+	if (b->v) {
+		b->v->next_free = p->free_vecs;
+		p->free_vecs = b->v;
+	}
+	b->v = NULL;
+	b->n = 0;
+}
+
+/* A new zeroed element at the end; valid until the next push to b. */
+static void *bld_push(struct parser *p, struct builder *b, size_t size)
+{
+	if (!b->v)
+		b->v = vec_get(p);
+	struct vec *v = b->v;
+	if ((b->n + 1) * size > v->cap) {
+		size_t cap = v->cap ? v->cap * 2 : 8 * size;
+		while (cap < (b->n + 1) * size)
+			cap *= 2;
+		v->data = xrealloc(v->data, cap);
+		v->cap = cap;
+	}
+	void *e = v->data + b->n * size;
+	memset(e, 0, size);
+	b->n++;
+	return e;
+}
+
+static void *bld_at(const struct builder *b, size_t i, size_t size)
+{
+	return b->v->data + i * size;
+}
+
+/* The elements, copied to the arena (NULL when there are none). */
+static void *bld_finish(struct parser *p, struct builder *b, size_t size, size_t *n)
+{
+	void *r = NULL;
+	*n = b->n;
+	if (b->n) {
+		r = ast_arena_alloc(p->arena, b->n * size);
+		memcpy(r, b->v->data, b->n * size);
+	}
+	bld_release(p, b);
+	return r;
+}
+
+static char *arena_str(struct parser *p, const char *s, size_t len)
+{
+	return ast_arena_strndup(p->arena, s, len);
+}
+
 /* ---- word building ------------------------------------------------------ */
 
+/* A word being built. Its literal run is the top of p->lit from lit_start:
+ * every nested construct flushes the run before it starts, so nested
+ * words stack their text above it. */
 struct parts {
-	struct word_part *v;
-	size_t n, cap;
-	struct strbuf lit;
+	struct builder v; /* struct word_part */
 	bool have_lit;
+	size_t lit_start;
 	enum quote_style lit_quote;
 	struct src_pos lit_begin;
 };
@@ -339,17 +482,11 @@ struct parts {
 static void parts_init(struct parts *ps)
 {
 	memset(ps, 0, sizeof *ps);
-	strbuf_init(&ps->lit);
 }
 
-static struct word_part *parts_push(struct parts *ps, enum word_part_kind kind)
+static struct word_part *parts_push(struct parser *p, struct parts *ps, enum word_part_kind kind)
 {
-	if (ps->n == ps->cap) {
-		ps->cap = ps->cap ? ps->cap * 2 : 1; /* most words have one part */
-		ps->v = xreallocarray(ps->v, ps->cap, sizeof *ps->v);
-	}
-	struct word_part *wp = &ps->v[ps->n++];
-	memset(wp, 0, sizeof *wp);
+	struct word_part *wp = bld_push(p, &ps->v, sizeof *wp);
 	wp->kind = kind;
 	return wp;
 }
@@ -358,9 +495,11 @@ static void parts_flush(struct parser *p, struct parts *ps)
 {
 	if (!ps->have_lit)
 		return;
-	size_t len = ps->lit.len;
-	struct word_part *wp = parts_push(ps, WORD_LITERAL);
-	wp->u.literal.text = strbuf_detach(&ps->lit);
+	size_t len = p->lit.len - ps->lit_start;
+	char *text = arena_str(p, p->lit.data + ps->lit_start, len);
+	strbuf_truncate(&p->lit, ps->lit_start);
+	struct word_part *wp = parts_push(p, ps, WORD_LITERAL);
+	wp->u.literal.text = text;
 	wp->u.literal.len = len;
 	wp->u.literal.quote = ps->lit_quote;
 	wp->range.begin = ps->lit_begin;
@@ -368,35 +507,45 @@ static void parts_flush(struct parser *p, struct parts *ps)
 	ps->have_lit = false;
 }
 
-/* Adds c to the current literal run; call before consuming c. */
-static void parts_addc(struct parser *p, struct parts *ps, int c, enum quote_style q)
+static void parts_lit_start(struct parser *p, struct parts *ps, enum quote_style q)
 {
 	if (ps->have_lit && ps->lit_quote != q)
 		parts_flush(p, ps);
 	if (!ps->have_lit) {
 		ps->have_lit = true;
 		ps->lit_quote = q;
+		ps->lit_start = p->lit.len;
 		ps->lit_begin = cur_pos(p);
 	}
-	strbuf_addc(&ps->lit, (char)c);
 }
 
-static void parts_add_literal(struct parts *ps, char *text, size_t len, enum quote_style q,
-                              struct src_pos begin, struct src_pos end)
+/* Adds c to the current literal run; call before consuming c. */
+static void parts_addc(struct parser *p, struct parts *ps, int c, enum quote_style q)
 {
-	struct word_part *wp = parts_push(ps, WORD_LITERAL);
-	wp->u.literal.text = text;
+	parts_lit_start(p, ps, q);
+	strbuf_addc(&p->lit, (char)c);
+}
+
+/* A literal part of its own; text is copied. */
+static void parts_add_literal(struct parser *p, struct parts *ps, const char *text, size_t len,
+                              enum quote_style q, struct src_pos begin, struct src_pos end)
+{
+	struct word_part *wp = parts_push(p, ps, WORD_LITERAL);
+	wp->u.literal.text = arena_str(p, text ? text : "", len);
 	wp->u.literal.len = len;
 	wp->u.literal.quote = q;
 	wp->range.begin = begin;
 	wp->range.end = end;
 }
 
-static struct word *word_from_parts(struct word_part *v, size_t n, struct src_pos begin,
-                                    struct src_pos end)
+/* The word and its parts in one piece of the arena. */
+static struct word *word_from_parts(struct parser *p, const struct word_part *v, size_t n,
+                                    struct src_pos begin, struct src_pos end)
 {
-	struct word *w = xmalloc(sizeof *w);
-	w->parts = v;
+	struct word *w = ast_arena_alloc(p->arena, sizeof *w + n * sizeof *w->parts);
+	w->parts = n ? (struct word_part *)(w + 1) : NULL;
+	if (n)
+		memcpy(w->parts, v, n * sizeof *v);
 	w->nparts = n;
 	w->range.begin = begin;
 	w->range.end = end;
@@ -406,23 +555,18 @@ static struct word *word_from_parts(struct word_part *v, size_t n, struct src_po
 static struct word *parts_finish(struct parser *p, struct parts *ps, struct src_pos begin)
 {
 	parts_flush(p, ps);
-	strbuf_free(&ps->lit);
-	struct word *w = word_from_parts(ps->v, ps->n, begin, cur_pos(p));
-	ps->v = NULL;
-	ps->n = ps->cap = 0;
+	struct word *w = word_from_parts(p, ps->v.n ? bld_at(&ps->v, 0, sizeof(struct word_part)) : NULL,
+	                                 ps->v.n, begin, cur_pos(p));
+	bld_release(p, &ps->v);
 	return w;
 }
 
-static void parts_discard(struct parts *ps)
+static void parts_discard(struct parser *p, struct parts *ps)
 {
-	strbuf_free(&ps->lit);
-	if (ps->n || ps->v) {
-		struct word *w = word_from_parts(ps->v, ps->n, (struct src_pos){0, 0, 0},
-		                                 (struct src_pos){0, 0, 0});
-		ast_word_free(w);
-	}
-	ps->v = NULL;
-	ps->n = ps->cap = 0;
+	if (ps->have_lit && ps->lit_start <= p->lit.len)
+		strbuf_truncate(&p->lit, ps->lit_start);
+	ps->have_lit = false;
+	bld_release(p, &ps->v);
 }
 
 /* ---- words -------------------------------------------------------------- */
@@ -449,6 +593,8 @@ static struct node *parse_subprogram(struct parser *p, size_t *text_end_frame,
 static struct node *parse_text_program(struct parser *p, const char *text, size_t len,
                                        struct src_pos at);
 static void lex_token(struct parser *p, struct token *t);
+static struct parser *sub_parser(struct parser *p, const char *text, size_t len,
+                                 unsigned first_line);
 
 static void unexpected_eof(struct parser *p, const char *what)
 {
@@ -460,22 +606,37 @@ static bool lex_single_quote(struct parser *p, struct parts *ps)
 	struct src_pos begin = cur_pos(p);
 	parts_flush(p, ps);
 	advance(p); /* the opening quote */
-	struct strbuf sb;
-	strbuf_init(&sb);
+	size_t start = p->lit.len;
+	const char *q = NULL;
+	if (p->nframes == 1)
+		q = memchr(p->frames[0].text + p->frames[0].pos, '\'', p->frames[0].len - p->frames[0].pos);
+	if (q) {
+		/* Fast path: straight from the text. */
+		struct frame *f = &p->frames[0];
+		const char *s = f->text + f->pos;
+		for (const char *nl = memchr(s, '\n', (size_t)(q - s)); nl;
+		     nl = memchr(nl + 1, '\n', (size_t)(q - nl - 1))) {
+			p->line++;
+			p->line_start = f->pos + (size_t)(nl - s) + 1;
+		}
+		f->pos += (size_t)(q - s) + 1;
+		parts_add_literal(p, ps, s, (size_t)(q - s), QUOTE_SINGLE, begin, cur_pos(p));
+		return true;
+	}
 	for (;;) {
 		int c = raw_peek(p);
 		if (c == END_OF_INPUT) {
-			strbuf_free(&sb);
+			strbuf_truncate(&p->lit, start);
 			unexpected_eof(p, "'");
 			return false;
 		}
 		raw_advance(p);
 		if (c == '\'')
 			break;
-		strbuf_addc(&sb, (char)c);
+		strbuf_addc(&p->lit, (char)c);
 	}
-	size_t len = sb.len;
-	parts_add_literal(ps, strbuf_detach(&sb), len, QUOTE_SINGLE, begin, cur_pos(p));
+	parts_add_literal(p, ps, p->lit.data + start, p->lit.len - start, QUOTE_SINGLE, begin, cur_pos(p));
+	strbuf_truncate(&p->lit, start);
 	return true;
 }
 
@@ -516,8 +677,8 @@ static bool lex_dollar_single(struct parser *p, struct parts *ps)
 		}
 	}
 	strbuf_free(&raw);
-	size_t len = out.len;
-	parts_add_literal(ps, strbuf_detach(&out), len, QUOTE_DOLLAR, begin, cur_pos(p));
+	parts_add_literal(p, ps, out.data, out.len, QUOTE_DOLLAR, begin, cur_pos(p));
+	strbuf_free(&out);
 	return true;
 }
 
@@ -533,19 +694,19 @@ static bool lex_dquote(struct parser *p, struct parts *ps)
 	parts_init(&inner);
 	struct wopts wo = {WM_DQUOTE, true, 0};
 	if (!lex_parts(p, &inner, &wo)) {
-		parts_discard(&inner);
+		parts_discard(p, &inner);
 		leave(p);
 		return false;
 	}
 	if (la(p, 0) != '"') {
-		parts_discard(&inner);
+		parts_discard(p, &inner);
 		leave(p);
 		unexpected_eof(p, "\"");
 		return false;
 	}
 	advance(p);
 	struct word *w = parts_finish(p, &inner, begin);
-	struct word_part *wp = parts_push(ps, WORD_DQUOTE);
+	struct word_part *wp = parts_push(p, ps, WORD_DQUOTE);
 	wp->u.dquote = w;
 	wp->range.begin = begin;
 	wp->range.end = cur_pos(p);
@@ -593,12 +754,12 @@ static bool arith_closes(const struct parser *p, struct cursor c)
 }
 
 /* Text of frame f from begin up to end when both are in the same frame. */
-static char *frame_slice(const struct parser *p, size_t f, unsigned id, size_t begin,
+static char *frame_slice(struct parser *p, size_t f, unsigned id, size_t begin,
                          size_t end_f, unsigned end_id, size_t end)
 {
 	if (f != end_f || id != end_id || f >= p->nframes || p->frames[f].id != id || end < begin)
 		return NULL;
-	return xstrndup(p->frames[f].text + begin, end - begin);
+	return arena_str(p, p->frames[f].text + begin, end - begin);
 }
 
 /* $( ... ) and <( ... ) / >( ... ): at the `(`. */
@@ -626,7 +787,8 @@ static bool lex_cmdsub_body(struct parser *p, struct node **program, char **text
 		strbuf_init(&sb);
 		if (*program)
 			ast_print_node(&sb, *program);
-		*text = strbuf_detach(&sb);
+		*text = arena_str(p, sb.data, sb.len);
+		strbuf_free(&sb);
 	}
 	return true;
 }
@@ -638,7 +800,7 @@ static bool lex_arith_body(struct parser *p, struct word **expr, int stop)
 	parts_init(&inner);
 	struct wopts wo = {WM_ARITH, true, stop};
 	if (!lex_parts(p, &inner, &wo)) {
-		parts_discard(&inner);
+		parts_discard(p, &inner);
 		return false;
 	}
 	*expr = parts_finish(p, &inner, begin);
@@ -699,9 +861,10 @@ static bool lex_backquote(struct parser *p, struct parts *ps, bool dq)
 		strbuf_free(&sb);
 		return false;
 	}
-	struct word_part *wp = parts_push(ps, WORD_CMDSUB);
+	struct word_part *wp = parts_push(p, ps, WORD_CMDSUB);
 	wp->u.cmdsub.program = program;
-	wp->u.cmdsub.text = strbuf_detach(&sb);
+	wp->u.cmdsub.text = arena_str(p, sb.data, sb.len);
+	strbuf_free(&sb);
 	wp->u.cmdsub.backquote = true;
 	wp->range.begin = begin;
 	wp->range.end = cur_pos(p);
@@ -712,25 +875,26 @@ static bool lex_backquote(struct parser *p, struct parts *ps, bool dq)
 static char *lex_param_name(struct parser *p)
 {
 	int c = la(p, 0);
-	struct strbuf sb;
-	strbuf_init(&sb);
+	size_t start = p->lit.len;
 	if (lex_is_name_start(c)) {
 		while (lex_is_name_char(c = la(p, 0))) {
-			strbuf_addc(&sb, (char)c);
+			strbuf_addc(&p->lit, (char)c);
 			advance(p);
 		}
 	} else if (lex_is_digit(c)) {
 		while (lex_is_digit(c = la(p, 0))) {
-			strbuf_addc(&sb, (char)c);
+			strbuf_addc(&p->lit, (char)c);
 			advance(p);
 		}
 	} else if (c != END_OF_INPUT && strchr("@*#?-$!", c)) {
-		strbuf_addc(&sb, (char)c);
+		strbuf_addc(&p->lit, (char)c);
 		advance(p);
 	} else {
 		return NULL;
 	}
-	return strbuf_detach(&sb);
+	char *name = arena_str(p, p->lit.data + start, p->lit.len - start);
+	strbuf_truncate(&p->lit, start);
+	return name;
 }
 
 /* After skipping a parameter name starting at c: the next character. */
@@ -758,7 +922,7 @@ static bool lex_param_word(struct parser *p, struct word **out, bool dq, int sto
 	parts_init(&inner);
 	struct wopts wo = {WM_PARAM, dq, stop};
 	if (!lex_parts(p, &inner, &wo)) {
-		parts_discard(&inner);
+		parts_discard(p, &inner);
 		return false;
 	}
 	*out = parts_finish(p, &inner, begin);
@@ -825,11 +989,11 @@ static bool lex_braced_param(struct parser *p, struct parts *ps, bool dq)
 		parts_init(&inner);
 		struct wopts wo = {WM_SUBSCRIPT, true, 0};
 		if (!lex_parts(p, &inner, &wo)) {
-			parts_discard(&inner);
+			parts_discard(p, &inner);
 			goto fail;
 		}
 		if (la(p, 0) != ']') {
-			parts_discard(&inner);
+			parts_discard(p, &inner);
 			unexpected_eof(p, "]");
 			goto fail;
 		}
@@ -939,18 +1103,14 @@ simple_op:
 		goto fail;
 	}
 	advance(p);
-	struct word_part *part = parts_push(ps, WORD_PARAM);
+	struct word_part *part = parts_push(p, ps, WORD_PARAM);
 	part->u.param = wp;
 	part->range.begin = begin;
 	part->range.end = cur_pos(p);
 	leave(p);
 	return true;
 fail:
-	leave(p);
-	free(wp.name);
-	ast_word_free(wp.index);
-	ast_word_free(wp.arg);
-	ast_word_free(wp.arg2);
+	leave(p); /* what was built stays in the arena, dropped with it */
 	return false;
 }
 
@@ -977,11 +1137,9 @@ static bool lex_dollar(struct parser *p, struct parts *ps, bool quoted)
 				struct word *expr = NULL;
 				bool ok = lex_arith_body(p, &expr, 0) && lex_arith_close(p);
 				leave(p);
-				if (!ok) {
-					ast_word_free(expr);
+				if (!ok)
 					return false;
-				}
-				struct word_part *wp = parts_push(ps, WORD_ARITH);
+				struct word_part *wp = parts_push(p, ps, WORD_ARITH);
 				wp->u.arith.expr = expr;
 				wp->range.begin = begin;
 				wp->range.end = cur_pos(p);
@@ -993,7 +1151,7 @@ static bool lex_dollar(struct parser *p, struct parts *ps, bool quoted)
 		char *text = NULL;
 		if (!lex_cmdsub_body(p, &program, &text))
 			return false;
-		struct word_part *wp = parts_push(ps, WORD_CMDSUB);
+		struct word_part *wp = parts_push(p, ps, WORD_CMDSUB);
 		wp->u.cmdsub.program = program;
 		wp->u.cmdsub.text = text;
 		wp->range.begin = begin;
@@ -1011,20 +1169,15 @@ static bool lex_dollar(struct parser *p, struct parts *ps, bool quoted)
 	    (c1 != END_OF_INPUT && strchr("@*#?-$!", c1))) {
 		parts_flush(p, ps);
 		advance(p);
-		struct strbuf sb;
-		strbuf_init(&sb);
+		char *name;
 		if (lex_is_name_start(c1)) {
-			int c;
-			while (lex_is_name_char(c = la(p, 0))) {
-				strbuf_addc(&sb, (char)c);
-				advance(p);
-			}
+			name = lex_param_name(p);
 		} else {
-			strbuf_addc(&sb, (char)c1);
+			name = arena_str(p, (char[]){(char)c1}, 1);
 			advance(p);
 		}
-		struct word_part *wp = parts_push(ps, WORD_PARAM);
-		wp->u.param.name = strbuf_detach(&sb);
+		struct word_part *wp = parts_push(p, ps, WORD_PARAM);
+		wp->u.param.name = name;
 		wp->u.param.op = PARAM_PLAIN;
 		wp->range.begin = begin;
 		wp->range.end = cur_pos(p);
@@ -1045,13 +1198,31 @@ static bool lex_procsub(struct parser *p, struct parts *ps)
 	char *text = NULL;
 	if (!lex_cmdsub_body(p, &program, &text))
 		return false;
-	struct word_part *wp = parts_push(ps, WORD_PROCSUB);
+	struct word_part *wp = parts_push(p, ps, WORD_PROCSUB);
 	wp->u.procsub.program = program;
 	wp->u.procsub.text = text;
 	wp->u.procsub.output = output;
 	wp->range.begin = begin;
 	wp->range.end = cur_pos(p);
 	return true;
+}
+
+/* Characters the word loop must look at in an unquoted word, and inside
+ * double quotes or a here-document; the rest are copied as they are. */
+static inline bool normal_special(unsigned char c)
+{
+	switch (c) {
+	case ' ': case '\t': case '\n': case ';': case '&': case '|': case '(': case ')':
+	case '<': case '>': case '$': case '`': case '\\': case '\'': case '"':
+		return true;
+	default:
+		return false;
+	}
+}
+
+static inline bool dquote_special(unsigned char c)
+{
+	return c == '"' || c == '$' || c == '`' || c == '\\' || c == '\n';
 }
 
 /* The loop at the heart of the lexer: word parts until the mode's end. The
@@ -1063,7 +1234,27 @@ static bool lex_parts(struct parser *p, struct parts *ps, const struct wopts *wo
 	bool quoted = mode == WM_DQUOTE || mode == WM_HEREDOC || mode == WM_ARITH ||
 	              mode == WM_SUBSCRIPT || (mode == WM_PARAM && wo->dq);
 	enum quote_style litq = quoted ? QUOTE_DOUBLE : QUOTE_NONE;
+	bool bulk = mode == WM_NORMAL || mode == WM_DQUOTE || mode == WM_HEREDOC;
 	for (;;) {
+		if (bulk && p->nframes == 1) {
+			/* Fast path: a run of ordinary characters straight from the
+			 * text (newlines excluded: they are counted one by one). */
+			struct frame *f = &p->frames[0];
+			const char *s = f->text + f->pos;
+			size_t avail = f->len - f->pos, k = 0;
+			if (mode == WM_NORMAL)
+				while (k < avail && !normal_special((unsigned char)s[k]))
+					k++;
+			else
+				while (k < avail && !dquote_special((unsigned char)s[k]))
+					k++;
+			if (k > 0) {
+				parts_lit_start(p, ps, litq);
+				strbuf_addmem(&p->lit, s, k);
+				f->pos += k;
+				continue;
+			}
+		}
 		int c = la(p, 0);
 		if (c == END_OF_INPUT) {
 			switch (mode) {
@@ -1185,10 +1376,7 @@ static bool lex_parts(struct parser *p, struct parts *ps, const struct wopts *wo
 			char ch = n == END_OF_INPUT ? '\\' : (char)n;
 			if (n != END_OF_INPUT)
 				advance(p);
-			char *t = xmalloc(2);
-			t[0] = ch;
-			t[1] = '\0';
-			parts_add_literal(ps, t, 1, QUOTE_BACKSLASH, b, cur_pos(p));
+			parts_add_literal(p, ps, &ch, 1, QUOTE_BACKSLASH, b, cur_pos(p));
 			continue;
 		}
 		if (c == '\'' && !quoted) {
@@ -1208,15 +1396,16 @@ static bool lex_parts(struct parser *p, struct parts *ps, const struct wopts *wo
 
 /* ---- tokens ------------------------------------------------------------- */
 
+/* A token's words are in the arena: dropping it frees nothing. */
 static void token_clear(struct token *t)
 {
-	ast_word_free(t->word);
-	free(t->asg_name);
-	ast_word_free(t->asg_index);
-	for (size_t i = 0; i < t->asg_nelems; i++)
-		ast_word_free(t->asg_elems[i]);
-	free(t->asg_elems);
-	memset(t, 0, sizeof *t);
+	t->kind = TK_EOF;
+	t->word = NULL;
+	t->plain = t->lazy = t->is_asg = t->asg_array = false;
+	t->asg_name = NULL;
+	t->asg_index = NULL;
+	t->asg_elems = NULL;
+	t->asg_nelems = 0;
 }
 
 static bool word_is_plain(const struct word *w)
@@ -1227,7 +1416,9 @@ static bool word_is_plain(const struct word *w)
 
 static const char *plain_text(const struct token *t)
 {
-	return t->plain ? t->word->parts[0].u.literal.text : NULL;
+	if (!t->plain)
+		return NULL;
+	return t->lazy ? t->text : t->word->parts[0].u.literal.text;
 }
 
 /* The shape NAME=, NAME+=, NAME[...]=, NAME[...]+= at the cursor. */
@@ -1237,6 +1428,13 @@ static bool assignment_ahead(const struct parser *p)
 	int ch = cur_next(p, &c);
 	if (!lex_is_name_start(ch))
 		return false;
+	if (c.f == 0) {
+		/* Fast path over the name, up to anything else (a backslash
+		 * included: the slow loop below takes it from there). */
+		const struct frame *f = &p->frames[0];
+		while (c.pos < f->len && lex_is_name_char((unsigned char)f->text[c.pos]))
+			c.pos++;
+	}
 	while (lex_is_name_char(ch = cur_next(p, &c)))
 		;
 	if (ch == '[') {
@@ -1261,58 +1459,71 @@ static bool assignment_ahead(const struct parser *p)
 static bool lex_assignment(struct parser *p, struct token *t, struct parts *ps,
                            struct src_pos begin)
 {
-	struct strbuf name;
-	strbuf_init(&name);
-	int c;
-	while (lex_is_name_char(c = la(p, 0))) {
-		strbuf_addc(&name, (char)c);
-		advance(p);
-	}
-	t->asg_name = strbuf_detach(&name);
-	struct strbuf prefix;
-	strbuf_init(&prefix);
-	strbuf_adds(&prefix, t->asg_name);
+	t->asg_name = lex_param_name(p);
+	/* The prefix literal: NAME, then `]` after a subscript, `+`, `=`. */
+	char buf[4];
+	size_t blen = 0;
+	const char *prefix = t->asg_name;
+	size_t plen = strlen(t->asg_name);
 	if (la(p, 0) == '[') {
-		strbuf_addc(&prefix, '[');
 		struct src_pos ib = cur_pos(p);
 		advance(p);
 		struct parts inner;
 		parts_init(&inner);
 		struct wopts wo = {WM_SUBSCRIPT, true, 0};
 		if (!lex_parts(p, &inner, &wo) || la(p, 0) != ']') {
-			parts_discard(&inner);
-			strbuf_free(&prefix);
+			parts_discard(p, &inner);
 			if (!p->failed)
 				unexpected_eof(p, "]");
 			return false;
 		}
 		t->asg_index = parts_finish(p, &inner, ib);
 		advance(p);
-		/* The whole word keeps the subscript too. */
-		size_t len = prefix.len;
-		parts_add_literal(ps, strbuf_detach(&prefix), len, QUOTE_NONE, begin, ib);
-		struct word *copy = ast_word_copy(t->asg_index);
-		for (size_t i = 0; i < copy->nparts; i++)
-			*parts_push(ps, copy->parts[i].kind) = copy->parts[i];
-		free(copy->parts);
-		free(copy);
-		strbuf_addc(&prefix, ']');
+		/* The whole word keeps the subscript too (its parts shared: all
+		 * of it is in the arena). */
+		char *head = ast_arena_alloc(p->arena, plen + 2);
+		memcpy(head, prefix, plen);
+		head[plen] = '[';
+		head[plen + 1] = '\0';
+		struct word_part *lp = parts_push(p, ps, WORD_LITERAL);
+		lp->u.literal.text = head;
+		lp->u.literal.len = plen + 1;
+		lp->u.literal.quote = QUOTE_NONE;
+		lp->range.begin = begin;
+		lp->range.end = ib;
+		for (size_t i = 0; i < t->asg_index->nparts; i++)
+			*parts_push(p, ps, WORD_LITERAL) = t->asg_index->parts[i];
+		buf[blen++] = ']';
+		prefix = NULL;
 	}
 	if (la(p, 0) == '+') {
 		t->asg_append = true;
-		strbuf_addc(&prefix, '+');
+		buf[blen++] = '+';
 		advance(p);
 	}
-	strbuf_addc(&prefix, '=');
+	buf[blen++] = '=';
 	advance(p); /* = */
-	size_t len = prefix.len;
-	parts_add_literal(ps, strbuf_detach(&prefix), len, QUOTE_NONE, begin, cur_pos(p));
-	t->asg_prefix = ps->n;
+	if (prefix) {
+		char *text = ast_arena_alloc(p->arena, plen + blen + 1);
+		memcpy(text, prefix, plen);
+		memcpy(text + plen, buf, blen);
+		text[plen + blen] = '\0';
+		struct word_part *lp = parts_push(p, ps, WORD_LITERAL);
+		lp->u.literal.text = text;
+		lp->u.literal.len = plen + blen;
+		lp->u.literal.quote = QUOTE_NONE;
+		lp->range.begin = begin;
+		lp->range.end = cur_pos(p);
+	} else {
+		parts_add_literal(p, ps, buf, blen, QUOTE_NONE, begin, cur_pos(p));
+	}
+	t->asg_prefix = ps->v.n;
 	t->is_asg = true;
 	if (la(p, 0) == '(') {
 		t->asg_array = true;
 		advance(p);
-		size_t cap = 0;
+		struct builder elems = {0};
+		int c;
 		for (;;) {
 			c = la(p, 0);
 			if (c == ' ' || c == '\t' || c == '\n') {
@@ -1329,10 +1540,12 @@ static bool lex_assignment(struct parser *p, struct token *t, struct parts *ps,
 				break;
 			}
 			if (c == END_OF_INPUT) {
+				bld_release(p, &elems);
 				unexpected_eof(p, ")");
 				return false;
 			}
 			if (lex_is_word_break(c) && !((c == '<' || c == '>') && la(p, 1) == '(')) {
+				bld_release(p, &elems);
 				fail_at(p, cur_pos(p), false, "syntax error near unexpected token `%c'", c);
 				return false;
 			}
@@ -1341,15 +1554,14 @@ static bool lex_assignment(struct parser *p, struct token *t, struct parts *ps,
 			parts_init(&elem);
 			struct wopts wo = {WM_NORMAL, false, 0};
 			if (!lex_parts(p, &elem, &wo)) {
-				parts_discard(&elem);
+				parts_discard(p, &elem);
+				bld_release(p, &elems);
 				return false;
 			}
-			if (t->asg_nelems == cap) {
-				cap = cap ? cap * 2 : 4;
-				t->asg_elems = xreallocarray(t->asg_elems, cap, sizeof *t->asg_elems);
-			}
-			t->asg_elems[t->asg_nelems++] = parts_finish(p, &elem, eb);
+			struct word *w = parts_finish(p, &elem, eb);
+			*(struct word **)bld_push(p, &elems, sizeof w) = w;
 		}
+		t->asg_elems = bld_finish(p, &elems, sizeof *t->asg_elems, &t->asg_nelems);
 		return true;
 	}
 	struct wopts wo = {WM_NORMAL, false, 0};
@@ -1361,14 +1573,16 @@ static void lex_word_token(struct parser *p, struct token *t)
 	struct src_pos begin = t->range.begin;
 	/* An IO number: digits right before a redirection operator. */
 	struct cursor c = cur_top(p);
-	int ch;
+	int ch = 0;
 	size_t ndigits = 0;
 	long value = 0;
-	while (lex_is_digit(ch = cur_next(p, &c))) {
-		value = value * 10 + (ch - '0');
-		if (value > INT_MAX)
-			value = (long)INT_MAX + 1; /* too large: an ordinary word */
-		ndigits++;
+	if (lex_is_digit(la(p, 0))) { /* most words start with no digit */
+		while (lex_is_digit(ch = cur_next(p, &c))) {
+			value = value * 10 + (ch - '0');
+			if (value > INT_MAX)
+				value = (long)INT_MAX + 1; /* too large: an ordinary word */
+			ndigits++;
+		}
 	}
 	if (ndigits > 0 && (ch == '<' || ch == '>') && cur_peek(p, &c) != '(' && value <= INT_MAX) {
 		for (size_t i = 0; i < ndigits; i++)
@@ -1389,11 +1603,22 @@ static void lex_word_token(struct parser *p, struct token *t)
 		ok = lex_parts(p, &ps, &wo);
 	}
 	if (!ok) {
-		parts_discard(&ps);
+		parts_discard(p, &ps);
 		return;
 	}
 	if (t->asg_array) {
-		parts_discard(&ps);
+		parts_discard(p, &ps);
+	} else if (!t->is_asg && ps.v.n == 0 && ps.have_lit && ps.lit_quote == QUOTE_NONE &&
+	           p->lit.len - ps.lit_start <= TOKEN_TEXT_MAX) {
+		/* A short plain word: kept in the token until taken. */
+		t->text_len = p->lit.len - ps.lit_start;
+		memcpy(t->text, p->lit.data + ps.lit_start, t->text_len);
+		t->text[t->text_len] = '\0';
+		t->lit_range.begin = ps.lit_begin;
+		t->lit_range.end = cur_pos(p);
+		parts_discard(p, &ps);
+		t->lazy = true;
+		t->plain = true;
 	} else {
 		t->word = parts_finish(p, &ps, begin);
 		t->plain = !t->is_asg && word_is_plain(t->word);
@@ -1405,7 +1630,11 @@ static void read_heredocs(struct parser *p, bool at_end);
 
 static void lex_token(struct parser *p, struct token *t)
 {
-	memset(t, 0, sizeof *t);
+	/* Everything but the inline text (cheaper than clearing it all). */
+	memset(t, 0, offsetof(struct token, text));
+	t->text[0] = '\0';
+	t->text_len = 0;
+	memset(&t->lit_range, 0, sizeof *t - offsetof(struct token, lit_range));
 	for (;;) {
 		int c = la(p, 0);
 		if (c == ' ' || c == '\t') {
@@ -1426,8 +1655,11 @@ static void lex_token(struct parser *p, struct token *t)
 	t->raw_frame = rc.f;
 	t->raw_frame_id = p->frames[rc.f].id;
 	t->raw_begin = rc.pos;
-	int c1 = c == END_OF_INPUT ? END_OF_INPUT : la(p, 1);
-	int c2 = c1 == END_OF_INPUT ? END_OF_INPUT : la(p, 2);
+	int c1 = END_OF_INPUT, c2 = END_OF_INPUT;
+	if (c == ';' || c == '&' || c == '|' || c == '<' || c == '>') {
+		c1 = la(p, 1);
+		c2 = c1 == END_OF_INPUT ? END_OF_INPUT : la(p, 2);
+	}
 	size_t oplen = 1;
 	switch (c) {
 	case END_OF_INPUT:
@@ -1544,7 +1776,7 @@ static struct token *peek(struct parser *p)
 {
 	if (!p->have_tok) {
 		if (p->failed) {
-			memset(&p->tok, 0, sizeof p->tok);
+			token_clear(&p->tok);
 			p->tok.kind = TK_EOF;
 			return &p->tok;
 		}
@@ -1567,15 +1799,30 @@ static struct token *peek(struct parser *p)
 static void consume(struct parser *p)
 {
 	p->last_end = p->tok.range.end;
-	token_clear(&p->tok);
 	p->have_tok = false;
+}
+
+/* A short plain word kept in the token, made into a struct word. */
+static struct word *token_word(struct parser *p, const struct token *t)
+{
+	if (!t->lazy)
+		return t->word;
+	struct word_part part;
+	memset(&part, 0, sizeof part);
+	part.kind = WORD_LITERAL;
+	part.u.literal.text = arena_str(p, t->text, t->text_len);
+	part.u.literal.len = t->text_len;
+	part.u.literal.quote = QUOTE_NONE;
+	part.range = t->lit_range;
+	return word_from_parts(p, &part, 1, t->range.begin, t->range.end);
 }
 
 /* Takes the word out of the current token and consumes it. */
 static struct word *take_word(struct parser *p)
 {
-	struct word *w = p->tok.word;
+	struct word *w = token_word(p, &p->tok);
 	p->tok.word = NULL;
+	p->tok.lazy = false;
 	consume(p);
 	return w;
 }
@@ -1597,7 +1844,9 @@ static char *token_text(const struct parser *p, const struct token *t)
 		return xasprintf("%d", t->io_number);
 	struct strbuf sb;
 	strbuf_init(&sb);
-	if (t->word)
+	if (t->lazy)
+		strbuf_addmem(&sb, t->text, t->text_len);
+	else if (t->word)
 		ast_print_word(&sb, t->word);
 	else if (t->asg_name)
 		strbuf_addf(&sb, "%s=(", t->asg_name);
@@ -1635,10 +1884,10 @@ static void fill_heredoc(struct parser *p, struct pending_heredoc *h, struct str
 	struct word *w = h->body;
 	if (h->quoted) {
 		size_t len = body->len;
-		struct word_part *v = xmalloc(sizeof *v);
-		memset(v, 0, sizeof *v);
+		struct word_part *v = ast_arena_zalloc(p->arena, sizeof *v);
 		v->kind = WORD_LITERAL;
-		v->u.literal.text = strbuf_detach(body);
+		v->u.literal.text = arena_str(p, body->data, len);
+		strbuf_free(body);
 		v->u.literal.len = len;
 		v->u.literal.quote = QUOTE_SINGLE;
 		v->range.begin = begin;
@@ -1648,10 +1897,7 @@ static void fill_heredoc(struct parser *p, struct pending_heredoc *h, struct str
 		w->range = v->range;
 		return;
 	}
-	struct parser_options o = p->opts;
-	o.first_line = begin.line;
-	o.at_eof = true;
-	struct parser *s = parser_create(body->data ? body->data : "", body->len, &o);
+	struct parser *s = sub_parser(p, body->data ? body->data : "", body->len, begin.line);
 	s->base_offset = begin.offset;
 	s->first_col = begin.col;
 	s->depth = p->depth + 1;
@@ -1659,7 +1905,7 @@ static void fill_heredoc(struct parser *p, struct pending_heredoc *h, struct str
 	parts_init(&ps);
 	struct wopts wo = {WM_HEREDOC, true, 0};
 	if (!lex_parts(s, &ps, &wo)) {
-		parts_discard(&ps);
+		parts_discard(s, &ps);
 		p->failed = true;
 		p->err = s->err;
 		s->err.message = NULL;
@@ -1669,7 +1915,6 @@ static void fill_heredoc(struct parser *p, struct pending_heredoc *h, struct str
 		w->parts = bw->parts;
 		w->nparts = bw->nparts;
 		w->range = bw->range;
-		free(bw);
 	}
 	parser_destroy(s);
 	strbuf_free(body);
@@ -1747,9 +1992,10 @@ static struct node *parse_and_or(struct parser *p);
 static struct node *parse_command(struct parser *p);
 static struct node *parse_compound_list(struct parser *p, bool allow_empty);
 
-static struct node *new_node(enum node_kind kind, struct src_pos begin)
+static struct node *new_node(struct parser *p, enum node_kind kind, struct src_pos begin)
 {
-	struct node *n = xcalloc(1, sizeof *n);
+	struct node *n = ast_arena_zalloc(p->arena, sizeof *n);
+	n->arena = p->arena;
 	n->kind = kind;
 	n->range.begin = begin;
 	n->range.end = begin;
@@ -1761,15 +2007,16 @@ static void finish_node(struct parser *p, struct node *n)
 	n->range.end = p->last_end;
 }
 
-static void list_add(struct node *list, struct node *item, size_t *cap)
+static struct list_item *list_add(struct parser *p, struct builder *items, struct node *item)
 {
-	if (list->u.list.nitems == *cap) {
-		*cap = *cap ? *cap * 2 : 4;
-		list->u.list.items = xreallocarray(list->u.list.items, *cap, sizeof *list->u.list.items);
-	}
-	list->u.list.items[list->u.list.nitems].node = item;
-	list->u.list.items[list->u.list.nitems].async = false;
-	list->u.list.nitems++;
+	struct list_item *li = bld_push(p, items, sizeof *li);
+	li->node = item;
+	return li;
+}
+
+static void list_finish(struct parser *p, struct node *list, struct builder *items)
+{
+	list->u.list.items = bld_finish(p, items, sizeof *list->u.list.items, &list->u.list.nitems);
 }
 
 static void skip_newlines(struct parser *p)
@@ -1783,16 +2030,21 @@ static bool is_redir_token(enum tok_kind k)
 	return k >= TK_LESS && k <= TK_AND_DGREAT;
 }
 
+/* s is one of the n words of kws (compared first by their first byte: most
+ * words are no keyword at all). */
+static bool in_words(const char *s, const char *const *kws, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (kws[i][0] == s[0] && strcmp(s, kws[i]) == 0)
+			return true;
+	return false;
+}
+
 static bool is_closing_kw(const struct token *t)
 {
 	static const char *const kws[] = {"then", "else", "elif", "fi", "do", "done", "esac", "}"};
 	const char *s = t->kind == TK_WORD ? plain_text(t) : NULL;
-	if (!s)
-		return false;
-	for (size_t i = 0; i < sizeof kws / sizeof kws[0]; i++)
-		if (strcmp(s, kws[i]) == 0)
-			return true;
-	return false;
+	return s && in_words(s, kws, sizeof kws / sizeof kws[0]);
 }
 
 static bool can_start_command(const struct token *t)
@@ -1813,10 +2065,7 @@ static bool is_reserved(const char *s)
 	static const char *const kws[] = {"if", "then", "else", "elif", "fi", "do", "done",
 	                                  "case", "esac", "while", "until", "for", "{", "}",
 	                                  "!", "in", "function", "select", "[[", "]]", "time"};
-	for (size_t i = 0; i < sizeof kws / sizeof kws[0]; i++)
-		if (strcmp(s, kws[i]) == 0)
-			return true;
-	return false;
+	return in_words(s, kws, sizeof kws / sizeof kws[0]);
 }
 
 /* Peeks the token in command position, replacing aliases. */
@@ -1824,14 +2073,17 @@ static struct token *peek_command_word(struct parser *p, bool check)
 {
 	for (;;) {
 		struct token *t = peek(p);
-		if (!check || !p->opts.alias_lookup || t->kind != TK_WORD || !t->plain)
+		if (!check || !p->opts.alias_lookup || t->kind != TK_WORD || !t->plain ||
+		    t->alias_checked)
 			return t;
 		const char *name = plain_text(t);
-		if (is_reserved(name) || alias_active(p, name))
+		const char *value = NULL;
+		if (!is_reserved(name) && !alias_active(p, name))
+			value = p->opts.alias_lookup(p->opts.alias_ctx, name);
+		if (!value) {
+			t->alias_checked = true; /* the grammar peeks it again */
 			return t;
-		const char *value = p->opts.alias_lookup(p->opts.alias_ctx, name);
-		if (!value)
-			return t;
+		}
 		size_t len = strlen(value);
 		char *alias = xstrdup(name);
 		char *owned = xstrndup(value, len);
@@ -1906,7 +2158,7 @@ static bool parse_redirect(struct parser *p, struct redir *r)
 		h->quoted = quoted;
 		h->strip = r->op == REDIR_HEREDOC_STRIP;
 		h->pos = t->range.begin;
-		h->body = xcalloc(1, sizeof *h->body);
+		h->body = ast_arena_zalloc(p->arena, sizeof *h->body);
 		h->body->range.begin = h->body->range.end = t->range.end;
 		r->heredoc = h->body;
 		r->heredoc_quoted = quoted;
@@ -1916,37 +2168,43 @@ static bool parse_redirect(struct parser *p, struct redir *r)
 	return true;
 }
 
-static bool add_redirect(struct parser *p, struct node *n, size_t *cap)
+static bool add_redirect(struct parser *p, struct builder *redirs)
 {
-	if (n->nredirs == *cap) {
-		*cap = *cap ? *cap * 2 : 2;
-		n->redirs = xreallocarray(n->redirs, *cap, sizeof *n->redirs);
-	}
-	if (!parse_redirect(p, &n->redirs[n->nredirs]))
+	struct redir r;
+	if (!parse_redirect(p, &r))
 		return false;
-	n->nredirs++;
+	*(struct redir *)bld_push(p, redirs, sizeof r) = r;
 	return true;
 }
 
 static bool parse_trailing_redirects(struct parser *p, struct node *n)
 {
-	size_t cap = n->nredirs;
+	struct token *t = peek(p);
+	if (t->kind != TK_IO_NUMBER && !is_redir_token(t->kind))
+		return true;
+	struct builder redirs = {0};
+	for (size_t i = 0; i < n->nredirs; i++)
+		*(struct redir *)bld_push(p, &redirs, sizeof *n->redirs) = n->redirs[i];
 	for (;;) {
-		struct token *t = peek(p);
+		t = peek(p);
 		if (t->kind != TK_IO_NUMBER && !is_redir_token(t->kind))
-			return true;
-		if (!add_redirect(p, n, &cap))
+			break;
+		if (!add_redirect(p, &redirs)) {
+			bld_release(p, &redirs);
 			return false;
+		}
 		finish_node(p, n);
 	}
+	n->redirs = bld_finish(p, &redirs, sizeof *n->redirs, &n->nredirs);
+	return true;
 }
 
-static bool is_declaration_command(const struct node *n)
+static bool is_declaration_command(const struct builder *words)
 {
 	static const char *const names[] = {"declare", "typeset", "local", "export", "readonly"};
-	if (n->u.simple.nwords == 0)
+	if (words->n == 0)
 		return false;
-	const struct word *w = n->u.simple.words[0];
+	const struct word *w = *(struct word **)bld_at(words, 0, sizeof w);
 	if (!word_is_plain(w))
 		return false;
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
@@ -1956,34 +2214,32 @@ static bool is_declaration_command(const struct node *n)
 }
 
 /* `declare a=(x y)`: the array as one word "a=(x y)" for the builtin. */
-static struct word *array_as_word(struct token *t)
+static struct word *array_as_word(struct parser *p, struct token *t)
 {
 	struct parts ps;
 	parts_init(&ps);
 	struct src_pos b = t->range.begin, e = t->range.end;
 	char *head = xasprintf("%s%s=(", t->asg_name, t->asg_append ? "+" : "");
-	parts_add_literal(&ps, head, strlen(head), QUOTE_NONE, b, e);
+	parts_add_literal(p, &ps, head, strlen(head), QUOTE_NONE, b, e);
+	free(head);
 	for (size_t i = 0; i < t->asg_nelems; i++) {
 		if (i)
-			parts_add_literal(&ps, xstrdup(" "), 1, QUOTE_SINGLE, b, e);
+			parts_add_literal(p, &ps, " ", 1, QUOTE_SINGLE, b, e);
 		struct word *w = t->asg_elems[i];
 		for (size_t j = 0; j < w->nparts; j++)
-			*parts_push(&ps, w->parts[j].kind) = w->parts[j];
-		free(w->parts);
-		free(w);
+			*parts_push(p, &ps, w->parts[j].kind) = w->parts[j];
 	}
-	free(t->asg_elems);
 	t->asg_elems = NULL;
 	t->asg_nelems = 0;
-	parts_add_literal(&ps, xstrdup(")"), 1, QUOTE_NONE, b, e);
-	strbuf_free(&ps.lit);
-	return word_from_parts(ps.v, ps.n, b, e);
+	parts_add_literal(p, &ps, ")", 1, QUOTE_NONE, b, e);
+	struct word *w = word_from_parts(p, bld_at(&ps.v, 0, sizeof(struct word_part)), ps.v.n, b, e);
+	bld_release(p, &ps.v);
+	return w;
 }
 
 static void take_assignment(struct parser *p, struct assign *a)
 {
 	struct token *t = &p->tok;
-	memset(a, 0, sizeof *a);
 	a->name = t->asg_name;
 	t->asg_name = NULL;
 	a->index = t->asg_index;
@@ -1997,81 +2253,76 @@ static void take_assignment(struct parser *p, struct assign *a)
 		t->asg_elems = NULL;
 		t->asg_nelems = 0;
 	} else {
+		/* The value is the word's parts after the prefix, shared. */
 		struct word *w = t->word;
 		size_t k = t->asg_prefix;
 		size_t nv = w->nparts - k;
-		struct word_part *v = xmalloc((nv ? nv : 1) * sizeof *v);
-		if (nv)
-			memcpy(v, w->parts + k, nv * sizeof *v);
-		struct src_pos vb = k < w->nparts ? w->parts[k].range.begin : t->range.end;
-		a->value = word_from_parts(v, nv, vb, t->range.end);
-		w->nparts = k; /* the prefix parts are freed with the token */
+		struct word *v = ast_arena_alloc(p->arena, sizeof *v);
+		v->parts = nv ? w->parts + k : NULL;
+		v->nparts = nv;
+		v->range.begin = k < w->nparts ? w->parts[k].range.begin : t->range.end;
+		v->range.end = t->range.end;
+		a->value = v;
 	}
 	consume(p);
 }
 
-/* A simple command; n is NULL or already holds the command name. */
-static struct node *parse_simple_rest(struct parser *p, struct node *n)
+/* A simple command; n is NULL or a new NODE_SIMPLE, first NULL or the
+ * command name already taken. */
+static struct node *parse_simple_rest(struct parser *p, struct node *n, struct word *first)
 {
-	size_t cap_a = 0, cap_w = 0, cap_r = 0;
+	struct builder assigns = {0}, words = {0}, redirs = {0};
 	if (!n)
-		n = new_node(NODE_SIMPLE, peek(p)->range.begin);
-	else
-		cap_w = 4;
+		n = new_node(p, NODE_SIMPLE, peek(p)->range.begin);
+	if (first)
+		*(struct word **)bld_push(p, &words, sizeof first) = first;
 	for (;;) {
-		bool check = n->u.simple.nwords == 0 || p->alias_next;
-		if (n->u.simple.nwords > 0)
+		bool check = words.n == 0 || p->alias_next;
+		if (words.n > 0)
 			p->alias_next = false;
 		struct token *t = peek_command_word(p, check);
 		if (p->failed)
 			goto fail;
 		if (t->kind == TK_IO_NUMBER || is_redir_token(t->kind)) {
-			if (!add_redirect(p, n, &cap_r))
+			if (!add_redirect(p, &redirs))
 				goto fail;
 			continue;
 		}
 		if (t->kind != TK_WORD)
 			break;
-		if (t->is_asg && n->u.simple.nwords == 0) {
-			if (n->u.simple.nassigns == cap_a) {
-				cap_a = cap_a ? cap_a * 2 : 2;
-				n->u.simple.assigns = xreallocarray(n->u.simple.assigns, cap_a,
-				                                    sizeof *n->u.simple.assigns);
-			}
-			take_assignment(p, &n->u.simple.assigns[n->u.simple.nassigns++]);
+		if (t->is_asg && words.n == 0) {
+			take_assignment(p, bld_push(p, &assigns, sizeof(struct assign)));
 			continue;
 		}
 		struct word *w;
 		if (t->asg_array) {
-			if (!is_declaration_command(n)) {
-				char *name = xasprintf("%s=(", t->asg_name);
+			if (!is_declaration_command(&words)) {
 				fail_at(p, t->range.begin, false,
 				        "syntax error near unexpected token `('");
-				free(name);
 				goto fail;
 			}
-			w = array_as_word(t);
+			w = array_as_word(p, t);
 			consume(p);
 		} else {
 			w = take_word(p);
 		}
-		if (n->u.simple.nwords == cap_w) {
-			cap_w = cap_w ? cap_w * 2 : 4;
-			n->u.simple.words = xreallocarray(n->u.simple.words, cap_w,
-			                                  sizeof *n->u.simple.words);
-		}
-		n->u.simple.words[n->u.simple.nwords++] = w;
+		*(struct word **)bld_push(p, &words, sizeof w) = w;
 	}
+	n->u.simple.assigns = bld_finish(p, &assigns, sizeof *n->u.simple.assigns, &n->u.simple.nassigns);
+	n->u.simple.words = bld_finish(p, &words, sizeof *n->u.simple.words, &n->u.simple.nwords);
+	n->redirs = bld_finish(p, &redirs, sizeof *n->redirs, &n->nredirs);
 	finish_node(p, n);
 	return n;
 fail:
-	ast_node_free(n);
+	bld_release(p, &assigns);
+	bld_release(p, &words);
+	bld_release(p, &redirs);
 	return NULL;
 }
 
 static struct node *parse_brace_or_subshell(struct parser *p, bool subshell)
 {
-	struct node *n = new_node(subshell ? NODE_SUBSHELL : NODE_BRACE_GROUP, peek(p)->range.begin);
+	struct node *n = new_node(p, subshell ? NODE_SUBSHELL : NODE_BRACE_GROUP, peek(p)->range.begin);
 	consume(p);
 	n->u.group.body = parse_compound_list(p, false);
 	if (!n->u.group.body)
@@ -2095,7 +2346,7 @@ static struct node *parse_if(struct parser *p)
 	struct node **slot = &top;
 	/* elif chains are built iteratively: a long chain is not deep nesting. */
 	for (;;) {
-		struct node *n = new_node(NODE_IF, peek(p)->range.begin);
+		struct node *n = new_node(p, NODE_IF, peek(p)->range.begin);
 		*slot = n;
 		consume(p); /* if / elif */
 		n->u.if_.cond = parse_compound_list(p, false);
@@ -2133,7 +2384,7 @@ fail:
 
 static struct node *parse_loop(struct parser *p, bool until)
 {
-	struct node *n = new_node(NODE_LOOP, peek(p)->range.begin);
+	struct node *n = new_node(p, NODE_LOOP, peek(p)->range.begin);
 	n->u.loop.until = until;
 	consume(p);
 	n->u.loop.cond = parse_compound_list(p, false);
@@ -2188,17 +2439,15 @@ static bool parse_arith_clause(struct parser *p, struct word **out, int stop)
 			if (!strchr(" \t\n", wp->u.literal.text[j]))
 				blank = false;
 	}
-	if (blank) {
-		ast_word_free(w);
-		w = NULL;
-	}
+	if (blank)
+		w = NULL; /* left in the arena */
 	*out = w;
 	return true;
 }
 
 static struct node *parse_for(struct parser *p)
 {
-	struct node *n = new_node(NODE_FOR, peek(p)->range.begin);
+	struct node *n = new_node(p, NODE_FOR, peek(p)->range.begin);
 	consume(p); /* for */
 	struct token *t = peek(p);
 	if (t->kind == TK_LPAREN && la(p, 0) == '(') {
@@ -2250,28 +2499,27 @@ static struct node *parse_for(struct parser *p)
 		}
 		goto fail;
 	}
-	n->u.for_.var = xstrdup(plain_text(t));
+	n->u.for_.var = arena_str(p, plain_text(t), strlen(plain_text(t)));
 	consume(p);
 	skip_newlines(p);
 	t = peek(p);
 	if (is_kw(t, "in")) {
 		n->u.for_.has_in = true;
 		consume(p);
-		size_t cap = 0;
+		struct builder words = {0};
 		for (;;) {
 			t = peek(p);
 			if (t->kind != TK_WORD)
 				break;
 			if (t->asg_array) {
+				bld_release(p, &words);
 				fail_unexpected(p, t);
 				goto fail;
 			}
-			if (n->u.for_.nwords == cap) {
-				cap = cap ? cap * 2 : 4;
-				n->u.for_.words = xreallocarray(n->u.for_.words, cap, sizeof *n->u.for_.words);
-			}
-			n->u.for_.words[n->u.for_.nwords++] = take_word(p);
+			struct word *w = take_word(p);
+			*(struct word **)bld_push(p, &words, sizeof w) = w;
 		}
+		n->u.for_.words = bld_finish(p, &words, sizeof *n->u.for_.words, &n->u.for_.nwords);
 		if (t->kind != TK_SEMI && t->kind != TK_NEWLINE) {
 			fail_unexpected(p, t);
 			goto fail;
@@ -2293,7 +2541,7 @@ fail:
 
 static struct node *parse_case(struct parser *p)
 {
-	struct node *n = new_node(NODE_CASE, peek(p)->range.begin);
+	struct node *n = new_node(p, NODE_CASE, peek(p)->range.begin);
 	consume(p); /* case */
 	struct token *t = peek(p);
 	if (t->kind != TK_WORD || t->asg_array) {
@@ -2305,41 +2553,33 @@ static struct node *parse_case(struct parser *p)
 	if (!expect_kw(p, "in"))
 		goto fail;
 	skip_newlines(p);
-	size_t cap = 0;
+	struct builder items = {0}, patterns = {0};
 	for (;;) {
 		t = peek(p);
 		if (is_kw(t, "esac")) {
 			consume(p);
 			break;
 		}
-		if (n->u.case_.nitems == cap) {
-			cap = cap ? cap * 2 : 4;
-			n->u.case_.items = xreallocarray(n->u.case_.items, cap, sizeof *n->u.case_.items);
-		}
-		struct case_item *ci = &n->u.case_.items[n->u.case_.nitems++];
-		memset(ci, 0, sizeof *ci);
+		struct case_item *ci = bld_push(p, &items, sizeof *ci);
 		ci->range.begin = t->range.begin;
 		if (t->kind == TK_LPAREN) {
 			consume(p);
 			t = peek(p);
 		}
-		size_t pcap = 0;
 		for (;;) {
 			if (t->kind != TK_WORD || t->asg_array) {
 				fail_unexpected(p, t);
 				goto fail;
 			}
-			if (ci->npatterns == pcap) {
-				pcap = pcap ? pcap * 2 : 2;
-				ci->patterns = xreallocarray(ci->patterns, pcap, sizeof *ci->patterns);
-			}
-			ci->patterns[ci->npatterns++] = take_word(p);
+			struct word *w = take_word(p);
+			*(struct word **)bld_push(p, &patterns, sizeof w) = w;
 			t = peek(p);
 			if (t->kind != TK_PIPE)
 				break;
 			consume(p);
 			t = peek(p);
 		}
+		ci->patterns = bld_finish(p, &patterns, sizeof *ci->patterns, &ci->npatterns);
 		if (t->kind != TK_RPAREN) {
 			fail_unexpected(p, t);
 			goto fail;
@@ -2366,10 +2606,12 @@ static struct node *parse_case(struct parser *p)
 		fail_unexpected(p, t);
 		goto fail;
 	}
+	n->u.case_.items = bld_finish(p, &items, sizeof *n->u.case_.items, &n->u.case_.nitems);
 	finish_node(p, n);
 	return n;
 fail:
-	ast_node_free(n);
+	bld_release(p, &items);
+	bld_release(p, &patterns);
 	return NULL;
 }
 
@@ -2377,9 +2619,9 @@ fail:
 
 static struct cond_expr *parse_cond_or(struct parser *p);
 
-static struct cond_expr *new_cond(enum cond_kind kind, struct src_pos begin)
+static struct cond_expr *new_cond(struct parser *p, enum cond_kind kind, struct src_pos begin)
 {
-	struct cond_expr *c = xcalloc(1, sizeof *c);
+	struct cond_expr *c = ast_arena_zalloc(p->arena, sizeof *c);
 	c->kind = kind;
 	c->range.begin = begin;
 	c->range.end = begin;
@@ -2430,7 +2672,7 @@ static struct cond_expr *parse_cond_primary(struct parser *p)
 		leave(p);
 		if (!inner)
 			return NULL;
-		struct cond_expr *c = new_cond(COND_NOT, begin);
+		struct cond_expr *c = new_cond(p, COND_NOT, begin);
 		c->left = inner;
 		c->range.end = p->last_end;
 		return c;
@@ -2447,7 +2689,6 @@ static struct cond_expr *parse_cond_primary(struct parser *p)
 		t = peek(p);
 		if (t->kind != TK_RPAREN) {
 			fail_cond(p, t);
-			ast_cond_free(inner);
 			return NULL;
 		}
 		consume(p);
@@ -2464,9 +2705,8 @@ static struct cond_expr *parse_cond_primary(struct parser *p)
 	    cond_operand_ok(next)) {
 		const char *nt = plain_text(next);
 		if (!(nt && is_cond_binary(nt))) {
-			struct cond_expr *c = new_cond(COND_UNARY, begin);
-			c->op = xstrdup(first->parts[0].u.literal.text);
-			ast_word_free(first);
+			struct cond_expr *c = new_cond(p, COND_UNARY, begin);
+			c->op = first->parts[0].u.literal.text;
 			c->lhs = take_word(p);
 			c->range.end = p->last_end;
 			return c;
@@ -2480,13 +2720,13 @@ static struct cond_expr *parse_cond_primary(struct parser *p)
 	else if (next->kind == TK_WORD && plain_text(next) && is_cond_binary(plain_text(next)))
 		op = plain_text(next);
 	if (!op) {
-		struct cond_expr *c = new_cond(COND_WORD, begin);
+		struct cond_expr *c = new_cond(p, COND_WORD, begin);
 		c->lhs = first;
 		c->range.end = p->last_end;
 		return c;
 	}
-	struct cond_expr *c = new_cond(COND_BINARY, begin);
-	c->op = xstrdup(op);
+	struct cond_expr *c = new_cond(p, COND_BINARY, begin);
+	c->op = arena_str(p, op, strlen(op));
 	c->lhs = first;
 	consume(p);
 	if (strcmp(c->op, "=~") == 0) {
@@ -2497,14 +2737,11 @@ static struct cond_expr *parse_cond_primary(struct parser *p)
 		parts_init(&ps);
 		struct wopts wo = {WM_REGEX, false, 0};
 		if (!lex_parts(p, &ps, &wo)) {
-			parts_discard(&ps);
-			ast_cond_free(c);
+			parts_discard(p, &ps);
 			return NULL;
 		}
 		struct word *rx = parts_finish(p, &ps, rb);
 		if (rx->nparts == 0 || (word_is_plain(rx) && strcmp(rx->parts[0].u.literal.text, "]]") == 0)) {
-			ast_word_free(rx);
-			ast_cond_free(c);
 			fail_cond(p, peek(p));
 			return NULL;
 		}
@@ -2514,7 +2751,6 @@ static struct cond_expr *parse_cond_primary(struct parser *p)
 		t = peek(p);
 		if (!cond_operand_ok(t)) {
 			fail_cond(p, t);
-			ast_cond_free(c);
 			return NULL;
 		}
 		c->rhs = take_word(p);
@@ -2532,11 +2768,9 @@ static struct cond_expr *parse_cond_and(struct parser *p)
 			break;
 		consume(p);
 		struct cond_expr *right = parse_cond_primary(p);
-		if (!right) {
-			ast_cond_free(left);
+		if (!right)
 			return NULL;
-		}
-		struct cond_expr *c = new_cond(COND_AND, left->range.begin);
+		struct cond_expr *c = new_cond(p, COND_AND, left->range.begin);
 		c->left = left;
 		c->right = right;
 		c->range.end = p->last_end;
@@ -2554,11 +2788,9 @@ static struct cond_expr *parse_cond_or(struct parser *p)
 			break;
 		consume(p);
 		struct cond_expr *right = parse_cond_and(p);
-		if (!right) {
-			ast_cond_free(left);
+		if (!right)
 			return NULL;
-		}
-		struct cond_expr *c = new_cond(COND_OR, left->range.begin);
+		struct cond_expr *c = new_cond(p, COND_OR, left->range.begin);
 		c->left = left;
 		c->right = right;
 		c->range.end = p->last_end;
@@ -2569,7 +2801,7 @@ static struct cond_expr *parse_cond_or(struct parser *p)
 
 static struct node *parse_cond_command(struct parser *p)
 {
-	struct node *n = new_node(NODE_COND, peek(p)->range.begin);
+	struct node *n = new_node(p, NODE_COND, peek(p)->range.begin);
 	consume(p); /* [[ */
 	n->u.cond.expr = parse_cond_or(p);
 	if (!n->u.cond.expr)
@@ -2616,7 +2848,7 @@ static struct node *parse_funcdef_body(struct parser *p, struct node *f)
 
 static struct node *parse_function_keyword(struct parser *p)
 {
-	struct node *n = new_node(NODE_FUNCDEF, peek(p)->range.begin);
+	struct node *n = new_node(p, NODE_FUNCDEF, peek(p)->range.begin);
 	n->u.funcdef.keyword = true;
 	consume(p); /* function */
 	struct token *t = peek(p);
@@ -2624,7 +2856,7 @@ static struct node *parse_function_keyword(struct parser *p)
 		fail_unexpected(p, t);
 		goto fail;
 	}
-	n->u.funcdef.name = xstrdup(plain_text(t));
+	n->u.funcdef.name = arena_str(p, plain_text(t), strlen(plain_text(t)));
 	consume(p);
 	t = peek(p);
 	if (t->kind == TK_LPAREN) {
@@ -2645,7 +2877,7 @@ fail:
 
 static struct node *parse_arith_command(struct parser *p)
 {
-	struct node *n = new_node(NODE_ARITH, peek(p)->range.begin);
+	struct node *n = new_node(p, NODE_ARITH, peek(p)->range.begin);
 	consume(p); /* the first ( */
 	advance(p); /* the second */
 	if (!lex_arith_body(p, &n->u.arith.expr, 0) || !lex_arith_close(p)) {
@@ -2715,14 +2947,12 @@ static struct node *parse_command(struct parser *p)
 				consume(p);
 				next = peek(p);
 				if (next->kind != TK_RPAREN) {
-					token_clear(&saved);
 					fail_unexpected(p, next);
 					return NULL;
 				}
 				consume(p);
-				n = new_node(NODE_FUNCDEF, saved.range.begin);
-				n->u.funcdef.name = xstrdup(saved.word->parts[0].u.literal.text);
-				token_clear(&saved);
+				n = new_node(p, NODE_FUNCDEF, saved.range.begin);
+				n->u.funcdef.name = arena_str(p, plain_text(&saved), strlen(plain_text(&saved)));
 				if (!enter(p)) {
 					ast_node_free(n);
 					return NULL;
@@ -2733,26 +2963,15 @@ static struct node *parse_command(struct parser *p)
 					ast_node_free(n);
 				return r;
 			}
-			if (p->failed) {
-				token_clear(&saved);
+			if (p->failed)
 				return NULL;
-			}
 			/* Put the word back in front: a simple command. */
-			struct token after = p->tok;
-			bool had_after = p->have_tok;
-			p->tok = saved;
-			p->have_tok = true;
-			struct node *simple = new_node(NODE_SIMPLE, saved.range.begin);
-			struct word *w = take_word(p);
-			simple->u.simple.words = xmalloc(4 * sizeof *simple->u.simple.words);
-			simple->u.simple.words[0] = w;
-			simple->u.simple.nwords = 1;
-			p->tok = after;
-			p->have_tok = had_after;
-			return parse_simple_rest(p, simple);
+			struct node *simple = new_node(p, NODE_SIMPLE, saved.range.begin);
+			struct word *w = token_word(p, &saved);
+			return parse_simple_rest(p, simple, w);
 		}
 	} else if (t->kind == TK_WORD || t->kind == TK_IO_NUMBER || is_redir_token(t->kind)) {
-		return parse_simple_rest(p, NULL);
+		return parse_simple_rest(p, NULL, NULL);
 	} else {
 		fail_unexpected(p, t);
 		return NULL;
@@ -2791,7 +3010,7 @@ static struct node *parse_pipeline(struct parser *p)
 	struct node *first;
 	if ((bang || timed) && !can_start_command(t)) {
 		/* `!` or `time` alone: an empty command, as bash allows. */
-		first = new_node(NODE_SIMPLE, t->range.begin);
+		first = new_node(p, NODE_SIMPLE, t->range.begin);
 	} else {
 		first = parse_command(p);
 		if (!first)
@@ -2800,35 +3019,29 @@ static struct node *parse_pipeline(struct parser *p)
 	t = peek(p);
 	if (t->kind != TK_PIPE && t->kind != TK_PIPE_AMP && !bang && !timed)
 		return first;
-	struct node *n = new_node(NODE_PIPELINE, begin);
+	struct node *n = new_node(p, NODE_PIPELINE, begin);
 	n->u.pipeline.bang = bang;
 	n->u.pipeline.timed = timed;
-	size_t cap = 4;
-	n->u.pipeline.cmds = xmalloc(cap * sizeof *n->u.pipeline.cmds);
-	n->u.pipeline.stderr_too = xmalloc(cap * sizeof *n->u.pipeline.stderr_too);
-	n->u.pipeline.cmds[0] = first;
-	n->u.pipeline.stderr_too[0] = false;
-	n->u.pipeline.ncmds = 1;
+	struct builder cmds = {0}, stderr_too = {0};
+	*(struct node **)bld_push(p, &cmds, sizeof first) = first;
+	bld_push(p, &stderr_too, sizeof(bool));
 	while (t->kind == TK_PIPE || t->kind == TK_PIPE_AMP) {
-		n->u.pipeline.stderr_too[n->u.pipeline.ncmds - 1] = t->kind == TK_PIPE_AMP;
+		*(bool *)bld_at(&stderr_too, stderr_too.n - 1, sizeof(bool)) = t->kind == TK_PIPE_AMP;
 		consume(p);
 		skip_newlines(p);
 		struct node *cmd = parse_command(p);
 		if (!cmd) {
-			ast_node_free(n);
+			bld_release(p, &cmds);
+			bld_release(p, &stderr_too);
 			return NULL;
 		}
-		if (n->u.pipeline.ncmds == cap) {
-			cap *= 2;
-			n->u.pipeline.cmds = xreallocarray(n->u.pipeline.cmds, cap, sizeof *n->u.pipeline.cmds);
-			n->u.pipeline.stderr_too = xreallocarray(n->u.pipeline.stderr_too, cap,
-			                                         sizeof *n->u.pipeline.stderr_too);
-		}
-		n->u.pipeline.cmds[n->u.pipeline.ncmds] = cmd;
-		n->u.pipeline.stderr_too[n->u.pipeline.ncmds] = false;
-		n->u.pipeline.ncmds++;
+		*(struct node **)bld_push(p, &cmds, sizeof cmd) = cmd;
+		bld_push(p, &stderr_too, sizeof(bool));
 		t = peek(p);
 	}
+	n->u.pipeline.cmds = bld_finish(p, &cmds, sizeof *n->u.pipeline.cmds, &n->u.pipeline.ncmds);
+	size_t nst;
+	n->u.pipeline.stderr_too = bld_finish(p, &stderr_too, sizeof(bool), &nst);
 	finish_node(p, n);
 	return n;
 }
@@ -2848,7 +3061,7 @@ static struct node *parse_and_or(struct parser *p)
 			ast_node_free(left);
 			return NULL;
 		}
-		struct node *n = new_node(NODE_AND_OR, left->range.begin);
+		struct node *n = new_node(p, NODE_AND_OR, left->range.begin);
 		n->u.and_or.is_or = is_or;
 		n->u.and_or.left = left;
 		n->u.and_or.right = right;
@@ -2863,8 +3076,8 @@ static struct node *parse_and_or(struct parser *p)
 static struct node *parse_compound_list(struct parser *p, bool allow_empty)
 {
 	skip_newlines(p);
-	struct node *list = new_node(NODE_LIST, peek(p)->range.begin);
-	size_t cap = 0;
+	struct src_pos begin = peek(p)->range.begin;
+	struct builder items = {0};
 	for (;;) {
 		struct token *t = peek(p);
 		if (p->failed)
@@ -2874,10 +3087,10 @@ static struct node *parse_compound_list(struct parser *p, bool allow_empty)
 		struct node *item = parse_and_or(p);
 		if (!item)
 			goto fail;
-		list_add(list, item, &cap);
+		struct list_item *li = list_add(p, &items, item);
 		t = peek(p);
 		if (t->kind == TK_SEMI || t->kind == TK_AMP) {
-			list->u.list.items[list->u.list.nitems - 1].async = t->kind == TK_AMP;
+			li->async = t->kind == TK_AMP;
 			consume(p);
 			skip_newlines(p);
 			continue;
@@ -2890,18 +3103,20 @@ static struct node *parse_compound_list(struct parser *p, bool allow_empty)
 	}
 	if (p->failed)
 		goto fail;
-	if (list->u.list.nitems == 0) {
+	if (items.n == 0) {
 		if (!allow_empty) {
 			fail_unexpected(p, peek(p));
 			goto fail;
 		}
-		ast_node_free(list);
+		bld_release(p, &items);
 		return NULL;
 	}
+	struct node *list = new_node(p, NODE_LIST, begin);
+	list_finish(p, list, &items);
 	finish_node(p, list);
 	return list;
 fail:
-	ast_node_free(list);
+	bld_release(p, &items);
 	return NULL;
 }
 
@@ -2929,19 +3144,18 @@ static struct node *parse_subprogram(struct parser *p, size_t *end_frame, unsign
 	return body;
 }
 
-/* One line's worth: and-or lists up to a newline or the end of the text. */
-static struct node *parse_line(struct parser *p)
+/* One line's worth: and-or lists up to a newline or the end of the text,
+ * appended to items; *end gets where the line's list ends. */
+static bool parse_line(struct parser *p, struct builder *items, struct src_pos *end)
 {
-	struct node *list = new_node(NODE_LIST, peek(p)->range.begin);
-	size_t cap = 0;
 	for (;;) {
 		struct node *item = parse_and_or(p);
 		if (!item)
-			goto fail;
-		list_add(list, item, &cap);
+			return false;
+		struct list_item *li = list_add(p, items, item);
 		struct token *t = peek(p);
 		if (t->kind == TK_SEMI || t->kind == TK_AMP) {
-			list->u.list.items[list->u.list.nitems - 1].async = t->kind == TK_AMP;
+			li->async = t->kind == TK_AMP;
 			consume(p);
 			t = peek(p);
 			if (t->kind == TK_NEWLINE || t->kind == TK_EOF)
@@ -2952,25 +3166,64 @@ static struct node *parse_line(struct parser *p)
 	}
 	struct token *t = peek(p);
 	if (p->failed)
-		goto fail;
+		return false;
 	if (t->kind == TK_NEWLINE) {
-		finish_node(p, list);
+		*end = p->last_end;
 		consume(p);
-		return list;
+		return true;
 	}
 	if (t->kind != TK_EOF) {
 		fail_unexpected(p, t);
-		goto fail;
+		return false;
 	}
 	if (ends_with_continuation(p) && !p->opts.at_eof && !p->whole_program) {
 		fail_at(p, t->range.begin, true, "syntax error: unexpected end of file");
-		goto fail;
+		return false;
 	}
-	finish_node(p, list);
-	return list;
-fail:
-	ast_node_free(list);
-	return NULL;
+	*end = p->last_end;
+	return true;
+}
+
+/* The next complete command's items appended to items, with the position
+ * of its first token and of its end: 1, 0 at the end of the text, -1 on
+ * error. */
+static int next_line(struct parser *p, struct builder *items, struct src_pos *begin,
+                     struct src_pos *end)
+{
+	if (p->failed)
+		return -1;
+	for (;;) {
+		struct token *t = peek(p);
+		if (p->failed)
+			return -1;
+		if (t->kind == TK_NEWLINE) {
+			consume(p);
+			continue;
+		}
+		if (t->kind == TK_EOF) {
+			if (ends_with_continuation(p) && !p->opts.at_eof && !p->whole_program) {
+				fail_at(p, t->range.begin, true, "syntax error: unexpected end of file");
+				return -1;
+			}
+			return 0;
+		}
+		*begin = t->range.begin;
+		break;
+	}
+	return parse_line(p, items, end) ? 1 : -1;
+}
+
+/* A sub-parser of text extracted from p's: same options, same arena. */
+static struct parser *sub_parser(struct parser *p, const char *text, size_t len,
+                                 unsigned first_line)
+{
+	struct parser_options o = p->opts;
+	o.first_line = first_line ? first_line : 1;
+	o.at_eof = true;
+	struct parser *s = parser_create(text, len, &o);
+	s->arena = p->arena;
+	s->arena_shared = true;
+	return s;
 }
 
 /* Parses extracted text (the body of `...`) as a program: errors are copied
@@ -2978,46 +3231,34 @@ fail:
 static struct node *parse_text_program(struct parser *p, const char *text, size_t len,
                                        struct src_pos at)
 {
-	struct parser_options o = p->opts;
-	o.first_line = at.line ? at.line : 1;
-	o.at_eof = true;
-	struct parser *s = parser_create(text, len, &o);
+	struct parser *s = sub_parser(p, text, len, at.line);
 	s->base_offset = at.offset;
 	s->first_col = at.col ? at.col : 1;
 	s->depth = p->depth;
 	s->whole_program = true;
-	struct node *out = NULL;
-	struct parse_error err;
-	struct node *all = new_node(NODE_LIST, at);
-	size_t cap = 0;
+	struct builder items = {0};
+	struct src_pos begin, end = at;
 	for (;;) {
-		struct node *line = NULL;
-		int r = parser_next(s, &line);
+		int r = next_line(s, &items, &begin, &end);
 		if (r < 0) {
-			err = s->err;
-			s->err.message = NULL;
 			p->failed = true;
-			p->err = err;
+			p->err = s->err;
+			s->err.message = NULL;
 			p->err.incomplete = false;
-			ast_node_free(all);
+			bld_release(s, &items);
 			parser_destroy(s);
 			return NULL;
 		}
 		if (r == 0)
 			break;
-		for (size_t i = 0; i < line->u.list.nitems; i++) {
-			list_add(all, line->u.list.items[i].node, &cap);
-			all->u.list.items[all->u.list.nitems - 1].async = line->u.list.items[i].async;
-		}
-		all->range.end = line->range.end;
-		line->u.list.nitems = 0;
-		ast_node_free(line);
+	}
+	struct node *out = NULL;
+	if (items.n) {
+		out = new_node(s, NODE_LIST, at);
+		list_finish(s, out, &items);
+		out->range.end = end;
 	}
 	parser_destroy(s);
-	if (all->u.list.nitems == 0)
-		ast_node_free(all);
-	else
-		out = all;
 	return out;
 }
 
@@ -3043,6 +3284,7 @@ struct parser *parser_create(const char *text, size_t len, const struct parser_o
 	p->max_depth = p->opts.max_depth ? p->opts.max_depth : DEFAULT_MAX_DEPTH;
 	p->line = p->opts.first_line;
 	p->first_col = 1;
+	strbuf_init(&p->lit);
 	push_frame(p, text ? text : "", text ? len : 0, NULL, NULL);
 	p->last_end = cur_pos(p);
 	return p;
@@ -3052,8 +3294,6 @@ void parser_destroy(struct parser *p)
 {
 	if (!p)
 		return;
-	if (p->have_tok)
-		token_clear(&p->tok);
 	while (p->nframes > 0)
 		pop_frame(p);
 	free(p->frames);
@@ -3061,6 +3301,14 @@ void parser_destroy(struct parser *p)
 		free(p->hd[i].delim);
 	free(p->hd);
 	free(p->err.message);
+	strbuf_free(&p->lit);
+	for (size_t i = 0; i < p->nvecs; i++) {
+		free(p->vecs[i]->data);
+		free(p->vecs[i]);
+	}
+	free(p->vecs);
+	/* A per-call arena left by a failed parser_next() is gone already; a
+	 * shared one belongs to someone else. */
 	free(p);
 }
 
@@ -3069,26 +3317,27 @@ int parser_next(struct parser *p, struct node **out)
 	*out = NULL;
 	if (p->failed)
 		return -1;
-	for (;;) {
-		struct token *t = peek(p);
-		if (p->failed)
-			return -1;
-		if (t->kind == TK_NEWLINE) {
-			consume(p);
-			continue;
+	bool own = !p->arena_shared;
+	if (own)
+		p->arena = ast_arena_create();
+	struct builder items = {0};
+	struct src_pos begin, end;
+	int r = next_line(p, &items, &begin, &end);
+	if (r <= 0) {
+		bld_release(p, &items);
+		if (own) {
+			ast_arena_destroy(p->arena);
+			p->arena = NULL;
 		}
-		if (t->kind == TK_EOF) {
-			if (ends_with_continuation(p) && !p->opts.at_eof && !p->whole_program) {
-				fail_at(p, t->range.begin, true, "syntax error: unexpected end of file");
-				return -1;
-			}
-			return 0;
-		}
-		break;
+		return r;
 	}
-	struct node *list = parse_line(p);
-	if (!list)
-		return -1;
+	struct node *list = new_node(p, NODE_LIST, begin);
+	list_finish(p, list, &items);
+	list->range.end = end;
+	if (own) {
+		ast_arena_set_root(p->arena, list);
+		p->arena = NULL;
+	}
 	*out = list;
 	return 1;
 }
@@ -3113,31 +3362,30 @@ int parse_program(const char *text, size_t len, const struct parser_options *opt
 {
 	struct parser *p = parser_create(text, len, opts);
 	p->whole_program = true;
-	struct node *all = new_node(NODE_LIST, cur_pos(p));
-	size_t cap = 0;
+	p->arena = ast_arena_create();
+	p->arena_shared = true;
+	struct src_pos begin = cur_pos(p), line_begin, end = begin;
+	struct builder items = {0};
 	*out = NULL;
 	for (;;) {
-		struct node *line = NULL;
-		int r = parser_next(p, &line);
+		int r = next_line(p, &items, &line_begin, &end);
 		if (r < 0) {
 			if (err) {
 				*err = p->err;
 				p->err.message = NULL;
 			}
-			ast_node_free(all);
+			bld_release(p, &items);
+			ast_arena_destroy(p->arena);
 			parser_destroy(p);
 			return -1;
 		}
 		if (r == 0)
 			break;
-		for (size_t i = 0; i < line->u.list.nitems; i++) {
-			list_add(all, line->u.list.items[i].node, &cap);
-			all->u.list.items[all->u.list.nitems - 1].async = line->u.list.items[i].async;
-		}
-		all->range.end = line->range.end;
-		line->u.list.nitems = 0;
-		ast_node_free(line);
 	}
+	struct node *all = new_node(p, NODE_LIST, begin);
+	list_finish(p, all, &items);
+	all->range.end = end;
+	ast_arena_set_root(p->arena, all);
 	parser_destroy(p);
 	if (err)
 		memset(err, 0, sizeof *err);

@@ -73,8 +73,12 @@ static bool write_all(int fd, const char *data, size_t len)
 int redir_data_fd(struct shell *sh, const char *data, size_t len)
 {
 	if (len <= REDIR_PIPE_MAX) {
+		/* The writer must never block (nobody reads yet): a pipe can be
+		 * one page when the user's pipe quota is used up, so write
+		 * without blocking and fall back to a file when it is full. */
 		int p[2];
 		if (pipe2(p, O_CLOEXEC) == 0) {
+			fcntl(p[1], F_SETFL, O_NONBLOCK);
 			bool ok = write_all(p[1], data, len);
 			close(p[1]);
 			if (ok)

@@ -67,6 +67,7 @@ struct job_table;   /* jobs.c */
 struct trap_table;  /* trap.c */
 struct hash_table;  /* exec.c: the command hash */
 struct job;         /* jobs.c: one pipeline or async list */
+struct policy;      /* hooks/approve.c */
 
 struct shell {
 	struct shell_options opt;
@@ -114,6 +115,7 @@ struct shell {
 
 	int tty_fd;          /* the shell's terminal when job control is on, else -1 */
 	int broker_fd;       /* socket to the unsandboxed broker, -1 when nobody can be asked */
+	struct policy *policy; /* hooks/approve.c: classification and approvals, NULL when off */
 	pid_t shell_pgid;    /* the shell's own process group, for job control */
 
 	/* exec.c: fds of the process substitutions of the command being run;
@@ -127,6 +129,8 @@ struct shell {
 	/* exec.c: counts command substitutions, so a command without a name
 	 * knows whether its status comes from one. */
 	unsigned cmdsub_count;
+	/* exec.c: nesting of command substitutions, for set -x prefixes. */
+	unsigned cmdsub_depth;
 	/* exec.c: an interactive shell's foreground job died of SIGINT: the
 	 * rest of the command line is abandoned. */
 	bool interrupted;
@@ -350,6 +354,9 @@ const char *trap_get(struct shell *sh, int sig);
 void trap_setup_interactive(struct shell *sh, bool interactive, bool job_control);
 /* True once after SIGINT reached an interactive shell (clears it). */
 bool trap_take_sigint(void);
+/* While on, caught signals interrupt blocking calls (the wait builtin);
+ * otherwise they restart them. */
+void trap_set_interruptible(struct shell *sh, bool on);
 /* The lowest caught signal not yet handled by trap_run_pending, or 0. */
 int trap_pending_signal(void);
 /* Dispositions for a child about to exec: caught signals back to default,

@@ -28,6 +28,8 @@ struct trap_table {
 	/* What we last installed, so resets touch only what changed. */
 	void (*installed[NSIG])(int);
 	bool touched[NSIG];
+	bool installed_restart[NSIG];
+	bool interruptible; /* inside the wait builtin */
 };
 
 static const struct {
@@ -62,15 +64,17 @@ static void on_signal(int sig)
 	any_signal_pending = 1;
 }
 
-static void set_disposition(int sig, void (*handler)(int))
+/* Caught signals restart interrupted system calls (reads in builtins go
+ * on, the trap runs after), except where the shell wants the call to
+ * return: the interactive SIGINT that cancels a line, and every trap
+ * while the wait builtin waits (POSIX: wait returns 128+N at once). */
+static void set_disposition(int sig, void (*handler)(int), bool restart)
 {
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = handler;
 	sigemptyset(&sa.sa_mask);
-	/* No SA_RESTART for caught signals: a blocking wait must return so
-	 * the trap can run (POSIX wait semantics). */
-	sa.sa_flags = 0;
+	sa.sa_flags = restart ? SA_RESTART : 0;
 	sigaction(sig, &sa, NULL);
 }
 
@@ -155,6 +159,13 @@ int trap_signal_number(const char *name)
 	return -1;
 }
 
+/* Signals that kill the shell but let bash run the EXIT trap first. */
+static bool dies_with_exit_trap(struct trap_table *t, int sig)
+{
+	return (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) && t->action[0] && t->action[0][0] &&
+	       !t->action[sig] && !t->shell_ignores[sig] && !t->ignored_at_entry[sig];
+}
+
 static void learn_entry(struct trap_table *t, int sig)
 {
 	if (t->entry_known[sig] || t->touched[sig])
@@ -179,17 +190,21 @@ static void apply_disposition(struct trap_table *t, int sig)
 		want = SIG_IGN;
 	else if (sig == SIGINT && t->shell_catches_int)
 		want = on_signal;
+	else if (dies_with_exit_trap(t, sig))
+		want = on_signal; /* run the EXIT trap, then die of it (bash) */
 	else if (t->shell_ignores[sig] || t->ignored_at_entry[sig])
 		want = SIG_IGN;
 	else
 		want = SIG_DFL;
 	/* Untouched signals are as inherited: SIG_IGN if ignored at entry,
 	 * else SIG_DFL. */
+	bool restart = want == on_signal && !t->interruptible && !(sig == SIGINT && t->shell_catches_int);
 	void (*have)(int) = t->touched[sig] ? t->installed[sig] : (t->ignored_at_entry[sig] ? SIG_IGN : SIG_DFL);
-	if (want == have)
+	if (want == have && (want != on_signal || restart == t->installed_restart[sig]))
 		return;
-	set_disposition(sig, want);
+	set_disposition(sig, want, restart);
 	t->installed[sig] = want;
+	t->installed_restart[sig] = restart;
 	t->touched[sig] = true;
 }
 
@@ -206,8 +221,13 @@ int trap_set(struct shell *sh, int sig, const char *action)
 		return 0; /* POSIX: silently keeps the inherited ignore */
 	free(t->action[sig]);
 	t->action[sig] = action ? xstrdup(action) : NULL;
-	if (sig > 0 && sig < NSIG)
+	if (sig > 0 && sig < NSIG) {
 		apply_disposition(t, sig);
+	} else if (sig == 0) {
+		apply_disposition(t, SIGINT);
+		apply_disposition(t, SIGTERM);
+		apply_disposition(t, SIGHUP);
+	}
 	return 0;
 }
 
@@ -278,6 +298,18 @@ void trap_run_pending(struct shell *sh)
 			run_action(sh, a, sig);
 			if (sh->jump == JUMP_EXIT)
 				return;
+		} else if (dies_with_exit_trap(t, sig)) {
+			sh->last_status = 128 + sig;
+			trap_run_exit(sh);
+			fflush(stdout);
+			fflush(stderr);
+			set_disposition(sig, SIG_DFL, false);
+			sigset_t set;
+			sigemptyset(&set);
+			sigaddset(&set, sig);
+			sigprocmask(SIG_UNBLOCK, &set, NULL);
+			raise(sig);
+			_exit(128 + sig);
 		}
 	}
 }
@@ -374,4 +406,15 @@ int trap_pending_signal(void)
 		if (signal_pending[sig])
 			return sig;
 	return 0;
+}
+
+void trap_set_interruptible(struct shell *sh, bool on)
+{
+	struct trap_table *t = sh->traps;
+	if (t->interruptible == on)
+		return;
+	t->interruptible = on;
+	for (int sig = 1; sig < NSIG; sig++)
+		if (t->touched[sig] && t->installed[sig] == on_signal)
+			apply_disposition(t, sig);
 }

@@ -162,6 +162,22 @@ Test(classify, disguises)
 	expect("sed 's/.*/rm x/e' f", VERDICT_DELETE);
 	expect("python3 -c \"import os; os.system('rm -rf x')\"", VERDICT_DELETE);
 	expect("ls |", VERDICT_ASK); /* a syntax error is never SAFE */
+	expect("alias ls='ls --color'; ls", VERDICT_SAFE);
+	expect("set -- rm x; \"$@\"", VERDICT_DELETE);
+	expect("cat > x.sh <<'EOF'\nrm -rf /\nEOF\n./x.sh", VERDICT_DELETE);
+	expect("GIT_SSH_COMMAND='rm -rf x' git fetch", VERDICT_DELETE);
+	expect("echo x | xargs -I{} sh -c 'rm {}'", VERDICT_DELETE);
+	expect("git push origin \"HEAD:$b\"", VERDICT_SAFE);
+	expect("coproc rm x", VERDICT_DELETE);
+	expect("sh -c \"rm -rf $d\"", VERDICT_DELETE); /* the known part decides */
+	expect("sh -c \"cd $d && make\"", VERDICT_ASK);
+	expect("bash <<EOF\nrm -rf $DIR\nEOF", VERDICT_DELETE);
+	expect("git push --forc", VERDICT_FORCE_PUSH); /* git takes abbreviated options */
+	expect("git reset --ha", VERDICT_DELETE);
+	expect("/usr/lib/git-core/git-push -f", VERDICT_FORCE_PUSH);
+	expect("node /usr/lib/node_modules/npm/bin/npm-cli.js publish", VERDICT_PUBLISH);
+	expect("curl -X DELETE https://api.example.com/items/1", VERDICT_DELETE);
+	expect("pg_restore -Fc -d app dump", VERDICT_SAFE);
 }
 
 Test(classify, dynamic_argv)
@@ -179,6 +195,12 @@ Test(classify, dynamic_argv)
 	cr_expect_eq(classify_argv(cl, ev, NULL, CLASSIFY_BUILTIN, &res), VERDICT_PUBLISH);
 	char *esc[] = {"escape", "make", NULL};
 	cr_expect_eq(classify_argv(cl, esc, NULL, CLASSIFY_BUILTIN, &res), VERDICT_ESCAPE);
+	char *npm[] = {"npm", "publish", NULL};
+	cr_expect_eq(classify_argv(cl, npm, "/usr/lib/node_modules/npm/bin/npm-cli.js", CLASSIFY_PROGRAM, &res),
+	             VERDICT_PUBLISH, "a launcher script is judged by argv[0] too");
+	char *bb[] = {"rm", "x", NULL};
+	cr_expect_eq(classify_argv(cl, bb, "/bin/busybox", CLASSIFY_PROGRAM, &res), VERDICT_DELETE,
+	             "a multicall binary is judged by argv[0] too");
 	char *ok[] = {"git", "status", NULL};
 	cr_expect_eq(classify_argv(cl, ok, "/usr/bin/git", CLASSIFY_PROGRAM, &res), VERDICT_SAFE);
 	cr_expect_eq(res.verdict, VERDICT_ESCAPE);

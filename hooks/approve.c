@@ -1,0 +1,377 @@
+/* Approvals: what happens to a command the classifier did not judge SAFE.
+ * Order: the deny list, the allow list, an answer already given (this line
+ * or this session), then the human through the broker; headless, a refusal
+ * that says why and how to pre-approve. */
+#include "approve.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "broker.h"
+
+struct allow_list {
+	char *path;
+	struct strvec allow;
+	struct strvec deny;
+	bool sandbox_writable; /* then it may never pre-approve ESCAPE */
+};
+
+struct policy {
+	struct classifier *cl;
+	struct policy_options opts;
+	struct allow_list user;
+	struct strvec session_ok; /* "cwd\n" + normalised command */
+	struct strvec line_ok;    /* normalised commands approved for this line */
+	struct strvec line_no;    /* ... and refused for it */
+	unsigned line_depth;      /* nested lines (eval, source) share the outer decision */
+};
+
+static void allow_list_free(struct allow_list *l)
+{
+	free(l->path);
+	strvec_free(&l->allow);
+	strvec_free(&l->deny);
+}
+
+/* Splits an entry into words: blanks separate, '...' and "..." quote,
+ * backslash escapes one character. */
+static void split_entry(const char *s, struct strvec *out)
+{
+	struct strbuf w;
+	strbuf_init(&w);
+	bool in_word = false;
+	for (const char *p = s; *p; p++) {
+		char c = *p;
+		if (c == ' ' || c == '\t' || c == '\n') {
+			if (in_word)
+				strvec_push_owned(out, strbuf_detach(&w));
+			in_word = false;
+			continue;
+		}
+		in_word = true;
+		if (c == '\'' || c == '"') {
+			const char *end = strchr(p + 1, c);
+			if (!end)
+				end = p + strlen(p);
+			strbuf_addmem(&w, p + 1, (size_t)(end - p - 1));
+			p = *end ? end : end - 1;
+		} else if (c == '\\' && p[1]) {
+			strbuf_addc(&w, *++p);
+		} else {
+			strbuf_addc(&w, c);
+		}
+	}
+	if (in_word)
+		strvec_push_owned(out, strbuf_detach(&w));
+	strbuf_free(&w);
+}
+
+bool policy_entry_matches(const char *entry, char *const *argv)
+{
+	struct strvec words;
+	strvec_init(&words);
+	split_entry(entry, &words);
+	bool ok = words.len > 0;
+	size_t i = 0;
+	for (; ok && i < words.len; i++) {
+		if (!argv[i]) {
+			ok = false;
+			break;
+		}
+		const char *w = words.items[i];
+		if (strpbrk(w, "*?["))
+			ok = fnmatch(w, argv[i], 0) == 0;
+		else
+			ok = strcmp(w, argv[i]) == 0;
+	}
+	if (ok && argv[i])
+		ok = false; /* whole commands only: never a prefix */
+	strvec_free(&words);
+	return ok;
+}
+
+static int read_string_array(json_t *root, const char *key, struct strvec *out, const char *path)
+{
+	json_t *arr = json_object_get(root, key);
+	if (!arr)
+		return 0;
+	if (!json_is_array(arr)) {
+		fprintf(stderr, "sbsh: %s: \"%s\" must be an array of command strings\n", path, key);
+		return -1;
+	}
+	size_t i;
+	json_t *v;
+	json_array_foreach(arr, i, v) {
+		if (!json_is_string(v)) {
+			fprintf(stderr, "sbsh: %s: \"%s\"[%zu] must be a command string\n", path, key, i);
+			return -1;
+		}
+		strvec_push(out, json_string_value(v));
+	}
+	return 0;
+}
+
+/* Whether the sandbox could write this file: opening it to append (and
+ * closing it at once) succeeds exactly when the rules allow writing it. */
+static bool writable_here(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+static int load_allow_list(struct allow_list *l, const char *path)
+{
+	memset(l, 0, sizeof *l);
+	strvec_init(&l->allow);
+	strvec_init(&l->deny);
+	if (access(path, F_OK) != 0)
+		return 0;
+	json_error_t err;
+	json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &err);
+	if (!root) {
+		fprintf(stderr, "sbsh: %s:%d:%d: %s (nothing in it is trusted)\n", path, err.line,
+		        err.column, err.text);
+		return -1;
+	}
+	int rc = 0;
+	if (!json_is_object(root)) {
+		fprintf(stderr, "sbsh: %s: expected an object with \"allow\" and \"deny\" arrays"
+		                " (nothing in it is trusted)\n", path);
+		rc = -1;
+	} else if (read_string_array(root, "allow", &l->allow, path) != 0 ||
+	           read_string_array(root, "deny", &l->deny, path) != 0) {
+		rc = -1;
+	}
+	json_decref(root);
+	if (rc != 0) {
+		strvec_free(&l->allow);
+		strvec_free(&l->deny);
+		return -1;
+	}
+	l->path = xstrdup(path);
+	l->sandbox_writable = writable_here(path);
+	return 0;
+}
+
+static char *user_allow_path(void)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME");
+	if (xdg && *xdg == '/')
+		return xasprintf("%s/sbsh/allow.json", xdg);
+	const char *home = getenv("HOME");
+	return home && *home ? xasprintf("%s/.config/sbsh/allow.json", home) : NULL;
+}
+
+int policy_init(struct shell *sh, const struct policy_options *opts)
+{
+	struct policy *p = xcalloc(1, sizeof *p);
+	p->opts = *opts;
+	p->cl = classifier_create(NULL);
+	strvec_init(&p->session_ok);
+	strvec_init(&p->line_ok);
+	strvec_init(&p->line_no);
+	sh->policy = p;
+	char *path = user_allow_path();
+	int rc = path ? load_allow_list(&p->user, path) : 0;
+	if (!path) {
+		strvec_init(&p->user.allow);
+		strvec_init(&p->user.deny);
+	}
+	free(path);
+	return rc;
+}
+
+void policy_free(struct shell *sh)
+{
+	struct policy *p = sh->policy;
+	if (!p)
+		return;
+	classifier_destroy(p->cl);
+	allow_list_free(&p->user);
+	strvec_free(&p->session_ok);
+	strvec_free(&p->line_ok);
+	strvec_free(&p->line_no);
+	free(p);
+	sh->policy = NULL;
+}
+
+static char *normalise(char *const *argv)
+{
+	struct strbuf sb;
+	strbuf_init(&sb);
+	for (size_t i = 0; argv[i]; i++) {
+		if (i)
+			strbuf_addc(&sb, ' ');
+		vars_quote(&sb, argv[i]);
+	}
+	return strbuf_detach(&sb);
+}
+
+static bool contains(const struct strvec *v, const char *s)
+{
+	for (size_t i = 0; i < v->len; i++)
+		if (strcmp(v->items[i], s) == 0)
+			return true;
+	return false;
+}
+
+static char *session_key(const char *command)
+{
+	char cwd[PATH_MAX];
+	if (!getcwd(cwd, sizeof cwd))
+		strcpy(cwd, "?");
+	return xasprintf("%s\n%s", cwd, command);
+}
+
+static const char *pre_approve_hint(struct policy *p)
+{
+	(void)p;
+	return "pre-approve in ~/.config/sbsh/allow.json";
+}
+
+void policy_line_begin(struct shell *sh, const struct node *line)
+{
+	struct policy *p = sh->policy;
+	if (!p || p->opts.off || p->line_depth++ > 0)
+		return;
+	strvec_free(&p->line_ok);
+	strvec_free(&p->line_no);
+	if (p->opts.headless || p->opts.broker_fd < 0)
+		return; /* each command is refused when it is reached */
+	struct classify_result r;
+	classify_result_init(&r);
+	classify_static(p->cl, line, &r);
+	/* Only what is decidable now is asked up front; ASK waits for the
+	 * expanded argv. The escape builtin asks for itself. */
+	struct strbuf cmds, reasons;
+	strbuf_init(&cmds);
+	strbuf_init(&reasons);
+	enum verdict worst = VERDICT_SAFE;
+	struct strvec asked;
+	strvec_init(&asked);
+	for (size_t i = 0; i < r.nitems; i++) {
+		struct classify_item *it = &r.items[i];
+		if (it->verdict <= VERDICT_ASK || !it->command)
+			continue;
+		if (strncmp(it->command, "escape ", 7) == 0 || strcmp(it->command, "escape") == 0)
+			continue;
+		if (contains(&asked, it->command))
+			continue;
+		strvec_push(&asked, it->command);
+		if (cmds.len)
+			strbuf_adds(&cmds, "; ");
+		strbuf_adds(&cmds, it->command);
+		if (reasons.len)
+			strbuf_adds(&reasons, "; ");
+		strbuf_adds(&reasons, it->reason && *it->reason ? it->reason : verdict_name(it->verdict));
+		if (it->verdict > worst)
+			worst = it->verdict;
+	}
+	if (asked.len) {
+		const char *why = NULL;
+		int answer = broker_request_approval(p->opts.broker_fd, verdict_name(worst), cmds.data,
+		                                     reasons.data, &why);
+		struct strvec *into = answer == BROKER_YES_ONCE || answer == BROKER_YES_SESSION
+		                          ? &p->line_ok : &p->line_no;
+		for (size_t i = 0; i < asked.len; i++) {
+			strvec_push(into, asked.items[i]);
+			if (answer == BROKER_YES_SESSION)
+				strvec_push_owned(&p->session_ok, session_key(asked.items[i]));
+		}
+	}
+	strvec_free(&asked);
+	strbuf_free(&cmds);
+	strbuf_free(&reasons);
+	classify_result_free(&r);
+}
+
+void policy_line_end(struct shell *sh)
+{
+	struct policy *p = sh->policy;
+	if (p && p->line_depth > 0 && --p->line_depth == 0) {
+		strvec_free(&p->line_ok);
+		strvec_free(&p->line_no);
+	}
+}
+
+static int refuse(struct shell *sh, enum verdict v, const char *command, const char *why,
+                  const char *hint)
+{
+	shell_error(sh, "refused %s (%s): %s%s%s", verdict_name(v), why, command, hint ? " — " : "",
+	            hint ? hint : "");
+	return STATUS_REFUSED;
+}
+
+int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
+{
+	struct policy *p = sh->policy;
+	if (!p || p->opts.off || !argv[0])
+		return 0;
+	struct classify_result r;
+	classify_result_init(&r);
+	enum verdict v = classify_argv(p->cl, argv, path, path ? CLASSIFY_PROGRAM : CLASSIFY_BUILTIN, &r);
+	if (v == VERDICT_SAFE || (!path && strcmp(argv[0], "escape") == 0)) {
+		/* the escape builtin puts it to the human itself, with a code */
+		classify_result_free(&r);
+		return 0;
+	}
+	char *reason = NULL;
+	for (size_t i = 0; i < r.nitems && !reason; i++)
+		if (r.items[i].verdict == v && r.items[i].reason && *r.items[i].reason)
+			reason = xstrdup(r.items[i].reason);
+	classify_result_free(&r);
+
+	int rc = 0;
+	char *command = normalise(argv);
+	char *key = NULL;
+	for (size_t i = 0; i < p->user.deny.len; i++) {
+		if (policy_entry_matches(p->user.deny.items[i], argv)) {
+			char *why = xasprintf("denied by %s", p->user.path);
+			rc = refuse(sh, v, command, why, NULL);
+			free(why);
+			goto done;
+		}
+	}
+	if (!(v == VERDICT_ESCAPE && p->user.sandbox_writable)) {
+		for (size_t i = 0; i < p->user.allow.len; i++)
+			if (policy_entry_matches(p->user.allow.items[i], argv))
+				goto done;
+	}
+	key = session_key(command);
+	if (contains(&p->session_ok, key) || contains(&p->line_ok, command))
+		goto done;
+	if (contains(&p->line_no, command)) {
+		rc = refuse(sh, v, command, "the human said no", NULL);
+		goto done;
+	}
+	if (p->opts.headless || p->opts.broker_fd < 0) {
+		rc = refuse(sh, v, command, "headless, nobody to approve", pre_approve_hint(p));
+		goto done;
+	}
+	fflush(stdout);
+	const char *why = NULL;
+	int answer = broker_request_approval(p->opts.broker_fd, verdict_name(v), command,
+	                                     reason ? reason : verdict_name(v), &why);
+	if (answer == BROKER_YES_SESSION) {
+		strvec_push(&p->session_ok, key);
+	} else if (answer != BROKER_YES_ONCE) {
+		rc = refuse(sh, v, command, answer < 0 ? why : "the human said no", NULL);
+		if (answer == BROKER_NO)
+			strvec_push(&p->line_no, command);
+	}
+done:
+	free(reason);
+	free(key);
+	free(command);
+	return rc;
+}

@@ -1,0 +1,40 @@
+/* The decision for every verdict but SAFE: a pre-approval list, an earlier
+ * answer, the human through the broker, or a refusal when nobody can be
+ * asked. The evaluator calls it; it never runs anything itself. */
+#ifndef SBSH_APPROVE_H
+#define SBSH_APPROVE_H
+
+#include <stdbool.h>
+
+#include "classify.h"
+#include "shell.h"
+
+struct policy_options {
+	bool headless;     /* nobody can be asked: refuse without asking */
+	int broker_fd;     /* -1 when there is no broker */
+	bool off;          /* classification turned off (--no-classify) */
+};
+
+/* Creates sh->policy. Reads the user's allow-list; a malformed one is
+ * reported and nothing in it is trusted. Returns 0, or -1 when a list was
+ * malformed (the policy still exists, without that list). */
+int policy_init(struct shell *sh, const struct policy_options *opts);
+void policy_free(struct shell *sh);
+
+/* The static pass for one complete command line, before any of it runs:
+ * with a human to ask, the commands that are decidable now are put to
+ * them once, up front. Headless it does nothing (each command is refused
+ * when reached). */
+void policy_line_begin(struct shell *sh, const struct node *line);
+void policy_line_end(struct shell *sh);
+
+/* The dynamic pass: argv is final, path is the resolved program (NULL for
+ * builtins). Returns 0 when it may run, or STATUS_REFUSED after printing
+ * why it was refused. */
+int policy_check_argv(struct shell *sh, char *const *argv, const char *path);
+
+/* Matches argv against an allow-list entry: the same number of words, each
+ * equal or matching as a pattern where the entry has `*`, `?` or `[`. */
+bool policy_entry_matches(const char *entry, char *const *argv);
+
+#endif

@@ -1,0 +1,1802 @@
+/* The classifier's engine: the static walk over a command line's AST, the
+ * resolution of words to what is known of them before anything runs, and
+ * the dynamic check of a final argv. The rules themselves are in rules.c. */
+#include "classify.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "parser.h"
+#include "rules.h"
+#include "util.h"
+
+/* Nesting of sh -c / eval / alias / function text judged inside a line. */
+#define CLASSIFY_MAX_DEPTH 12
+
+const char *verdict_name(enum verdict v)
+{
+	switch (v) {
+	case VERDICT_SAFE: return "SAFE";
+	case VERDICT_ASK: return "ASK";
+	case VERDICT_DELETE: return "DELETE";
+	case VERDICT_PUBLISH: return "PUBLISH";
+	case VERDICT_FORCE_PUSH: return "FORCE_PUSH";
+	case VERDICT_ESCAPE: return "ESCAPE";
+	}
+	return "ASK";
+}
+
+void classify_result_init(struct classify_result *r)
+{
+	memset(r, 0, sizeof *r);
+	r->verdict = VERDICT_SAFE;
+}
+
+void classify_result_free(struct classify_result *r)
+{
+	for (size_t i = 0; i < r->nitems; i++) {
+		free(r->items[i].reason);
+		free(r->items[i].command);
+		free(r->items[i].word);
+	}
+	free(r->items);
+	classify_result_init(r);
+}
+
+/* ---- git config cache ----------------------------------------------- */
+
+struct git_cfg_file {
+	char *path;
+	bool exists;
+	struct timespec mtime;
+	off_t size;
+	struct strvec aliases; /* name, value, name, value ... */
+	bool forces_push;      /* remote.*.mirror = true, or remote.*.push = +x / :x */
+};
+
+struct classifier {
+	char *home, *xdg, *cwd;
+	bool no_git_config;
+	struct git_cfg_file *files;
+	size_t nfiles;
+};
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+void classifier_set_env(struct classifier *cl, const struct classify_env *env)
+{
+	free(cl->home);
+	free(cl->xdg);
+	free(cl->cwd);
+	cl->home = dup_or_null(env ? env->home : NULL);
+	cl->xdg = dup_or_null(env ? env->xdg_config_home : NULL);
+	cl->cwd = dup_or_null(env ? env->cwd : NULL);
+	cl->no_git_config = env && env->no_git_config;
+}
+
+struct classifier *classifier_create(const struct classify_env *env)
+{
+	struct classifier *cl = xcalloc(1, sizeof *cl);
+	classifier_set_env(cl, env);
+	return cl;
+}
+
+void classifier_destroy(struct classifier *cl)
+{
+	if (!cl)
+		return;
+	for (size_t i = 0; i < cl->nfiles; i++) {
+		free(cl->files[i].path);
+		strvec_free(&cl->files[i].aliases);
+	}
+	free(cl->files);
+	free(cl->home);
+	free(cl->xdg);
+	free(cl->cwd);
+	free(cl);
+}
+
+static void lowercase(char *s)
+{
+	for (; *s; s++)
+		if (*s >= 'A' && *s <= 'Z')
+			*s = (char)(*s - 'A' + 'a');
+}
+
+static char *trim(char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	size_t n = strlen(s);
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+		s[--n] = '\0';
+	return s;
+}
+
+/* A git config value: quotes removed, escapes decoded, comments dropped. */
+static char *git_cfg_value(const char *v)
+{
+	struct strbuf sb;
+	strbuf_init(&sb);
+	bool quoted = false;
+	for (; *v; v++) {
+		if (*v == '"') {
+			quoted = !quoted;
+		} else if (*v == '\\' && v[1]) {
+			v++;
+			strbuf_addc(&sb, *v == 'n' ? '\n' : *v == 't' ? '\t' : *v);
+		} else if (!quoted && (*v == '#' || *v == ';')) {
+			break;
+		} else {
+			strbuf_addc(&sb, *v);
+		}
+	}
+	char *s = strbuf_detach(&sb);
+	char *t = trim(s);
+	memmove(s, t, strlen(t) + 1);
+	return s;
+}
+
+/* Reads the sections git uses for aliases and push behaviour; everything
+ * else is skipped. Malformed lines are ignored as git would refuse them. */
+static void git_cfg_parse(struct git_cfg_file *f, FILE *fp)
+{
+	char section[256] = "";
+	char *line = NULL;
+	size_t cap = 0;
+	while (getline(&line, &cap, fp) > 0) {
+		char *s = trim(line);
+		size_t n = strlen(s);
+		if (n && s[n - 1] == '\n')
+			s[--n] = '\0';
+		s = trim(s);
+		if (*s == '#' || *s == ';' || *s == '\0')
+			continue;
+		if (*s == '[') {
+			char *end = strchr(s, ']');
+			if (!end)
+				continue;
+			*end = '\0';
+			char *name = s + 1;
+			char *sub = strchr(name, ' ');
+			char *subname = NULL;
+			if (sub) {
+				*sub++ = '\0';
+				subname = strchr(sub, '"');
+				if (subname) {
+					subname++;
+					char *q = strrchr(subname, '"');
+					if (q)
+						*q = '\0';
+				}
+			}
+			lowercase(name);
+			snprintf(section, sizeof section, "%s%s%s", name, subname ? "." : "",
+			         subname ? subname : "");
+			continue;
+		}
+		char *eq = strchr(s, '=');
+		char *key = s;
+		char *value = NULL;
+		if (eq) {
+			*eq = '\0';
+			value = git_cfg_value(eq + 1);
+		} else {
+			value = xstrdup("true");
+		}
+		key = trim(key);
+		if (strcmp(section, "alias") == 0) {
+			lowercase(key);
+			strvec_push(&f->aliases, key);
+			strvec_push_owned(&f->aliases, value);
+			continue;
+		}
+		if (strncmp(section, "remote.", 7) == 0) {
+			lowercase(key);
+			if ((strcmp(key, "mirror") == 0 && strcmp(value, "false") != 0) ||
+			    (strcmp(key, "push") == 0 && (value[0] == '+' || value[0] == ':')))
+				f->forces_push = true;
+		}
+		free(value);
+	}
+	free(line);
+}
+
+static struct git_cfg_file *git_cfg_load(struct classifier *cl, const char *path)
+{
+	struct git_cfg_file *f = NULL;
+	for (size_t i = 0; i < cl->nfiles; i++)
+		if (strcmp(cl->files[i].path, path) == 0)
+			f = &cl->files[i];
+	struct stat st;
+	bool exists = stat(path, &st) == 0 && S_ISREG(st.st_mode);
+	if (f && f->exists == exists &&
+	    (!exists || (f->mtime.tv_sec == st.st_mtim.tv_sec && f->mtime.tv_nsec == st.st_mtim.tv_nsec &&
+	                 f->size == st.st_size)))
+		return f;
+	if (!f) {
+		cl->files = xreallocarray(cl->files, cl->nfiles + 1, sizeof *cl->files);
+		f = &cl->files[cl->nfiles++];
+		memset(f, 0, sizeof *f);
+		f->path = xstrdup(path);
+	}
+	strvec_free(&f->aliases);
+	f->forces_push = false;
+	f->exists = exists;
+	if (exists) {
+		f->mtime = st.st_mtim;
+		f->size = st.st_size;
+		FILE *fp = fopen(path, "r");
+		if (fp) {
+			git_cfg_parse(f, fp);
+			fclose(fp);
+		}
+	}
+	return f;
+}
+
+/* The config files git would read, lowest priority first. */
+static size_t git_cfg_paths(struct classifier *cl, const char *dir, const char *gitdir, char **paths)
+{
+	size_t n = 0;
+	paths[n++] = xstrdup("/etc/gitconfig");
+	const char *home = cl->home ? cl->home : getenv("HOME");
+	const char *xdg = cl->xdg ? cl->xdg : getenv("XDG_CONFIG_HOME");
+	if (xdg && *xdg)
+		paths[n++] = xasprintf("%s/git/config", xdg);
+	else if (home)
+		paths[n++] = xasprintf("%s/.config/git/config", home);
+	if (home)
+		paths[n++] = xasprintf("%s/.gitconfig", home);
+
+	char cwdbuf[4096];
+	const char *cwd = cl->cwd;
+	if (!cwd)
+		cwd = getcwd(cwdbuf, sizeof cwdbuf);
+	if (!cwd)
+		return n;
+	char *start;
+	if (gitdir) {
+		start = gitdir[0] == '/' || !dir ? xstrdup(gitdir) : xasprintf("%s/%s", dir, gitdir);
+		if (start[0] != '/') {
+			char *abs = xasprintf("%s/%s", cwd, start);
+			free(start);
+			start = abs;
+		}
+		paths[n++] = xasprintf("%s/config", start);
+		free(start);
+		return n;
+	}
+	if (dir)
+		start = dir[0] == '/' ? xstrdup(dir) : xasprintf("%s/%s", cwd, dir);
+	else
+		start = xstrdup(cwd);
+	/* Walk up to the repository, as git discovers it. */
+	for (int guard = 0; guard < 64; guard++) {
+		char *dotgit = xasprintf("%s/.git", start);
+		struct stat st;
+		if (stat(dotgit, &st) == 0) {
+			if (S_ISDIR(st.st_mode)) {
+				paths[n++] = xasprintf("%s/config", dotgit);
+			} else {
+				/* A worktree or submodule: "gitdir: PATH". */
+				FILE *fp = fopen(dotgit, "r");
+				char buf[4096];
+				if (fp && fgets(buf, sizeof buf, fp) && strncmp(buf, "gitdir:", 7) == 0) {
+					char *p = trim(buf + 7);
+					p[strcspn(p, "\n")] = '\0';
+					paths[n++] = p[0] == '/' ? xasprintf("%s/config", p)
+					                         : xasprintf("%s/%s/config", start, p);
+				}
+				if (fp)
+					fclose(fp);
+			}
+			free(dotgit);
+			break;
+		}
+		free(dotgit);
+		char *slash = strrchr(start, '/');
+		if (!slash || slash == start)
+			break;
+		*slash = '\0';
+	}
+	free(start);
+	return n;
+}
+
+static const char *git_alias_lookup(struct classifier *cl, const char *dir, const char *gitdir,
+                                    const char *name, bool *forces_push)
+{
+	if (cl->no_git_config)
+		return NULL;
+	char *paths[8];
+	size_t n = git_cfg_paths(cl, dir, gitdir, paths);
+	const char *found = NULL;
+	for (size_t i = 0; i < n; i++) {
+		struct git_cfg_file *f = git_cfg_load(cl, paths[i]);
+		free(paths[i]);
+		if (forces_push && f->forces_push)
+			*forces_push = true;
+		if (!name)
+			continue;
+		for (size_t k = 0; k + 1 < f->aliases.len; k += 2)
+			if (strcasecmp(f->aliases.items[k], name) == 0)
+				found = f->aliases.items[k + 1];
+	}
+	return found;
+}
+
+/* ---- the context of one classification ------------------------------- */
+
+struct arena_chunk {
+	struct arena_chunk *next;
+	size_t used, cap;
+	char data[];
+};
+
+struct var_entry {
+	char *name;
+	char *value; /* NULL: not known */
+};
+
+struct func_entry {
+	char *name;
+	const struct node *body;
+};
+
+struct file_entry {
+	char *name;
+	char *text; /* NULL: written, content not known */
+};
+
+/* What earlier commands of the same line defined: constant variables,
+ * functions, aliases, files written. */
+struct line_state {
+	struct var_entry *vars;
+	size_t nvars;
+	struct func_entry *funcs;
+	size_t nfuncs;
+	struct var_entry *aliases;
+	size_t naliases;
+	struct file_entry *files;
+	size_t nfiles;
+	unsigned calls; /* function calls being judged, against recursion */
+};
+
+struct croot {
+	struct classifier *cl;
+	struct classify_result *res;
+	struct arena_chunk *arena;
+	struct node **asts; /* nested programs parsed on the way; sargs may point into them */
+	size_t nasts;
+	struct line_state **states;
+	size_t nstates;
+	bool dynamic;
+	unsigned long steps; /* nodes visited: a bound on functions and aliases that multiply */
+};
+
+/* Beyond this many nodes a line is ASK rather than judged forever. */
+#define CLASSIFY_MAX_STEPS 200000UL
+
+struct cctx {
+	struct croot *root;
+	bool quiet; /* re-reading a command already judged: record nothing */
+	struct line_state *ls;
+	unsigned depth;
+	/* Positional parameters ($0 first); NULL when not known. */
+	const struct sarg *pos;
+	size_t npos;
+};
+
+static void *arena_alloc(struct croot *r, size_t n)
+{
+	n = (n + 7) & ~(size_t)7;
+	struct arena_chunk *ch = r->arena;
+	if (!ch || ch->cap - ch->used < n) {
+		size_t cap = n > 4000 ? n : 4000;
+		ch = xmalloc(sizeof *ch + cap);
+		ch->cap = cap;
+		ch->used = 0;
+		ch->next = r->arena;
+		r->arena = ch;
+	}
+	void *p = ch->data + ch->used;
+	ch->used += n;
+	return p;
+}
+
+char *cl_strndup(struct cctx *c, const char *s, size_t n)
+{
+	char *p = arena_alloc(c->root, n + 1);
+	if (n)
+		memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *cl_strdup(struct cctx *c, const char *s)
+{
+	return cl_strndup(c, s, strlen(s));
+}
+
+char *cl_printf(struct cctx *c, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	struct strbuf sb;
+	strbuf_init(&sb);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	char *p = cl_strndup(c, sb.data, sb.len);
+	strbuf_free(&sb);
+	return p;
+}
+
+unsigned cl_depth(const struct cctx *c)
+{
+	return c->depth;
+}
+
+static struct line_state *state_new(struct croot *r)
+{
+	struct line_state *ls = xcalloc(1, sizeof *ls);
+	r->states = xreallocarray(r->states, r->nstates + 1, sizeof *r->states);
+	r->states[r->nstates++] = ls;
+	return ls;
+}
+
+static void state_free(struct line_state *ls)
+{
+	for (size_t i = 0; i < ls->nvars; i++) {
+		free(ls->vars[i].name);
+		free(ls->vars[i].value);
+	}
+	for (size_t i = 0; i < ls->naliases; i++) {
+		free(ls->aliases[i].name);
+		free(ls->aliases[i].value);
+	}
+	for (size_t i = 0; i < ls->nfuncs; i++)
+		free(ls->funcs[i].name);
+	for (size_t i = 0; i < ls->nfiles; i++) {
+		free(ls->files[i].name);
+		free(ls->files[i].text);
+	}
+	free(ls->vars);
+	free(ls->aliases);
+	free(ls->funcs);
+	free(ls->files);
+	free(ls);
+}
+
+static void root_init(struct croot *r, struct classifier *cl, struct classify_result *res, bool dynamic)
+{
+	memset(r, 0, sizeof *r);
+	r->cl = cl;
+	r->res = res;
+	r->dynamic = dynamic;
+}
+
+static void root_free(struct croot *r)
+{
+	while (r->arena) {
+		struct arena_chunk *next = r->arena->next;
+		free(r->arena);
+		r->arena = next;
+	}
+	for (size_t i = 0; i < r->nasts; i++)
+		ast_node_free(r->asts[i]);
+	free(r->asts);
+	for (size_t i = 0; i < r->nstates; i++)
+		state_free(r->states[i]);
+	free(r->states);
+}
+
+/* Variables: set to a known constant, or marked unknown when assigned
+ * something unknown or two different constants (branches are not pruned). */
+static void var_set(struct line_state *ls, const char *name, const char *value)
+{
+	for (size_t i = 0; i < ls->nvars; i++) {
+		struct var_entry *v = &ls->vars[i];
+		if (strcmp(v->name, name) != 0)
+			continue;
+		if (v->value && (!value || strcmp(v->value, value) != 0)) {
+			free(v->value);
+			v->value = NULL;
+		}
+		return;
+	}
+	ls->vars = xreallocarray(ls->vars, ls->nvars + 1, sizeof *ls->vars);
+	ls->vars[ls->nvars].name = xstrdup(name);
+	ls->vars[ls->nvars].value = dup_or_null(value);
+	ls->nvars++;
+}
+
+static bool var_assigned(struct line_state *ls, const char *name)
+{
+	for (size_t i = 0; i < ls->nvars; i++)
+		if (strcmp(ls->vars[i].name, name) == 0)
+			return true;
+	return false;
+}
+
+static const char *var_get(struct line_state *ls, const char *name)
+{
+	for (size_t i = 0; i < ls->nvars; i++)
+		if (strcmp(ls->vars[i].name, name) == 0)
+			return ls->vars[i].value;
+	return NULL;
+}
+
+static void alias_set(struct line_state *ls, const char *name, const char *value)
+{
+	for (size_t i = 0; i < ls->naliases; i++)
+		if (strcmp(ls->aliases[i].name, name) == 0) {
+			free(ls->aliases[i].value);
+			ls->aliases[i].value = xstrdup(value);
+			return;
+		}
+	ls->aliases = xreallocarray(ls->aliases, ls->naliases + 1, sizeof *ls->aliases);
+	ls->aliases[ls->naliases].name = xstrdup(name);
+	ls->aliases[ls->naliases].value = xstrdup(value);
+	ls->naliases++;
+}
+
+static const char *alias_get(struct line_state *ls, const char *name)
+{
+	for (size_t i = 0; i < ls->naliases; i++)
+		if (strcmp(ls->aliases[i].name, name) == 0)
+			return ls->aliases[i].value;
+	return NULL;
+}
+
+/* Removes an alias for the time of its own expansion; returns its value. */
+static char *alias_take(struct line_state *ls, const char *name)
+{
+	for (size_t i = 0; i < ls->naliases; i++)
+		if (strcmp(ls->aliases[i].name, name) == 0) {
+			char *v = ls->aliases[i].value;
+			free(ls->aliases[i].name);
+			ls->aliases[i] = ls->aliases[--ls->naliases];
+			return v;
+		}
+	return NULL;
+}
+
+static void alias_put_back(struct line_state *ls, const char *name, char *value)
+{
+	if (!value)
+		return;
+	if (!alias_get(ls, name))
+		alias_set(ls, name, value);
+	free(value);
+}
+
+static void func_set(struct line_state *ls, const char *name, const struct node *body)
+{
+	for (size_t i = 0; i < ls->nfuncs; i++)
+		if (strcmp(ls->funcs[i].name, name) == 0) {
+			ls->funcs[i].body = body;
+			return;
+		}
+	ls->funcs = xreallocarray(ls->funcs, ls->nfuncs + 1, sizeof *ls->funcs);
+	ls->funcs[ls->nfuncs].name = xstrdup(name);
+	ls->funcs[ls->nfuncs].body = body;
+	ls->nfuncs++;
+}
+
+static const struct node *func_get(struct line_state *ls, const char *name)
+{
+	for (size_t i = 0; i < ls->nfuncs; i++)
+		if (strcmp(ls->funcs[i].name, name) == 0)
+			return ls->funcs[i].body;
+	return NULL;
+}
+
+static const char *strip_dot_slash(const char *s)
+{
+	while (s[0] == '.' && s[1] == '/')
+		s += 2;
+	return s;
+}
+
+static void file_written(struct line_state *ls, const char *name, const char *text)
+{
+	name = strip_dot_slash(name);
+	for (size_t i = 0; i < ls->nfiles; i++)
+		if (strcmp(ls->files[i].name, name) == 0) {
+			free(ls->files[i].text);
+			ls->files[i].text = NULL; /* written twice: content not known */
+			return;
+		}
+	ls->files = xreallocarray(ls->files, ls->nfiles + 1, sizeof *ls->files);
+	ls->files[ls->nfiles].name = xstrdup(name);
+	ls->files[ls->nfiles].text = dup_or_null(text);
+	ls->nfiles++;
+}
+
+int cl_written_file(struct cctx *c, const char *name, const char **text)
+{
+	if (!c->ls)
+		return -1;
+	name = strip_dot_slash(name);
+	for (size_t i = 0; i < c->ls->nfiles; i++)
+		if (strcmp(c->ls->files[i].name, name) == 0) {
+			*text = c->ls->files[i].text;
+			return *text ? 1 : 0;
+		}
+	return -1;
+}
+
+const char *cl_git_config_alias(struct cctx *c, const char *dir, const char *gitdir, const char *name)
+{
+	return git_alias_lookup(c->root->cl, dir, gitdir, name, NULL);
+}
+
+bool cl_git_config_forces_push(struct cctx *c, const char *dir, const char *gitdir)
+{
+	bool forces = false;
+	git_alias_lookup(c->root->cl, dir, gitdir, NULL, &forces);
+	return forces;
+}
+
+/* ---- items ----------------------------------------------------------- */
+
+static bool needs_quotes(const char *s)
+{
+	if (!*s)
+		return true;
+	for (; *s; s++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:=@%+,^", *s))
+			return true;
+	return false;
+}
+
+static void add_quoted(struct strbuf *sb, const char *s)
+{
+	if (!needs_quotes(s)) {
+		strbuf_adds(sb, s);
+		return;
+	}
+	strbuf_addc(sb, '\'');
+	for (; *s; s++) {
+		if (*s == '\'')
+			strbuf_adds(sb, "'\\''");
+		else
+			strbuf_addc(sb, *s);
+	}
+	strbuf_addc(sb, '\'');
+}
+
+static void add_arg_text(struct strbuf *sb, const struct sarg *a)
+{
+	if (a->known)
+		add_quoted(sb, a->text);
+	else if (a->word)
+		ast_print_word(sb, a->word);
+	else
+		strbuf_adds(sb, "?");
+}
+
+/* A slot for a command's item, taken before judging it so that the items
+ * of text nested inside it come after it. */
+static size_t reserve_item(struct cctx *c)
+{
+	struct classify_result *res = c->root->res;
+	if (c->quiet)
+		return (size_t)-1;
+	if (res->nitems == res->cap) {
+		res->cap = res->cap ? res->cap * 2 : 8;
+		res->items = xreallocarray(res->items, res->cap, sizeof *res->items);
+	}
+	struct classify_item *it = &res->items[res->nitems++];
+	memset(it, 0, sizeof *it);
+	return res->nitems - 1;
+}
+
+static void fill_item(struct cctx *c, size_t slot, struct judgement j, const struct sarg *a, size_t n)
+{
+	struct classify_result *res = c->root->res;
+	if (slot == (size_t)-1)
+		return;
+	struct classify_item *it = &res->items[slot];
+	it->verdict = j.v;
+	it->reason = xstrdup(j.reason ? j.reason : "");
+	it->depth = c->depth;
+	struct strbuf sb;
+	strbuf_init(&sb);
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			strbuf_addc(&sb, ' ');
+		add_arg_text(&sb, &a[i]);
+	}
+	it->command = strbuf_detach(&sb);
+	if (j.at >= 0 && (size_t)j.at < n) {
+		strbuf_init(&sb);
+		add_arg_text(&sb, &a[j.at]);
+		it->word = strbuf_detach(&sb);
+		if (a[j.at].word) {
+			it->range = a[j.at].word->range;
+			it->has_range = true;
+		}
+	}
+	if (j.v > res->verdict)
+		res->verdict = j.v;
+}
+
+static void record(struct cctx *c, struct judgement j, const struct sarg *a, size_t n)
+{
+	fill_item(c, reserve_item(c), j, a, n);
+}
+
+static void record_text(struct cctx *c, struct judgement j, const char *command, const struct src_range *range)
+{
+	if (c->quiet)
+		return;
+	struct sarg a = {command, true, NULL, NULL, false, false};
+	record(c, judgement_make(j.v, j.reason, -1), &a, 1);
+	struct classify_item *it = &c->root->res->items[c->root->res->nitems - 1];
+	if (range) {
+		it->range = *range;
+		it->has_range = true;
+	}
+}
+
+/* ---- words ------------------------------------------------------------ */
+
+struct sargv {
+	struct sarg *v;
+	size_t n, cap;
+};
+
+static void sargv_push(struct sargv *av, struct sarg a)
+{
+	if (av->n == av->cap) {
+		av->cap = av->cap ? av->cap * 2 : 16;
+		av->v = xreallocarray(av->v, av->cap, sizeof *av->v);
+	}
+	av->v[av->n++] = a;
+}
+
+/* One word being resolved into fields. */
+struct wres {
+	struct cctx *c;
+	const struct word *word;
+	struct sargv *out;
+	struct strbuf cur;
+	bool known;
+	bool have; /* a field is open (even an empty quoted one) */
+	size_t prefix; /* length known when the field became unknown */
+	bool splits;   /* an unquoted unknown part is in the field */
+	bool pattern;  /* an unquoted glob character is in the field */
+	struct judgement j; /* of the programs inside the word */
+};
+
+static struct judgement walk_node(struct cctx *c, const struct node *n, const struct stdin_src *in);
+static void walk_word(struct cctx *c, const struct word *w, struct judgement *j);
+
+static void wres_close(struct wres *r)
+{
+	if (!r->have)
+		return;
+	struct sarg a;
+	a.known = r->known;
+	a.text = cl_strndup(r->c, r->cur.data, r->known ? r->cur.len : r->prefix);
+	a.word = r->word;
+	a.procsub = NULL;
+	a.splits = r->splits;
+	a.pattern = r->pattern;
+	sargv_push(r->out, a);
+	strbuf_truncate(&r->cur, 0);
+	r->known = true;
+	r->have = false;
+	r->splits = false;
+	r->pattern = false;
+}
+
+static void wres_unknown(struct wres *r, bool quoted)
+{
+	if (r->known)
+		r->prefix = r->cur.len;
+	r->known = false;
+	r->have = true;
+	if (!quoted)
+		r->splits = true;
+}
+
+/* Adds an expansion's value; unquoted, it is split at blanks. */
+static void wres_value(struct wres *r, const char *v, bool quoted)
+{
+	/* A line that sets IFS splits unquoted values where we cannot tell. */
+	if (!quoted && r->c->ls && var_assigned(r->c->ls, "IFS")) {
+		wres_unknown(r, quoted);
+		return;
+	}
+	if (quoted) {
+		strbuf_adds(&r->cur, v);
+		r->have = true;
+		return;
+	}
+	for (; *v; v++) {
+		if (*v == ' ' || *v == '\t' || *v == '\n') {
+			wres_close(r);
+			continue;
+		}
+		strbuf_addc(&r->cur, *v);
+		r->have = true;
+	}
+}
+
+static const struct sarg *positional(struct cctx *c, const char *name)
+{
+	char *end;
+	long k = strtol(name, &end, 10);
+	if (*end || !c->pos || k < 0 || (size_t)k >= c->npos)
+		return NULL;
+	return &c->pos[k];
+}
+
+static bool literal_long(const struct word *w, long *out)
+{
+	char *s;
+	if (!w || !ast_word_literal_value(w, &s))
+		return false;
+	char *end;
+	*out = strtol(s, &end, 10);
+	bool ok = *s && !*end;
+	free(s);
+	return ok;
+}
+
+/* The value of a parameter when the line itself fixes it, else NULL. */
+static const char *param_value(struct cctx *c, const struct word_param *p)
+{
+	if (p->index || p->indirect)
+		return NULL;
+	const char *base = NULL;
+	if (p->name[0] >= '0' && p->name[0] <= '9') {
+		const struct sarg *a = positional(c, p->name);
+		if (a && a->known)
+			base = a->text;
+		else if (!a && c->pos && strcmp(p->name, "0") != 0)
+			base = ""; /* known to be unset */
+	} else if (strcmp(p->name, "#") == 0 && c->pos) {
+		base = cl_printf(c, "%zu", c->npos ? c->npos - 1 : 0);
+	} else if (c->ls && parse_is_name(p->name, strlen(p->name))) {
+		base = var_get(c->ls, p->name);
+	}
+	if (!base)
+		return NULL;
+	switch (p->op) {
+	case PARAM_PLAIN:
+		return base;
+	case PARAM_LENGTH:
+		return cl_printf(c, "%zu", strlen(base));
+	case PARAM_SUBSTRING: {
+		long off, len = -1;
+		if (!literal_long(p->arg, &off) || (p->arg2 && !literal_long(p->arg2, &len)))
+			return NULL;
+		long blen = (long)strlen(base);
+		if (off < 0)
+			off += blen;
+		if (off < 0 || off > blen)
+			return "";
+		if (len < 0 || off + len > blen)
+			len = p->arg2 ? (len < 0 ? blen - off + len : blen - off) : blen - off;
+		if (len < 0)
+			return NULL;
+		return cl_strndup(c, base + off, (size_t)len);
+	}
+	default:
+		return NULL;
+	}
+}
+
+static void wres_parts(struct wres *r, const struct word *w, bool quoted);
+
+static void wres_part(struct wres *r, const struct word_part *p, bool quoted)
+{
+	struct cctx *c = r->c;
+	switch (p->kind) {
+	case WORD_LITERAL:
+		strbuf_addmem(&r->cur, p->u.literal.text, p->u.literal.len);
+		r->have = true;
+		if (!quoted && p->u.literal.quote == QUOTE_NONE &&
+		    strpbrk(cl_strndup(c, p->u.literal.text, p->u.literal.len), "*?["))
+			r->pattern = true;
+		break;
+	case WORD_DQUOTE:
+		r->have = true;
+		wres_parts(r, p->u.dquote, true);
+		break;
+	case WORD_PARAM: {
+		const struct word_param *pp = &p->u.param;
+		if (pp->arg)
+			walk_word(c, pp->arg, &r->j);
+		if (pp->arg2)
+			walk_word(c, pp->arg2, &r->j);
+		if (pp->index)
+			walk_word(c, pp->index, &r->j);
+		if ((strcmp(pp->name, "@") == 0 || strcmp(pp->name, "*") == 0) && pp->op == PARAM_PLAIN &&
+		    !pp->index && c->pos) {
+			for (size_t i = 1; i < c->npos; i++) {
+				if (i > 1) {
+					if (quoted && pp->name[0] == '*')
+						strbuf_addc(&r->cur, ' ');
+					else
+						wres_close(r);
+				}
+				if (c->pos[i].known)
+					wres_value(r, c->pos[i].text, quoted);
+				else
+					wres_unknown(r, quoted);
+				r->have = true;
+			}
+			break;
+		}
+		const char *v = param_value(c, pp);
+		if (v)
+			wres_value(r, v, quoted);
+		else
+			wres_unknown(r, quoted);
+		break;
+	}
+	case WORD_CMDSUB:
+		if (p->u.cmdsub.program) {
+			struct stdin_src none = {STDIN_NONE, NULL};
+			r->j = judgement_max(r->j, walk_node(c, p->u.cmdsub.program, &none));
+		}
+		wres_unknown(r, quoted);
+		break;
+	case WORD_ARITH:
+		if (p->u.arith.expr)
+			walk_word(c, p->u.arith.expr, &r->j);
+		wres_unknown(r, quoted);
+		break;
+	case WORD_PROCSUB:
+		if (p->u.procsub.program) {
+			struct stdin_src none = {STDIN_NONE, NULL};
+			r->j = judgement_max(r->j, walk_node(c, p->u.procsub.program, &none));
+		}
+		wres_unknown(r, quoted);
+		break;
+	}
+}
+
+static void wres_parts(struct wres *r, const struct word *w, bool quoted)
+{
+	for (size_t i = 0; i < w->nparts; i++)
+		wres_part(r, &w->parts[i], quoted);
+}
+
+/* Brace expansion of the unquoted {a,b} parts of a literal word: mask[i]
+ * is true where value[i] was unquoted. Emits at most *budget fields. */
+static void brace_expand(struct cctx *c, const char *v, const char *mask, size_t len, const struct word *w,
+                         struct sargv *out, int *budget)
+{
+	size_t open = len, close = len;
+	for (size_t i = 0; i < len && close == len; i++) {
+		if (!mask[i] || v[i] != '{')
+			continue;
+		int depth = 0;
+		bool comma = false;
+		for (size_t k = i; k < len; k++) {
+			if (!mask[k])
+				continue;
+			if (v[k] == '{')
+				depth++;
+			else if (v[k] == '}' && --depth == 0) {
+				if (comma) {
+					open = i;
+					close = k;
+				}
+				break;
+			} else if (v[k] == ',' && depth == 1)
+				comma = true;
+		}
+	}
+	if (close == len) {
+		if (*budget > 0) {
+			(*budget)--;
+			struct sarg a = {cl_strndup(c, v, len), true, w, NULL, false, false};
+			sargv_push(out, a);
+		}
+		return;
+	}
+	/* Each alternative between open and close, at depth 1. */
+	size_t start = open + 1;
+	int depth = 0;
+	for (size_t k = open + 1; k <= close; k++) {
+		if (mask[k] && v[k] == '{')
+			depth++;
+		else if (mask[k] && v[k] == '}' && depth > 0 && k != close)
+			depth--;
+		if (k == close || (mask[k] && v[k] == ',' && depth == 0)) {
+			size_t alen = k - start;
+			size_t nlen = open + alen + (len - close - 1);
+			char *nv = xmalloc(nlen + 1);
+			char *nm = xmalloc(nlen + 1);
+			memcpy(nv, v, open);
+			memcpy(nm, mask, open);
+			memcpy(nv + open, v + start, alen);
+			memcpy(nm + open, mask + start, alen);
+			memcpy(nv + open + alen, v + close + 1, len - close - 1);
+			memcpy(nm + open + alen, mask + close + 1, len - close - 1);
+			brace_expand(c, nv, nm, nlen, w, out, budget);
+			free(nv);
+			free(nm);
+			start = k + 1;
+		}
+	}
+}
+
+/* A literal word with unquoted braces: expanded; true when handled. */
+static bool resolve_braces(struct cctx *c, const struct word *w, struct sargv *out)
+{
+	bool braces = false;
+	for (size_t i = 0; i < w->nparts; i++) {
+		const struct word_part *p = &w->parts[i];
+		if (p->kind == WORD_DQUOTE)
+			continue;
+		if (p->kind != WORD_LITERAL)
+			return false;
+		if (p->u.literal.quote == QUOTE_NONE && memchr(p->u.literal.text, '{', p->u.literal.len))
+			braces = true;
+	}
+	if (!braces)
+		return false;
+	struct strbuf v, m;
+	strbuf_init(&v);
+	strbuf_init(&m);
+	for (size_t i = 0; i < w->nparts; i++) {
+		const struct word_part *p = &w->parts[i];
+		if (p->kind == WORD_DQUOTE) {
+			for (size_t k = 0; k < p->u.dquote->nparts; k++) {
+				const struct word_part *q = &p->u.dquote->parts[k];
+				if (q->kind != WORD_LITERAL) {
+					strbuf_free(&v);
+					strbuf_free(&m);
+					return false;
+				}
+				strbuf_addmem(&v, q->u.literal.text, q->u.literal.len);
+				for (size_t z = 0; z < q->u.literal.len; z++)
+					strbuf_addc(&m, 0);
+			}
+			continue;
+		}
+		strbuf_addmem(&v, p->u.literal.text, p->u.literal.len);
+		for (size_t z = 0; z < p->u.literal.len; z++)
+			strbuf_addc(&m, p->u.literal.quote == QUOTE_NONE);
+	}
+	int budget = 256;
+	size_t first = out->n;
+	brace_expand(c, v.data, m.data, v.len, w, out, &budget);
+	/* Empty alternatives vanish, as in the shell. */
+	size_t k = first;
+	for (size_t i = first; i < out->n; i++)
+		if (out->v[i].text[0])
+			out->v[k++] = out->v[i];
+	out->n = k;
+	strbuf_free(&v);
+	strbuf_free(&m);
+	return true;
+}
+
+/* Resolves one word to zero or more fields, judging the programs inside it. */
+static void resolve_word(struct cctx *c, const struct word *w, struct sargv *out, struct judgement *j)
+{
+	struct wres r;
+	memset(&r, 0, sizeof r);
+	r.c = c;
+	r.word = w;
+	r.out = out;
+	r.known = true;
+	r.j = judgement_make(VERDICT_SAFE, NULL, -1);
+	if (resolve_braces(c, w, out))
+		return;
+	strbuf_init(&r.cur);
+	size_t first = out->n;
+	wres_parts(&r, w, false);
+	if (w->nparts == 0)
+		r.have = true;
+	wres_close(&r);
+	strbuf_free(&r.cur);
+	if (w->nparts == 1 && w->parts[0].kind == WORD_PROCSUB && out->n == first + 1 &&
+	    !w->parts[0].u.procsub.output)
+		out->v[first].procsub = w->parts[0].u.procsub.program;
+	*j = judgement_max(*j, r.j);
+}
+
+/* Judges the programs inside a word whose value does not matter. */
+static void walk_word(struct cctx *c, const struct word *w, struct judgement *j)
+{
+	struct sargv tmp = {0};
+	resolve_word(c, w, &tmp, j);
+	free(tmp.v);
+}
+
+/* The word's single known value, or NULL. */
+static const char *word_value(struct cctx *c, const struct word *w, struct judgement *j)
+{
+	struct sargv tmp = {0};
+	resolve_word(c, w, &tmp, j);
+	const char *v = NULL;
+	if (tmp.n == 1 && tmp.v[0].known)
+		v = tmp.v[0].text;
+	else if (tmp.n == 0)
+		v = "";
+	free(tmp.v);
+	return v;
+}
+
+/* The word's text with its unknown parts left out: enough to recognise
+ * `rm -rf $dir` in a here-document. Programs inside are not judged again. */
+static void partial_parts(struct cctx *c, const struct word *w, struct strbuf *sb)
+{
+	for (size_t i = 0; i < w->nparts; i++) {
+		const struct word_part *p = &w->parts[i];
+		switch (p->kind) {
+		case WORD_LITERAL:
+			strbuf_addmem(sb, p->u.literal.text, p->u.literal.len);
+			break;
+		case WORD_DQUOTE:
+			partial_parts(c, p->u.dquote, sb);
+			break;
+		case WORD_PARAM: {
+			const char *v = param_value(c, &p->u.param);
+			strbuf_adds(sb, v ? v : "X");
+			break;
+		}
+		default:
+			strbuf_addc(sb, 'X');
+			break;
+		}
+	}
+}
+
+static const char *partial_text(struct cctx *c, const struct word *w)
+{
+	struct strbuf sb;
+	strbuf_init(&sb);
+	partial_parts(c, w, &sb);
+	char *s = cl_strndup(c, sb.data ? sb.data : "", sb.len);
+	strbuf_free(&sb);
+	return s;
+}
+
+/* ---- nested text -------------------------------------------------------- */
+
+struct judgement cl_judge_text(struct cctx *c, const char *text, const struct sarg *pos, size_t npos,
+                               bool share_state)
+{
+	if (c->depth >= CLASSIFY_MAX_DEPTH)
+		return judgement_make(VERDICT_ASK, "nested too deeply to judge", -1);
+	struct parser_options opts;
+	memset(&opts, 0, sizeof opts);
+	opts.source_name = "classify";
+	opts.first_line = 1;
+	opts.at_eof = true;
+	struct node *prog = NULL;
+	struct parse_error err;
+	memset(&err, 0, sizeof err);
+	if (parse_program(text, strlen(text), &opts, &prog, &err) != 0) {
+		free(err.message);
+		return judgement_make(VERDICT_ASK, "shell text that does not parse", -1);
+	}
+	struct croot *r = c->root;
+	r->asts = xreallocarray(r->asts, r->nasts + 1, sizeof *r->asts);
+	r->asts[r->nasts++] = prog;
+	struct cctx sub = *c;
+	sub.depth = c->depth + 1;
+	if (!share_state || !sub.ls)
+		sub.ls = state_new(r);
+	if (!share_state) {
+		sub.pos = pos;
+		sub.npos = npos;
+	}
+	struct stdin_src none = {STDIN_NONE, NULL};
+	return walk_node(&sub, prog, &none);
+}
+
+/* ---- the static walk ------------------------------------------------------ */
+
+static bool is_block_device(const char *p)
+{
+	static const char *const prefixes[] = {
+		"/dev/sd", "/dev/hd", "/dev/vd", "/dev/xvd", "/dev/nvme", "/dev/mmcblk", "/dev/loop",
+		"/dev/md", "/dev/dm-", "/dev/mapper/", "/dev/disk/", "/dev/sr", "/dev/nbd", "/dev/zd",
+		"/dev/rbd", "/dev/bcache", "/dev/root", NULL,
+	};
+	for (size_t i = 0; prefixes[i]; i++)
+		if (strncmp(p, prefixes[i], strlen(prefixes[i])) == 0)
+			return true;
+	return false;
+}
+
+/* printf FORMAT ARGS... as far as a script read from it needs: %s %b %d
+ * %c take the next argument, \n \t are decoded, the format is reused
+ * while arguments remain. */
+static void printf_text(struct strbuf *sb, const char *fmt, const struct sarg *args, size_t nargs)
+{
+	size_t next = 0;
+	do {
+		for (const char *p = fmt; *p; p++) {
+			if (*p == '\\' && p[1]) {
+				p++;
+				strbuf_addc(sb, *p == 'n' ? '\n' : *p == 't' ? '\t' : *p);
+			} else if (*p == '%' && p[1] == '%') {
+				strbuf_addc(sb, '%');
+				p++;
+			} else if (*p == '%') {
+				while (p[1] && strchr("-+ #0123456789.", p[1]))
+					p++;
+				if (p[1])
+					p++;
+				if (next < nargs)
+					strbuf_adds(sb, args[next++].text);
+			} else {
+				strbuf_addc(sb, *p);
+			}
+		}
+	} while (next < nargs && next > 0);
+}
+
+/* What a pipeline stage writes, when it is a constant: echo/printf of
+ * literals, cat of a here-doc. */
+static struct stdin_src producer_output(struct cctx *outer, const struct node *n)
+{
+	struct cctx quiet = *outer;
+	quiet.quiet = true;
+	struct cctx *c = &quiet;
+	struct stdin_src unknown = {STDIN_UNKNOWN, NULL};
+	if (!n || n->kind != NODE_SIMPLE || n->u.simple.nwords == 0)
+		return unknown;
+	struct sargv av = {0};
+	struct judgement j = judgement_make(VERDICT_SAFE, NULL, -1);
+	for (size_t i = 0; i < n->u.simple.nwords; i++)
+		resolve_word(c, n->u.simple.words[i], &av, &j);
+	struct stdin_src out = unknown;
+	bool known = av.n > 0;
+	for (size_t i = 0; i < av.n; i++)
+		known = known && av.v[i].known;
+	if (known) {
+		const char *name = strrchr(av.v[0].text, '/');
+		name = name ? name + 1 : av.v[0].text;
+		struct strbuf sb;
+		strbuf_init(&sb);
+		if (strcmp(name, "echo") == 0) {
+			size_t i = 1;
+			while (i < av.n && (strcmp(av.v[i].text, "-n") == 0 || strcmp(av.v[i].text, "-e") == 0))
+				i++;
+			for (size_t k = i; k < av.n; k++) {
+				if (k > i)
+					strbuf_addc(&sb, ' ');
+				strbuf_adds(&sb, av.v[k].text);
+			}
+			strbuf_addc(&sb, '\n');
+			out.kind = STDIN_TEXT;
+		} else if (strcmp(name, "printf") == 0 && av.n >= 2) {
+			size_t first = 1;
+			if (strcmp(av.v[1].text, "--") == 0)
+				first = 2;
+			if (first < av.n) {
+				printf_text(&sb, av.v[first].text, av.v + first + 1, av.n - first - 1);
+				out.kind = STDIN_TEXT;
+			}
+		} else if (strcmp(name, "cat") == 0 && av.n == 1) {
+			for (size_t i = 0; i < n->nredirs; i++) {
+				const struct redir *rd = &n->redirs[i];
+				if (rd->op == REDIR_HEREDOC || rd->op == REDIR_HEREDOC_STRIP) {
+					const char *t = rd->heredoc ? word_value(c, rd->heredoc, &j) : "";
+					if (t) {
+						strbuf_adds(&sb, t);
+						out.kind = STDIN_TEXT;
+					}
+				} else if (rd->op == REDIR_HERESTRING) {
+					const char *t = word_value(c, rd->target, &j);
+					if (t) {
+						strbuf_adds(&sb, t);
+						strbuf_addc(&sb, '\n');
+						out.kind = STDIN_TEXT;
+					}
+				}
+			}
+		}
+		if (out.kind == STDIN_TEXT)
+			out.text = cl_strndup(c, sb.data, sb.len);
+		strbuf_free(&sb);
+	}
+	free(av.v);
+	return out;
+}
+
+struct stdin_src cl_procsub_output(struct cctx *c, const struct node *program)
+{
+	const struct node *n = program;
+	while (n && n->kind == NODE_LIST && n->u.list.nitems == 1)
+		n = n->u.list.items[0].node;
+	if (n && n->kind == NODE_PIPELINE && n->u.pipeline.ncmds == 1)
+		n = n->u.pipeline.cmds[0];
+	return producer_output(c, n);
+}
+
+/* Redirections: programs inside their words, block devices written, files
+ * written (remembered for a later `. file`), and what stdin will be. */
+static struct judgement walk_redirs(struct cctx *c, const struct node *n, struct stdin_src *in,
+                                    const struct sargv *args)
+{
+	struct judgement j = judgement_make(VERDICT_SAFE, NULL, -1);
+	for (size_t i = 0; i < n->nredirs; i++) {
+		const struct redir *rd = &n->redirs[i];
+		switch (rd->op) {
+		case REDIR_HEREDOC:
+		case REDIR_HEREDOC_STRIP: {
+			const char *t = rd->heredoc ? word_value(c, rd->heredoc, &j) : "";
+			if (rd->fd <= 0) {
+				in->kind = t ? STDIN_TEXT : STDIN_UNKNOWN;
+				in->text = t ? t : partial_text(c, rd->heredoc);
+			}
+			break;
+		}
+		case REDIR_HERESTRING: {
+			const char *t = word_value(c, rd->target, &j);
+			if (rd->fd <= 0) {
+				in->kind = t ? STDIN_TEXT : STDIN_UNKNOWN;
+				in->text = cl_printf(c, "%s\n", t ? t : partial_text(c, rd->target));
+			}
+			break;
+		}
+		case REDIR_IN:
+		case REDIR_RDWR: {
+			struct sargv tv = {0};
+			resolve_word(c, rd->target, &tv, &j);
+			if (rd->fd <= 0) {
+				if (tv.n == 1 && tv.v[0].procsub) {
+					*in = cl_procsub_output(c, tv.v[0].procsub);
+				} else if (tv.n == 1 && tv.v[0].known) {
+					const char *t = NULL;
+					int w = cl_written_file(c, tv.v[0].text, &t);
+					in->kind = w == 1 ? STDIN_TEXT : w == 0 ? STDIN_UNKNOWN : STDIN_FILE;
+					in->text = t;
+				} else {
+					in->kind = STDIN_UNKNOWN;
+					in->text = NULL;
+				}
+			}
+			if (rd->op == REDIR_RDWR && tv.n == 1 && tv.v[0].known && is_block_device(tv.v[0].text))
+				j = judgement_max(j, judgement_make(VERDICT_DELETE, "writes to a block device", -1));
+			free(tv.v);
+			break;
+		}
+		case REDIR_OUT:
+		case REDIR_CLOBBER:
+		case REDIR_APPEND:
+		case REDIR_OUT_ERR:
+		case REDIR_APPEND_ERR:
+		case REDIR_DUP_OUT: {
+			struct sargv tv = {0};
+			resolve_word(c, rd->target, &tv, &j);
+			if (tv.n == 1 && tv.v[0].known) {
+				const char *t = tv.v[0].text;
+				if (is_block_device(t)) {
+					j = judgement_max(j, judgement_make(VERDICT_DELETE, "writes to a block device", -1));
+					record_text(c, judgement_make(VERDICT_DELETE, "writes to a block device", -1), t,
+					            &rd->target->range);
+				} else if (rd->op != REDIR_DUP_OUT || !(t[0] >= '0' && t[0] <= '9')) {
+					/* Remember what echo/printf/cat <<EOF put there, for `. file`. */
+					const char *text = NULL;
+					if (args && (rd->fd < 0 || rd->fd == 1) && c->ls) {
+						struct stdin_src prod = producer_output(c, n);
+						if (prod.kind == STDIN_TEXT)
+							text = prod.text;
+					}
+					if (c->ls)
+						file_written(c->ls, t, (rd->op == REDIR_APPEND || rd->op == REDIR_APPEND_ERR) ? NULL : text);
+				}
+			}
+			free(tv.v);
+			break;
+		}
+		case REDIR_DUP_IN:
+			walk_word(c, rd->target, &j);
+			break;
+		}
+	}
+	return j;
+}
+
+static bool word_is_plain_literal(const struct word *w, char **out)
+{
+	for (size_t i = 0; i < w->nparts; i++)
+		if (w->parts[i].kind != WORD_LITERAL || w->parts[i].u.literal.quote != QUOTE_NONE)
+			return false;
+	return ast_word_literal_value(w, out);
+}
+
+/* Records assignments of declaration builtins and bare assignments. */
+static void note_assignment_word(struct cctx *c, const struct sarg *a)
+{
+	if (!c->ls)
+		return;
+	const char *eq = strchr(a->text, '=');
+	if (!eq || !parse_is_name(a->text, (size_t)(eq - a->text)))
+		return;
+	char *name = xstrndup(a->text, (size_t)(eq - a->text));
+	var_set(c->ls, name, a->known ? eq + 1 : NULL);
+	free(name);
+}
+
+static struct judgement judge_function_call(struct cctx *c, const struct node *body, const struct sarg *a,
+                                            size_t n)
+{
+	if (c->ls->calls >= 4 || c->depth >= CLASSIFY_MAX_DEPTH)
+		return judgement_make(VERDICT_SAFE, "recursive function (body judged at its definition)", -1);
+	struct cctx sub = *c;
+	sub.depth = c->depth + 1;
+	sub.pos = a;
+	sub.npos = n;
+	c->ls->calls++;
+	struct stdin_src none = {STDIN_NONE, NULL};
+	struct judgement j = walk_node(&sub, body, &none);
+	c->ls->calls--;
+	if (j.v != VERDICT_SAFE)
+		j.reason = cl_printf(c, "function %s: %s", a[0].text, j.reason ? j.reason : "");
+	j.at = 0;
+	return j;
+}
+
+static struct judgement judge_simple(struct cctx *c, const struct node *n, const struct stdin_src *pipe_in)
+{
+	struct judgement j = judgement_make(VERDICT_SAFE, NULL, -1);
+	struct sargv av = {0};
+	for (size_t i = 0; i < n->u.simple.nwords; i++)
+		resolve_word(c, n->u.simple.words[i], &av, &j);
+
+	/* Assignments: their values' programs, and constants for later words. */
+	for (size_t i = 0; i < n->u.simple.nassigns; i++) {
+		const struct assign *as = &n->u.simple.assigns[i];
+		if (as->index)
+			walk_word(c, as->index, &j);
+		const char *v = NULL;
+		if (as->value)
+			v = word_value(c, as->value, &j);
+		for (size_t k = 0; k < as->narray; k++)
+			walk_word(c, as->array[k], &j);
+		if (n->u.simple.nwords == 0 && c->ls)
+			var_set(c->ls, as->name, (as->is_array || as->append || as->index) ? NULL : v);
+		if (n->u.simple.nwords > 0 && as->value && !as->is_array) {
+			struct sarg val = {v ? v : "", v != NULL, as->value, NULL, false, false};
+			struct judgement ej = rules_judge_env_assignment(c, as->name, &val);
+			if (ej.v != VERDICT_SAFE) {
+				record_text(c, ej, as->name, &as->range);
+				j = judgement_max(j, ej);
+			}
+		}
+	}
+
+	struct stdin_src in = *pipe_in;
+	j = judgement_max(j, walk_redirs(c, n, &in, &av));
+
+	if (av.n == 0) {
+		free(av.v);
+		return j;
+	}
+
+	struct judgement cj;
+	char *aname = NULL;
+	size_t slot = reserve_item(c);
+	const struct node *fbody;
+	const char *aval;
+	if (c->ls && word_is_plain_literal(n->u.simple.words[0], &aname) &&
+	    (aval = alias_get(c->ls, aname)) != NULL && c->depth < CLASSIFY_MAX_DEPTH) {
+		/* An alias defined earlier on the line: judged as if expanded. */
+		struct strbuf sb;
+		strbuf_init(&sb);
+		strbuf_adds(&sb, aval);
+		for (size_t i = 1; i < n->u.simple.nwords; i++) {
+			strbuf_addc(&sb, ' ');
+			ast_print_word(&sb, n->u.simple.words[i]);
+		}
+		/* As in the shell, an alias is not expanded again inside its own
+		 * expansion (alias ls='ls --color'). */
+		char *saved = alias_take(c->ls, aname);
+		cj = cl_judge_text(c, sb.data, NULL, 0, true);
+		alias_put_back(c->ls, aname, saved);
+		strbuf_free(&sb);
+		if (cj.v != VERDICT_SAFE)
+			cj.reason = cl_printf(c, "alias %s: %s", aname, cj.reason ? cj.reason : "");
+		cj.at = 0;
+	} else if (c->ls && av.v[0].known && (fbody = func_get(c->ls, av.v[0].text)) != NULL) {
+		cj = judge_function_call(c, fbody, av.v, av.n);
+	} else {
+		cj = cl_judge_argv(c, av.v, av.n, &in);
+	}
+	free(aname);
+	fill_item(c, slot, cj, av.v, av.n);
+	j = judgement_max(j, cj);
+
+	/* Side effects on what later commands of the line mean. */
+	if (c->ls && av.v[0].known) {
+		const char *name = av.v[0].text;
+		if (strcmp(name, "alias") == 0) {
+			for (size_t i = 1; i < av.n; i++) {
+				const char *eq = av.v[i].known ? strchr(av.v[i].text, '=') : NULL;
+				if (eq) {
+					char *an = xstrndup(av.v[i].text, (size_t)(eq - av.v[i].text));
+					alias_set(c->ls, an, eq + 1);
+					free(an);
+				}
+			}
+		} else if (strcmp(name, "export") == 0 || strcmp(name, "local") == 0 ||
+		           strcmp(name, "declare") == 0 || strcmp(name, "typeset") == 0 ||
+		           strcmp(name, "readonly") == 0) {
+			for (size_t i = 1; i < av.n; i++)
+				note_assignment_word(c, &av.v[i]);
+		} else if (strcmp(name, "set") == 0 && av.n >= 2 &&
+		           (strcmp(av.v[1].text, "--") == 0 || (av.v[1].text[0] != '-' && av.v[1].text[0] != '+'))) {
+			/* set -- a b c: new positional parameters, kept for this line. */
+			size_t from = strcmp(av.v[1].text, "--") == 0 ? 2 : 1;
+			struct sarg *pos = arena_alloc(c->root, (av.n - from + 1) * sizeof *pos);
+			pos[0].text = c->pos && c->npos ? c->pos[0].text : "sbsh";
+			pos[0].known = true;
+			pos[0].word = NULL;
+			pos[0].procsub = NULL;
+			for (size_t i = from; i < av.n; i++)
+				pos[i - from + 1] = av.v[i];
+			c->pos = pos;
+			c->npos = av.n - from + 1;
+		} else if (strcmp(name, "read") == 0 || strcmp(name, "unset") == 0 ||
+		           strcmp(name, "mapfile") == 0 || strcmp(name, "readarray") == 0 ||
+		           strcmp(name, "getopts") == 0 || strcmp(name, "printf") == 0) {
+			for (size_t i = 1; i < av.n; i++)
+				if (av.v[i].known && parse_is_name(av.v[i].text, strlen(av.v[i].text)))
+					var_set(c->ls, av.v[i].text, NULL);
+		}
+	}
+	free(av.v);
+	return j;
+}
+
+static void walk_cond(struct cctx *c, const struct cond_expr *e, struct judgement *j)
+{
+	if (!e)
+		return;
+	if (e->lhs)
+		walk_word(c, e->lhs, j);
+	if (e->rhs)
+		walk_word(c, e->rhs, j);
+	walk_cond(c, e->left, j);
+	walk_cond(c, e->right, j);
+}
+
+static struct judgement walk_node(struct cctx *c, const struct node *n, const struct stdin_src *in)
+{
+	struct judgement j = judgement_make(VERDICT_SAFE, NULL, -1);
+	if (!n)
+		return j;
+	if (++c->root->steps > CLASSIFY_MAX_STEPS)
+		return judgement_make(VERDICT_ASK, "too complex to judge", -1);
+	struct stdin_src none = {STDIN_NONE, NULL};
+	/* A compound command's own redirections apply to all of it. */
+	struct stdin_src rin = *in;
+	if (n->kind != NODE_SIMPLE && n->nredirs)
+		j = walk_redirs(c, n, &rin, NULL);
+	in = &rin;
+	switch (n->kind) {
+	case NODE_SIMPLE:
+		j = judgement_max(j, judge_simple(c, n, in));
+		break;
+	case NODE_PIPELINE:
+		for (size_t i = 0; i < n->u.pipeline.ncmds; i++) {
+			struct stdin_src src = i == 0 ? *in : producer_output(c, n->u.pipeline.cmds[i - 1]);
+			j = judgement_max(j, walk_node(c, n->u.pipeline.cmds[i], &src));
+		}
+		break;
+	case NODE_AND_OR:
+		j = judgement_max(j, walk_node(c, n->u.and_or.left, in));
+		j = judgement_max(j, walk_node(c, n->u.and_or.right, in));
+		break;
+	case NODE_LIST:
+		for (size_t i = 0; i < n->u.list.nitems; i++)
+			j = judgement_max(j, walk_node(c, n->u.list.items[i].node, in));
+		break;
+	case NODE_SUBSHELL:
+	case NODE_BRACE_GROUP:
+		j = judgement_max(j, walk_node(c, n->u.group.body, in));
+		break;
+	case NODE_IF:
+		j = judgement_max(j, walk_node(c, n->u.if_.cond, in));
+		j = judgement_max(j, walk_node(c, n->u.if_.then_part, in));
+		j = judgement_max(j, walk_node(c, n->u.if_.else_part, in));
+		break;
+	case NODE_LOOP:
+		j = judgement_max(j, walk_node(c, n->u.loop.cond, in));
+		j = judgement_max(j, walk_node(c, n->u.loop.body, in));
+		break;
+	case NODE_FOR:
+		for (size_t i = 0; i < n->u.for_.nwords; i++)
+			walk_word(c, n->u.for_.words[i], &j);
+		if (c->ls)
+			var_set(c->ls, n->u.for_.var, NULL);
+		j = judgement_max(j, walk_node(c, n->u.for_.body, in));
+		break;
+	case NODE_ARITH_FOR:
+		if (n->u.arith_for.init)
+			walk_word(c, n->u.arith_for.init, &j);
+		if (n->u.arith_for.cond)
+			walk_word(c, n->u.arith_for.cond, &j);
+		if (n->u.arith_for.step)
+			walk_word(c, n->u.arith_for.step, &j);
+		j = judgement_max(j, walk_node(c, n->u.arith_for.body, in));
+		break;
+	case NODE_CASE:
+		walk_word(c, n->u.case_.subject, &j);
+		for (size_t i = 0; i < n->u.case_.nitems; i++) {
+			const struct case_item *ci = &n->u.case_.items[i];
+			for (size_t k = 0; k < ci->npatterns; k++)
+				walk_word(c, ci->patterns[k], &j);
+			j = judgement_max(j, walk_node(c, ci->body, in));
+		}
+		break;
+	case NODE_FUNCDEF: {
+		/* The body is judged now, with unknown arguments, and again at
+		 * each call on this line with the call's arguments. */
+		if (c->ls)
+			func_set(c->ls, n->u.funcdef.name, n->u.funcdef.body);
+		struct cctx sub = *c;
+		sub.pos = NULL;
+		sub.npos = 0;
+		j = judgement_max(j, walk_node(&sub, n->u.funcdef.body, &none));
+		break;
+	}
+	case NODE_COND:
+		walk_cond(c, n->u.cond.expr, &j);
+		break;
+	case NODE_ARITH:
+		if (n->u.arith.expr)
+			walk_word(c, n->u.arith.expr, &j);
+		break;
+	}
+	return j;
+}
+
+/* ---- entry points ---------------------------------------------------------- */
+
+enum verdict classify_static(struct classifier *cl, const struct node *program, struct classify_result *out)
+{
+	struct croot root;
+	root_init(&root, cl, out, false);
+	struct cctx c;
+	memset(&c, 0, sizeof c);
+	c.root = &root;
+	c.ls = state_new(&root);
+	struct stdin_src none = {STDIN_NONE, NULL};
+	struct judgement j = walk_node(&c, program, &none);
+	if (j.v > out->verdict)
+		out->verdict = j.v;
+	root_free(&root);
+	return out->verdict;
+}
+
+int classify_text(struct classifier *cl, const char *text, size_t len, struct classify_result *out,
+                  char **err_message)
+{
+	struct parser_options opts;
+	memset(&opts, 0, sizeof opts);
+	opts.source_name = "-c";
+	opts.first_line = 1;
+	opts.at_eof = true;
+	struct node *prog = NULL;
+	struct parse_error err;
+	memset(&err, 0, sizeof err);
+	if (parse_program(text, len, &opts, &prog, &err) != 0) {
+		if (err_message)
+			*err_message = xasprintf("%u:%u: %s", err.pos.line, err.pos.col,
+			                         err.message ? err.message : "syntax error");
+		free(err.message);
+		if (out->verdict < VERDICT_ASK)
+			out->verdict = VERDICT_ASK;
+		return -1;
+	}
+	classify_static(cl, prog, out);
+	ast_node_free(prog);
+	return 0;
+}
+
+/* The tool a resolved path names: its basename without a script
+ * extension or a -cli suffix (npm-cli.js is npm). */
+static char *program_name(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	char *name = xstrdup(base ? base + 1 : path);
+	static const char *const exts[] = {".js", ".cjs", ".mjs", ".py", ".sh", ".rb", ".pl", ".exe", NULL};
+	size_t len = strlen(name);
+	for (size_t i = 0; exts[i]; i++) {
+		size_t el = strlen(exts[i]);
+		if (len > el && strcmp(name + len - el, exts[i]) == 0) {
+			name[len - el] = '\0';
+			len -= el;
+			break;
+		}
+	}
+	if (len > 4 && strcmp(name + len - 4, "-cli") == 0)
+		name[len - 4] = '\0';
+	return name;
+}
+
+enum verdict classify_argv(struct classifier *cl, char *const *argv, const char *resolved_path,
+                           enum classify_target target, struct classify_result *out)
+{
+	size_t n = strv_len(argv);
+	if (n == 0)
+		return VERDICT_SAFE;
+	struct croot root;
+	root_init(&root, cl, out, true);
+	struct cctx c;
+	memset(&c, 0, sizeof c);
+	c.root = &root;
+	struct sarg *a = xcalloc(n, sizeof *a);
+	for (size_t i = 0; i < n; i++) {
+		a[i].text = argv[i];
+		a[i].known = true;
+	}
+	struct judgement j;
+	if (target == CLASSIFY_FUNCTION) {
+		j = judgement_make(VERDICT_SAFE, "shell function (its commands are judged as they run)", -1);
+	} else {
+		/* Standard input was judged by the static pass where it could be. */
+		struct stdin_src in = {STDIN_NONE, NULL};
+		j = cl_judge_argv(&c, a, n, &in);
+		if (target == CLASSIFY_PROGRAM && resolved_path && *resolved_path) {
+			/* The program that will run names the tool too: a ./ls that
+			 * links to rm is rm. Both names are judged, because multicall
+			 * binaries (busybox) and script launchers (npm-cli.js) only
+			 * say what they are through argv[0]. */
+			char *real = program_name(resolved_path);
+			const char *argv0 = strrchr(argv[0], '/');
+			argv0 = argv0 ? argv0 + 1 : argv[0];
+			if (strcmp(real, argv0) != 0) {
+				a[0].text = real;
+				j = judgement_max(j, cl_judge_argv(&c, a, n, &in));
+				a[0].text = argv[0];
+			}
+			free(real);
+		}
+	}
+	record(&c, j, a, n);
+	free(a);
+	root_free(&root);
+	return j.v;
+}
+
+struct judgement cl_judge_argv(struct cctx *c, const struct sarg *a, size_t n, const struct stdin_src *in)
+{
+	if (n == 0)
+		return judgement_make(VERDICT_SAFE, NULL, -1);
+	if (!a[0].known)
+		return judgement_make(VERDICT_ASK, "the command name is not known before it runs", 0);
+	if (a[0].pattern)
+		return judgement_make(VERDICT_ASK, "the command name is a pattern that expands to file names", 0);
+	const char *name = a[0].text;
+	const char *script = NULL;
+	int written = strchr(name, '/') ? cl_written_file(c, name, &script) : -1;
+	if (written == 0)
+		return judgement_make(VERDICT_ASK, "runs a script written on this line", 0);
+	if (written == 1) {
+		struct judgement j = cl_judge_text(c, script, a, n, false);
+		if (j.v != VERDICT_SAFE)
+			j.reason = cl_printf(c, "%s: %s", name, j.reason ? j.reason : "");
+		j.at = 0;
+		return j;
+	}
+	const char *base = strrchr(name, '/');
+	base = base && base[1] ? base + 1 : name;
+	return rules_judge(c, base, a, n, in);
+}

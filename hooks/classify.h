@@ -1,0 +1,96 @@
+/* The command classifier: judges a whole parsed command line (static pass)
+ * and the final argv of each command about to run (dynamic pass). Pure:
+ * AST or argv in, verdicts out; it never runs anything. The rules of
+ * judgement are in ../shared/docs/policy.md. */
+#ifndef SBSH_CLASSIFY_H
+#define SBSH_CLASSIFY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ast.h"
+
+/* Ordered by severity: when a line holds several, the highest wins. */
+enum verdict {
+	VERDICT_SAFE,
+	VERDICT_ASK,
+	VERDICT_DELETE,
+	VERDICT_PUBLISH,
+	VERDICT_FORCE_PUSH,
+	VERDICT_ESCAPE,
+};
+
+/* "SAFE", "ASK", "DELETE", "PUBLISH", "FORCE_PUSH", "ESCAPE". */
+const char *verdict_name(enum verdict v);
+
+/* One judged command. */
+struct classify_item {
+	enum verdict verdict;
+	char *reason;   /* "rm deletes files"; "" when nothing applies */
+	char *command;  /* the normalised command text */
+	char *word;     /* the word that decided it, or NULL */
+	struct src_range range; /* of that word (static pass), when has_range */
+	bool has_range;
+	unsigned depth; /* 0 for the line itself, > 0 inside sh -c / eval text */
+};
+
+struct classify_result {
+	enum verdict verdict; /* the line's: the highest of its items */
+	struct classify_item *items;
+	size_t nitems, cap;
+};
+
+void classify_result_init(struct classify_result *r);
+void classify_result_free(struct classify_result *r);
+
+/* Where the classifier finds git configuration (aliases, mirror remotes).
+ * NULL fields fall back to the process environment / working directory. */
+struct classify_env {
+	const char *home;            /* $HOME */
+	const char *xdg_config_home; /* $XDG_CONFIG_HOME */
+	const char *cwd;             /* the shell's working directory */
+	bool no_git_config;          /* do not read git config files at all */
+};
+
+/* Long-lived state: the git config cache (by path and mtime). One per
+ * shell; not thread-safe. */
+struct classifier;
+
+struct classifier *classifier_create(const struct classify_env *env);
+void classifier_destroy(struct classifier *cl);
+/* The shell changed directory or HOME: later git lookups use these. The
+ * strings are copied. */
+void classifier_set_env(struct classifier *cl, const struct classify_env *env);
+
+/* Static pass over the AST of a whole command line (every node, nested
+ * programs and shell text included). Appends items to *out and raises
+ * out->verdict. Returns the line's verdict. */
+enum verdict classify_static(struct classifier *cl, const struct node *program,
+                             struct classify_result *out);
+
+/* Parses text with sbsh's parser and judges it statically. Returns -1 on a
+ * syntax error (with *err_message set, caller frees; the result is then
+ * ASK, never SAFE), else 0. */
+int classify_text(struct classifier *cl, const char *text, size_t len,
+                  struct classify_result *out, char **err_message);
+
+/* What the dynamic pass is looking at. */
+enum classify_target {
+	CLASSIFY_PROGRAM,  /* an external program (resolved_path is its path) */
+	CLASSIFY_BUILTIN,  /* a builtin: argv[0] is its name */
+	CLASSIFY_FUNCTION, /* a shell function: its body is judged as it runs */
+};
+
+/* Dynamic pass: the final, expanded argv of a simple command the shell is
+ * about to run. For programs pass the resolved path (after PATH lookup and
+ * realpath): its basename names the tool, so a ./ls linking to rm is rm.
+ * Appends one item (plus nested ones) to *out; returns the verdict. */
+enum verdict classify_argv(struct classifier *cl, char *const *argv, const char *resolved_path,
+                           enum classify_target target, struct classify_result *out);
+
+/* `sbsh --classify [--json] -c STRING` and `sbsh --classify [--json] FILE`:
+ * argv[0] is "sbsh", argv[1] "--classify". Prints the verdict, runs nothing.
+ * Returns 0 when it could judge, 2 on a syntax or usage error. */
+int classify_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,93 @@
+/* Internal to the classifier: the argument model shared by the engine
+ * (classify.c) and the rule tables and tool handlers (rules.c). */
+#ifndef SBSH_RULES_H
+#define SBSH_RULES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ast.h"
+#include "classify.h"
+
+/* One argument as far as the classifier can know it before it runs. */
+struct sarg {
+	const char *text;           /* the value; for an unknown one, its known prefix */
+	bool known;                 /* no part of it depends on run-time values */
+	const struct word *word;    /* static pass: the source word, else NULL */
+	const struct node *procsub; /* the whole word is <( ): its program */
+	bool splits;                /* an unknown part is unquoted: may become several words */
+	bool pattern;               /* has unquoted * ? [: pathname expansion may change it */
+};
+
+/* What a command reads on standard input, when that is shell text or code. */
+enum stdin_kind {
+	STDIN_NONE,    /* the terminal or nothing in particular */
+	STDIN_TEXT,    /* known text (here-doc, here-string, echo |) */
+	STDIN_UNKNOWN, /* a download, a variable, another program's output */
+	STDIN_FILE,    /* an existing file: opaque project code */
+};
+
+struct stdin_src {
+	enum stdin_kind kind;
+	const char *text;
+};
+
+struct judgement {
+	enum verdict v;
+	const char *reason; /* static text or allocated in the context's arena */
+	int at;             /* index of the deciding argument, -1 for none */
+};
+
+struct cctx;
+
+/* ---- engine services for the handlers (classify.c) ---- */
+
+/* Judges an argv (the first element names the command). */
+struct judgement cl_judge_argv(struct cctx *c, const struct sarg *a, size_t n,
+                               const struct stdin_src *in);
+/* Parses and judges shell text as a nested program, appending its items.
+ * pos/npos: its positional parameters ($0 first) when known, else NULL. */
+struct judgement cl_judge_text(struct cctx *c, const char *text, const struct sarg *pos,
+                               size_t npos, bool share_state);
+/* Judges the program of a <( ) used as a script or as standard input. */
+struct stdin_src cl_procsub_output(struct cctx *c, const struct node *program);
+/* Text that a file written earlier on this line holds: 1 known (*text),
+ * 0 written but unknown, -1 not written on this line. */
+int cl_written_file(struct cctx *c, const char *name, const char **text);
+/* The git alias value for name from the config files git would read, or
+ * NULL. dir: the -C directory, gitdir: --git-dir, each NULL if not given. */
+const char *cl_git_config_alias(struct cctx *c, const char *dir, const char *gitdir, const char *name);
+/* True when the config git would read makes a plain push destructive
+ * (remote.*.mirror = true, or a forced / deleting remote.*.push). */
+bool cl_git_config_forces_push(struct cctx *c, const char *dir, const char *gitdir);
+/* Arena copies that live as long as the classification. */
+char *cl_strdup(struct cctx *c, const char *s);
+char *cl_strndup(struct cctx *c, const char *s, size_t n);
+char *cl_printf(struct cctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+unsigned cl_depth(const struct cctx *c);
+
+/* ---- the rules (rules.c) ---- */
+
+/* Judges a command whose name (a basename) is known; args[0] is the name as
+ * written. Unknown names and builtins that re-enter the shell are handled
+ * here too. */
+struct judgement rules_judge(struct cctx *c, const char *name, const struct sarg *a, size_t n,
+                             const struct stdin_src *in);
+/* An assignment NAME=value before a command: some programs run the value
+ * (GIT_PAGER, GIT_SSH_COMMAND, EDITOR...). */
+struct judgement rules_judge_env_assignment(struct cctx *c, const char *name, const struct sarg *value);
+/* Known delete calls in inline code (python -c, node -e, perl -e ...). */
+struct judgement rules_judge_code(struct cctx *c, const char *lang, const char *code);
+
+static inline struct judgement judgement_make(enum verdict v, const char *reason, int at)
+{
+	struct judgement j = {v, reason, at};
+	return j;
+}
+
+static inline struct judgement judgement_max(struct judgement a, struct judgement b)
+{
+	return b.v > a.v ? b : a;
+}
+
+#endif
