@@ -265,15 +265,22 @@ void policy_line_begin(struct shell *sh, const struct node *line)
 			continue;
 		if (strncmp(it->command, "escape ", 7) == 0 || strcmp(it->command, "escape") == 0)
 			continue;
+		/* A command whose words still hold expansions is asked when it
+		 * runs, so the human sees what will really run. */
+		if (strpbrk(it->command, "$`"))
+			continue;
 		if (contains(&asked, it->command))
 			continue;
 		strvec_push(&asked, it->command);
 		if (cmds.len)
 			strbuf_adds(&cmds, "; ");
 		strbuf_adds(&cmds, it->command);
-		if (reasons.len)
-			strbuf_adds(&reasons, "; ");
-		strbuf_adds(&reasons, it->reason && *it->reason ? it->reason : verdict_name(it->verdict));
+		const char *why = it->reason && *it->reason ? it->reason : verdict_name(it->verdict);
+		if (!strstr(reasons.data ? reasons.data : "", why)) {
+			if (reasons.len)
+				strbuf_adds(&reasons, "; ");
+			strbuf_adds(&reasons, why);
+		}
 		if (it->verdict > worst)
 			worst = it->verdict;
 	}

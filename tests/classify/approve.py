@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""Approvals through the broker, with this script playing the human on a pty:
+yes once, yes for the session, no, no answer in time, and a sandboxed
+background job that tries to answer for the human."""
+import os, pty, re, select, shutil, sys, tempfile, time
+
+SBSH = os.environ["SBSH"]
+passed = failed = 0
+
+
+def check(ok, name, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print("ok   " + name)
+    else:
+        failed += 1
+        print("FAIL " + name + (": " + detail[-400:] if detail else ""))
+
+
+def run(script, answers, env, cwd, limit=30):
+    """Runs sbsh -c script on a pty, answering each approval prompt in turn."""
+    answers = list(answers)
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.chdir(cwd)
+        os.execve(SBSH, [SBSH, "-c", script], env)
+    out = b""
+    seen = 0
+    deadline = time.time() + limit
+    while time.time() < deadline:
+        r, _, _ = select.select([fd], [], [], 0.1)
+        if r:
+            try:
+                data = os.read(fd, 4096)
+            except OSError:
+                break
+            if not data:
+                break
+            out += data
+        prompts = len(re.findall(rb"Allow\? \[y\]es once", out))
+        if prompts > seen:
+            seen = prompts
+            if answers:
+                time.sleep(0.1)
+                os.write(fd, answers.pop(0).encode() + b"\r")
+    _, status = os.waitpid(pid, 0)
+    os.close(fd)
+    return seen, out.decode(errors="replace")
+
+
+home = tempfile.mkdtemp(prefix=".sbsh-approve-home-", dir=os.environ.get("HOME", "/root"))
+work = tempfile.mkdtemp(prefix="sbsh-approve-")
+conf = os.path.join(work, "config")
+os.makedirs(os.path.join(conf, "sbsh"))
+with open(os.path.join(conf, "sbsh", "config"), "w") as f:
+    f.write("approval-timeout = 3\n")
+env = dict(os.environ, HOME=home, XDG_CONFIG_HOME=conf)
+env.pop("CI", None)
+
+
+def touch(*names):
+    for n in names:
+        open(os.path.join(work, n), "w").write("keep\n")
+
+
+def exists(n):
+    return os.path.exists(os.path.join(work, n))
+
+
+try:
+    touch("a")
+    prompts, out = run("rm a; echo status=$?", ["y"], env, work)
+    check(not exists("a") and "status=0" in out, "yes once: the command runs", out)
+    check(prompts == 1 and "DELETE" in out and "rm a" in out, "the prompt names the verdict and the command", out)
+
+    touch("b")
+    prompts, out = run("rm b; echo status=$?", ["n"], env, work)
+    check(exists("b") and "status=121" in out, "no: refused with status 121, the file survives", out)
+
+    touch("c")
+    prompts, out = run("rm c; echo status=$?", [], env, work)
+    check(exists("c") and "status=121" in out, "no answer in time: refused", out)
+
+    touch("d")
+    prompts, out = run("rm d; touch d; f=d; rm $f; echo status=$?", ["s"], env, work)
+    check(not exists("d") and prompts == 1, "yes for the session: the same command is not asked again", out)
+
+    touch("e", "e2")
+    prompts, out = run("rm e; x=e2; rm $x; echo status=$?", ["y"], env, work)
+    check(not exists("e") and not exists("e2") and prompts == 1,
+          "a line is asked once, up front, for everything decidable", out)
+
+    touch("g")
+    prompts, out = run("v=$(echo g); rm \"$v\"; echo status=$?", ["y"], env, work)
+    check(not exists("g") and prompts == 1, "what only expansion reveals is asked when it runs", out)
+
+    with open(os.path.join(work, "inject.py"), "w") as f:
+        f.write(r'''
+import fcntl, os, termios, time
+end = time.time() + 5
+while time.time() < end:
+    for fd in (0, 1, 2):
+        for ch in b"y\r":
+            try:
+                fcntl.ioctl(fd, termios.TIOCSTI, bytes([ch]))
+            except OSError:
+                pass
+    time.sleep(0.1)
+''')
+    touch("h")
+    prompts, out = run("python3 inject.py & sleep 0.5; rm h; echo status=$?; wait", [], env, work)
+    check(exists("h") and "status=121" in out, "a sandboxed background job cannot answer the prompt", out)
+finally:
+    shutil.rmtree(work, ignore_errors=True)
+    shutil.rmtree(home, ignore_errors=True)
+
+print("%d passed, %d failed" % (passed, failed))
+sys.exit(1 if failed else 0)

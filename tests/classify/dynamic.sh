@@ -1,0 +1,95 @@
+#!/bin/bash
+# Commands hidden by variables, functions, eval, sourced files, aliases and
+# sh -c are judged on their final argv and refused headless: nothing
+# happens (the file survives, the force-push is not made).
+set -u
+passed=0 failed=0
+ok() { passed=$((passed + 1)); echo "ok   $1"; }
+bad() { failed=$((failed + 1)); echo "FAIL $1${2:+: $2}"; }
+work=$(mktemp -d)
+# HOME must not contain the work folder: the sandbox never grants an
+# ancestor of $HOME (it would grant all of it).
+home=$(mktemp -d "${HOME:-/root}/.sbsh-classify-test.XXXXXX")
+trap 'rm -rf "$work" "$home"' EXIT
+cd "$work" || exit 1
+export CI=true HOME=$home XDG_CONFIG_HOME=$work/config
+
+survives() { # name script
+	echo keep >victim
+	"$SBSH" -c "$2" >out 2>err
+	local status=$?
+	if [ -f victim ] && grep -q '^sbsh: .*refused DELETE (headless, nobody to approve): ' err; then
+		ok "$1"
+	else
+		bad "$1" "status $status, $(cat err)"
+	fi
+}
+survives "plain rm" 'rm victim'
+survives "rm through a variable" 'x=rm; $x victim'
+survives "rm through a variable set earlier" 'cmd="rm -f"
+$cmd victim'
+survives "rm in a function" 'clean() { rm -f "$@"; }; clean victim'
+survives "rm through eval" 'eval "r""m victim"'
+survives "rm through an alias" 'alias del=rm
+del victim'
+survives "rm through sh -c" 'sh -c "rm victim"'
+survives "rm through command and env" 'command env rm victim'
+survives "rm through xargs" 'echo victim | xargs rm'
+survives "find -delete" 'find . -name victim -delete'
+survives "rm with a computed name" 'n=$(printf r)m; $n victim'
+echo 'rm victim' >sourced.sh
+survives "rm in a sourced file" '. ./sourced.sh'
+survives "rm in a trap" "trap 'rm victim' EXIT"
+
+# Exit status, set -e, and the rest of the script.
+echo keep >victim
+"$SBSH" -c 'rm victim; echo "status $?"' >out 2>err
+if grep -q '^status 121$' out && [ -f victim ]; then ok "refusal status is 121, the script goes on"; else bad "refusal status" "$(cat out err)"; fi
+"$SBSH" -c 'set -e; rm victim; echo after' >out 2>err
+status=$?
+if [ "$status" = 121 ] && ! grep -q after out; then ok "set -e stops at a refusal"; else bad "set -e stops at a refusal" "status $status"; fi
+
+# A force-push against a local bare repository is not made.
+if command -v git >/dev/null; then
+	git init -q --bare remote.git
+	git init -q repo
+	(cd repo && git -c user.name=t -c user.email=t@t commit -q --allow-empty -m one &&
+		git remote add origin ../remote.git && git push -q origin HEAD:main 2>/dev/null &&
+		git -c user.name=t -c user.email=t@t commit -q --amend --allow-empty -m rewritten)
+	before=$(git -C remote.git rev-parse main)
+	(cd repo && "$SBSH" -c 'b=main; git push --force origin "HEAD:$b"') >out 2>err
+	after=$(git -C remote.git rev-parse main)
+	if [ "$before" = "$after" ] && grep -q 'refused FORCE_PUSH' err; then
+		ok "git push --force is refused, the remote is unchanged"
+	else
+		bad "git push --force" "$(cat err)"
+	fi
+	(cd repo && "$SBSH" -c 'git -c remote.origin.mirror=true push origin') >out 2>err
+	after=$(git -C remote.git rev-parse main)
+	if [ "$before" = "$after" ] && grep -q 'refused' err; then ok "a push made destructive by -c remote.*.mirror is refused"; else bad "mirror push" "$(cat err)"; fi
+	(cd repo && "$SBSH" -c 'git push origin HEAD:refs/heads/other') >out 2>err
+	if git -C remote.git rev-parse -q --verify other >/dev/null; then ok "a plain push still works"; else bad "a plain push" "$(cat err)"; fi
+else
+	bad "git checks" "git is not installed"
+fi
+
+# The user's allow-list pre-approves exact commands; the deny list wins.
+mkdir -p config/sbsh
+echo '{"allow": ["rm victim", "rm -f *.tmp"], "deny": ["rm -f important.tmp"]}' >config/sbsh/allow.json
+echo keep >victim
+"$SBSH" -c 'rm victim' 2>err
+if [ ! -e victim ]; then ok "allow-list entry pre-approves"; else bad "allow-list entry" "$(cat err)"; fi
+echo keep >victim
+"$SBSH" -c 'rm -f victim' 2>err
+if [ -f victim ]; then ok "allow-list matches whole commands only"; else bad "allow-list matched another command"; fi
+echo x >a.tmp
+echo x >important.tmp
+"$SBSH" -c 'rm -f a.tmp; rm -f important.tmp' 2>err
+if [ ! -e a.tmp ] && [ -f important.tmp ] && grep -q 'denied by' err; then ok "globs in entries; deny wins"; else bad "globs and deny" "$(cat err)"; fi
+echo '{"allow": ["rm victim"' >config/sbsh/allow.json
+echo keep >victim
+"$SBSH" -c 'rm victim' 2>err
+if [ -f victim ] && grep -q 'allow.json:[0-9]*:[0-9]*:' err; then ok "a malformed allow-list is reported and not trusted"; else bad "malformed allow-list" "$(cat err)"; fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
