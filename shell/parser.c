@@ -2542,6 +2542,7 @@ fail:
 static struct node *parse_case(struct parser *p)
 {
 	struct node *n = new_node(p, NODE_CASE, peek(p)->range.begin);
+	struct builder items = {0}, patterns = {0}; /* before any goto fail */
 	consume(p); /* case */
 	struct token *t = peek(p);
 	if (t->kind != TK_WORD || t->asg_array) {
@@ -2553,7 +2554,6 @@ static struct node *parse_case(struct parser *p)
 	if (!expect_kw(p, "in"))
 		goto fail;
 	skip_newlines(p);
-	struct builder items = {0}, patterns = {0};
 	for (;;) {
 		t = peek(p);
 		if (is_kw(t, "esac")) {
