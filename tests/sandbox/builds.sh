@@ -1,0 +1,118 @@
+#!/bin/bash
+# Real builds inside the sandbox, each with HOME a fresh folder so the
+# package caches are created on first use: npm install from the registry
+# and npm test, cargo build --offline, go build and go test, a venv with
+# pip installing a local package, and sbsh's own ./configure && make.
+# Every check runs `sbsh --sandbox -c ...` and looks at the result from
+# outside. A toolchain that is missing is a failure: ./bootstrap installs
+# them all.
+set -u
+passed=0 failed=0
+ok() { passed=$((passed + 1)); echo "ok   $1"; }
+bad() { failed=$((failed + 1)); echo "FAIL $1${2:+: $2}"; }
+
+real_home=${HOME:-/root}
+# The fresh HOME must not contain the projects (the sandbox never grants an
+# ancestor of HOME) nor lie under a temp folder (that would make it writable).
+home=$(mktemp -d "$real_home/.sbsh-builds-home.XXXXXX")
+work=$(mktemp -d "$real_home/.sbsh-builds-work.XXXXXX")
+trap 'rm -rf "$home" "$work"' EXIT
+
+# sb DIR SCRIPT: runs SCRIPT sandboxed in DIR with the fresh HOME.
+sb() {
+	(cd "$1" && env -i PATH="$PATH" HOME="$home" TMPDIR=/tmp CI=1 LANG=C.UTF-8 \
+		${RUSTUP_HOME:+RUSTUP_HOME="$RUSTUP_HOME"} \
+		timeout 600 "$SBSH" --sandbox -c "$2") >"$work/out" 2>&1
+}
+why() { tail -n 15 "$work/out"; }
+
+# ---- npm ----------------------------------------------------------------------
+if command -v npm >/dev/null; then
+	mkdir -p "$work/npm"
+	cat >"$work/npm/package.json" <<'EOF'
+{ "name": "sbsh-npm-check", "version": "1.0.0", "private": true,
+  "scripts": { "test": "node -e \"require('is-number')(3) || process.exit(1); console.log('npm-test-ok')\"" } }
+EOF
+	if sb "$work/npm" 'npm install --no-audit --no-fund is-number@7.0.0 && npm test' &&
+		grep -q npm-test-ok "$work/out" && [ -d "$work/npm/node_modules/is-number" ] &&
+		[ -d "$home/.npm" ]; then
+		ok "npm install from the registry and npm test"
+	else
+		bad "npm install and npm test" "$(why)"
+	fi
+else
+	bad "npm" "npm is not installed (./bootstrap installs it)"
+fi
+
+# ---- cargo --------------------------------------------------------------------
+if command -v cargo >/dev/null; then
+	# rustup's cargo finds its toolchains through RUSTUP_HOME, which the
+	# fresh HOME would hide.
+	[ -d "$real_home/.rustup" ] && export RUSTUP_HOME=${RUSTUP_HOME:-$real_home/.rustup}
+	mkdir -p "$work/cargo/src"
+	printf '[package]\nname = "sbshcheck"\nversion = "0.1.0"\nedition = "2018"\n\n[dependencies]\n' >"$work/cargo/Cargo.toml"
+	printf 'fn main() { println!("cargo-ok"); }\n' >"$work/cargo/src/main.rs"
+	if sb "$work/cargo" 'cargo build --offline && ./target/debug/sbshcheck' && grep -q cargo-ok "$work/out"; then
+		ok "cargo build --offline"
+	else
+		bad "cargo build --offline" "$(why)"
+	fi
+else
+	bad "cargo" "cargo is not installed (./bootstrap installs it)"
+fi
+
+# ---- go -----------------------------------------------------------------------
+if command -v go >/dev/null; then
+	mkdir -p "$work/go"
+	printf 'module example.com/sbshcheck\n\ngo 1.19\n' >"$work/go/go.mod"
+	printf 'package main\n\nimport "fmt"\n\nfunc Add(a, b int) int { return a + b }\n\nfunc main() { fmt.Println("go-ok", Add(1, 2)) }\n' >"$work/go/main.go"
+	printf 'package main\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 2) != 4 {\n\t\tt.Fatal("add")\n\t}\n}\n' >"$work/go/main_test.go"
+	if sb "$work/go" 'go build -o check . && ./check && go test ./...' && grep -q 'go-ok 3' "$work/out" &&
+		grep -q '^ok' "$work/out"; then
+		ok "go build and go test"
+	else
+		bad "go build and go test" "$(why)"
+	fi
+else
+	bad "go" "go is not installed (./bootstrap installs golang-go)"
+fi
+
+# ---- python venv + pip --------------------------------------------------------------
+py=/usr/bin/python3
+if [ -x "$py" ] && "$py" -c 'import venv, ensurepip' 2>/dev/null; then
+	mkdir -p "$work/py/sbshcheck"
+	printf 'def hello():\n    return "py-ok"\n' >"$work/py/sbshcheck/__init__.py"
+	printf 'from setuptools import setup\nsetup(name="sbshcheck", version="0.1", packages=["sbshcheck"])\n' >"$work/py/setup.py"
+	if sb "$work/py" "$py -m venv .venv && .venv/bin/pip install --no-index --no-build-isolation . && .venv/bin/python -c 'import sbshcheck; print(sbshcheck.hello())'" &&
+		grep -q py-ok "$work/out"; then
+		ok "python3 -m venv and pip install of a local package"
+	else
+		bad "python3 venv and pip install" "$(why)"
+	fi
+else
+	bad "python3 venv" "python3-venv is not installed (./bootstrap installs it)"
+fi
+
+# ---- sbsh's own configure && make ----------------------------------------------------
+src=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+mkdir -p "$work/self"
+if [ -d "$src/.git" ] && command -v git >/dev/null; then
+	git -C "$src" ls-files -z | (cd "$src" && xargs -0 cp --parents -t "$work/self")
+	cp "$src/configure" "$src/Makefile.in" "$src/config.h.in" "$src/aclocal.m4" "$work/self/" 2>/dev/null
+	cp -r "$src/build-aux" "$work/self/" 2>/dev/null
+else
+	cp -r "$src/." "$work/self/"
+fi
+if [ -x "$work/self/configure" ]; then
+	if sb "$work/self" './configure -q && make -j2 sbsh && ./sbsh --no-sandbox -c "echo self-build-ok"' &&
+		grep -q self-build-ok "$work/out"; then
+		ok "sbsh's own ./configure && make"
+	else
+		bad "sbsh's own ./configure && make" "$(why)"
+	fi
+else
+	bad "sbsh's own ./configure && make" "no configure script in $src (run ./bootstrap)"
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
