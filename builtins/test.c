@@ -36,14 +36,47 @@ static bool is_unary_op(const char *s)
 	return s[0] == '-' && s[1] != '\0' && s[2] == '\0' && strchr("abcdefghknoprstuvwxzGLNOS", s[1]);
 }
 
+/* The binary operators, recognised by hand: this runs for every `[`. */
+enum binary_op {
+	OP_NONE, OP_EQ_STR, OP_NE_STR, OP_LT_STR, OP_GT_STR, OP_AND, OP_OR, OP_NT, OP_OT, OP_EF,
+	OP_EQ, OP_NE, OP_GT, OP_GE, OP_LT, OP_LE,
+};
+
+static enum binary_op binary_op_code(const char *s)
+{
+	if (s[0] == '=')
+		return s[1] == '\0' || (s[1] == '=' && s[2] == '\0') ? OP_EQ_STR : OP_NONE;
+	if (s[0] == '!')
+		return s[1] == '=' && s[2] == '\0' ? OP_NE_STR : OP_NONE;
+	if (s[0] == '<' || s[0] == '>')
+		return s[1] != '\0' ? OP_NONE : s[0] == '<' ? OP_LT_STR : OP_GT_STR;
+	if (s[0] != '-' || s[1] == '\0')
+		return OP_NONE;
+	if (s[2] == '\0') {
+		if (s[1] == 'a')
+			return OP_AND;
+		if (s[1] == 'o')
+			return OP_OR;
+		return OP_NONE;
+	}
+	if (s[3] != '\0')
+		return OP_NONE;
+	static const struct {
+		char text[3];
+		enum binary_op op;
+	} ops[] = {
+		{"eq", OP_EQ}, {"ne", OP_NE}, {"gt", OP_GT}, {"ge", OP_GE}, {"lt", OP_LT},
+		{"le", OP_LE}, {"nt", OP_NT}, {"ot", OP_OT}, {"ef", OP_EF},
+	};
+	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+		if (ops[i].text[0] == s[1] && ops[i].text[1] == s[2])
+			return ops[i].op;
+	return OP_NONE;
+}
+
 static bool is_binary_op(const char *s)
 {
-	static const char *const ops[] = {"=", "==", "!=", "<", ">", "-eq", "-ne", "-gt", "-ge", "-lt",
-	                                  "-le", "-nt", "-ot", "-ef", "-a", "-o"};
-	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-		if (strcmp(s, ops[i]) == 0)
-			return true;
-	return false;
+	return binary_op_code(s) != OP_NONE;
 }
 
 /* Integers as bash's test takes them: blanks around, optional sign,
@@ -60,15 +93,31 @@ static bool parse_integer(struct test_state *ts, const char *s, intmax_t *value)
 		test_error(ts, "integer expression expected", s);
 		return false;
 	}
-	char *end;
-	errno = 0;
-	*value = strtoimax(p, &end, 10);
+	/* Accumulated negatively: INTMAX_MIN is representable. */
+	bool negative = *p == '-';
+	intmax_t v = 0;
+	const char *end = digits;
+	bool overflow = false;
+	for (; *end >= '0' && *end <= '9'; end++) {
+		int d = *end - '0';
+		if (v < (INTMAX_MIN + d) / 10)
+			overflow = true;
+		else
+			v = v * 10 - d;
+	}
+	if (!negative) {
+		if (v == INTMAX_MIN)
+			overflow = true;
+		else
+			v = -v;
+	}
 	while (*end == ' ' || *end == '\t' || *end == '\n')
 		end++;
-	if (*end != '\0' || errno == ERANGE) {
+	if (*end != '\0' || overflow) {
 		test_error(ts, "integer expression expected", s);
 		return false;
 	}
+	*value = v;
 	return true;
 }
 
@@ -189,39 +238,41 @@ static int compare_mtime(const char *a, const char *b, bool *a_exists, bool *b_e
 	return 0;
 }
 
-static bool binary_test(struct test_state *ts, const char *left, const char *op, const char *right)
+static bool binary_test(struct test_state *ts, const char *left, const char *op_text, const char *right)
 {
-	if (strcmp(op, "=") == 0 || strcmp(op, "==") == 0)
-		return strcmp(left, right) == 0;
-	if (strcmp(op, "!=") == 0)
-		return strcmp(left, right) != 0;
-	if (strcmp(op, "<") == 0)
-		return strcmp(left, right) < 0;
-	if (strcmp(op, ">") == 0)
-		return strcmp(left, right) > 0;
-	if (strcmp(op, "-a") == 0)
-		return left[0] && right[0];
-	if (strcmp(op, "-o") == 0)
-		return left[0] || right[0];
-	if (strcmp(op, "-nt") == 0 || strcmp(op, "-ot") == 0) {
+	enum binary_op op = binary_op_code(op_text);
+	switch (op) {
+	case OP_EQ_STR: return strcmp(left, right) == 0;
+	case OP_NE_STR: return strcmp(left, right) != 0;
+	case OP_LT_STR: return strcmp(left, right) < 0;
+	case OP_GT_STR: return strcmp(left, right) > 0;
+	case OP_AND: return left[0] && right[0];
+	case OP_OR: return left[0] || right[0];
+	case OP_NT:
+	case OP_OT: {
 		bool a_exists, b_exists;
 		int cmp = compare_mtime(left, right, &a_exists, &b_exists);
-		return op[1] == 'n' ? cmp > 0 : cmp < 0;
+		return op == OP_NT ? cmp > 0 : cmp < 0;
 	}
-	if (strcmp(op, "-ef") == 0) {
+	case OP_EF: {
 		struct stat sa, sb;
 		return stat(left, &sa) == 0 && stat(right, &sb) == 0 && sa.st_dev == sb.st_dev &&
 		       sa.st_ino == sb.st_ino;
 	}
+	default:
+		break;
+	}
 	intmax_t a, b;
 	if (!parse_integer(ts, left, &a) || !parse_integer(ts, right, &b))
 		return false;
-	if (strcmp(op, "-eq") == 0) return a == b;
-	if (strcmp(op, "-ne") == 0) return a != b;
-	if (strcmp(op, "-gt") == 0) return a > b;
-	if (strcmp(op, "-ge") == 0) return a >= b;
-	if (strcmp(op, "-lt") == 0) return a < b;
-	return a <= b; /* -le: is_binary_op admitted nothing else */
+	switch (op) {
+	case OP_EQ: return a == b;
+	case OP_NE: return a != b;
+	case OP_GT: return a > b;
+	case OP_GE: return a >= b;
+	case OP_LT: return a < b;
+	default: return a <= b; /* -le: is_binary_op admitted nothing else */
+	}
 }
 
 /* ---- the general grammar, for more than four operands ---------------- */

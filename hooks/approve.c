@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #include "broker.h"
+#include "events.h"
+#include "protect.h"
 
 struct allow_list {
 	char *path;
@@ -242,6 +244,8 @@ static const char *pre_approve_hint(struct policy *p)
 void policy_line_begin(struct shell *sh, const struct node *line)
 {
 	struct policy *p = sh->policy;
+	if (p && p->line_depth == 0)
+		events_line_begin(p->opts.events, line);
 	if (!p || p->opts.off || p->line_depth++ > 0)
 		return;
 	strvec_free(&p->line_ok);
@@ -305,6 +309,10 @@ void policy_line_begin(struct shell *sh, const struct node *line)
 void policy_line_end(struct shell *sh)
 {
 	struct policy *p = sh->policy;
+	if (p && p->line_depth <= 1) { /* the end of a top-level line */
+		protect_line_end(p->opts.protect);
+		events_line_end(p->opts.events, sh->last_status);
+	}
 	if (p && p->line_depth > 0 && --p->line_depth == 0) {
 		strvec_free(&p->line_ok);
 		strvec_free(&p->line_no);
@@ -329,9 +337,15 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 	enum verdict v = classify_argv(p->cl, argv, path, path ? CLASSIFY_PROGRAM : CLASSIFY_BUILTIN, &r);
 	if (v == VERDICT_SAFE || (!path && strcmp(argv[0], "escape") == 0)) {
 		/* the escape builtin puts it to the human itself, with a code */
+		if (v == VERDICT_SAFE)
+			events_command(p->opts.events, argv, "SAFE", "allow", "safe");
+		else
+			events_escape(p->opts.events, argv + 1,
+			              p->opts.headless || p->opts.broker_fd < 0 ? "headless refusal" : "asked", -1);
 		classify_result_free(&r);
 		return 0;
 	}
+	const char *by = "human";
 	char *reason = NULL;
 	for (size_t i = 0; i < r.nitems && !reason; i++)
 		if (r.items[i].verdict == v && r.items[i].reason && *r.items[i].reason)
@@ -344,6 +358,7 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 	for (size_t i = 0; i < p->user.deny.len; i++) {
 		if (policy_entry_matches(p->user.deny.items[i], argv)) {
 			char *why = xasprintf("denied by %s", p->user.path);
+			by = "deny-list";
 			rc = refuse(sh, v, command, why, NULL);
 			free(why);
 			goto done;
@@ -351,8 +366,10 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 	}
 	if (!(v == VERDICT_ESCAPE && p->user.sandbox_writable)) {
 		for (size_t i = 0; i < p->user.allow.len; i++)
-			if (policy_entry_matches(p->user.allow.items[i], argv))
+			if (policy_entry_matches(p->user.allow.items[i], argv)) {
+				by = "allow-list";
 				goto done;
+			}
 	}
 	key = session_key(command);
 	if (contains(&p->session_ok, key) || contains(&p->line_ok, command))
@@ -362,6 +379,7 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 		goto done;
 	}
 	if (p->opts.headless || p->opts.broker_fd < 0) {
+		by = "headless";
 		rc = refuse(sh, v, command, "headless, nobody to approve", pre_approve_hint(p));
 		goto done;
 	}
@@ -377,6 +395,7 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 			strvec_push(&p->line_no, command);
 	}
 done:
+	events_command(p->opts.events, argv, verdict_name(v), rc ? "refuse" : "allow", by);
 	free(reason);
 	free(key);
 	free(command);

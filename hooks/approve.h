@@ -13,6 +13,8 @@ struct policy_options {
 	bool headless;     /* nobody can be asked: refuse without asking */
 	int broker_fd;     /* -1 when there is no broker */
 	bool off;          /* classification turned off (--no-classify) */
+	struct events *events;          /* hooks/events.h, or NULL */
+	struct protect_client *protect; /* hooks/protect.h, or NULL */
 };
 
 /* Creates sh->policy. Reads the user's allow-list; a malformed one is

@@ -1544,10 +1544,9 @@ static struct judgement judge_simple(struct cctx *c, const struct node *n, const
 			/* set -- a b c: new positional parameters, kept for this line. */
 			size_t from = strcmp(av.v[1].text, "--") == 0 ? 2 : 1;
 			struct sarg *pos = arena_alloc(c->root, (av.n - from + 1) * sizeof *pos);
+			memset(&pos[0], 0, sizeof pos[0]);
 			pos[0].text = c->pos && c->npos ? c->pos[0].text : "sbsh";
 			pos[0].known = true;
-			pos[0].word = NULL;
-			pos[0].procsub = NULL;
 			for (size_t i = from; i < av.n; i++)
 				pos[i - from + 1] = av.v[i];
 			c->pos = pos;

@@ -44,7 +44,8 @@ void classify_result_init(struct classify_result *r);
 void classify_result_free(struct classify_result *r);
 
 /* Where the classifier finds git configuration (aliases, mirror remotes).
- * NULL fields fall back to the process environment / working directory. */
+ * NULL fields fall back to the process environment / working directory at
+ * the time of each lookup (so after `cd`, leave cwd NULL). */
 struct classify_env {
 	const char *home;            /* $HOME */
 	const char *xdg_config_home; /* $XDG_CONFIG_HOME */
@@ -83,8 +84,14 @@ enum classify_target {
 
 /* Dynamic pass: the final, expanded argv of a simple command the shell is
  * about to run. For programs pass the resolved path (after PATH lookup and
- * realpath): its basename names the tool, so a ./ls linking to rm is rm.
- * Appends one item (plus nested ones) to *out; returns the verdict. */
+ * realpath): its basename names the tool too, so a ./ls linking to rm is rm
+ * (argv[0] is judged as well: busybox applets, npm-cli.js launchers).
+ * Standard input is not looked at here: the static pass judged where it
+ * comes from. Appends one item (plus nested ones) to *out; returns the
+ * verdict. The evaluator calls it at the hook in exec.c with
+ * CLASSIFY_PROGRAM, and for builtins with CLASSIFY_BUILTIN (eval, trap,
+ * command, exec, escape... are judged through their arguments); functions
+ * need no call, their commands are judged as they run. */
 enum verdict classify_argv(struct classifier *cl, char *const *argv, const char *resolved_path,
                            enum classify_target target, struct classify_result *out);
 

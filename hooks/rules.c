@@ -1297,10 +1297,9 @@ static size_t git_split_alias(struct cctx *c, const char *v, struct sarg *out, s
 			}
 			p++;
 		}
-		out[n].text = cl_strndup(c, sb.data, sb.len);
+		memset(&out[n], 0, sizeof out[n]);
+		out[n].text = cl_strndup(c, sb.data ? sb.data : "", sb.len);
 		out[n].known = true;
-		out[n].word = NULL;
-		out[n].procsub = NULL;
 		n++;
 	}
 	strbuf_free(&sb);

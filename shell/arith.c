@@ -30,7 +30,15 @@ struct lvalue {
 	char *name; /* NULL when the operand is not a variable */
 	bool has_index;
 	intmax_t index;
+	char small[32]; /* holds short names: no allocation per operand */
 };
+
+static void lvalue_free(struct lvalue *lv)
+{
+	if (lv->name != lv->small)
+		free(lv->name);
+	lv->name = NULL;
+}
 
 static int eval_comma(struct arith *a, intmax_t *out);
 static int eval_assign(struct arith *a, intmax_t *out);
@@ -71,28 +79,30 @@ static bool is_name_char(char c)
 	return c == '_' || isalnum((unsigned char)c);
 }
 
+/* Reports a malformed constant: the token is the whole alphanumeric run. */
+static int number_error(struct arith *a, const char *what, const char *start)
+{
+	const char *q = start;
+	while (is_name_char(*q) || *q == '#' || *q == '@')
+		q++;
+	char *token = xstrndup(start, (size_t)(q - start));
+	fail(a, what, token);
+	free(token);
+	return -1;
+}
+
 /* Parses an integer constant; returns -1 (after reporting) when malformed. */
 static int parse_number(struct arith *a, const char *start, const char **end, intmax_t *out)
 {
 	const char *p = start;
-	const char *tok_start = start;
 	uintmax_t base = 10;
 	uintmax_t value = 0;
-
-	/* The whole alphanumeric run is the token, for messages. */
-	const char *q = p;
-	while (is_name_char(*q) || *q == '#' || *q == '@')
-		q++;
-	char *token = xstrndup(tok_start, (size_t)(q - tok_start));
 
 	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
 		base = 16;
 		p += 2;
-		if (!isxdigit((unsigned char)*p) && is_name_char(*p)) {
-			fail(a, "invalid number", token);
-			free(token);
-			return -1;
-		}
+		if (!isxdigit((unsigned char)*p) && is_name_char(*p))
+			return number_error(a, "invalid number", start);
 	} else if (p[0] == '0' && isdigit((unsigned char)p[1])) {
 		base = 8;
 		p++;
@@ -105,18 +115,19 @@ static int parse_number(struct arith *a, const char *start, const char **end, in
 			h++;
 		}
 		if (*h == '#') {
-			if (b < 2 || b > 64) {
-				fail(a, "invalid arithmetic base", token);
-				free(token);
-				return -1;
-			}
+			if (b < 2 || b > 64)
+				return number_error(a, "invalid arithmetic base", start);
 			base = b;
 			p = h + 1;
-			if (!is_name_char(*p) && *p != '@') {
-				fail(a, "invalid integer constant", token);
-				free(token);
-				return -1;
-			}
+			if (!is_name_char(*p) && *p != '@')
+				return number_error(a, "invalid integer constant", start);
+		} else if (!is_name_char(*h)) {
+			/* plain decimal: the common case */
+			for (; p < h; p++)
+				value = value * 10 + (uintmax_t)(*p - '0');
+			*end = h;
+			*out = (intmax_t)value;
+			return 0;
 		}
 	}
 	for (;;) {
@@ -134,23 +145,34 @@ static int parse_number(struct arith *a, const char *start, const char **end, in
 			d = 63;
 		else
 			break;
-		if (d >= base) {
-			fail(a, "value too great for base", token);
-			free(token);
-			return -1;
-		}
+		if (d >= base)
+			return number_error(a, "value too great for base", start);
 		value = value * base + d;
 		p++;
 	}
-	if (is_name_char(*p)) {
-		fail(a, "value too great for base", token);
-		free(token);
-		return -1;
-	}
-	free(token);
+	if (is_name_char(*p))
+		return number_error(a, "value too great for base", start);
 	*end = p;
 	*out = (intmax_t)value;
 	return 0;
+}
+
+size_t arith_format(intmax_t value, char *buf)
+{
+	char tmp[ARITH_FORMAT_SIZE];
+	size_t n = 0;
+	uintmax_t u = value < 0 ? (uintmax_t)0 - (uintmax_t)value : (uintmax_t)value;
+	do {
+		tmp[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	size_t len = 0;
+	if (value < 0)
+		buf[len++] = '-';
+	while (n)
+		buf[len++] = tmp[--n];
+	buf[len] = '\0';
+	return len;
 }
 
 /* The value of a variable: empty or unset is 0; anything else is itself
@@ -178,7 +200,10 @@ static int value_of_text(struct arith *a, const char *text, intmax_t *out)
 		while (*t == ' ' || *t == '\t' || *t == '\n')
 			t++;
 		if (*t == '\0' && r - q < 19) {
-			*out = strtoimax(p, NULL, 10);
+			intmax_t v = 0;
+			for (const char *d = q; d < r; d++)
+				v = v * 10 + (*d - '0');
+			*out = *p == '-' ? -v : v;
 			return 0;
 		}
 	}
@@ -235,8 +260,8 @@ static int write_variable(struct arith *a, const struct lvalue *lv, intmax_t val
 {
 	if (a->skip)
 		return 0;
-	char buf[32];
-	snprintf(buf, sizeof buf, "%" PRIdMAX, value);
+	char buf[ARITH_FORMAT_SIZE];
+	arith_format(value, buf);
 	int r;
 	if (lv->has_index)
 		r = vars_set_element(a->sh, lv->name, (long)lv->index, buf);
@@ -253,7 +278,14 @@ static int parse_lvalue(struct arith *a, struct lvalue *lv)
 	const char *start = a->p;
 	while (is_name_char(*a->p))
 		a->p++;
-	lv->name = xstrndup(start, (size_t)(a->p - start));
+	size_t len = (size_t)(a->p - start);
+	if (len < sizeof lv->small) {
+		memcpy(lv->small, start, len);
+		lv->small[len] = '\0';
+		lv->name = lv->small;
+	} else {
+		lv->name = xstrndup(start, len);
+	}
 	lv->has_index = false;
 	lv->index = 0;
 	if (*a->p == '[') {
@@ -368,7 +400,7 @@ static int eval_primary(struct arith *a, intmax_t *out)
 		return 0;
 	}
 	if (isdigit((unsigned char)*c)) {
-		const char *end;
+		const char *end = c;
 		if (parse_number(a, c, &end, out) < 0)
 			return -1;
 		a->p = end;
@@ -377,7 +409,7 @@ static int eval_primary(struct arith *a, intmax_t *out)
 	if (is_name_start(*c)) {
 		struct lvalue lv;
 		if (parse_lvalue(a, &lv) < 0) {
-			free(lv.name);
+			lvalue_free(&lv);
 			return -1;
 		}
 		skip_space(a);
@@ -394,7 +426,7 @@ static int eval_primary(struct arith *a, intmax_t *out)
 		} else {
 			r = read_variable(a, &lv, out);
 		}
-		free(lv.name);
+		lvalue_free(&lv);
 		return r;
 	}
 	/* At the end, bash names the dangling operator. */
@@ -414,7 +446,7 @@ static int eval_unary(struct arith *a, intmax_t *out)
 			a->p = after;
 			struct lvalue lv;
 			if (parse_lvalue(a, &lv) < 0) {
-				free(lv.name);
+				lvalue_free(&lv);
 				return -1;
 			}
 			intmax_t v = 0;
@@ -423,7 +455,7 @@ static int eval_unary(struct arith *a, intmax_t *out)
 				v = inc ? wrap_add(v, 1) : wrap_sub(v, 1);
 				r = write_variable(a, &lv, v);
 			}
-			free(lv.name);
+			lvalue_free(&lv);
 			*out = v;
 			return r;
 		}
@@ -526,22 +558,44 @@ static size_t match_operator(const char *p, enum level level, char op[3])
 	return 0;
 }
 
-static int eval_level(struct arith *a, enum level level, intmax_t *out)
+/* The binary operator at p (any level): its level, or -1 for none. Only
+ * the level its first character allows is tried. */
+static int find_operator(const char *p, char op[3], size_t *len)
 {
-	int r = level == LEVEL_MULTIPLICATIVE ? eval_power(a, out) : eval_level(a, level + 1, out);
-	if (r < 0)
+	int level;
+	switch (p[0]) {
+	case '|': level = LEVEL_BITOR; break;
+	case '^': level = LEVEL_BITXOR; break;
+	case '&': level = LEVEL_BITAND; break;
+	case '=': case '!': level = LEVEL_EQUALITY; break;
+	case '<': case '>':
+		level = p[1] == p[0] ? LEVEL_SHIFT : LEVEL_RELATIONAL;
+		break;
+	case '+': case '-': level = LEVEL_ADDITIVE; break;
+	case '*': case '/': case '%': level = LEVEL_MULTIPLICATIVE; break;
+	default: return -1;
+	}
+	*len = match_operator(p, (enum level)level, op);
+	return *len ? level : -1;
+}
+
+/* Binary operators of level min_level and tighter, by precedence
+ * climbing: one call per operand instead of one per level. */
+static int eval_level(struct arith *a, int min_level, intmax_t *out)
+{
+	if (eval_power(a, out) < 0)
 		return -1;
 	for (;;) {
 		skip_space(a);
 		char op[3];
-		size_t n = match_operator(a->p, level, op);
-		if (n == 0)
+		size_t n = 0;
+		int level = find_operator(a->p, op, &n);
+		if (level < min_level)
 			return 0;
 		a->last_op = a->p;
 		a->p += n;
 		intmax_t rhs;
-		r = level == LEVEL_MULTIPLICATIVE ? eval_power(a, &rhs) : eval_level(a, level + 1, &rhs);
-		if (r < 0)
+		if (eval_level(a, level + 1, &rhs) < 0) /* left associative */
 			return -1;
 		if (a->skip) {
 			*out = 0;
@@ -647,16 +701,23 @@ static int eval_conditional(struct arith *a, intmax_t *out)
  * length and the binary operator in op ("" for plain =), or 0. */
 static size_t match_assign_op(const char *p, char op[3])
 {
-	static const char *const ops[] = {"<<=", ">>=", "**=", "+=", "-=", "*=", "/=", "%=", "&=", "^=", "|="};
 	op[0] = op[1] = op[2] = '\0';
-	if (p[0] == '=' && p[1] != '=')
-		return 1;
-	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
-		size_t n = strlen(ops[i]);
-		if (strncmp(p, ops[i], n) == 0) {
-			memcpy(op, ops[i], n - 1);
-			return n;
+	if (p[0] == '=')
+		return p[1] != '=' ? 1 : 0;
+	switch (p[0]) {
+	case '+': case '-': case '*': case '/': case '%': case '&': case '^': case '|':
+		if (p[1] == '=') {
+			op[0] = p[0];
+			return 2;
 		}
+		break;
+	default:
+		break;
+	}
+	/* <<= >>= **= */
+	if ((p[0] == '<' || p[0] == '>' || p[0] == '*') && p[1] == p[0] && p[2] == '=') {
+		op[0] = op[1] = p[0];
+		return 3;
 	}
 	return 0;
 }
@@ -674,7 +735,7 @@ static int eval_assign(struct arith *a, intmax_t *out)
 		int r = parse_lvalue(a, &lv);
 		a->skip = saved_skip;
 		if (r < 0) {
-			free(lv.name);
+			lvalue_free(&lv);
 			return -1;
 		}
 		skip_space(a);
@@ -683,22 +744,22 @@ static int eval_assign(struct arith *a, intmax_t *out)
 		if (n > 0) {
 			if (lv.has_index) {
 				/* Re-evaluate the subscript for real. */
-				free(lv.name);
+				lvalue_free(&lv);
 				a->p = save;
 				if (parse_lvalue(a, &lv) < 0) {
-					free(lv.name);
+					lvalue_free(&lv);
 					return -1;
 				}
 				skip_space(a);
 			}
 			a->p += n;
 			if (!enter(a)) {
-				free(lv.name);
+				lvalue_free(&lv);
 				return -1;
 			}
 			intmax_t rhs;
 			if (eval_assign(a, &rhs) < 0) {
-				free(lv.name);
+				lvalue_free(&lv);
 				return -1;
 			}
 			a->depth--;
@@ -706,16 +767,16 @@ static int eval_assign(struct arith *a, intmax_t *out)
 			if (op[0] != '\0') {
 				intmax_t old = 0;
 				if (read_variable(a, &lv, &old) < 0 || apply_binary(a, op, old, rhs, &value) < 0) {
-					free(lv.name);
+					lvalue_free(&lv);
 					return -1;
 				}
 			}
 			r = write_variable(a, &lv, value);
-			free(lv.name);
+			lvalue_free(&lv);
 			*out = value;
 			return r;
 		}
-		free(lv.name);
+		lvalue_free(&lv);
 		a->p = save;
 	}
 	return eval_conditional(a, out);

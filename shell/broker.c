@@ -23,6 +23,8 @@
 #include <unistd.h>
 
 #include "util.h"
+#include "../hooks/events.h"
+#include "../hooks/protect.h"
 
 extern char **environ;
 
@@ -30,7 +32,7 @@ int broker_frame_check(const struct broker_frame *f, size_t received)
 {
 	if (received < BROKER_HEADER_SIZE || f->magic != BROKER_MAGIC)
 		return -1;
-	if (f->type < BROKER_ESCAPE || f->type > BROKER_APPROVE)
+	if (f->type < BROKER_ESCAPE || f->type > BROKER_RESTORED)
 		return -1;
 	if (f->len > BROKER_PAYLOAD_MAX || f->len != received - BROKER_HEADER_SIZE)
 		return -1;
@@ -458,7 +460,11 @@ static void serve_request(struct broker *b)
 	struct stat sb;
 	if ((msg.msg_flags & (MSG_CTRUNC | MSG_TRUNC)) || broker_frame_check(&f, (size_t)n) != 0)
 		why = "malformed request";
-	else if (f.type == BROKER_SIGNAL || f.type == BROKER_APPROVE)
+	else if (f.type == BROKER_SIGNAL)
+		why = NULL;
+	else if (b->tty < 0 && (f.type == BROKER_APPROVE || f.type == BROKER_ESCAPE))
+		why = "headless, nobody to approve";
+	else if (f.type == BROKER_APPROVE)
 		why = NULL;
 	else if (f.type != BROKER_ESCAPE)
 		why = "unexpected request";
@@ -498,8 +504,11 @@ static void serve_request(struct broker *b)
 		if (!program) {
 			send_frame(b->sock, BROKER_RESULT, 127, NULL);
 		} else if (ask_human(b, argv, program, cwd)) {
-			send_frame(b->sock, BROKER_RESULT, run_escape(b, argv, program, fds), NULL);
+			int status = run_escape(b, argv, program, fds);
+			events_escape(b->opts->events, argv, "approved", status);
+			send_frame(b->sock, BROKER_RESULT, status, NULL);
 		} else {
+			events_escape(b->opts->events, argv, "refused", -1);
 			b->refused_at = time(NULL);
 			send_frame(b->sock, BROKER_REFUSED, 0, "the human refused (or did not answer in time)");
 		}
@@ -547,6 +556,9 @@ static _Noreturn void broker_exit(struct broker *b)
 			write_all(b->tty, buf, (size_t)n);
 	}
 	restore_tty(b);
+	/* The shell is gone: whatever its last commands changed in the
+	 * protected files is put back before the caller sees our exit. */
+	protect_final_check(b->opts->protect_fd);
 	int ws = b->shell_status;
 	if (WIFSIGNALED(ws)) {
 		/* Die the same way, so the caller sees what it would see with bash. */
@@ -632,9 +644,12 @@ static _Noreturn void broker_loop(struct broker *b)
 int broker_start(const struct broker_options *opts, char **pty_path)
 {
 	*pty_path = NULL;
-	int tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
-	if (tty < 0)
-		return -1;
+	int tty = -1;
+	if (!opts->headless) {
+		tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
+		if (tty < 0)
+			return -1;
+	}
 	int sv[2];
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0) {
 		close(tty);
@@ -642,7 +657,7 @@ int broker_start(const struct broker_options *opts, char **pty_path)
 	}
 	int master = -1;
 	char *slave_name = NULL;
-	if (opts->pty) {
+	if (opts->pty && tty >= 0) {
 		master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
 		if (master >= 0 && grantpt(master) == 0 && unlockpt(master) == 0 && ptsname(master)) {
 			slave_name = xstrdup(ptsname(master));
@@ -677,8 +692,9 @@ int broker_start(const struct broker_options *opts, char **pty_path)
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (getppid() != parent)
 			_exit(1);
-		close(tty);
-		close(sv[0]);
+		if (tty >= 0)
+			close(tty);
+		close(sv[0]); /* startup closes the broker's end to the warden */
 		if (master >= 0) {
 			close(master);
 			setsid();
@@ -696,6 +712,8 @@ int broker_start(const struct broker_options *opts, char **pty_path)
 
 	/* The broker. */
 	close(sv[1]);
+	if (opts->protect_shell_fd >= 0)
+		close(opts->protect_shell_fd);
 	struct broker b = {
 		.opts = opts,
 		.sock = sv[0],

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct events;
+
 #define BROKER_MAGIC 0x53424252u /* "SBBR" */
 #define BROKER_PAYLOAD_MAX 16384
 
@@ -19,6 +21,9 @@ enum broker_type {
 	BROKER_RESULT = 3, /* broker -> shell: value = exit status */
 	BROKER_REFUSED = 4, /* broker -> shell: payload = why */
 	BROKER_APPROVE = 5, /* shell -> broker: payload = verdict NUL command NUL reason NUL */
+	BROKER_CHECK = 6,    /* shell or broker -> warden: compare the protected files
+	                      * (value 1: the session's last check) */
+	BROKER_RESTORED = 7, /* warden -> asker: value = count, payload = paths NUL-separated */
 };
 
 /* Answers to BROKER_APPROVE, in a BROKER_RESULT's value. */
@@ -50,6 +55,10 @@ struct broker_options {
 	bool pty;            /* give the shell a pty and relay (stdio was a terminal) */
 	unsigned timeout_s;  /* a prompt nobody answers in time is a no */
 	char **writable;     /* folders the sandbox can write (for the swap warning) */
+	bool headless;       /* nobody to ask: no terminal is opened, requests are refused */
+	int protect_fd;      /* the broker's socket to the protection warden, or -1 */
+	int protect_shell_fd;/* the shell's socket to it (the broker closes it), or -1 */
+	struct events *events; /* the event stream, or NULL */
 };
 
 /* Forks. In the broker (parent) never returns: it serves requests and
@@ -57,6 +66,8 @@ struct broker_options {
  * fd (CLOEXEC) and, when a pty was made, *pty_path (malloc'd); -1 when no
  * broker could be made (no terminal: nobody could be asked anyway). */
 int broker_start(const struct broker_options *opts, char **pty_path);
+/* Headless (opts->headless) the broker is forked only to hold the pid the
+ * caller waits on while the protection warden makes its last check. */
 
 /* Shell side: asks to run argv outside the sandbox; returns its exit
  * status, or -1 with *why set (static text) when refused. */

@@ -1190,10 +1190,113 @@ static bool is_assignment_operand(const struct word *w)
 	return i < len && t[i] == '=';
 }
 
+static bool same_range(const struct src_range *a, const struct src_range *b)
+{
+	return a->begin.offset == b->begin.offset && a->end.offset == b->end.offset &&
+	       a->begin.line == b->begin.line && a->begin.col == b->begin.col;
+}
+
+/* The parser hands `declare a=(x "y z")` over as one word: "a=(" then
+ * the elements' parts separated by single-quoted " " parts, then ")";
+ * those three pieces all carry the whole token's range, which no part of
+ * an element can. True when w has that shape. */
+static bool is_declaration_array(const struct word *w)
+{
+	if (w->nparts < 2)
+		return false;
+	const struct word_part *first = &w->parts[0], *last = &w->parts[w->nparts - 1];
+	if (first->kind != WORD_LITERAL || first->u.literal.quote != QUOTE_NONE || last->kind != WORD_LITERAL ||
+	    last->u.literal.quote != QUOTE_NONE || last->u.literal.len != 1 || last->u.literal.text[0] != ')')
+		return false;
+	size_t len = first->u.literal.len;
+	const char *t = first->u.literal.text;
+	return len >= 3 && t[len - 2] == '=' && t[len - 1] == '(' && same_range(&first->range, &last->range);
+}
+
+static bool is_element_separator(const struct word *w, const struct word_part *part)
+{
+	return part->kind == WORD_LITERAL && part->u.literal.quote == QUOTE_SINGLE && part->u.literal.len == 1 &&
+	       part->u.literal.text[0] == ' ' && same_range(&part->range, &w->parts[0].range);
+}
+
+/* 'text' as the builtin's array splitter reads it back ('\'' for '). */
+static void add_single_quoted(struct strbuf *sb, const char *text)
+{
+	strbuf_addc(sb, '\'');
+	for (const char *c = text; *c; c++) {
+		if (*c == '\'')
+			strbuf_adds(sb, "'\\''");
+		else
+			strbuf_addc(sb, *c);
+	}
+	strbuf_addc(sb, '\'');
+}
+
+/* Expands each element of a declaration array on its own (fields and all,
+ * as in a=(...)) and passes NAME=('e1' 'e2') quoted for the builtin. */
+static int expand_declaration_array(struct shell *sh, const struct word *w, struct strvec *out)
+{
+	struct strbuf sb;
+	strbuf_init(&sb);
+	strbuf_addmem(&sb, w->parts[0].u.literal.text, w->parts[0].u.literal.len);
+	size_t i = 1, end = w->nparts - 1;
+	bool first_element = true;
+	while (i < end) {
+		size_t j = i;
+		while (j < end && !is_element_separator(w, &w->parts[j]))
+			j++;
+		struct word elem = {.parts = &w->parts[i], .nparts = j - i, .range = w->parts[i].range};
+		const struct word_part *p0 = &w->parts[i];
+		/* [index]=value written unquoted keeps its subscript syntax. */
+		const char *eq = NULL;
+		if (elem.nparts > 0 && p0->kind == WORD_LITERAL && p0->u.literal.quote == QUOTE_NONE &&
+		    p0->u.literal.len > 0 && p0->u.literal.text[0] == '[')
+			eq = strstr(p0->u.literal.text, "]=");
+		if (eq && (size_t)(eq - p0->u.literal.text) + 2 <= p0->u.literal.len) {
+			char *value = expand_word_str(sh, &elem, EXPAND_ASSIGN);
+			if (!value) {
+				strbuf_free(&sb);
+				return -1;
+			}
+			size_t prefix = (size_t)(eq - p0->u.literal.text) + 2;
+			if (!first_element)
+				strbuf_addc(&sb, ' ');
+			/* The subscript is arithmetic: no quoting needed inside []. */
+			strbuf_addmem(&sb, value, prefix);
+			add_single_quoted(&sb, value + prefix);
+			free(value);
+			first_element = false;
+		} else if (elem.nparts > 0) {
+			struct word *wp = &elem;
+			struct strvec fields;
+			strvec_init(&fields);
+			if (expand_words(sh, &wp, 1, &fields) != 0) {
+				strvec_free(&fields);
+				strbuf_free(&sb);
+				return -1;
+			}
+			for (size_t k = 0; k < fields.len; k++) {
+				if (!first_element)
+					strbuf_addc(&sb, ' ');
+				add_single_quoted(&sb, fields.items[k]);
+				first_element = false;
+			}
+			strvec_free(&fields);
+		}
+		i = j < end ? j + 1 : j;
+	}
+	strbuf_addc(&sb, ')');
+	strvec_push_owned(out, strbuf_detach(&sb));
+	return 0;
+}
+
 static int expand_declaration_args(struct shell *sh, struct word *const *words, size_t nwords, struct strvec *out)
 {
 	for (size_t i = 0; i < nwords; i++) {
-		if (i > 0 && is_assignment_operand(words[i])) {
+		if (i > 0 && is_declaration_array(words[i])) {
+			if (expand_declaration_array(sh, words[i], out) != 0)
+				return -1;
+		} else if (i > 0 && is_assignment_operand(words[i])) {
 			char *s = expand_word_str(sh, words[i], EXPAND_ASSIGN);
 			if (!s)
 				return -1;
@@ -1371,6 +1474,8 @@ static int run_pipeline_stages(struct shell *sh, const struct node *n, unsigned 
 			job = jobs_add(sh, 0, pids, npids, NULL, false);
 		}
 		int st = jobs_wait_foreground(sh, job);
+		if (lastpipe && !failed)
+			jobs_pipestatus_push(sh, status, false);
 		if (!lastpipe || failed)
 			status = st;
 		else if (sh->opt.pipefail && status == 0)
@@ -1998,6 +2103,10 @@ static int run_node(struct shell *sh, const struct node *n, unsigned flags)
 	}
 	if (sh->nprocsub_fds > procsubs)
 		close_procsubs(sh, procsubs);
+	/* $PIPESTATUS: every simple command, [[ ]], (( )) and ( ) is a
+	 * pipeline of one (pipelines of several set it when they wait). */
+	if (leaf ? n->kind != NODE_FUNCDEF : n->kind == NODE_SUBSHELL)
+		jobs_pipestatus_push(sh, status, true);
 	sh->last_status = status;
 	if (sh->jump != JUMP_NONE)
 		return status;

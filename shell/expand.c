@@ -27,11 +27,17 @@ enum char_flags {
 	CF_BREAK = 1 << 3,  /* zero-width: the field ends here */
 };
 
+/* Most words are short: their buffer lives on the stack and only a long
+ * one moves to the heap. */
+enum { XBUF_INLINE = 128 };
+
 struct xbuf {
 	char *chars;
 	unsigned char *flags;
 	size_t len;
 	size_t cap;
+	char inline_chars[XBUF_INLINE];
+	unsigned char inline_flags[XBUF_INLINE];
 };
 
 struct expander {
@@ -53,15 +59,18 @@ static const char replacement_specials[] = "*?[]\\&";
 
 static void xbuf_init(struct xbuf *xb)
 {
-	xb->chars = NULL;
-	xb->flags = NULL;
-	xb->len = xb->cap = 0;
+	xb->chars = xb->inline_chars;
+	xb->flags = xb->inline_flags;
+	xb->len = 0;
+	xb->cap = XBUF_INLINE;
 }
 
 static void xbuf_free(struct xbuf *xb)
 {
-	free(xb->chars);
-	free(xb->flags);
+	if (xb->chars != xb->inline_chars) {
+		free(xb->chars);
+		free(xb->flags);
+	}
 	xbuf_init(xb);
 }
 
@@ -69,11 +78,18 @@ static void xbuf_reserve(struct xbuf *xb, size_t extra)
 {
 	if (xb->len + extra <= xb->cap)
 		return;
-	size_t cap = xb->cap ? xb->cap : 64;
+	size_t cap = xb->cap;
 	while (cap < xb->len + extra)
 		cap *= 2;
-	xb->chars = xrealloc(xb->chars, cap);
-	xb->flags = xrealloc(xb->flags, cap);
+	if (xb->chars == xb->inline_chars) {
+		xb->chars = xmalloc(cap);
+		xb->flags = xmalloc(cap);
+		memcpy(xb->chars, xb->inline_chars, xb->len);
+		memcpy(xb->flags, xb->inline_flags, xb->len);
+	} else {
+		xb->chars = xrealloc(xb->chars, cap);
+		xb->flags = xrealloc(xb->flags, cap);
+	}
 	xb->cap = cap;
 }
 
@@ -105,27 +121,57 @@ static void xbuf_break(struct xbuf *xb)
 	xbuf_add(xb, '\0', CF_BREAK);
 }
 
+/* Whether c is in escape (one of the two sets above), without strchr. */
+static bool needs_escape(char c, const char *escape)
+{
+	switch (c) {
+	case '*': case '?': case '[': case ']': case '\\':
+		return true;
+	case '&':
+		return escape == replacement_specials;
+	default:
+		return false;
+	}
+}
+
 /* The text after quote removal; quoted characters in `escape` get a
  * backslash (pattern contexts). */
 static char *xbuf_to_string(const struct xbuf *xb, size_t from, size_t to, const char *escape)
 {
-	struct strbuf sb;
-	strbuf_init(&sb);
-	/* room for every character escaped; grown again only if needed */
-	strbuf_reserve(&sb, 2 * (to - from) + 2);
-	for (size_t i = from; i < to; i++) {
-		if (xb->flags[i] & (CF_MARK | CF_BREAK))
-			continue;
-		char c = xb->chars[i];
-		if (escape && (xb->flags[i] & CF_QUOTED) && strchr(escape, c))
-			sb.data[sb.len++] = '\\';
-		sb.data[sb.len++] = c;
-		if (sb.len + 2 >= sb.cap)
-			strbuf_reserve(&sb, 2 * (to - i) + 2);
+	size_t extra = 0;
+	if (escape) {
+		for (size_t i = from; i < to; i++) {
+			if ((xb->flags[i] & (CF_QUOTED | CF_MARK | CF_BREAK)) == CF_QUOTED &&
+			    needs_escape(xb->chars[i], escape))
+				extra++;
+		}
 	}
-	/* strbuf_reserve alone leaves the buffer unterminated */
-	sb.data[sb.len] = '\0';
-	return strbuf_detach(&sb);
+	char *out = xmalloc(to - from + extra + 1);
+	size_t n = 0;
+	size_t i = from;
+	while (i < to) {
+		if (xb->flags[i] & (CF_MARK | CF_BREAK)) {
+			i++;
+			continue;
+		}
+		if (!extra) {
+			/* copy the whole run up to the next zero-width entry */
+			size_t j = i + 1;
+			while (j < to && !(xb->flags[j] & (CF_MARK | CF_BREAK)))
+				j++;
+			memcpy(out + n, xb->chars + i, j - i);
+			n += j - i;
+			i = j;
+			continue;
+		}
+		char c = xb->chars[i];
+		if ((xb->flags[i] & CF_QUOTED) && needs_escape(c, escape))
+			out[n++] = '\\';
+		out[n++] = c;
+		i++;
+	}
+	out[n] = '\0';
+	return out;
 }
 
 static const char *ifs_value(struct shell *sh)
@@ -426,41 +472,47 @@ static bool match_range(const char *pattern, char *s, size_t from, size_t to, un
 	return ok;
 }
 
-static char *remove_pattern(const char *value, const char *pattern, enum param_op op)
+/* Removes the prefix or suffix in place: s is owned and returned. */
+static char *remove_pattern(char *s, const char *pattern, enum param_op op)
 {
-	char *s = xstrdup(value);
 	size_t len = strlen(s);
-	char *result = NULL;
 	switch (op) {
 	case PARAM_REMOVE_SMALL_PREFIX:
-		for (size_t i = 0; i <= len && !result; i++) {
-			if (is_char_start(s, i) && match_range(pattern, s, 0, i, 0))
-				result = xstrdup(value + i);
+		for (size_t i = 0; i <= len; i++) {
+			if (is_char_start(s, i) && match_range(pattern, s, 0, i, 0)) {
+				memmove(s, s + i, len - i + 1);
+				break;
+			}
 		}
 		break;
 	case PARAM_REMOVE_LARGE_PREFIX:
-		for (size_t i = len + 1; i-- > 0 && !result;) {
-			if (is_char_start(s, i) && match_range(pattern, s, 0, i, 0))
-				result = xstrdup(value + i);
+		for (size_t i = len + 1; i-- > 0;) {
+			if (is_char_start(s, i) && match_range(pattern, s, 0, i, 0)) {
+				memmove(s, s + i, len - i + 1);
+				break;
+			}
 		}
 		break;
 	case PARAM_REMOVE_SMALL_SUFFIX:
-		for (size_t i = len + 1; i-- > 0 && !result;) {
-			if (is_char_start(s, i) && pattern_match(pattern, s + i, 0))
-				result = xstrndup(value, i);
+		for (size_t i = len + 1; i-- > 0;) {
+			if (is_char_start(s, i) && pattern_match(pattern, s + i, 0)) {
+				s[i] = '\0';
+				break;
+			}
 		}
 		break;
 	case PARAM_REMOVE_LARGE_SUFFIX:
-		for (size_t i = 0; i <= len && !result; i++) {
-			if (is_char_start(s, i) && pattern_match(pattern, s + i, 0))
-				result = xstrndup(value, i);
+		for (size_t i = 0; i <= len; i++) {
+			if (is_char_start(s, i) && pattern_match(pattern, s + i, 0)) {
+				s[i] = '\0';
+				break;
+			}
 		}
 		break;
 	default:
 		break;
 	}
-	free(s);
-	return result ? result : xstrdup(value);
+	return s;
 }
 
 /* Appends the replacement text for one match: an unquoted & stands for
@@ -645,17 +697,20 @@ static int apply_substring(struct expander *ex, const struct word_param *p, stru
 	return 0;
 }
 
-/* Applies a per-value operation to a scalar or every list element. */
-static void map_values(struct pval *pv, char *(*fn)(const char *value, void *ctx), void *ctx)
+/* Applies a per-value operation to a scalar or every list element; fn
+ * gets the owned value and returns it (changed in place) or a new one. */
+static void map_values(struct pval *pv, char *(*fn)(char *value, void *ctx), void *ctx)
 {
 	if (pv->kind == PV_SCALAR) {
 		char *r = fn(pv->str, ctx);
-		free(pv->str);
+		if (r != pv->str)
+			free(pv->str);
 		pv->str = r;
 	} else if (pv->kind == PV_LIST) {
 		for (size_t i = 0; i < pv->list.len; i++) {
 			char *r = fn(pv->list.items[i], ctx);
-			free(pv->list.items[i]);
+			if (r != pv->list.items[i])
+				free(pv->list.items[i]);
 			pv->list.items[i] = r;
 		}
 	}
@@ -667,7 +722,7 @@ struct pattern_op_ctx {
 	const char *replacement;
 };
 
-static char *pattern_op_one(const char *value, void *ctx)
+static char *pattern_op_one(char *value, void *ctx)
 {
 	struct pattern_op_ctx *c = ctx;
 	switch (c->op) {
@@ -799,7 +854,19 @@ static int expand_param(struct expander *ex, const struct word_param *p, bool qu
 	strvec_init(&pv.list);
 	int result = 0;
 	char *subscript = NULL;
-	char *name = NULL;
+	const char *name = NULL;
+	char *owned_name = NULL;
+
+	if (p->op == PARAM_PLAIN && !p->index && !p->indirect &&
+	    (p->name[0] == '_' || isalpha((unsigned char)p->name[0]))) {
+		/* The common case, $name set: no copies. Unset ones take the
+		 * general path (set -u). */
+		const char *v = vars_get(sh, p->name);
+		if (v) {
+			emit_text(xb, v, quoted);
+			return 0;
+		}
+	}
 
 	if (p->op == PARAM_PREFIX_NAMES) {
 		struct strvec names;
@@ -845,16 +912,17 @@ static int expand_param(struct expander *ex, const struct word_param *p, bool qu
 			shell_error(sh, "%s: invalid indirect expansion", p->name);
 			return fatal_expansion_error(sh);
 		}
-		split_subscripted(target, &name, &subscript);
+		split_subscripted(target, &owned_name, &subscript);
 		free(target);
+		name = owned_name;
 		if (!(is_name(name) || is_digits(name) || (strlen(name) == 1 && strchr("@*#?-$!", name[0])))) {
 			shell_error(sh, "%s: invalid variable name", name);
-			free(name);
+			free(owned_name);
 			free(subscript);
 			return fatal_expansion_error(sh);
 		}
 	} else {
-		name = xstrdup(p->name);
+		name = p->name;
 	}
 
 	if (lookup_param(ex, name, subscript, &pv) < 0) {
@@ -963,7 +1031,7 @@ static int expand_param(struct expander *ex, const struct word_param *p, bool qu
 	}
 done:
 	pval_free(&pv);
-	free(name);
+	free(owned_name);
 	free(subscript);
 	return result;
 }
@@ -1080,18 +1148,26 @@ static int expand_cmdsub(struct expander *ex, const struct word_part *part, bool
 
 static int expand_arith(struct expander *ex, const struct word_part *part, bool quoted, struct xbuf *xb)
 {
-	char *text = part->u.arith.expr ? expand_to_string(ex, part->u.arith.expr, EXPAND_NOTILDE, NULL)
-	                                 : xstrdup("");
-	if (!text)
-		return -1;
+	const struct word *w = part->u.arith.expr;
 	intmax_t value;
-	int r = arith_eval(ex->sh, text, &value);
-	free(text);
+	int r;
+	if (w && w->nparts == 1 && w->parts[0].kind == WORD_LITERAL && w->parts[0].u.literal.text[w->parts[0].u.literal.len] == '\0') {
+		/* Nothing to expand first (the parser's literals end in NUL). */
+		r = arith_eval(ex->sh, w->parts[0].u.literal.text, &value);
+	} else {
+		char *text = w ? expand_to_string(ex, w, EXPAND_NOTILDE, NULL) : xstrdup("");
+		if (!text)
+			return -1;
+		r = arith_eval(ex->sh, text, &value);
+		free(text);
+	}
 	if (r < 0)
 		return fatal_expansion_error(ex->sh);
-	char buf[32];
-	snprintf(buf, sizeof buf, "%" PRIdMAX, value);
-	emit_text(xb, buf, quoted);
+	char buf[ARITH_FORMAT_SIZE];
+	size_t len = arith_format(value, buf);
+	xbuf_addmem(xb, buf, len, quoted ? CF_QUOTED : CF_SPLIT);
+	if (quoted)
+		xbuf_mark(xb);
 	return 0;
 }
 
@@ -1344,47 +1420,53 @@ static int finish_field(struct expander *ex, const struct xbuf *xb, size_t from,
 	return 0;
 }
 
-/* Splits the expanded word into fields and globs each one. Fields are
- * runs [from, to) of xb, rebuilt into `field` when splitting removed
- * characters from the middle. */
+/* Splits the expanded word into fields and globs each one. Splitting
+ * only removes characters between fields, so every field is a run
+ * [start, i) of xb itself (zero-width entries inside it are skipped when
+ * it is turned into a string). */
 static int split_and_glob(struct expander *ex, struct xbuf *xb, struct strvec *out)
 {
 	const char *ifs = ifs_value(ex->sh);
 	bool split = ifs[0] != '\0';
-	struct xbuf field;
-	xbuf_init(&field);
-	bool has_content = false;
+	/* Which bytes are IFS characters ('\0' never is). */
+	bool is_ifs[256];
+	if (split) {
+		memset(is_ifs, 0, sizeof is_ifs);
+		for (const char *c = ifs; *c; c++)
+			is_ifs[(unsigned char)*c] = true;
+	}
 	size_t n = xb->len;
 	size_t i = 0;
+	size_t start = 0;
+	bool has_content = false;
 	int result = 0;
 
-#define SPLITTABLE(k) (split && (xb->flags[k] & CF_SPLIT) && !(xb->flags[k] & CF_QUOTED) && \
-                       strchr(ifs, xb->chars[k]) != NULL && xb->chars[k] != '\0')
+#define SPLITTABLE(k) (split && (xb->flags[k] & (CF_SPLIT | CF_QUOTED)) == CF_SPLIT && \
+                       is_ifs[(unsigned char)xb->chars[k]])
 #define SPLIT_SPACE(k) (SPLITTABLE(k) && is_ifs_space(xb->chars[k]))
 
 	while (i < n && SPLIT_SPACE(i))
 		i++;
+	start = i;
 	while (i < n && result == 0) {
 		unsigned char f = xb->flags[i];
 		if (f & CF_BREAK) {
 			if (has_content)
-				result = finish_field(ex, &field, 0, field.len, out);
-			field.len = 0;
+				result = finish_field(ex, xb, start, i, out);
 			has_content = false;
 			i++;
 			while (i < n && SPLIT_SPACE(i))
 				i++;
+			start = i;
 			continue;
 		}
 		if (f & CF_MARK) {
 			has_content = true;
-			xbuf_add(&field, '\0', CF_MARK);
 			i++;
 			continue;
 		}
 		if (SPLITTABLE(i)) {
-			result = finish_field(ex, &field, 0, field.len, out);
-			field.len = 0;
+			result = finish_field(ex, xb, start, i, out);
 			has_content = false;
 			if (is_ifs_space(xb->chars[i])) {
 				while (i < n && SPLIT_SPACE(i))
@@ -1399,17 +1481,16 @@ static int split_and_glob(struct expander *ex, struct xbuf *xb, struct strvec *o
 				while (i < n && SPLIT_SPACE(i))
 					i++;
 			}
+			start = i;
 			continue;
 		}
-		xbuf_add(&field, xb->chars[i], f);
 		has_content = true;
 		i++;
 	}
 #undef SPLITTABLE
 #undef SPLIT_SPACE
 	if (result == 0 && has_content)
-		result = finish_field(ex, &field, 0, field.len, out);
-	xbuf_free(&field);
+		result = finish_field(ex, xb, start, n, out);
 	return result;
 }
 

@@ -115,6 +115,25 @@ static int job_status(struct shell *sh, const struct job *j)
 	return jobs_status_of(j->procs[j->nprocs - 1].wstatus);
 }
 
+void jobs_pipestatus_push(struct shell *sh, int status, bool reset)
+{
+	if (reset)
+		sh->npipestatus = 0;
+	if (sh->npipestatus == sh->pipestatus_cap) {
+		sh->pipestatus_cap = sh->pipestatus_cap ? sh->pipestatus_cap * 2 : 8;
+		sh->pipestatus = xreallocarray(sh->pipestatus, sh->pipestatus_cap, sizeof *sh->pipestatus);
+	}
+	sh->pipestatus[sh->npipestatus++] = status;
+}
+
+bool jobs_any_stopped(struct shell *sh)
+{
+	for (struct job *j = table(sh)->head; j; j = j->next)
+		if (job_state(j) == JOB_STOPPED)
+			return true;
+	return false;
+}
+
 static void remove_job(struct shell *sh, struct job *job)
 {
 	struct job_table *t = table(sh);
@@ -350,6 +369,11 @@ int jobs_wait_foreground(struct shell *sh, struct job *job)
 			continue;
 	}
 	int status = job_status(sh, job);
+	for (size_t i = 0; i < job->nprocs; i++) {
+		int ws = job->procs[i].wstatus;
+		int st = job->procs[i].stopped ? 128 + SIGTSTP : jobs_status_of(ws);
+		jobs_pipestatus_push(sh, st, i == 0);
+	}
 	if (monitor) {
 		if (sh->tty_fd >= 0 && job_state(job) == JOB_STOPPED) {
 			job->has_tmodes = tcgetattr(sh->tty_fd, &job->tmodes) == 0;

@@ -165,7 +165,7 @@ int main(int argc, char **argv)
 	struct shell sh;
 	shell_init(&sh, environ);
 	sh.broker_fd = st.broker_fd;
-	struct policy_options po = {.headless = st.headless, .broker_fd = st.broker_fd};
+	struct policy_options po = {.headless = st.headless, .broker_fd = st.broker_fd, .events = st.events, .protect = &st.protect.shell};
 	policy_init(&sh, &po);
 	sh.opt.expand_aliases = true;
 

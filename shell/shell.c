@@ -69,6 +69,8 @@ void shell_error(struct shell *sh, const char *fmt, ...)
 			strbuf_addf(&sb, "%s:%u: ", sh->source_name, sh->lineno);
 		else if (sh->opt.cmd_string)
 			strbuf_addf(&sb, "-c:%u: ", sh->lineno);
+		else if (sh->lineno > 0)
+			strbuf_addf(&sb, "line %u: ", sh->lineno); /* a script on stdin, as bash says */
 	}
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);

@@ -134,6 +134,13 @@ struct shell {
 	/* exec.c: an interactive shell's foreground job died of SIGINT: the
 	 * rest of the command line is abandoned. */
 	bool interrupted;
+	/* exec.c, jobs.c: the statuses of the last pipeline (one for a simple
+	 * command), read by the computed array $PIPESTATUS. */
+	int *pipestatus;
+	size_t npipestatus, pipestatus_cap;
+	/* builtins/control.c: an interactive `exit` was refused once because
+	 * of stopped jobs; the next one in a row exits. */
+	bool exit_warned;
 };
 
 /* ---- shell.c: the context and error reporting ------------------------- */
@@ -242,6 +249,10 @@ void expand_split_ifs(struct shell *sh, const char *s, struct strvec *out);
 /* Evaluates an arithmetic expression (C operators, variables, assignment).
  * Returns 0, or -1 after reporting. */
 int arith_eval(struct shell *sh, const char *expr, intmax_t *result);
+/* Writes value in decimal into buf (at least ARITH_FORMAT_SIZE bytes);
+ * returns the length. Cheaper than snprintf on hot paths. */
+enum { ARITH_FORMAT_SIZE = 24 };
+size_t arith_format(intmax_t value, char *buf);
 
 /* Shell pattern matching (*, ?, [...], backslash quoting). */
 enum pattern_flags {
@@ -384,6 +395,10 @@ void jobs_set_monitor(struct shell *sh, bool on);
 int jobs_wait_pid(struct shell *sh, pid_t pid);
 /* Decodes a wait status into a shell status (128+N for signals). */
 int jobs_status_of(int wstatus);
+/* $PIPESTATUS: starts the list anew (reset) or appends to it. */
+void jobs_pipestatus_push(struct shell *sh, int status, bool reset);
+/* True when some job is stopped (exit warns first, as bash does). */
+bool jobs_any_stopped(struct shell *sh);
 /* kill: sends sig to a job spec (%1 %+ %- %% %str %?str) or a pid
  * (negative: a process group). Returns 0, or -1 after reporting. */
 int jobs_signal(struct shell *sh, const char *spec, int sig, const char *cmd);

@@ -104,6 +104,13 @@ static int read_config(struct startup *st, const char *path)
 				break;
 			}
 			st->broker.timeout_s = (unsigned)t;
+		} else if (strcmp(key, "protect") == 0) {
+			if (strcmp(value, "on") != 0 && strcmp(value, "off") != 0) {
+				fprintf(stderr, "sbsh: %s:%u: protect must be on or off\n", path, lineno);
+				rc = -1;
+				break;
+			}
+			st->no_protect = strcmp(value, "off") == 0;
 		} else {
 			/* Keys of later features are accepted so old shells read new files. */
 			continue;
@@ -232,6 +239,9 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 	char **argv = *argvp;
 	memset(st, 0, sizeof *st);
 	st->broker_fd = -1;
+	st->protect.shell.fd = -1;
+	st->protect.broker_fd = -1;
+	const char *events_spec = getenv("SBSH_EVENTS");
 	sandbox_config_init(&st->sandbox);
 	st->config_path = config_file_path();
 	if (st->config_path && read_config(st, st->config_path) != 0)
@@ -283,6 +293,14 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 				remove_args(argc, argv, i, 1);
 		} else if (strcmp(a, "--config") == 0) {
 			return config_main(st->config_path, *argc, argv, i);
+		} else if (strcmp(a, "--protect") == 0) {
+			return protect_main(*argc, argv, i);
+		} else if (strcmp(a, "--no-protect") == 0) {
+			st->no_protect = true;
+		} else if (strncmp(a, "--events=", 9) == 0 || strcmp(a, "--events") == 0) {
+			events_spec = a[8] == '=' ? a + 9 : (i + 1 < *argc ? argv[i + 1] : "");
+			if (a[8] != '=')
+				remove_args(argc, argv, i, 1);
 		} else {
 			/* a shell option: -o NAME takes the next word with it */
 			if ((strcmp(a, "-o") == 0 || strcmp(a, "+o") == 0) && i + 1 < *argc)
@@ -298,21 +316,51 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 	if (!st->headless && !has_terminal())
 		st->headless = true;
 
-	/* The broker is forked before confinement, and only when a human can
-	 * be asked: headless, every request would be refused anyway. */
+	if (events_spec && *events_spec) {
+		const char *err = NULL;
+		st->events = events_open(events_spec, &err);
+		if (!st->events) {
+			fprintf(stderr, "sbsh: --events %s: %s\n", events_spec, err);
+			return STARTUP_USAGE;
+		}
+	}
+	/* Protected files: the baseline is taken (or enforced) and its warden
+	 * started before the broker, so neither the broker's terminal nor the
+	 * shell's sandbox is ever in its hands. Only stat() calls when there is
+	 * no project here. */
+	bool protecting = !st->no_protect && protect_applies() && protect_start(st->events, &st->protect) == 0;
+
+	/* The broker is forked before confinement when a human can be asked,
+	 * and headless too when files are protected: it holds the pid the
+	 * caller waits on until the warden's last check is done. */
 	st->broker_fd = -1;
-	if (!st->headless) {
+	if (!st->headless || protecting) {
 		struct strvec writable;
 		strvec_init(&writable);
 		if (st->sandbox.mode != SANDBOX_OFF)
 			sandbox_writable_paths(&st->sandbox, &writable);
-		st->broker.pty = isatty(0) || isatty(1) || isatty(2);
+		st->broker.pty = !st->headless && (isatty(0) || isatty(1) || isatty(2));
 		if (st->broker.timeout_s == 0)
 			st->broker.timeout_s = 60;
 		st->broker.writable = strvec_detach(&writable);
+		st->broker.headless = st->headless;
+		st->broker.protect_fd = st->protect.broker_fd;
+		st->broker.protect_shell_fd = st->protect.shell.fd;
+		st->broker.events = st->events;
 		st->broker_fd = broker_start(&st->broker, &st->pty_path);
 		st->sandbox.own_pty = st->pty_path;
+		if (st->headless && st->broker_fd >= 0) {
+			/* nobody to ask: requests are refused in the shell, as before */
+			close(st->broker_fd);
+			st->broker_fd = -1;
+		}
 	}
+	if (st->protect.broker_fd >= 0) {
+		/* the shell (or a shell without a broker) never uses the broker's end */
+		close(st->protect.broker_fd);
+		st->protect.broker_fd = -1;
+	}
+	st->protect.shell.pid = getpid();
 
 	int r = sandbox_apply(&st->sandbox, &st->state);
 	if (r < 0) {
@@ -323,5 +371,10 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 		fprintf(stderr, "sbsh: running without a sandbox: %s\n", st->state.reason);
 	for (size_t i = 0; i < st->state.env.len; i++)
 		putenv(st->state.env.items[i]);
+	/* Every git the shell starts runs the baseline's hooks, never one
+	 * planted earlier in the same command line. */
+	for (size_t i = 0; i < st->protect.env.len; i++)
+		putenv(st->protect.env.items[i]);
+	events_session_start(st->events, &st->sandbox, &st->state, st->headless, st->protect.root);
 	return STARTUP_CONTINUE;
 }

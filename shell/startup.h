@@ -7,6 +7,8 @@
 
 #include "broker.h"
 #include "sandbox.h"
+#include "../hooks/events.h"
+#include "../hooks/protect.h"
 
 struct startup {
 	struct sandbox_config sandbox;
@@ -17,6 +19,9 @@ struct startup {
 	struct broker_options broker;
 	int broker_fd;        /* socket to the broker, or -1 when nobody can be asked */
 	char *pty_path;       /* the pty the broker gave the shell, or NULL */
+	bool no_protect;      /* --no-protect, or protect = off in the config */
+	struct protect_start_result protect; /* shell.fd -1 when nothing is protected */
+	struct events *events; /* --events / SBSH_EVENTS, or NULL */
 };
 
 /* Reads the config file and removes sbsh's own options from argv (shell

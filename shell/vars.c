@@ -17,7 +17,8 @@ enum {
 	VAR_DYN_RANDOM = 1 << 16,
 	VAR_DYN_SECONDS = 1 << 17,
 	VAR_DYN_LINENO = 1 << 18,
-	VAR_DYNAMIC = VAR_DYN_RANDOM | VAR_DYN_SECONDS | VAR_DYN_LINENO,
+	VAR_DYN_PIPESTATUS = 1 << 19,
+	VAR_DYNAMIC = VAR_DYN_RANDOM | VAR_DYN_SECONDS | VAR_DYN_LINENO | VAR_DYN_PIPESTATUS,
 };
 
 struct var_entry {
@@ -183,6 +184,18 @@ static uint32_t next_random(struct shell *sh)
 static void refresh_dynamic(struct shell *sh, struct var *v)
 {
 	char buf[32];
+	if (v->flags & VAR_DYN_PIPESTATUS) {
+		/* Rebuilt from the statuses only when someone looks. */
+		var_clear_value(v);
+		v->flags = (v->flags | VAR_ARRAY) & ~(unsigned)VAR_NOVALUE;
+		v->array = xcalloc(sh->npipestatus + 1, sizeof *v->array);
+		for (size_t i = 0; i < sh->npipestatus; i++) {
+			arith_format(sh->pipestatus[i], buf);
+			v->array[i] = xstrdup(buf);
+		}
+		v->array_len = sh->npipestatus;
+		return;
+	}
 	if (v->flags & VAR_DYN_RANDOM)
 		snprintf(buf, sizeof buf, "%" PRIu32, next_random(sh));
 	else if (v->flags & VAR_DYN_SECONDS)
@@ -307,14 +320,43 @@ static void set_dynamic_base(struct shell *sh, struct var *v, const char *value)
 		sh->start_time = time(NULL) - (time_t)strtoll(value, NULL, 10);
 }
 
+/* The visible entry for a name whose hash is known. */
+static struct var *find_visible_hashed(struct var_table *t, const char *name, size_t h)
+{
+	for (size_t i = t->nscopes; i-- > 0;) {
+		struct var_entry *e = scope_find(&t->scopes[i], name, h);
+		if (e)
+			return &e->v;
+	}
+	return NULL;
+}
+
 int vars_set(struct shell *sh, const char *name, const char *value, unsigned flags)
 {
 	if (!valid_name(name))
 		return name_error(sh, name);
-	struct var *v = find_visible(sh->vars, name, NULL);
+	size_t h = hash_name(name);
+	struct var *v = find_visible_hashed(sh->vars, name, h);
 	if (v && (v->flags & VAR_READONLY))
 		return readonly_error(sh, name);
 	unsigned effective = (v ? v->flags : 0) | flags;
+	if (v && !(effective & (VAR_INTEGER | VAR_LOWER | VAR_UPPER | VAR_ARRAY | VAR_DYNAMIC)) && v->value &&
+	    !(v->flags & VAR_NOVALUE) && !sh->opt.allexport && name[0] != 'P' && name[0] != 'O') {
+		/* The common case, a plain variable set again: reuse its
+		 * storage when the new value fits (counters mostly do). */
+		size_t len = strlen(value);
+		if (strlen(v->value) >= len) {
+			memmove(v->value, value, len + 1);
+		} else {
+			char *stored = xmalloc(len + 1);
+			memcpy(stored, value, len + 1);
+			free(v->value);
+			v->value = stored;
+		}
+		v->flags |= flags;
+		mark_env_dirty(sh, v);
+		return 0;
+	}
 	/* arith_eval may assign variables itself: look the variable up again
 	 * afterwards, the table may have changed. */
 	char *stored = transform_value(sh, value, effective);
@@ -476,10 +518,15 @@ void vars_pop_scope(struct shell *sh)
 		return;
 	struct scope *sc = &t->scopes[--t->nscopes];
 	if (sc->count > 0) {
-		/* The popped variables may have shadowed exported ones. */
-		t->env_dirty = true;
+		/* The environment changes only if a popped variable was exported
+		 * or hid an exported one (not for FUNCNAME or plain locals). */
 		for (size_t i = 0; i < sc->nbuckets; i++) {
 			for (struct var_entry *e = sc->buckets[i]; e; e = e->next) {
+				if (!t->env_dirty) {
+					struct var *outer = find_visible_hashed(t, e->v.name, e->hash);
+					if ((e->v.flags & VAR_EXPORT) || (outer && (outer->flags & VAR_EXPORT)))
+						t->env_dirty = true;
+				}
 				if (strcmp(e->v.name, "PATH") == 0 || strcmp(e->v.name, "OPTIND") == 0)
 					note_special_assignment(sh, e->v.name);
 			}
@@ -505,7 +552,10 @@ int vars_make_local(struct shell *sh, const char *name)
 		return readonly_error(sh, name);
 	struct var *v = scope_add(sc, name, h);
 	v->flags |= inherited;
-	t->env_dirty = true;
+	/* A new local has no value: only hiding an exported variable
+	 * changes the environment. */
+	if (inherited)
+		t->env_dirty = true;
 	return 0;
 }
 
@@ -779,6 +829,7 @@ void vars_init(struct shell *sh, char **envp)
 	add_dynamic(sh, "RANDOM", VAR_DYN_RANDOM);
 	add_dynamic(sh, "SECONDS", VAR_DYN_SECONDS);
 	add_dynamic(sh, "LINENO", VAR_DYN_LINENO);
+	add_dynamic(sh, "PIPESTATUS", VAR_DYN_PIPESTATUS);
 }
 
 void vars_free(struct shell *sh)

@@ -1,0 +1,1705 @@
+/* Protected files: the baseline, the comparison, the restore, the warden.
+ * Everything here runs outside the sandbox: in the startup process before
+ * confinement, or in the warden. The shell only sends CHECK frames. */
+#include "protect.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/file.h>
+#include <sys/inotify.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "broker.h"
+#include "events.h"
+
+#define PROTECT_FILE_MAX (16u << 20) /* bigger files are not hooks or configs */
+#define PROTECT_DEPTH 8
+
+struct pfile {
+	char *name;
+	bool present;      /* in the baseline */
+	mode_t mode;       /* baseline type and permissions */
+	struct timespec mtime;
+	char *data;        /* contents, or a symlink's target */
+	size_t len;
+	struct stat seen;  /* the live file when last found equal; st_ino 0: unknown */
+};
+
+struct pdir {
+	char *rel;         /* "." (project), a path below it, or an absolute path */
+	char *name;        /* the name in the parent (roots: the absolute path) */
+	int parent;        /* index, -1 for a root */
+	bool all;          /* every entry is protected (hooks folders) */
+	bool present;
+	mode_t mode;
+	int fd;            /* the live folder, O_RDONLY|O_DIRECTORY, or -1 */
+	struct stat seen;  /* its dev/ino, and mtime/ctime when last read */
+	bool listed;       /* seen's times are those of the last full listing */
+	bool fresh;        /* recreated by the check in progress: its files are not listed one by one */
+	struct pfile *files;
+	size_t nfiles, cap;
+};
+
+struct protect {
+	struct pdir *dirs;
+	size_t ndirs, cap;
+	char *root;        /* the project folder, absolute */
+	char *hooks_rel;   /* the folder git runs hooks from, when inside the project */
+	char *state;       /* $XDG_STATE_HOME/sbsh/projects/KEY */
+	struct events *ev;
+	unsigned counter;  /* temporary names */
+};
+
+/* ---- small helpers ----------------------------------------------------- */
+
+static bool same_time(struct timespec a, struct timespec b)
+{
+	return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
+}
+
+static bool same_meta(const struct stat *a, const struct stat *b)
+{
+	return a->st_ino == b->st_ino && a->st_dev == b->st_dev && a->st_mode == b->st_mode &&
+	       a->st_size == b->st_size && same_time(a->st_mtim, b->st_mtim) &&
+	       same_time(a->st_ctim, b->st_ctim);
+}
+
+static char *child_rel(const char *rel, const char *name)
+{
+	return strcmp(rel, ".") == 0 ? xstrdup(name) : xasprintf("%s/%s", rel, name);
+}
+
+static bool write_all_fd(int fd, const char *s, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, s, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return false;
+		s += w;
+		n -= (size_t)w;
+	}
+	return true;
+}
+
+/* Reads a regular file or a symlink's target without following links.
+ * Returns 0 with *st filled, -1 when absent or unreadable. */
+static int read_entry(int dirfd, const char *name, struct stat *st, char **data, size_t *len)
+{
+	*data = NULL;
+	*len = 0;
+	if (fstatat(dirfd, name, st, AT_SYMLINK_NOFOLLOW) != 0)
+		return -1;
+	if (S_ISLNK(st->st_mode)) {
+		char buf[PATH_MAX];
+		ssize_t n = readlinkat(dirfd, name, buf, sizeof buf);
+		if (n < 0 || (size_t)n >= sizeof buf)
+			return -1;
+		*data = xstrndup(buf, (size_t)n);
+		*len = (size_t)n;
+		return 0;
+	}
+	if (!S_ISREG(st->st_mode))
+		return 0;
+	if ((uint64_t)st->st_size > PROTECT_FILE_MAX)
+		return -1;
+	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -1;
+	struct stat now;
+	if (fstat(fd, &now) != 0 || !S_ISREG(now.st_mode) || now.st_ino != st->st_ino) {
+		close(fd);
+		return -1;
+	}
+	struct strbuf sb;
+	strbuf_init(&sb);
+	char buf[8192];
+	ssize_t n;
+	while ((n = read(fd, buf, sizeof buf)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 || sb.len + (size_t)n > PROTECT_FILE_MAX) {
+			close(fd);
+			strbuf_free(&sb);
+			return -1;
+		}
+		strbuf_addmem(&sb, buf, (size_t)n);
+	}
+	close(fd);
+	*len = sb.len;
+	*data = strbuf_detach(&sb);
+	return 0;
+}
+
+/* Removes NAME below dirfd, a whole folder included, never following a
+ * link (a planted link is removed, not what it points to). */
+static void remove_at(int at, const char *name, int depth)
+{
+	if (unlinkat(at, name, 0) == 0 || errno == ENOENT)
+		return;
+	if (depth > 32 || (errno != EISDIR && errno != EPERM))
+		return;
+	int sub = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (sub < 0)
+		return;
+	DIR *dir = fdopendir(sub);
+	if (!dir) {
+		close(sub);
+		return;
+	}
+	struct dirent *e;
+	while ((e = readdir(dir)))
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+			remove_at(dirfd(dir), e->d_name, depth + 1);
+	closedir(dir);
+	unlinkat(at, name, AT_REMOVEDIR);
+}
+
+/* ---- the protected set --------------------------------------------------- */
+
+static struct protect *protect_new(void)
+{
+	struct protect *p = xcalloc(1, sizeof *p);
+	return p;
+}
+
+static void protect_free(struct protect *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->ndirs; i++) {
+		struct pdir *d = &p->dirs[i];
+		for (size_t j = 0; j < d->nfiles; j++) {
+			free(d->files[j].name);
+			free(d->files[j].data);
+		}
+		free(d->files);
+		free(d->rel);
+		free(d->name);
+		if (d->fd >= 0)
+			close(d->fd);
+	}
+	free(p->dirs);
+	free(p->root);
+	free(p->hooks_rel);
+	free(p->state);
+	free(p);
+}
+
+static int find_dir(struct protect *p, int parent, const char *name)
+{
+	for (size_t i = 0; i < p->ndirs; i++)
+		if (p->dirs[i].parent == parent && strcmp(p->dirs[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+static int add_dir(struct protect *p, int parent, const char *name, bool all)
+{
+	int found = find_dir(p, parent, name);
+	if (found >= 0) {
+		p->dirs[found].all |= all;
+		return found;
+	}
+	if (p->ndirs == p->cap) {
+		p->cap = p->cap ? 2 * p->cap : 16;
+		p->dirs = xreallocarray(p->dirs, p->cap, sizeof *p->dirs);
+	}
+	struct pdir *d = &p->dirs[p->ndirs];
+	memset(d, 0, sizeof *d);
+	d->name = xstrdup(name);
+	d->rel = parent < 0 ? xstrdup(name) : child_rel(p->dirs[parent].rel, name);
+	d->parent = parent;
+	d->all = all;
+	d->fd = -1;
+	return (int)p->ndirs++;
+}
+
+static struct pfile *add_file(struct protect *p, int di, const char *name)
+{
+	struct pdir *d = &p->dirs[di];
+	for (size_t i = 0; i < d->nfiles; i++)
+		if (strcmp(d->files[i].name, name) == 0)
+			return &d->files[i];
+	if (d->nfiles == d->cap) {
+		d->cap = d->cap ? 2 * d->cap : 8;
+		d->files = xreallocarray(d->files, d->cap, sizeof *d->files);
+	}
+	struct pfile *f = &d->files[d->nfiles++];
+	memset(f, 0, sizeof *f);
+	f->name = xstrdup(name);
+	return f;
+}
+
+/* A chain of folders for a path below dir `from` ("a/b/c"); returns the
+ * last, or -1 when the path climbs out with "..". */
+static int add_chain(struct protect *p, int from, const char *path, bool all)
+{
+	struct strvec parts;
+	strvec_init(&parts);
+	const char *s = path;
+	while (*s) {
+		size_t n = strcspn(s, "/");
+		if (n && !(n == 1 && s[0] == '.'))
+			strvec_push_owned(&parts, xstrndup(s, n));
+		s += n;
+		while (*s == '/')
+			s++;
+	}
+	int at = from;
+	for (size_t i = 0; i < parts.len && at >= 0; i++) {
+		if (strcmp(parts.items[i], "..") == 0)
+			at = -1;
+		else
+			at = add_dir(p, at, parts.items[i], all && i + 1 == parts.len);
+	}
+	strvec_free(&parts);
+	return at;
+}
+
+/* ---- finding the project as git finds it --------------------------------- */
+
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return xstrdup(".");
+	if (slash == path)
+		return xstrdup("/");
+	return xstrndup(path, (size_t)(slash - path));
+}
+
+/* "gitdir: X" in a .git file; X relative to the file's folder. */
+static char *read_gitfile(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return NULL;
+	char line[PATH_MAX + 16];
+	char *res = NULL;
+	if (fgets(line, sizeof line, f) && strncmp(line, "gitdir:", 7) == 0) {
+		char *v = line + 7;
+		while (*v == ' ')
+			v++;
+		v[strcspn(v, "\r\n")] = '\0';
+		char *full;
+		if (*v == '/') {
+			full = xstrdup(v);
+		} else {
+			char *dir = dir_of(path);
+			full = xasprintf("%s/%s", dir, v);
+			free(dir);
+		}
+		res = realpath(full, NULL);
+		free(full);
+	}
+	fclose(f);
+	return res;
+}
+
+/* The work tree and the git directory holding hooks and config (the
+ * common dir of a linked work tree). Returns false outside any. */
+static bool find_git(char **worktree, char **gitdir)
+{
+	*worktree = *gitdir = NULL;
+	const char *env = getenv("GIT_DIR");
+	if (env && *env) {
+		*gitdir = realpath(env, NULL);
+		const char *wt = getenv("GIT_WORK_TREE");
+		*worktree = realpath(wt && *wt ? wt : ".", NULL);
+	} else {
+		char *dir = realpath(".", NULL);
+		while (dir) {
+			char *dotgit = xasprintf("%s/.git", strcmp(dir, "/") == 0 ? "" : dir);
+			struct stat st;
+			if (lstat(dotgit, &st) == 0) {
+				if (S_ISDIR(st.st_mode))
+					*gitdir = realpath(dotgit, NULL);
+				else if (S_ISREG(st.st_mode))
+					*gitdir = read_gitfile(dotgit);
+			}
+			free(dotgit);
+			if (*gitdir) {
+				*worktree = dir;
+				break;
+			}
+			if (strcmp(dir, "/") == 0) {
+				free(dir);
+				break;
+			}
+			char *up = dir_of(dir);
+			free(dir);
+			dir = up;
+		}
+	}
+	if (!*gitdir || !*worktree) {
+		free(*gitdir);
+		free(*worktree);
+		*gitdir = *worktree = NULL;
+		return false;
+	}
+	char *common = xasprintf("%s/commondir", *gitdir);
+	FILE *f = fopen(common, "re");
+	free(common);
+	if (f) {
+		char line[PATH_MAX];
+		if (fgets(line, sizeof line, f)) {
+			line[strcspn(line, "\r\n")] = '\0';
+			char *full = line[0] == '/' ? xstrdup(line) : xasprintf("%s/%s", *gitdir, line);
+			char *real = realpath(full, NULL);
+			free(full);
+			if (real) {
+				free(*gitdir);
+				*gitdir = real;
+			}
+		}
+		fclose(f);
+	}
+	return true;
+}
+
+bool protect_applies(void)
+{
+	char *wt, *gd;
+	if (find_git(&wt, &gd)) {
+		free(wt);
+		free(gd);
+		return true;
+	}
+	return access(".agentcommands.json", F_OK) == 0;
+}
+
+/* core.hooksPath from a config file's text (the last one wins, as in git). */
+static char *config_hooks_path(const char *text, size_t len)
+{
+	char *res = NULL;
+	bool in_core = false;
+	const char *s = text, *end = text + len;
+	while (s < end) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		size_t n = nl ? (size_t)(nl - s) : (size_t)(end - s);
+		char *line = xstrndup(s, n);
+		s += n + (nl ? 1 : 0);
+		char *l = line;
+		while (*l == ' ' || *l == '\t')
+			l++;
+		if (*l == '[') {
+			char *close = strchr(l, ']');
+			size_t sec = close ? (size_t)(close - l - 1) : 0;
+			char *name = xstrndup(l + 1, sec);
+			char *t = name;
+			while (*t == ' ')
+				t++;
+			t[strcspn(t, " \t\"")] = '\0';
+			in_core = strcasecmp(t, "core") == 0;
+			free(name);
+			l = close ? close + 1 : l + strlen(l);
+			while (*l == ' ' || *l == '\t')
+				l++;
+		}
+		if (in_core && strncasecmp(l, "hookspath", 9) == 0) {
+			char *v = l + 9;
+			while (*v == ' ' || *v == '\t')
+				v++;
+			if (*v == '=') {
+				v++;
+				while (*v == ' ' || *v == '\t')
+					v++;
+				size_t vn = strcspn(v, "#;\r");
+				while (vn && (v[vn - 1] == ' ' || v[vn - 1] == '\t'))
+					vn--;
+				if (vn >= 2 && v[0] == '"' && v[vn - 1] == '"') {
+					v++;
+					vn -= 2;
+				}
+				free(res);
+				res = xstrndup(v, vn);
+			}
+		}
+		free(line);
+	}
+	return res;
+}
+
+static void add_modules(struct protect *p, int parent, const char *abs, int depth)
+{
+	if (depth > PROTECT_DEPTH)
+		return;
+	DIR *dir = opendir(abs);
+	if (!dir)
+		return;
+	struct dirent *e;
+	while ((e = readdir(dir))) {
+		if (e->d_name[0] == '.' && (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2])))
+			continue;
+		char *sub = xasprintf("%s/%s", abs, e->d_name);
+		struct stat st;
+		if (lstat(sub, &st) == 0 && S_ISDIR(st.st_mode)) {
+			int m = add_dir(p, parent, e->d_name, false);
+			char *head = xasprintf("%s/HEAD", sub);
+			if (access(head, F_OK) == 0) {
+				add_file(p, m, "config");
+				add_dir(p, m, "hooks", true);
+				char *nested = xasprintf("%s/modules", sub);
+				if (access(nested, F_OK) == 0)
+					add_modules(p, add_dir(p, m, "modules", false), nested, depth + 1);
+				free(nested);
+			} else {
+				/* submodule names may contain slashes */
+				add_modules(p, m, sub, depth + 1);
+			}
+			free(head);
+		}
+		free(sub);
+	}
+	closedir(dir);
+}
+
+/* The protected folders and files of the project here, before any scan. */
+static struct protect *discover(void)
+{
+	char *worktree = NULL, *gitdir = NULL;
+	struct protect *p = protect_new();
+	if (!find_git(&worktree, &gitdir)) {
+		worktree = realpath(".", NULL);
+		if (!worktree || access(".agentcommands.json", F_OK) != 0) {
+			free(worktree);
+			protect_free(p);
+			return NULL;
+		}
+	}
+	p->root = worktree;
+	int root = add_dir(p, -1, ".", false);
+	free(p->dirs[root].name);
+	p->dirs[root].name = xstrdup(worktree);
+	add_file(p, root, ".agentcommands.json");
+	if (gitdir) {
+		size_t wl = strlen(worktree);
+		int g;
+		if (strncmp(gitdir, worktree, wl) == 0 && gitdir[wl] == '/')
+			g = add_chain(p, root, gitdir + wl + 1, false);
+		else
+			g = add_dir(p, -1, gitdir, false);
+		add_file(p, g, "config");
+		int hooks = add_dir(p, g, "hooks", true);
+		p->hooks_rel = xstrdup(p->dirs[hooks].rel);
+		add_file(p, add_dir(p, g, "info", false), "attributes");
+		char *modules = xasprintf("%s/modules", gitdir);
+		if (access(modules, F_OK) == 0)
+			add_modules(p, add_dir(p, g, "modules", false), modules, 0);
+		free(modules);
+
+		char *cfg = xasprintf("%s/config", gitdir);
+		int fd = open(cfg, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+		free(cfg);
+		if (fd >= 0) {
+			struct strbuf sb;
+			strbuf_init(&sb);
+			char buf[4096];
+			ssize_t n;
+			while ((n = read(fd, buf, sizeof buf)) > 0 && sb.len < PROTECT_FILE_MAX)
+				strbuf_addmem(&sb, buf, (size_t)n);
+			close(fd);
+			char *hp = config_hooks_path(sb.data ? sb.data : "", sb.len);
+			strbuf_free(&sb);
+			if (hp) {
+				char *abs = hp[0] == '/' ? xstrdup(hp) : xasprintf("%s/%s", worktree, hp);
+				free(p->hooks_rel);
+				p->hooks_rel = NULL;
+				if (strncmp(abs, worktree, wl) == 0 && (abs[wl] == '/' || abs[wl] == '\0')) {
+					int h = add_chain(p, root, abs + wl, true);
+					if (h >= 0)
+						p->hooks_rel = xstrdup(p->dirs[h].rel);
+				}
+				free(abs);
+				free(hp);
+			}
+		}
+	}
+	free(gitdir);
+	return p;
+}
+
+/* ---- scanning: the live state becomes the baseline ----------------------- */
+
+static int open_live(struct protect *p, int di)
+{
+	struct pdir *d = &p->dirs[di];
+	if (d->parent < 0)
+		return open(d->name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int pfd = p->dirs[d->parent].fd;
+	if (pfd < 0)
+		return -1;
+	return openat(pfd, d->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+}
+
+static void take_file(int dirfd, struct pfile *f)
+{
+	free(f->data);
+	struct stat st;
+	if (read_entry(dirfd, f->name, &st, &f->data, &f->len) != 0) {
+		f->present = false;
+		f->data = NULL;
+		f->len = 0;
+		memset(&f->seen, 0, sizeof f->seen);
+		return;
+	}
+	f->present = true;
+	f->mode = st.st_mode;
+	f->mtime = st.st_mtim;
+	f->seen = st;
+}
+
+/* Lists an `all` folder: files become entries, folders become `all`
+ * folders of their own (scanned after, as they are appended). */
+static void list_all(struct protect *p, int di, int depth)
+{
+	int dup = fcntl(p->dirs[di].fd, F_DUPFD_CLOEXEC, 0);
+	DIR *dir = dup >= 0 ? fdopendir(dup) : NULL;
+	if (!dir) {
+		if (dup >= 0)
+			close(dup);
+		return;
+	}
+	rewinddir(dir); /* the duplicate shares the offset of the last listing */
+	struct dirent *e;
+	while ((e = readdir(dir))) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		struct stat st;
+		if (fstatat(p->dirs[di].fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			if (depth < PROTECT_DEPTH)
+				add_dir(p, di, e->d_name, true);
+		} else {
+			add_file(p, di, e->d_name);
+		}
+	}
+	closedir(dir);
+}
+
+static int dir_depth(struct protect *p, int di)
+{
+	int n = 0;
+	while (p->dirs[di].parent >= 0 && n < 64) {
+		di = p->dirs[di].parent;
+		n++;
+	}
+	return n;
+}
+
+static void scan(struct protect *p)
+{
+	for (size_t i = 0; i < p->ndirs; i++) {
+		if (p->dirs[i].fd >= 0)
+			close(p->dirs[i].fd);
+		p->dirs[i].fd = open_live(p, (int)i);
+		struct pdir *d = &p->dirs[i];
+		if (d->fd < 0 || fstat(d->fd, &d->seen) != 0) {
+			d->present = false;
+			for (size_t j = 0; j < d->nfiles; j++)
+				take_file(-1, &d->files[j]);
+			continue;
+		}
+		d->present = true;
+		d->mode = d->seen.st_mode;
+		d->listed = true;
+		if (d->all)
+			list_all(p, (int)i, dir_depth(p, (int)i));
+		d = &p->dirs[i];
+		for (size_t j = 0; j < d->nfiles; j++)
+			take_file(d->fd, &d->files[j]);
+	}
+}
+
+/* ---- checking and restoring ------------------------------------------- */
+
+static void note(struct strvec *restored, const char *rel, const char *name)
+{
+	if (!restored)
+		return;
+	char *path = name ? child_rel(rel, name) : xstrdup(rel);
+	for (size_t i = 0; i < restored->len; i++) {
+		if (strcmp(restored->items[i], path) == 0) {
+			free(path);
+			return;
+		}
+	}
+	strvec_push_owned(restored, path);
+}
+
+static bool same_contents(int dirfd, const struct pfile *f, const struct stat *st)
+{
+	if (st->st_mode != f->mode)
+		return false;
+	if (!S_ISREG(f->mode) && !S_ISLNK(f->mode))
+		return true;
+	struct stat again;
+	char *data;
+	size_t len;
+	if (read_entry(dirfd, f->name, &again, &data, &len) != 0)
+		return false;
+	bool same = again.st_ino == st->st_ino && len == f->len && (len == 0 || memcmp(data, f->data, len) == 0);
+	free(data);
+	return same;
+}
+
+/* Writes the baseline version beside the file and renames it over: the
+ * name never points anywhere else in between, and a planted link is
+ * replaced, never written through. */
+static bool put_back(struct protect *p, int dirfd, struct pfile *f)
+{
+	if (!S_ISREG(f->mode) && !S_ISLNK(f->mode))
+		return false;
+	struct stat st;
+	if (fstatat(dirfd, f->name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode))
+		remove_at(dirfd, f->name, 0);
+	char tmp[64];
+	snprintf(tmp, sizeof tmp, ".sbsh-restore.%ld.%u", (long)getpid(), p->counter++);
+	if (S_ISLNK(f->mode)) {
+		if (symlinkat(f->data ? f->data : "", dirfd, tmp) != 0)
+			return false;
+	} else {
+		int fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd < 0)
+			return false;
+		bool ok = write_all_fd(fd, f->data ? f->data : "", f->len) && fchmod(fd, f->mode & 07777) == 0;
+		struct timespec times[2] = {{.tv_nsec = UTIME_OMIT}, f->mtime};
+		futimens(fd, times);
+		if (close(fd) != 0)
+			ok = false;
+		if (!ok) {
+			unlinkat(dirfd, tmp, 0);
+			return false;
+		}
+	}
+	if (renameat(dirfd, tmp, dirfd, f->name) != 0) {
+		unlinkat(dirfd, tmp, 0);
+		return false;
+	}
+	memset(&f->seen, 0, sizeof f->seen); /* compare contents once more next time */
+	return true;
+}
+
+static void check_file(struct protect *p, int di, struct pfile *f, struct strvec *restored)
+{
+	struct pdir *d = &p->dirs[di];
+	struct stat st;
+	int r = fstatat(d->fd, f->name, &st, AT_SYMLINK_NOFOLLOW);
+	if (!f->present) {
+		if (r == 0) {
+			remove_at(d->fd, f->name, 0);
+			note(restored, d->rel, f->name);
+		}
+		return;
+	}
+	if (r == 0 && f->seen.st_ino && same_meta(&st, &f->seen))
+		return;
+	if (r == 0 && same_contents(d->fd, f, &st)) {
+		f->seen = st;
+		return;
+	}
+	if (put_back(p, d->fd, f))
+		note(restored, d->rel, f->name);
+}
+
+static bool known_name(struct protect *p, int di, const char *name)
+{
+	struct pdir *d = &p->dirs[di];
+	for (size_t i = 0; i < d->nfiles; i++)
+		if (strcmp(d->files[i].name, name) == 0)
+			return true;
+	return find_dir(p, di, name) >= 0;
+}
+
+/* Entries of an `all` folder that the baseline does not have go. */
+static bool remove_unknown(struct protect *p, int di, struct strvec *restored)
+{
+	int dup = fcntl(p->dirs[di].fd, F_DUPFD_CLOEXEC, 0);
+	DIR *dir = dup >= 0 ? fdopendir(dup) : NULL;
+	if (!dir) {
+		if (dup >= 0)
+			close(dup);
+		return false;
+	}
+	struct strvec extra;
+	strvec_init(&extra);
+	rewinddir(dir);
+	struct dirent *e;
+	while ((e = readdir(dir)))
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 && !known_name(p, di, e->d_name))
+			strvec_push(&extra, e->d_name);
+	closedir(dir);
+	for (size_t i = 0; i < extra.len; i++) {
+		remove_at(p->dirs[di].fd, extra.items[i], 0);
+		note(restored, p->dirs[di].rel, extra.items[i]);
+	}
+	bool any = extra.len > 0;
+	strvec_free(&extra);
+	return any;
+}
+
+static void check_dir(struct protect *p, int di, struct strvec *restored)
+{
+	struct pdir *d = &p->dirs[di];
+	d->fresh = false;
+	if (d->parent >= 0 && p->dirs[d->parent].fresh) {
+		/* the folder above was put back as a whole: say that once */
+		d->fresh = true;
+		restored = NULL;
+	}
+	if (d->parent >= 0) {
+		int pfd = p->dirs[d->parent].fd;
+		if (pfd < 0) {
+			if (d->fd >= 0)
+				close(d->fd);
+			d->fd = -1;
+			return;
+		}
+		struct stat st;
+		int r = fstatat(pfd, d->name, &st, AT_SYMLINK_NOFOLLOW);
+		if (!d->present) {
+			if (r == 0) {
+				remove_at(pfd, d->name, 0);
+				note(restored, d->rel, NULL);
+			}
+			return;
+		}
+		if (r != 0 || !S_ISDIR(st.st_mode) || st.st_ino != d->seen.st_ino || st.st_dev != d->seen.st_dev ||
+		    d->fd < 0) {
+			/* removed, or replaced (by a link, another folder, a file):
+			 * a fresh folder, filled below from the baseline */
+			if (r == 0)
+				remove_at(pfd, d->name, 0);
+			if (d->fd >= 0)
+				close(d->fd);
+			mkdirat(pfd, d->name, 0700);
+			d->fd = openat(pfd, d->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (d->fd < 0)
+				return;
+			fchmod(d->fd, d->mode & 07777);
+			fstat(d->fd, &d->seen);
+			d->listed = false;
+			note(restored, d->rel, NULL);
+			d->fresh = true;
+		} else if (st.st_mode != d->mode) {
+			fchmod(d->fd, d->mode & 07777);
+			note(restored, d->rel, NULL);
+		}
+	}
+	if (d->fd < 0)
+		return;
+	if (d->fresh)
+		restored = NULL;
+	struct stat before;
+	bool relist = false;
+	if (d->all) {
+		/* a folder's times move whenever a name in it is added,
+		 * removed or renamed: list it only then */
+		if (fstat(d->fd, &before) == 0 &&
+		    (!d->listed || !same_time(before.st_mtim, d->seen.st_mtim) ||
+		     !same_time(before.st_ctim, d->seen.st_ctim))) {
+			relist = true;
+			if (remove_unknown(p, di, restored))
+				before.st_mtim.tv_sec = -1; /* our own change: list again next time */
+		}
+	}
+	d = &p->dirs[di];
+	size_t nres = restored ? restored->len : 0;
+	for (size_t i = 0; i < d->nfiles; i++)
+		check_file(p, di, &d->files[i], restored);
+	if (d->all && relist) {
+		if (restored && restored->len != nres)
+			before.st_mtim.tv_sec = -1;
+		d->seen.st_mtim = before.st_mtim;
+		d->seen.st_ctim = before.st_ctim;
+		d->listed = before.st_mtim.tv_sec != -1;
+	} else if (d->all && restored && restored->len != nres) {
+		d->listed = false;
+	}
+}
+
+static void check(struct protect *p, struct strvec *restored)
+{
+	for (size_t i = 0; i < p->ndirs; i++)
+		check_dir(p, (int)i, restored);
+}
+
+/* ---- the persisted baseline ------------------------------------------- */
+
+static char *state_dir_for(const char *key_path)
+{
+	const char *xdg = getenv("XDG_STATE_HOME");
+	char *base;
+	if (xdg && *xdg == '/') {
+		base = xasprintf("%s/sbsh/projects", xdg);
+	} else {
+		const char *home = getenv("HOME");
+		if (!home || !*home)
+			return NULL;
+		base = xasprintf("%s/.local/state/sbsh/projects", home);
+	}
+	uint64_t h = 1469598103934665603ULL; /* FNV-1a: a short stable folder name */
+	for (const unsigned char *s = (const unsigned char *)key_path; *s; s++)
+		h = (h ^ *s) * 1099511628211ULL;
+	const char *last = strrchr(key_path, '/');
+	last = last && last[1] ? last + 1 : "root";
+	char *dir = xasprintf("%s/%.32s-%016llx", base, last, (unsigned long long)h);
+	free(base);
+	return dir;
+}
+
+static int mkdir_p(const char *path, mode_t mode)
+{
+	char *copy = xstrdup(path);
+	for (char *s = copy + 1; *s; s++) {
+		if (*s == '/') {
+			*s = '\0';
+			mkdir(copy, mode);
+			*s = '/';
+		}
+	}
+	int r = mkdir(copy, mode);
+	free(copy);
+	return r == 0 || errno == EEXIST ? 0 : -1;
+}
+
+static char *mirror_path(const char *tree, const char *rel)
+{
+	if (strcmp(rel, ".") == 0)
+		return xstrdup(tree);
+	return rel[0] == '/' ? xasprintf("%s%s", tree, rel) : xasprintf("%s/%s", tree, rel);
+}
+
+static void remove_path(const char *path)
+{
+	char *dir = dir_of(path);
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	free(dir);
+	if (fd < 0)
+		return;
+	const char *name = strrchr(path, '/');
+	remove_at(fd, name ? name + 1 : path, 0);
+	close(fd);
+}
+
+/* Writes the baseline as STATE/baseline/{manifest.json,tree/} and swaps it
+ * in with a rename. The copies are read-only: tree/<hooks> is what
+ * core.hooksPath points every git at. */
+static int write_mirror(struct protect *p)
+{
+	char *tmp = xasprintf("%s/baseline.tmp.%ld", p->state, (long)getpid());
+	char *tree = xasprintf("%s/tree", tmp);
+	remove_path(tmp);
+	int rc = mkdir_p(tree, 0700);
+	json_t *root = json_object();
+	json_object_set_new(root, "v", json_integer(1));
+	json_object_set_new(root, "root", json_string(p->root));
+	json_object_set_new(root, "hooks", p->hooks_rel ? json_string(p->hooks_rel) : json_null());
+	json_t *dirs = json_array(), *files = json_array();
+	for (size_t i = 0; i < p->ndirs && rc == 0; i++) {
+		struct pdir *d = &p->dirs[i];
+		json_t *jd = json_object();
+		json_object_set_new(jd, "name", json_string(d->name));
+		json_object_set_new(jd, "parent", json_integer(d->parent));
+		json_object_set_new(jd, "all", json_boolean(d->all));
+		json_object_set_new(jd, "present", json_boolean(d->present));
+		json_object_set_new(jd, "mode", json_integer(d->mode));
+		json_array_append_new(dirs, jd);
+		if (!d->present)
+			continue;
+		char *mdir = mirror_path(tree, d->rel);
+		if (mkdir_p(mdir, 0700) != 0)
+			rc = -1;
+		for (size_t j = 0; j < d->nfiles && rc == 0; j++) {
+			struct pfile *f = &d->files[j];
+			json_t *jf = json_object();
+			json_object_set_new(jf, "dir", json_integer((json_int_t)i));
+			json_object_set_new(jf, "name", json_string(f->name));
+			json_object_set_new(jf, "present", json_boolean(f->present));
+			json_object_set_new(jf, "mode", json_integer(f->mode));
+			json_object_set_new(jf, "mtime", json_integer(f->mtime.tv_sec));
+			json_object_set_new(jf, "mtime_ns", json_integer(f->mtime.tv_nsec));
+			json_array_append_new(files, jf);
+			if (!f->present)
+				continue;
+			char *mf = xasprintf("%s/%s", mdir, f->name);
+			if (S_ISLNK(f->mode)) {
+				if (symlink(f->data ? f->data : "", mf) != 0)
+					rc = -1;
+			} else if (S_ISREG(f->mode)) {
+				int fd = open(mf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+				if (fd < 0 || !write_all_fd(fd, f->data ? f->data : "", f->len) ||
+				    fchmod(fd, f->mode & 0555) != 0)
+					rc = -1;
+				if (fd >= 0)
+					close(fd);
+			}
+			free(mf);
+		}
+		free(mdir);
+	}
+	json_object_set_new(root, "dirs", dirs);
+	json_object_set_new(root, "files", files);
+	char *manifest = xasprintf("%s/manifest.json", tmp);
+	if (rc == 0 && json_dump_file(root, manifest, JSON_COMPACT) != 0)
+		rc = -1;
+	json_decref(root);
+	free(manifest);
+	char *final = xasprintf("%s/baseline", p->state);
+	char *old = xasprintf("%s/baseline.old.%ld", p->state, (long)getpid());
+	if (rc == 0) {
+		rename(final, old);
+		if (rename(tmp, final) != 0)
+			rc = -1;
+		remove_path(old);
+	}
+	if (rc != 0)
+		remove_path(tmp);
+	free(final);
+	free(old);
+	free(tree);
+	free(tmp);
+	return rc;
+}
+
+/* Loads STATE/baseline as a protect set, with descriptors on the live
+ * folders and nothing known about the live files (so the first check
+ * compares every content). NULL when there is none. */
+static struct protect *load_mirror(const char *state)
+{
+	char *manifest = xasprintf("%s/baseline/manifest.json", state);
+	json_t *root = json_load_file(manifest, 0, NULL);
+	free(manifest);
+	if (!root)
+		return NULL;
+	struct protect *p = protect_new();
+	p->state = xstrdup(state);
+	json_t *r = json_object_get(root, "root"), *h = json_object_get(root, "hooks");
+	json_t *dirs = json_object_get(root, "dirs"), *files = json_object_get(root, "files");
+	bool ok = json_is_string(r) && json_is_array(dirs) && json_is_array(files);
+	if (ok) {
+		p->root = xstrdup(json_string_value(r));
+		if (json_is_string(h))
+			p->hooks_rel = xstrdup(json_string_value(h));
+	}
+	size_t i;
+	json_t *v;
+	json_array_foreach(dirs, i, v) {
+		if (!ok)
+			break;
+		json_t *name = json_object_get(v, "name");
+		json_int_t parent = json_integer_value(json_object_get(v, "parent"));
+		if (!json_is_string(name) || parent >= (json_int_t)i || parent < -1) {
+			ok = false;
+			break;
+		}
+		int di;
+		if (parent < 0) {
+			di = (int)p->ndirs;
+			add_dir(p, -1, json_string_value(name), false);
+			if (i == 0) {
+				free(p->dirs[di].rel);
+				p->dirs[di].rel = xstrdup(".");
+			}
+		} else {
+			di = add_dir(p, (int)parent, json_string_value(name), false);
+		}
+		struct pdir *d = &p->dirs[di];
+		d->all = json_is_true(json_object_get(v, "all"));
+		d->present = json_is_true(json_object_get(v, "present"));
+		d->mode = (mode_t)json_integer_value(json_object_get(v, "mode"));
+	}
+	char *tree = xasprintf("%s/baseline/tree", state);
+	json_array_foreach(files, i, v) {
+		if (!ok)
+			break;
+		json_int_t di = json_integer_value(json_object_get(v, "dir"));
+		json_t *name = json_object_get(v, "name");
+		if (di < 0 || (size_t)di >= p->ndirs || !json_is_string(name)) {
+			ok = false;
+			break;
+		}
+		struct pfile *f = add_file(p, (int)di, json_string_value(name));
+		f->present = json_is_true(json_object_get(v, "present"));
+		f->mode = (mode_t)json_integer_value(json_object_get(v, "mode"));
+		f->mtime.tv_sec = (time_t)json_integer_value(json_object_get(v, "mtime"));
+		f->mtime.tv_nsec = (long)json_integer_value(json_object_get(v, "mtime_ns"));
+		if (f->present) {
+			char *mdir = mirror_path(tree, p->dirs[di].rel);
+			int fd = open(mdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			free(mdir);
+			struct stat st;
+			if (fd < 0 || read_entry(fd, f->name, &st, &f->data, &f->len) != 0)
+				ok = false;
+			if (fd >= 0)
+				close(fd);
+		}
+	}
+	free(tree);
+	json_decref(root);
+	if (!ok || p->ndirs == 0) {
+		protect_free(p);
+		return NULL;
+	}
+	/* the live folders, as they are now (check() repairs them) */
+	for (size_t k = 0; k < p->ndirs; k++) {
+		struct pdir *d = &p->dirs[k];
+		d->fd = open_live(p, (int)k);
+		if (d->fd >= 0 && fstat(d->fd, &d->seen) != 0) {
+			close(d->fd);
+			d->fd = -1;
+		}
+		if (d->fd < 0 && d->parent < 0 && d->present) {
+			protect_free(p); /* the project itself is gone */
+			return NULL;
+		}
+		d->listed = false;
+	}
+	return p;
+}
+
+/* Whether two scans hold the same files (names, types, modes, contents). */
+static bool same_baseline(struct protect *a, struct protect *b)
+{
+	if (a->ndirs != b->ndirs)
+		return false;
+	for (size_t i = 0; i < a->ndirs; i++) {
+		struct pdir *x = &a->dirs[i], *y = &b->dirs[i];
+		if (strcmp(x->rel, y->rel) != 0 || x->present != y->present || x->all != y->all ||
+		    (x->present && x->mode != y->mode) || x->nfiles != y->nfiles)
+			return false;
+		for (size_t j = 0; j < x->nfiles; j++) {
+			struct pfile *f = &x->files[j], *g = NULL;
+			for (size_t k = 0; k < y->nfiles && !g; k++)
+				if (strcmp(y->files[k].name, f->name) == 0)
+					g = &y->files[k];
+			if (!g || f->present != g->present)
+				return false;
+			if (f->present && (f->mode != g->mode || f->len != g->len ||
+			                   (f->len && memcmp(f->data, g->data, f->len) != 0)))
+				return false;
+		}
+	}
+	return (a->hooks_rel == NULL) == (b->hooks_rel == NULL) &&
+	       (!a->hooks_rel || strcmp(a->hooks_rel, b->hooks_rel) == 0);
+}
+
+/* ---- sessions: which process holds a baseline --------------------------- */
+
+static unsigned long long start_time_of(pid_t pid)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return 0;
+	char buf[1024];
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	char *s = strrchr(buf, ')');
+	if (!s || s[1] != ' ' || s[2] == 'Z' || s[2] == 'X')
+		return 0; /* a zombie is dead */
+	unsigned long long v = 0;
+	/* field 22; after ")" come fields 3.. */
+	int field = 2;
+	for (char *t = s + 1; *t && field < 22; t++) {
+		if (*t == ' ') {
+			field++;
+			if (field == 22)
+				v = strtoull(t + 1, NULL, 10);
+		}
+	}
+	return v;
+}
+
+static void write_marker(const char *state, pid_t pid)
+{
+	char *dir = xasprintf("%s/sessions", state);
+	mkdir(dir, 0700);
+	char *path = xasprintf("%s/%ld", dir, (long)pid);
+	FILE *f = fopen(path, "we");
+	if (f) {
+		fprintf(f, "%llu\n", start_time_of(pid));
+		fclose(f);
+	}
+	free(path);
+	free(dir);
+}
+
+static void remove_marker(const char *state, pid_t pid)
+{
+	char *path = xasprintf("%s/sessions/%ld", state, (long)pid);
+	unlink(path);
+	free(path);
+}
+
+/* Session markers: counts those of live wardens and of dead ones (which
+ * are removed); live pids go to *live when given. */
+static void sessions(const char *state, int *nlive, int *ndead, struct strvec *live)
+{
+	*nlive = *ndead = 0;
+	char *dir = xasprintf("%s/sessions", state);
+	DIR *d = opendir(dir);
+	if (d) {
+		struct dirent *e;
+		while ((e = readdir(d))) {
+			char *end;
+			long pid = strtol(e->d_name, &end, 10);
+			if (e->d_name[0] == '.' || *end || pid <= 0)
+				continue;
+			char *path = xasprintf("%s/%s", dir, e->d_name);
+			unsigned long long want = 0;
+			FILE *f = fopen(path, "re");
+			if (f) {
+				if (fscanf(f, "%llu", &want) != 1)
+					want = 0;
+				fclose(f);
+			}
+			if (want && start_time_of((pid_t)pid) == want) {
+				(*nlive)++;
+				if (live)
+					strvec_push(live, e->d_name);
+			} else {
+				(*ndead)++;
+				unlink(path);
+			}
+			free(path);
+		}
+		closedir(d);
+	}
+	free(dir);
+}
+
+/* ---- telling the agent --------------------------------------------------- */
+
+static const char *why_protected(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	if (strcmp(base, ".agentcommands.json") == 0)
+		return "it is sbsh's allow-list";
+	if (strcmp(base, "config") == 0 || strcmp(base, "attributes") == 0)
+		return "git reads it outside the sandbox";
+	return "hooks run outside the sandbox";
+}
+
+static void print_restored(const char *path, const char *origin)
+{
+	fprintf(stderr, "sbsh: restored %s (%s; %s)\n", path, origin, why_protected(path));
+	fflush(stderr);
+}
+
+/* ---- the warden ---------------------------------------------------------- */
+
+struct watch {
+	int wd;
+	int dir;          /* index of the folder, or of the file's folder */
+	bool names_only;  /* a folder of named files: only their names count */
+};
+
+struct warden {
+	struct protect *p;
+	int fds[2];       /* the shell's and the broker's sockets, -1 once closed */
+	int sigfd;
+	int inotify;      /* -1: every check is a full one */
+	struct watch *watches;
+	size_t nwatches;
+};
+
+static void add_watch(struct warden *w, int ifd, const char *path, uint32_t mask, int dir, bool names_only)
+{
+	int wd = inotify_add_watch(ifd, path, mask);
+	if (wd < 0)
+		return;
+	w->watches = xreallocarray(w->watches, w->nwatches + 1, sizeof *w->watches);
+	w->watches[w->nwatches++] = (struct watch){.wd = wd, .dir = dir, .names_only = names_only};
+}
+
+/* A fresh inotify instance on every protected folder and named file: as
+ * long as it stays silent, nothing protected changed and a check costs
+ * one read(). Opens count too, so a file opened for writing and changed
+ * later through a mapping is compared at the next boundary. */
+static int watch_all(struct warden *w)
+{
+	free(w->watches);
+	w->watches = NULL;
+	w->nwatches = 0;
+	int ifd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	if (ifd < 0)
+		return -1;
+	const uint32_t content = IN_MODIFY | IN_ATTRIB | IN_OPEN | IN_CLOSE_WRITE | IN_CREATE | IN_DELETE |
+	                         IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF;
+	const uint32_t names = IN_ATTRIB | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO |
+	                       IN_DELETE_SELF | IN_MOVE_SELF;
+	for (size_t i = 0; i < w->p->ndirs; i++) {
+		struct pdir *d = &w->p->dirs[i];
+		if (d->fd < 0)
+			continue;
+		char path[64];
+		snprintf(path, sizeof path, "/proc/self/fd/%d", d->fd);
+		add_watch(w, ifd, path, d->all ? content : names, (int)i, !d->all);
+		if (d->all)
+			continue;
+		for (size_t j = 0; j < d->nfiles; j++) {
+			char *fp = xasprintf("%s/%s", path, d->files[j].name);
+			add_watch(w, ifd, fp, content | IN_DONT_FOLLOW, (int)i, false);
+			free(fp);
+		}
+	}
+	return ifd;
+}
+
+/* Whether anything protected may have moved since the watches were set. */
+static bool warden_dirty(struct warden *w)
+{
+	if (w->inotify < 0)
+		return true;
+	bool dirty = false;
+	char buf[8192] __attribute__((aligned(__alignof__(struct inotify_event))));
+	ssize_t n;
+	while ((n = read(w->inotify, buf, sizeof buf)) > 0) {
+		for (char *at = buf; at < buf + n;) {
+			struct inotify_event *e = (struct inotify_event *)at;
+			at += sizeof *e + e->len;
+			if (e->mask & IN_Q_OVERFLOW) {
+				dirty = true;
+				continue;
+			}
+			const struct watch *wt = NULL;
+			for (size_t i = 0; i < w->nwatches && !wt; i++)
+				if (w->watches[i].wd == e->wd)
+					wt = &w->watches[i];
+			if (!wt)
+				continue;
+			/* in a folder of named files (the project folder) only
+			 * those names matter, not the agent's own files */
+			if (wt->names_only && e->len && !known_name(w->p, wt->dir, e->name))
+				continue;
+			dirty = true;
+		}
+	}
+	return dirty;
+}
+
+static void reply(int fd, const struct strvec *restored)
+{
+	struct broker_frame f;
+	f.magic = BROKER_MAGIC;
+	f.type = BROKER_RESTORED;
+	f.value = (int32_t)restored->len;
+	size_t off = 0;
+	for (size_t i = 0; i < restored->len; i++) {
+		size_t n = strlen(restored->items[i]) + 1;
+		if (off + n > BROKER_PAYLOAD_MAX)
+			break;
+		memcpy(f.payload + off, restored->items[i], n);
+		off += n;
+	}
+	f.len = (uint32_t)off;
+	ssize_t ignored = send(fd, &f, BROKER_HEADER_SIZE + off, MSG_NOSIGNAL);
+	(void)ignored;
+}
+
+static void warden_check(struct warden *w, struct strvec *restored, const char *origin)
+{
+	if (!warden_dirty(w))
+		return;
+	/* watch first, then compare: a change during the comparison is
+	 * caught next time */
+	int fresh = watch_all(w);
+	check(w->p, restored);
+	if (w->inotify >= 0)
+		close(w->inotify);
+	w->inotify = fresh;
+	for (size_t i = 0; i < restored->len; i++)
+		events_restore(w->p->ev, restored->items[i], origin);
+}
+
+/* The baseline was accepted anew (`sbsh --protect accept`): take it. */
+static void warden_reload(struct warden *w)
+{
+	struct protect *fresh = load_mirror(w->p->state);
+	if (!fresh)
+		return;
+	fresh->ev = w->p->ev;
+	protect_free(w->p);
+	w->p = fresh;
+	if (w->inotify >= 0)
+		close(w->inotify);
+	w->inotify = -1;
+	struct strvec restored;
+	strvec_init(&restored);
+	warden_check(w, &restored, "accepted baseline");
+	strvec_free(&restored);
+}
+
+static _Noreturn void warden_main(struct warden *w)
+{
+	setsid();
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (null >= 0) {
+		dup2(null, 0);
+		dup2(null, 1);
+		close(null);
+	}
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGINT, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	sigaddset(&set, SIGTERM);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	w->sigfd = signalfd(-1, &set, SFD_CLOEXEC);
+	struct strvec restored;
+	strvec_init(&restored);
+	while (w->fds[0] >= 0 || w->fds[1] >= 0) {
+		struct pollfd pfd[3];
+		int n = 0, map[3];
+		for (int i = 0; i < 2; i++) {
+			if (w->fds[i] >= 0) {
+				map[n] = i;
+				pfd[n++] = (struct pollfd){.fd = w->fds[i], .events = POLLIN};
+			}
+		}
+		int sig_i = -1;
+		if (w->sigfd >= 0) {
+			sig_i = n;
+			map[n] = -1;
+			pfd[n++] = (struct pollfd){.fd = w->sigfd, .events = POLLIN};
+		}
+		if (poll(pfd, (nfds_t)n, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (sig_i >= 0 && (pfd[sig_i].revents & POLLIN)) {
+			struct signalfd_siginfo si;
+			if (read(w->sigfd, &si, sizeof si) == (ssize_t)sizeof si) {
+				if (si.ssi_signo == SIGTERM)
+					break;
+				warden_reload(w);
+			}
+		}
+		for (int k = 0; k < n; k++) {
+			if (k == sig_i || !(pfd[k].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			int *fd = &w->fds[map[k]];
+			struct broker_frame f;
+			ssize_t got = recv(*fd, &f, sizeof f, MSG_DONTWAIT);
+			if (got < 0 && (errno == EINTR || errno == EAGAIN))
+				continue;
+			if (got <= 0) {
+				close(*fd);
+				*fd = -1;
+				continue;
+			}
+			if (broker_frame_check(&f, (size_t)got) != 0 || f.type != BROKER_CHECK)
+				continue;
+			strvec_free(&restored);
+			warden_check(w, &restored, f.value ? "session end" : "command");
+			if (f.value) {
+				/* The broker saw the shell exit and waits for this answer
+				 * before it exits: the session is over. Staying would race
+				 * the human, whose changes from now on are theirs. */
+				remove_marker(w->p->state, getpid());
+				reply(*fd, &restored);
+				_exit(0);
+			}
+			reply(*fd, &restored);
+		}
+	}
+	/* Everybody who could ask is gone (exited, or killed with the whole
+	 * process group): one last check, told on stderr when it finds anything. */
+	strvec_free(&restored);
+	if (w->inotify >= 0)
+		close(w->inotify);
+	w->inotify = -1; /* the last check is a full one */
+	warden_check(w, &restored, "after the session");
+	for (size_t i = 0; i < restored.len; i++)
+		print_restored(restored.items[i], "changed by a session that ended before it could check");
+	strvec_free(&restored);
+	remove_marker(w->p->state, getpid());
+	_exit(0);
+}
+
+/* ---- the clients --------------------------------------------------------- */
+
+/* Sends CHECK and collects the restored paths. Returns -1 when the warden
+ * is gone. */
+static int ask_check(int fd, int32_t final, struct strvec *out)
+{
+	struct broker_frame f;
+	memset(&f, 0, BROKER_HEADER_SIZE);
+	f.magic = BROKER_MAGIC;
+	f.type = BROKER_CHECK;
+	f.value = final;
+	f.len = 0;
+	ssize_t sent;
+	do
+		sent = send(fd, &f, BROKER_HEADER_SIZE, MSG_NOSIGNAL);
+	while (sent < 0 && errno == EINTR);
+	if (sent < 0)
+		return -1;
+	while (1) {
+		struct pollfd pfd = {.fd = fd, .events = POLLIN};
+		int r = poll(&pfd, 1, 10000);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		ssize_t n = recv(fd, &f, sizeof f, 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0 || broker_frame_check(&f, (size_t)n) != 0)
+			return -1;
+		if (f.type != BROKER_RESTORED)
+			continue;
+		size_t off = 0;
+		while (off < f.len) {
+			const char *end = memchr(f.payload + off, '\0', f.len - off);
+			if (!end)
+				break;
+			strvec_push(out, f.payload + off);
+			off = (size_t)(end - f.payload) + 1;
+		}
+		if (f.value > (int32_t)out->len)
+			strvec_push_owned(out, xasprintf("(%ld more)", (long)f.value - (long)out->len));
+		return 0;
+	}
+}
+
+void protect_line_end(struct protect_client *c)
+{
+	if (!c || c->fd < 0 || getpid() != c->pid)
+		return;
+	struct strvec restored;
+	strvec_init(&restored);
+	if (ask_check(c->fd, 0, &restored) != 0) {
+		fprintf(stderr, "sbsh: the protection warden is gone: protected files are no longer checked\n");
+		close(c->fd);
+		c->fd = -1;
+	}
+	for (size_t i = 0; i < restored.len; i++)
+		print_restored(restored.items[i], "changed by the last command");
+	strvec_free(&restored);
+}
+
+void protect_final_check(int fd)
+{
+	if (fd < 0)
+		return;
+	struct strvec restored;
+	strvec_init(&restored);
+	if (ask_check(fd, 1, &restored) == 0)
+		for (size_t i = 0; i < restored.len; i++)
+			print_restored(restored.items[i], "changed by the last command");
+	strvec_free(&restored);
+}
+
+/* ---- startup ------------------------------------------------------------- */
+
+static int lock_state(const char *state)
+{
+	char *path = xasprintf("%s/lock", state);
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	free(path);
+	if (fd < 0)
+		return -1;
+	while (flock(fd, LOCK_EX) != 0) {
+		if (errno != EINTR) {
+			close(fd);
+			return -1;
+		}
+	}
+	return fd;
+}
+
+/* GIT_CONFIG_KEY_n / VALUE_n after any the caller already set. */
+static void git_env(struct protect *p, struct strvec *env)
+{
+	const char *count = getenv("GIT_CONFIG_COUNT");
+	char *end;
+	long n = count && *count ? strtol(count, &end, 10) : 0;
+	if (n < 0 || n > 1000 || (count && *count && *end))
+		n = 0;
+	if (p->hooks_rel) {
+		char *tree = xasprintf("%s/baseline/tree", p->state);
+		char *hooks = mirror_path(tree, p->hooks_rel);
+		strvec_push_owned(env, xasprintf("GIT_CONFIG_KEY_%ld=core.hooksPath", n));
+		strvec_push_owned(env, xasprintf("GIT_CONFIG_VALUE_%ld=%s", n, hooks));
+		n++;
+		free(hooks);
+		free(tree);
+	}
+	strvec_push_owned(env, xasprintf("GIT_CONFIG_KEY_%ld=core.fsmonitor", n));
+	strvec_push_owned(env, xasprintf("GIT_CONFIG_VALUE_%ld=false", n));
+	n++;
+	strvec_push_owned(env, xasprintf("GIT_CONFIG_COUNT=%ld", n));
+}
+
+int protect_start(struct events *ev, struct protect_start_result *out)
+{
+	memset(out, 0, sizeof *out);
+	out->shell.fd = -1;
+	out->broker_fd = -1;
+	strvec_init(&out->env);
+	struct protect *live = discover();
+	if (!live)
+		return -1;
+	char *state = state_dir_for(live->root);
+	/* Inside another sbsh's sandbox the state folder is read-only: the
+	 * outer session protects the project. */
+	int lock = state && mkdir_p(state, 0700) == 0 ? lock_state(state) : -1;
+	if (lock < 0) {
+		free(state);
+		protect_free(live);
+		return -1;
+	}
+	live->state = state;
+	int nlive, ndead;
+	sessions(state, &nlive, &ndead, NULL);
+	struct protect *saved = load_mirror(state);
+	struct protect *base;
+	if (saved && (nlive || ndead)) {
+		/* A session still running, or one that died before it could
+		 * check: what differs from the baseline is theirs, not a human's. */
+		base = saved;
+		struct strvec restored;
+		strvec_init(&restored);
+		check(base, &restored);
+		const char *origin = ndead ? "changed by an earlier sbsh session that did not finish"
+		                           : "changed inside another running sbsh session";
+		for (size_t i = 0; i < restored.len; i++) {
+			print_restored(restored.items[i], origin);
+			events_restore(ev, restored.items[i], "earlier session");
+		}
+		strvec_free(&restored);
+		protect_free(live);
+	} else {
+		/* No session ran since the last one ended: the files as they are
+		 * are the human's, and the new baseline. */
+		scan(live);
+		if (!saved || !same_baseline(live, saved))
+			write_mirror(live);
+		protect_free(saved);
+		base = live;
+	}
+	base->ev = ev;
+	int shell_sv[2], broker_sv[2];
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, shell_sv) != 0) {
+		close(lock);
+		protect_free(base);
+		return -1;
+	}
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, broker_sv) != 0) {
+		close(shell_sv[0]);
+		close(shell_sv[1]);
+		close(lock);
+		protect_free(base);
+		return -1;
+	}
+	/* The watches exist before the shell runs anything. */
+	struct warden w = {.p = base, .fds = {shell_sv[0], broker_sv[0]}, .sigfd = -1, .inotify = -1};
+	w.inotify = watch_all(&w);
+	fflush(stderr);
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(lock);
+		close(shell_sv[1]);
+		close(broker_sv[1]);
+		warden_main(&w);
+	}
+	if (w.inotify >= 0)
+		close(w.inotify);
+	free(w.watches);
+	close(shell_sv[0]);
+	close(broker_sv[0]);
+	if (pid < 0) {
+		close(shell_sv[1]);
+		close(broker_sv[1]);
+		close(lock);
+		protect_free(base);
+		return -1;
+	}
+	write_marker(base->state, pid);
+	close(lock); /* releases the lock */
+	out->shell.fd = shell_sv[1];
+	out->shell.pid = getpid();
+	out->broker_fd = broker_sv[1];
+	out->root = xstrdup(base->root);
+	git_env(base, &out->env);
+	protect_free(base); /* the warden has it; the shell must not hold its folders */
+	return 0;
+}
+
+int protect_main(int argc, char **argv, int i)
+{
+	const char *what = i + 1 < argc ? argv[i + 1] : "";
+	if (strcmp(what, "accept") != 0 && strcmp(what, "status") != 0) {
+		fprintf(stderr, "sbsh: usage: sbsh --protect accept|status\n");
+		return 2;
+	}
+	struct protect *live = discover();
+	if (!live) {
+		fprintf(stderr, "sbsh: --protect: nothing to protect here (no git work tree, no .agentcommands.json)\n");
+		return 1;
+	}
+	char *state = state_dir_for(live->root);
+	if (strcmp(what, "status") == 0) {
+		int nlive = 0, ndead = 0;
+		if (state)
+			sessions(state, &nlive, &ndead, NULL);
+		printf("project: %s\nbaseline: %s/baseline\nsessions running: %d\n", live->root,
+		       state ? state : "(no state folder)", nlive);
+		free(state);
+		protect_free(live);
+		return 0;
+	}
+	int lock = state && mkdir_p(state, 0700) == 0 ? lock_state(state) : -1;
+	if (lock < 0) {
+		fprintf(stderr, "sbsh: --protect accept: cannot write %s: %s (run it outside the sandbox)\n",
+		        state ? state : "the state folder", strerror(errno));
+		free(state);
+		protect_free(live);
+		return 1;
+	}
+	live->state = state;
+	scan(live);
+	int rc = write_mirror(live);
+	if (rc == 0) {
+		struct strvec pids;
+		strvec_init(&pids);
+		int nlive, ndead;
+		sessions(state, &nlive, &ndead, &pids);
+		for (size_t k = 0; k < pids.len; k++)
+			kill((pid_t)strtol(pids.items[k], NULL, 10), SIGUSR1);
+		strvec_free(&pids);
+		printf("sbsh: the protected files of %s are the new baseline\n", live->root);
+	} else {
+		fprintf(stderr, "sbsh: --protect accept: cannot write the baseline under %s (run it outside the sandbox)\n",
+		        state);
+	}
+	close(lock);
+	protect_free(live);
+	return rc == 0 ? 0 : 1;
+}

@@ -1,0 +1,52 @@
+/* Protected files: what runs later outside the sandbox (git hooks, git's
+ * config, sbsh's own .agentcommands.json). A baseline is taken before
+ * confinement and held by the warden, a process in its own session that
+ * the sandbox cannot write to or kill with the shell's process group; it
+ * puts back whatever a command changed, at the end of every top-level
+ * command line and when the session ends. The baseline is also persisted
+ * under $XDG_STATE_HOME/sbsh/ (out of the sandbox's reach) so a session
+ * killed mid-command cannot hand its changes to the next one. */
+#ifndef SBSH_PROTECT_H
+#define SBSH_PROTECT_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "util.h"
+
+struct events;
+
+/* What the shell and the broker hold: a socket to the warden. */
+struct protect_client {
+	int fd;        /* CLOEXEC; -1 when nothing is protected */
+	pid_t pid;     /* only this process asks (not its subshells) */
+};
+
+struct protect_start_result {
+	struct protect_client shell;  /* for the shell */
+	int broker_fd;                /* for the broker's final check, or -1 */
+	char *root;                   /* the protected project folder, or NULL */
+	struct strvec env;            /* GIT_CONFIG_* NAME=VALUE to export */
+};
+
+/* Whether the current folder has something to protect (a git work tree,
+ * GIT_DIR, or .agentcommands.json). Only stat() calls. */
+bool protect_applies(void);
+
+/* Takes (or loads and enforces) the baseline, starts the warden. Call
+ * before the broker is forked and before confinement. Returns 0, or -1
+ * when nothing is protected (the reason was printed when it matters). */
+int protect_start(struct events *ev, struct protect_start_result *out);
+
+/* Shell side, at the end of a top-level command line: the warden puts
+ * back what changed; one line per path on stderr. Cheap when nothing
+ * changed: one round trip and a few stat calls in the warden. */
+void protect_line_end(struct protect_client *c);
+
+/* The broker's check after the shell has exited (printed on its stderr). */
+void protect_final_check(int fd);
+
+/* `sbsh --protect accept|status`: run outside the sandbox. */
+int protect_main(int argc, char **argv, int i);
+
+#endif

@@ -1,0 +1,172 @@
+/* Denials explained: after a command fails while the sandbox is in force,
+ * a one-line hint when sbsh can tell that a write outside the writable
+ * folders was the cause. Landlock does not tell a process why another
+ * one failed (its audit records need privileges), so sbsh judges from what
+ * it knows: its own redirections exactly, and for programs the paths they
+ * were asked to write. No hint is better than a wrong one. */
+#include "denial.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static bool under(const char *path, const char *root)
+{
+	size_t n = strlen(root);
+	if (n == 1 && root[0] == '/')
+		return true;
+	return strncmp(path, root, n) == 0 && (path[n] == '/' || path[n] == '\0');
+}
+
+/* The folder a write to path would need, resolved: the path itself when it
+ * exists, else its nearest existing parent. */
+static char *resolve_target(const char *path)
+{
+	char *real = realpath(path, NULL);
+	if (real)
+		return real;
+	char *copy = xstrdup(path);
+	for (int i = 0; i < 64; i++) {
+		char *parent = xstrdup(dirname(copy));
+		free(copy);
+		copy = parent;
+		real = realpath(copy, NULL);
+		if (real || strcmp(copy, "/") == 0 || strcmp(copy, ".") == 0)
+			break;
+	}
+	free(copy);
+	return real;
+}
+
+bool denial_outside(char *const *roots, const char *path)
+{
+	if (!roots || !path || !*path)
+		return false;
+	if (strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0)
+		return false;
+	char *real = resolve_target(path);
+	if (!real)
+		return false;
+	bool inside = false;
+	for (char *const *r = roots; *r && !inside; r++)
+		inside = under(real, *r);
+	free(real);
+	return !inside;
+}
+
+/* Programs whose path operands are written to, and which of them. */
+enum write_args {
+	WRITE_ALL,  /* every operand: touch, mkdir, rm, tee... */
+	WRITE_LAST, /* the last operand: cp, mv, ln, install */
+};
+
+struct writer {
+	const char *name;
+	enum write_args which;
+};
+
+static const struct writer writers[] = {
+	{"chmod", WRITE_ALL}, {"cp", WRITE_LAST}, {"install", WRITE_LAST}, {"ln", WRITE_LAST},
+	{"mkdir", WRITE_ALL}, {"mkfifo", WRITE_ALL}, {"mv", WRITE_LAST}, {"rm", WRITE_ALL},
+	{"rmdir", WRITE_ALL}, {"rsync", WRITE_LAST}, {"shred", WRITE_ALL}, {"tee", WRITE_ALL},
+	{"touch", WRITE_ALL}, {"truncate", WRITE_ALL}, {"unlink", WRITE_ALL},
+};
+
+static const char *base_name(const char *s)
+{
+	const char *slash = strrchr(s, '/');
+	return slash ? slash + 1 : s;
+}
+
+/* The path a program was asked to write that lies outside, or NULL. */
+static const char *outside_write_target(char *const *roots, char *const *argv)
+{
+	const char *name = base_name(argv[0]);
+	if (strcmp(name, "dd") == 0) {
+		for (size_t i = 1; argv[i]; i++)
+			if (strncmp(argv[i], "of=", 3) == 0 && denial_outside(roots, argv[i] + 3))
+				return argv[i] + 3;
+		return NULL;
+	}
+	if (strcmp(name, "sed") == 0 || strcmp(name, "perl") == 0) {
+		bool in_place = false;
+		for (size_t i = 1; argv[i]; i++)
+			in_place |= strncmp(argv[i], "-i", 2) == 0 || strcmp(argv[i], "--in-place") == 0;
+		if (!in_place)
+			return NULL;
+		for (size_t i = 1; argv[i]; i++)
+			if (argv[i][0] != '-' && strchr(argv[i], '/') && denial_outside(roots, argv[i]))
+				return argv[i];
+		return NULL;
+	}
+	/* -o FILE / --output FILE: compilers, curl, wget, sort, git archive */
+	for (size_t i = 1; argv[i]; i++) {
+		const char *a = argv[i];
+		const char *target = NULL;
+		if ((strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0 || strcmp(a, "-O") == 0) && argv[i + 1])
+			target = argv[i + 1];
+		else if (strncmp(a, "--output=", 9) == 0)
+			target = a + 9;
+		if (target && strcmp(target, "-") != 0 && denial_outside(roots, target))
+			return target;
+	}
+	for (size_t w = 0; w < sizeof writers / sizeof writers[0]; w++) {
+		if (strcmp(name, writers[w].name) != 0)
+			continue;
+		const char *last = NULL;
+		bool options_done = false;
+		for (size_t i = 1; argv[i]; i++) {
+			if (!options_done && strcmp(argv[i], "--") == 0) {
+				options_done = true;
+				continue;
+			}
+			if (!options_done && argv[i][0] == '-')
+				continue;
+			if (writers[w].which == WRITE_ALL && denial_outside(roots, argv[i]))
+				return argv[i];
+			last = argv[i];
+		}
+		if (writers[w].which == WRITE_LAST && last && denial_outside(roots, last))
+			return last;
+		return NULL;
+	}
+	return NULL;
+}
+
+static void print_hint(const char *what, char *const *argv)
+{
+	struct strbuf sb;
+	strbuf_init(&sb);
+	strbuf_addf(&sb, "sbsh: the sandbox blocked a write outside the project (%s); ask with: escape", what);
+	for (size_t i = 0; argv && argv[i]; i++) {
+		strbuf_addc(&sb, ' ');
+		vars_quote(&sb, argv[i]);
+	}
+	strbuf_addc(&sb, '\n');
+	fflush(stdout);
+	ssize_t ignored = write(2, sb.data, sb.len);
+	(void)ignored;
+	strbuf_free(&sb);
+}
+
+void denial_hint_command(struct shell *sh, char *const *argv, int status)
+{
+	if (!sh->sandbox_roots || status == 0 || status >= 126 || !argv || !argv[0])
+		return;
+	const char *target = outside_write_target(sh->sandbox_roots, argv);
+	if (target)
+		print_hint(target, argv);
+}
+
+void denial_hint_redirect(struct shell *sh, const char *path, int err)
+{
+	if (!sh->sandbox_roots || (err != EACCES && err != EPERM && err != EROFS))
+		return;
+	if (denial_outside(sh->sandbox_roots, path))
+		print_hint(path, NULL);
+}

@@ -1,0 +1,18 @@
+/* One-line hints after a command failed because of the sandbox. */
+#ifndef SBSH_DENIAL_H
+#define SBSH_DENIAL_H
+
+#include <stdbool.h>
+
+#include "shell.h"
+
+/* True when writing path needs a folder outside roots (resolved folders the
+ * sandbox lets the shell write). */
+bool denial_outside(char *const *roots, const char *path);
+/* After a program failed with status: a hint when it was asked to write
+ * outside the writable folders. */
+void denial_hint_command(struct shell *sh, char *const *argv, int status);
+/* After sbsh's own redirection to path failed with err. */
+void denial_hint_redirect(struct shell *sh, const char *path, int err);
+
+#endif
