@@ -28,7 +28,8 @@ struct allow_list {
 struct policy {
 	struct classifier *cl;
 	struct policy_options opts;
-	struct allow_list user;
+	struct allow_list user;    /* ~/.config/sbsh/allow.json */
+	struct allow_list project; /* .agentcommands.json (protected: restored after every line) */
 	struct strvec session_ok; /* "cwd\n" + normalised command */
 	struct strvec line_ok;    /* normalised commands approved for this line */
 	struct strvec line_no;    /* ... and refused for it */
@@ -165,6 +166,32 @@ static int load_allow_list(struct allow_list *l, const char *path)
 	return 0;
 }
 
+/* The project's list: .agentcommands.json in the current folder or the
+ * nearest parent that has one, stopping at the top of the git work tree. */
+static char *project_allow_path(void)
+{
+	char dir[PATH_MAX];
+	if (!getcwd(dir, sizeof dir))
+		return NULL;
+	while (1) {
+		size_t n = strlen(dir);
+		char *candidate = xasprintf("%s/.agentcommands.json", n == 1 ? "" : dir);
+		if (access(candidate, F_OK) == 0)
+			return candidate;
+		free(candidate);
+		char *git = xasprintf("%s/.git", n == 1 ? "" : dir);
+		bool top = access(git, F_OK) == 0;
+		free(git);
+		if (top || n == 1)
+			return NULL;
+		char *slash = strrchr(dir, '/');
+		if (slash == dir)
+			dir[1] = '\0';
+		else
+			*slash = '\0';
+	}
+}
+
 static char *user_allow_path(void)
 {
 	const char *xdg = getenv("XDG_CONFIG_HOME");
@@ -190,6 +217,16 @@ int policy_init(struct shell *sh, const struct policy_options *opts)
 		strvec_init(&p->user.deny);
 	}
 	free(path);
+	path = project_allow_path();
+	if ((path ? load_allow_list(&p->project, path) : 0) != 0)
+		rc = -1;
+	if (!path) {
+		strvec_init(&p->project.allow);
+		strvec_init(&p->project.deny);
+	}
+	/* It lives in the project, which the sandbox can write. */
+	p->project.sandbox_writable = true;
+	free(path);
 	return rc;
 }
 
@@ -200,6 +237,7 @@ void policy_free(struct shell *sh)
 		return;
 	classifier_destroy(p->cl);
 	allow_list_free(&p->user);
+	allow_list_free(&p->project);
 	strvec_free(&p->session_ok);
 	strvec_free(&p->line_ok);
 	strvec_free(&p->line_no);
@@ -238,7 +276,7 @@ static char *session_key(const char *command)
 static const char *pre_approve_hint(struct policy *p)
 {
 	(void)p;
-	return "pre-approve in ~/.config/sbsh/allow.json";
+	return "pre-approve in .agentcommands.json or ~/.config/sbsh/allow.json";
 }
 
 void policy_line_begin(struct shell *sh, const struct node *line)
@@ -355,18 +393,24 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 	int rc = 0;
 	char *command = normalise(argv);
 	char *key = NULL;
-	for (size_t i = 0; i < p->user.deny.len; i++) {
-		if (policy_entry_matches(p->user.deny.items[i], argv)) {
-			char *why = xasprintf("denied by %s", p->user.path);
-			by = "deny-list";
-			rc = refuse(sh, v, command, why, NULL);
-			free(why);
-			goto done;
+	struct allow_list *lists[2] = {&p->user, &p->project};
+	for (size_t l = 0; l < 2; l++) {
+		for (size_t i = 0; i < lists[l]->deny.len; i++) {
+			if (policy_entry_matches(lists[l]->deny.items[i], argv)) {
+				char *why = xasprintf("denied by %s", lists[l]->path);
+				by = "deny-list";
+				rc = refuse(sh, v, command, why, NULL);
+				free(why);
+				goto done;
+			}
 		}
 	}
-	if (!(v == VERDICT_ESCAPE && p->user.sandbox_writable)) {
-		for (size_t i = 0; i < p->user.allow.len; i++)
-			if (policy_entry_matches(p->user.allow.items[i], argv)) {
+	for (size_t l = 0; l < 2; l++) {
+		/* ESCAPE is never pre-approved by a file the sandbox can write. */
+		if (v == VERDICT_ESCAPE && lists[l]->sandbox_writable)
+			continue;
+		for (size_t i = 0; i < lists[l]->allow.len; i++)
+			if (policy_entry_matches(lists[l]->allow.items[i], argv)) {
 				by = "allow-list";
 				goto done;
 			}

@@ -91,5 +91,16 @@ echo keep >victim
 "$SBSH" -c 'rm victim' 2>err
 if [ -f victim ] && grep -q 'allow.json:[0-9]*:[0-9]*:' err; then ok "a malformed allow-list is reported and not trusted"; else bad "malformed allow-list" "$(cat err)"; fi
 
+# The project's .agentcommands.json pre-approves too, but never ESCAPE (the
+# sandbox can write it).
+rm -f config/sbsh/allow.json
+echo '{"allow": ["rm victim", "systemd-run --user true"]}' >.agentcommands.json
+echo keep >victim
+"$SBSH" -c 'rm victim' 2>err
+if [ ! -e victim ]; then ok ".agentcommands.json pre-approves"; else bad ".agentcommands.json" "$(cat err)"; fi
+"$SBSH" -c 'systemd-run --user true' 2>err
+if grep -q 'refused ESCAPE' err; then ok ".agentcommands.json cannot pre-approve ESCAPE"; else bad ".agentcommands.json and ESCAPE" "$(cat err)"; fi
+rm -f .agentcommands.json
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
