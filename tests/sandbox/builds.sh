@@ -103,12 +103,22 @@ if [ -d "$src/.git" ] && command -v git >/dev/null; then
 else
 	cp -r "$src/." "$work/self/"
 fi
+chmod -R u+w "$work/self" # distcheck's source tree is read-only
 if [ -x "$work/self/configure" ]; then
-	if sb "$work/self" './configure -q && make -j2 sbsh && ./sbsh --no-sandbox -c "echo self-build-ok"' &&
+	# configure runs under sbsh itself (CONFIG_SHELL) and make uses sbsh as
+	# its SHELL; the config.h it writes must equal the one dash writes.
+	cp -r "$work/self" "$work/self-dash"
+	(cd "$work/self-dash" && CONFIG_SHELL=/bin/dash dash ./configure -q >/dev/null 2>&1)
+	if sb "$work/self" "CONFIG_SHELL=\"$SBSH\" \"$SBSH\" ./configure -q && make -j2 SHELL=\"$SBSH\" sbsh && ./sbsh --no-sandbox -c 'echo self-build-ok'" &&
 		grep -q self-build-ok "$work/out"; then
-		ok "sbsh's own ./configure && make"
+		ok "sbsh's own configure (run by sbsh) and make SHELL=sbsh, in the sandbox"
 	else
-		bad "sbsh's own ./configure && make" "$(why)"
+		bad "sbsh's own configure && make" "$(why)"
+	fi
+	if [ -f "$work/self-dash/config.h" ] && cmp -s "$work/self/config.h" "$work/self-dash/config.h"; then
+		ok "configure under sbsh writes the same config.h as under dash"
+	else
+		bad "configure under sbsh writes the same config.h as under dash" "$(diff "$work/self/config.h" "$work/self-dash/config.h" 2>&1 | head -5)"
 	fi
 else
 	bad "sbsh's own ./configure && make" "no configure script in $src (run ./bootstrap)"
