@@ -116,6 +116,12 @@ BUILTIN_FN(exit)
 	}
 	if (sh->opt.interactive && !sh->in_subshell)
 		fputs("exit\n", stderr);
+	if (sh->opt.interactive && !sh->in_subshell && !sh->exit_warned && jobs_any_stopped(sh)) {
+		/* bash: the first exit only warns; another one right after exits. */
+		fputs("There are stopped jobs.\n", stderr);
+		sh->exit_warned = true;
+		return 1;
+	}
 	sh->jump = JUMP_EXIT;
 	sh->exit_status = (int)(n & 0xff);
 	return sh->exit_status;

@@ -303,6 +303,38 @@ static bool *shopt_flag(struct shell *sh, const char *name)
 	return NULL;
 }
 
+/* bash options that session snapshots and rc files set, accepted without
+ * effect so those files run unchanged; each has a bit in opt.shopt_noop. */
+static const char *const shopt_noop_names[] = {
+	"autocd", "cdable_vars", "checkhash", "checkjobs", "checkwinsize", "cmdhist",
+	"complete_fullquote", "direxpand", "dirspell", "extquote", "force_fignore",
+	"globasciiranges", "histappend", "histreedit", "histverify", "hostcomplete",
+	"interactive_comments", "lithist", "progcomp", "promptvars", "sourcepath",
+};
+
+static bool *shopt_noop_flag(struct shell *sh, const char *name, bool *storage)
+{
+	for (size_t i = 0; i < sizeof shopt_noop_names / sizeof shopt_noop_names[0]; i++) {
+		if (strcmp(shopt_noop_names[i], name) == 0) {
+			*storage = (sh->opt.shopt_noop >> i) & 1;
+			return storage;
+		}
+	}
+	return NULL;
+}
+
+static void shopt_noop_store(struct shell *sh, const char *name, bool on)
+{
+	for (size_t i = 0; i < sizeof shopt_noop_names / sizeof shopt_noop_names[0]; i++) {
+		if (strcmp(shopt_noop_names[i], name) == 0) {
+			if (on)
+				sh->opt.shopt_noop |= 1u << i;
+			else
+				sh->opt.shopt_noop &= ~(1u << i);
+		}
+	}
+}
+
 static const char *const shopt_names[] = {
 	"dotglob", "expand_aliases", "failglob", "lastpipe", "nocaseglob", "nocasematch", "nullglob",
 };
@@ -360,6 +392,17 @@ BUILTIN_FN(shopt)
 	int status = 0;
 	for (int i = g.index; i < argc; i++) {
 		bool *flag = shopt_flag(sh, argv[i]);
+		bool noop_value;
+		bool *noop = flag ? NULL : shopt_noop_flag(sh, argv[i], &noop_value);
+		if (noop) {
+			if (set || unset)
+				shopt_noop_store(sh, argv[i], set);
+			else if (!quiet)
+				printf("%-15s\t%s\n", argv[i], *noop ? "on" : "off");
+			if (!set && !unset && !*noop)
+				status = 1;
+			continue;
+		}
 		if (!flag) {
 			/* Known bash options we do not implement are off. */
 			if (unset || (!set && strcmp(argv[i], "extglob") == 0)) {

@@ -20,6 +20,7 @@
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -36,6 +37,7 @@ struct pfile {
 	struct timespec mtime;
 	char *data;        /* contents, or a symlink's target */
 	size_t len;
+	bool loaded;       /* data is here; else it is read from the mirror when needed */
 	struct stat seen;  /* the live file when last found equal; st_ino 0: unknown */
 };
 
@@ -62,6 +64,7 @@ struct protect {
 	char *state;       /* $XDG_STATE_HOME/sbsh/projects/KEY */
 	struct events *ev;
 	unsigned counter;  /* temporary names */
+	bool moved;        /* load_mirror: the live files' metadata differ from the manifest's */
 };
 
 /* ---- small helpers ----------------------------------------------------- */
@@ -313,7 +316,9 @@ static char *read_gitfile(const char *path)
 }
 
 /* The work tree and the git directory holding hooks and config (the
- * common dir of a linked work tree). Returns false outside any. */
+ * common dir of a linked work tree). Returns false outside any. getcwd()
+ * is already free of symlinks, and a .git folder found by lstat() is not
+ * one, so the usual case needs no realpath(). */
 static bool find_git(char **worktree, char **gitdir)
 {
 	*worktree = *gitdir = NULL;
@@ -323,15 +328,21 @@ static bool find_git(char **worktree, char **gitdir)
 		const char *wt = getenv("GIT_WORK_TREE");
 		*worktree = realpath(wt && *wt ? wt : ".", NULL);
 	} else {
-		char *dir = realpath(".", NULL);
+		char *dir = getcwd(NULL, 0);
+		if (dir && dir[0] != '/') { /* "(unreachable)" */
+			free(dir);
+			dir = NULL;
+		}
 		while (dir) {
 			char *dotgit = xasprintf("%s/.git", strcmp(dir, "/") == 0 ? "" : dir);
 			struct stat st;
 			if (lstat(dotgit, &st) == 0) {
-				if (S_ISDIR(st.st_mode))
-					*gitdir = realpath(dotgit, NULL);
-				else if (S_ISREG(st.st_mode))
+				if (S_ISDIR(st.st_mode)) {
+					*gitdir = dotgit;
+					dotgit = NULL;
+				} else if (S_ISREG(st.st_mode)) {
 					*gitdir = read_gitfile(dotgit);
+				}
 			}
 			free(dotgit);
 			if (*gitdir) {
@@ -354,11 +365,14 @@ static bool find_git(char **worktree, char **gitdir)
 		return false;
 	}
 	char *common = xasprintf("%s/commondir", *gitdir);
-	FILE *f = fopen(common, "re");
+	int cfd = open(common, O_RDONLY | O_CLOEXEC);
 	free(common);
-	if (f) {
+	if (cfd >= 0) {
 		char line[PATH_MAX];
-		if (fgets(line, sizeof line, f)) {
+		ssize_t n = read(cfd, line, sizeof line - 1);
+		close(cfd);
+		if (n > 0) {
+			line[n] = '\0';
 			line[strcspn(line, "\r\n")] = '\0';
 			char *full = line[0] == '/' ? xstrdup(line) : xasprintf("%s/%s", *gitdir, line);
 			char *real = realpath(full, NULL);
@@ -368,7 +382,6 @@ static bool find_git(char **worktree, char **gitdir)
 				*gitdir = real;
 			}
 		}
-		fclose(f);
 	}
 	return true;
 }
@@ -554,12 +567,14 @@ static void take_file(int dirfd, struct pfile *f)
 	struct stat st;
 	if (read_entry(dirfd, f->name, &st, &f->data, &f->len) != 0) {
 		f->present = false;
+		f->loaded = true;
 		f->data = NULL;
 		f->len = 0;
 		memset(&f->seen, 0, sizeof f->seen);
 		return;
 	}
 	f->present = true;
+	f->loaded = true;
 	f->mode = st.st_mode;
 	f->mtime = st.st_mtim;
 	f->seen = st;
@@ -697,6 +712,36 @@ static bool put_back(struct protect *p, int dirfd, struct pfile *f)
 	return true;
 }
 
+static char *mirror_path(const char *tree, const char *rel);
+
+/* The baseline's contents of f, read from the read-only mirror the first
+ * time they are needed: a start whose files did not move reads none. */
+static bool need_data(struct protect *p, int di, struct pfile *f)
+{
+	if (f->loaded || !f->present)
+		return true;
+	char *tree = xasprintf("%s/baseline/tree", p->state);
+	char *mdir = mirror_path(tree, p->dirs[di].rel);
+	free(tree);
+	int fd = open(mdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	free(mdir);
+	struct stat st;
+	bool ok = fd >= 0 && read_entry(fd, f->name, &st, &f->data, &f->len) == 0;
+	if (fd >= 0)
+		close(fd);
+	f->loaded = ok;
+	return ok;
+}
+
+static bool need_all_data(struct protect *p)
+{
+	bool ok = true;
+	for (size_t i = 0; i < p->ndirs; i++)
+		for (size_t j = 0; j < p->dirs[i].nfiles; j++)
+			ok &= need_data(p, (int)i, &p->dirs[i].files[j]);
+	return ok;
+}
+
 static void check_file(struct protect *p, int di, struct pfile *f, struct strvec *restored)
 {
 	struct pdir *d = &p->dirs[di];
@@ -711,6 +756,8 @@ static void check_file(struct protect *p, int di, struct pfile *f, struct strvec
 	}
 	if (r == 0 && f->seen.st_ino && same_meta(&st, &f->seen))
 		return;
+	if (!need_data(p, di, f))
+		return; /* the mirror is unreadable: never write a guess */
 	if (r == 0 && same_contents(d->fd, f, &st)) {
 		f->seen = st;
 		return;
@@ -899,11 +946,97 @@ static void remove_path(const char *path)
 	close(fd);
 }
 
-/* Writes the baseline as STATE/baseline/{manifest.json,tree/} and swaps it
- * in with a rename. The copies are read-only: tree/<hooks> is what
- * core.hooksPath points every git at. */
+/* The live file's metadata when it was last found equal to the baseline:
+ * the next session compares only these (no contents) when nothing moved. */
+static void meta_to_json(json_t *o, const struct stat *st)
+{
+	json_object_set_new(o, "ino", json_integer((json_int_t)st->st_ino));
+	json_object_set_new(o, "dev", json_integer((json_int_t)st->st_dev));
+	json_object_set_new(o, "size", json_integer((json_int_t)st->st_size));
+	json_object_set_new(o, "smode", json_integer((json_int_t)st->st_mode));
+	json_object_set_new(o, "mt", json_integer((json_int_t)st->st_mtim.tv_sec));
+	json_object_set_new(o, "mtn", json_integer((json_int_t)st->st_mtim.tv_nsec));
+	json_object_set_new(o, "ct", json_integer((json_int_t)st->st_ctim.tv_sec));
+	json_object_set_new(o, "ctn", json_integer((json_int_t)st->st_ctim.tv_nsec));
+}
+
+static void meta_from_json(json_t *o, struct stat *st)
+{
+	memset(st, 0, sizeof *st);
+	st->st_ino = (ino_t)json_integer_value(json_object_get(o, "ino"));
+	st->st_dev = (dev_t)json_integer_value(json_object_get(o, "dev"));
+	st->st_size = (off_t)json_integer_value(json_object_get(o, "size"));
+	st->st_mode = (mode_t)json_integer_value(json_object_get(o, "smode"));
+	st->st_mtim.tv_sec = (time_t)json_integer_value(json_object_get(o, "mt"));
+	st->st_mtim.tv_nsec = (long)json_integer_value(json_object_get(o, "mtn"));
+	st->st_ctim.tv_sec = (time_t)json_integer_value(json_object_get(o, "ct"));
+	st->st_ctim.tv_nsec = (long)json_integer_value(json_object_get(o, "ctn"));
+}
+
+static int write_mirror_opt(struct protect *p, bool tree_too);
+
 static int write_mirror(struct protect *p)
 {
+	return write_mirror_opt(p, true);
+}
+
+/* Only the manifest: the contents are the same, the live metadata moved
+ * (a restore, a `touch`). */
+static int write_manifest(struct protect *p)
+{
+	return write_mirror_opt(p, false);
+}
+
+/* Writes the baseline as STATE/baseline/{manifest.json,tree/} and swaps it
+ * in with a rename. The copies are read-only: tree/<hooks> is what
+ * core.hooksPath points every git at. No fsync: a baseline lost in a crash
+ * is taken again from the files, which is what a new session does anyway. */
+static int write_mirror_opt(struct protect *p, bool tree_too)
+{
+	if (!tree_too) {
+		json_t *root = json_object();
+		json_object_set_new(root, "v", json_integer(1));
+		json_object_set_new(root, "root", json_string(p->root));
+		json_object_set_new(root, "hooks", p->hooks_rel ? json_string(p->hooks_rel) : json_null());
+		json_t *dirs = json_array(), *files = json_array();
+		for (size_t i = 0; i < p->ndirs; i++) {
+			struct pdir *d = &p->dirs[i];
+			json_t *jd = json_object();
+			json_object_set_new(jd, "name", json_string(d->name));
+			json_object_set_new(jd, "parent", json_integer(d->parent));
+			json_object_set_new(jd, "all", json_boolean(d->all));
+			json_object_set_new(jd, "present", json_boolean(d->present));
+			json_object_set_new(jd, "mode", json_integer(d->mode));
+			meta_to_json(jd, &d->seen);
+			json_array_append_new(dirs, jd);
+			if (!d->present)
+				continue;
+			for (size_t j = 0; j < d->nfiles; j++) {
+				struct pfile *f = &d->files[j];
+				json_t *jf = json_object();
+				json_object_set_new(jf, "dir", json_integer((json_int_t)i));
+				json_object_set_new(jf, "name", json_string(f->name));
+				json_object_set_new(jf, "present", json_boolean(f->present));
+				json_object_set_new(jf, "mode", json_integer(f->mode));
+				json_object_set_new(jf, "mtime", json_integer(f->mtime.tv_sec));
+				json_object_set_new(jf, "mtime_ns", json_integer(f->mtime.tv_nsec));
+				meta_to_json(jf, &f->seen);
+				json_array_append_new(files, jf);
+			}
+		}
+		json_object_set_new(root, "dirs", dirs);
+		json_object_set_new(root, "files", files);
+		char *tmp = xasprintf("%s/baseline/manifest.json.%ld", p->state, (long)getpid());
+		char *final = xasprintf("%s/baseline/manifest.json", p->state);
+		int rc = json_dump_file(root, tmp, JSON_COMPACT) == 0 && rename(tmp, final) == 0 ? 0 : -1;
+		if (rc != 0)
+			unlink(tmp);
+		json_decref(root);
+		free(tmp);
+		free(final);
+		return rc;
+	}
+
 	char *tmp = xasprintf("%s/baseline.tmp.%ld", p->state, (long)getpid());
 	char *tree = xasprintf("%s/tree", tmp);
 	remove_path(tmp);
@@ -921,6 +1054,7 @@ static int write_mirror(struct protect *p)
 		json_object_set_new(jd, "all", json_boolean(d->all));
 		json_object_set_new(jd, "present", json_boolean(d->present));
 		json_object_set_new(jd, "mode", json_integer(d->mode));
+		meta_to_json(jd, &d->seen);
 		json_array_append_new(dirs, jd);
 		if (!d->present)
 			continue;
@@ -936,6 +1070,7 @@ static int write_mirror(struct protect *p)
 			json_object_set_new(jf, "mode", json_integer(f->mode));
 			json_object_set_new(jf, "mtime", json_integer(f->mtime.tv_sec));
 			json_object_set_new(jf, "mtime_ns", json_integer(f->mtime.tv_nsec));
+			meta_to_json(jf, &f->seen);
 			json_array_append_new(files, jf);
 			if (!f->present)
 				continue;
@@ -1025,8 +1160,8 @@ static struct protect *load_mirror(const char *state)
 		d->all = json_is_true(json_object_get(v, "all"));
 		d->present = json_is_true(json_object_get(v, "present"));
 		d->mode = (mode_t)json_integer_value(json_object_get(v, "mode"));
+		meta_from_json(v, &d->seen);
 	}
-	char *tree = xasprintf("%s/baseline/tree", state);
 	json_array_foreach(files, i, v) {
 		if (!ok)
 			break;
@@ -1041,28 +1176,22 @@ static struct protect *load_mirror(const char *state)
 		f->mode = (mode_t)json_integer_value(json_object_get(v, "mode"));
 		f->mtime.tv_sec = (time_t)json_integer_value(json_object_get(v, "mtime"));
 		f->mtime.tv_nsec = (long)json_integer_value(json_object_get(v, "mtime_ns"));
-		if (f->present) {
-			char *mdir = mirror_path(tree, p->dirs[di].rel);
-			int fd = open(mdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-			free(mdir);
-			struct stat st;
-			if (fd < 0 || read_entry(fd, f->name, &st, &f->data, &f->len) != 0)
-				ok = false;
-			if (fd >= 0)
-				close(fd);
-		}
+		meta_from_json(v, &f->seen);
+		f->loaded = !f->present; /* contents come from the mirror when needed */
 	}
-	free(tree);
 	json_decref(root);
 	if (!ok || p->ndirs == 0) {
 		protect_free(p);
 		return NULL;
 	}
-	/* the live folders, as they are now (check() repairs them) */
+	/* The live folders, as they are now (check() repairs them), and
+	 * whether anything moved since the manifest was written: metadata
+	 * only, so a start where nothing moved reads no contents. */
 	for (size_t k = 0; k < p->ndirs; k++) {
 		struct pdir *d = &p->dirs[k];
 		d->fd = open_live(p, (int)k);
-		if (d->fd >= 0 && fstat(d->fd, &d->seen) != 0) {
+		struct stat now;
+		if (d->fd >= 0 && fstat(d->fd, &now) != 0) {
 			close(d->fd);
 			d->fd = -1;
 		}
@@ -1071,6 +1200,32 @@ static struct protect *load_mirror(const char *state)
 			return NULL;
 		}
 		d->listed = false;
+		if ((d->fd >= 0) != d->present) {
+			p->moved = true;
+		} else if (d->fd >= 0) {
+			/* the names in a folder of named files (the project, .git)
+			 * change all the time and do not matter; a hooks folder's
+			 * do */
+			if (now.st_ino != d->seen.st_ino || now.st_dev != d->seen.st_dev || now.st_mode != d->mode)
+				p->moved = true;
+			else if (d->all && (!same_time(now.st_mtim, d->seen.st_mtim) || !same_time(now.st_ctim, d->seen.st_ctim)))
+				p->moved = true;
+			else
+				d->listed = d->all;
+			d->seen = now;
+		}
+		if (d->fd < 0 || !d->present)
+			continue;
+		for (size_t j = 0; j < d->nfiles; j++) {
+			struct pfile *f = &d->files[j];
+			struct stat st;
+			int fr = fstatat(d->fd, f->name, &st, AT_SYMLINK_NOFOLLOW);
+			if (f->present ? (fr != 0 || !same_meta(&st, &f->seen)) : fr == 0) {
+				p->moved = true;
+				if (f->present)
+					memset(&f->seen, 0, sizeof f->seen);
+			}
+		}
 	}
 	return p;
 }
@@ -1103,45 +1258,45 @@ static bool same_baseline(struct protect *a, struct protect *b)
 
 /* ---- sessions: which process holds a baseline --------------------------- */
 
-static unsigned long long start_time_of(pid_t pid)
+/* A session marker is STATE/sessions/<warden pid>, a file the warden holds
+ * an flock on for as long as it lives: no contents to write or read, and
+ * a killed warden's lock goes with it. */
+
+/* Before the fork: a locked file the warden inherits (the lock belongs to
+ * the open file, so it stays with the warden once we close our copy).
+ * Returns the fd and the temporary name, or -1. */
+static int marker_prepare(const char *state, char **tmp_name)
 {
-	char path[64];
-	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return 0;
-	char buf[1024];
-	size_t n = fread(buf, 1, sizeof buf - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	char *s = strrchr(buf, ')');
-	if (!s || s[1] != ' ' || s[2] == 'Z' || s[2] == 'X')
-		return 0; /* a zombie is dead */
-	unsigned long long v = 0;
-	/* field 22; after ")" come fields 3.. */
-	int field = 2;
-	for (char *t = s + 1; *t && field < 22; t++) {
-		if (*t == ' ') {
-			field++;
-			if (field == 22)
-				v = strtoull(t + 1, NULL, 10);
-		}
+	*tmp_name = xasprintf("%s/sessions/.new.%ld", state, (long)getpid());
+	int fd = open(*tmp_name, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0 && errno == ENOENT) {
+		char *dir = xasprintf("%s/sessions", state);
+		mkdir(dir, 0700);
+		free(dir);
+		fd = open(*tmp_name, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
 	}
-	return v;
+	if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		close(fd);
+		fd = -1;
+	}
+	if (fd < 0) {
+		free(*tmp_name);
+		*tmp_name = NULL;
+	}
+	return fd;
 }
 
-static void write_marker(const char *state, pid_t pid)
+/* After the fork: the marker takes the warden's name. */
+static void marker_publish(const char *state, char *tmp_name, int fd, pid_t pid)
 {
-	char *dir = xasprintf("%s/sessions", state);
-	mkdir(dir, 0700);
-	char *path = xasprintf("%s/%ld", dir, (long)pid);
-	FILE *f = fopen(path, "we");
-	if (f) {
-		fprintf(f, "%llu\n", start_time_of(pid));
-		fclose(f);
-	}
+	if (fd < 0)
+		return;
+	char *path = xasprintf("%s/sessions/%ld", state, (long)pid);
+	if (rename(tmp_name, path) != 0)
+		unlink(tmp_name);
 	free(path);
-	free(dir);
+	free(tmp_name);
+	close(fd);
 }
 
 static void remove_marker(const char *state, pid_t pid)
@@ -1157,35 +1312,34 @@ static void sessions(const char *state, int *nlive, int *ndead, struct strvec *l
 {
 	*nlive = *ndead = 0;
 	char *dir = xasprintf("%s/sessions", state);
-	DIR *d = opendir(dir);
-	if (d) {
-		struct dirent *e;
-		while ((e = readdir(d))) {
-			char *end;
-			long pid = strtol(e->d_name, &end, 10);
-			if (e->d_name[0] == '.' || *end || pid <= 0)
-				continue;
-			char *path = xasprintf("%s/%s", dir, e->d_name);
-			unsigned long long want = 0;
-			FILE *f = fopen(path, "re");
-			if (f) {
-				if (fscanf(f, "%llu", &want) != 1)
-					want = 0;
-				fclose(f);
-			}
-			if (want && start_time_of((pid_t)pid) == want) {
-				(*nlive)++;
-				if (live)
-					strvec_push(live, e->d_name);
-			} else {
-				(*ndead)++;
-				unlink(path);
-			}
-			free(path);
-		}
-		closedir(d);
-	}
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	free(dir);
+	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+	if (!d) {
+		if (dfd >= 0)
+			close(dfd);
+		return;
+	}
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		char *end;
+		long pid = strtol(e->d_name, &end, 10);
+		if (e->d_name[0] == '.' || *end || pid <= 0)
+			continue;
+		int fd = openat(dfd, e->d_name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+		bool alive = fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+		if (fd >= 0)
+			close(fd);
+		if (alive) {
+			(*nlive)++;
+			if (live)
+				strvec_push(live, e->d_name);
+		} else {
+			(*ndead)++;
+			unlinkat(dfd, e->d_name, 0);
+		}
+	}
+	closedir(d);
 }
 
 /* ---- telling the agent --------------------------------------------------- */
@@ -1218,6 +1372,9 @@ struct watch {
 struct warden {
 	struct protect *p;
 	int fds[2];       /* the shell's and the broker's sockets, -1 once closed */
+	int pidfd;        /* headless, no broker: the shell, watched until it exits; else -1 */
+	bool no_broker;   /* nobody makes the final check but the warden */
+	pid_t shell_pid;
 	int sigfd;
 	int inotify;      /* -1: every check is a full one */
 	struct watch *watches;
@@ -1351,6 +1508,32 @@ static void warden_reload(struct warden *w)
 	strvec_free(&restored);
 }
 
+/* The session's last checks, when nobody waits for an answer: what the
+ * last command (exec'd by the shell, or run by a job it left) changed. */
+static void warden_final(struct warden *w, const char *message)
+{
+	struct strvec restored;
+	strvec_init(&restored);
+	warden_check(w, &restored, "session end");
+	for (size_t i = 0; i < restored.len; i++)
+		print_restored(restored.items[i], message);
+	strvec_free(&restored);
+}
+
+/* The shell closed its socket: exiting (its last line was checked just
+ * before), or exec'ing its last command, which must run first. An exiting
+ * process has already dropped its memory, so /proc/PID/exe is gone; after
+ * an exec it names the new program. */
+static bool shell_exiting(struct warden *w)
+{
+	struct pollfd pfd = {.fd = w->pidfd, .events = POLLIN};
+	if (poll(&pfd, 1, 0) > 0)
+		return true;
+	char path[64], target[16];
+	snprintf(path, sizeof path, "/proc/%ld/exe", (long)w->shell_pid);
+	return readlink(path, target, sizeof target) < 0;
+}
+
 static _Noreturn void warden_main(struct warden *w)
 {
 	setsid();
@@ -1372,20 +1555,47 @@ static _Noreturn void warden_main(struct warden *w)
 	w->sigfd = signalfd(-1, &set, SFD_CLOEXEC);
 	struct strvec restored;
 	strvec_init(&restored);
-	while (w->fds[0] >= 0 || w->fds[1] >= 0) {
-		struct pollfd pfd[3];
-		int n = 0, map[3];
+	bool clients_gone = false;
+	while (w->fds[0] >= 0 || w->fds[1] >= 0 || w->pidfd >= 0) {
+		if (!clients_gone && w->fds[0] < 0 && w->fds[1] < 0) {
+			/* The shell closed its end: it exited, or exec'd its last
+			 * command (the socket is close-on-exec). Check now, and once
+			 * more when a still running shell has exited. */
+			clients_gone = true;
+			if (w->pidfd >= 0 && !shell_exiting(w))
+				continue; /* checked when it has exited */
+			if (w->pidfd >= 0) {
+				close(w->pidfd);
+				w->pidfd = -1;
+			}
+			if (!w->no_broker) {
+				/* the broker never asked: killed along with the shell */
+				if (w->inotify >= 0)
+					close(w->inotify);
+				w->inotify = -1;
+			}
+			warden_final(w, w->no_broker ? "changed by the last command"
+			                             : "changed by a session that ended before it could check");
+			continue;
+		}
+		struct pollfd pfd[4];
+		int n = 0, map[4];
 		for (int i = 0; i < 2; i++) {
 			if (w->fds[i] >= 0) {
 				map[n] = i;
 				pfd[n++] = (struct pollfd){.fd = w->fds[i], .events = POLLIN};
 			}
 		}
-		int sig_i = -1;
+		int sig_i = -1, pid_i = -1;
 		if (w->sigfd >= 0) {
 			sig_i = n;
 			map[n] = -1;
 			pfd[n++] = (struct pollfd){.fd = w->sigfd, .events = POLLIN};
+		}
+		if (w->pidfd >= 0) {
+			pid_i = n;
+			map[n] = -1;
+			pfd[n++] = (struct pollfd){.fd = w->pidfd, .events = POLLIN};
 		}
 		if (poll(pfd, (nfds_t)n, -1) < 0) {
 			if (errno == EINTR)
@@ -1400,8 +1610,15 @@ static _Noreturn void warden_main(struct warden *w)
 				warden_reload(w);
 			}
 		}
+		if (pid_i >= 0 && (pfd[pid_i].revents & (POLLIN | POLLHUP | POLLERR))) {
+			/* The shell (or what it exec'd) has exited. Jobs it left may
+			 * still hold its socket: they are checked when they close it. */
+			close(w->pidfd);
+			w->pidfd = -1;
+			warden_final(w, "changed by the last command");
+		}
 		for (int k = 0; k < n; k++) {
-			if (k == sig_i || !(pfd[k].revents & (POLLIN | POLLHUP | POLLERR)))
+			if (k == sig_i || k == pid_i || !(pfd[k].revents & (POLLIN | POLLHUP | POLLERR)))
 				continue;
 			int *fd = &w->fds[map[k]];
 			struct broker_frame f;
@@ -1431,13 +1648,15 @@ static _Noreturn void warden_main(struct warden *w)
 	/* Everybody who could ask is gone (exited, or killed with the whole
 	 * process group): one last check, told on stderr when it finds anything. */
 	strvec_free(&restored);
-	if (w->inotify >= 0)
-		close(w->inotify);
-	w->inotify = -1; /* the last check is a full one */
-	warden_check(w, &restored, "after the session");
-	for (size_t i = 0; i < restored.len; i++)
-		print_restored(restored.items[i], "changed by a session that ended before it could check");
-	strvec_free(&restored);
+	if (!clients_gone) {
+		if (w->inotify >= 0)
+			close(w->inotify);
+		w->inotify = -1; /* the last check is a full one */
+		warden_check(w, &restored, "after the session");
+		for (size_t i = 0; i < restored.len; i++)
+			print_restored(restored.items[i], "changed by a session that ended before it could check");
+		strvec_free(&restored);
+	}
 	remove_marker(w->p->state, getpid());
 	_exit(0);
 }
@@ -1557,7 +1776,16 @@ static void git_env(struct protect *p, struct strvec *env)
 	strvec_push_owned(env, xasprintf("GIT_CONFIG_COUNT=%ld", n));
 }
 
-int protect_start(struct events *ev, struct protect_start_result *out)
+/* The state folder's lock; the folder is made only the first time. */
+static int open_state(const char *state)
+{
+	int fd = lock_state(state);
+	if (fd < 0 && errno == ENOENT && mkdir_p(state, 0700) == 0)
+		fd = lock_state(state);
+	return fd;
+}
+
+int protect_start(struct events *ev, bool broker, struct protect_start_result *out)
 {
 	memset(out, 0, sizeof *out);
 	out->shell.fd = -1;
@@ -1569,49 +1797,61 @@ int protect_start(struct events *ev, struct protect_start_result *out)
 	char *state = state_dir_for(live->root);
 	/* Inside another sbsh's sandbox the state folder is read-only: the
 	 * outer session protects the project. */
-	int lock = state && mkdir_p(state, 0700) == 0 ? lock_state(state) : -1;
+	int lock = state ? open_state(state) : -1;
 	if (lock < 0) {
 		free(state);
 		protect_free(live);
 		return -1;
 	}
 	live->state = state;
+	/* always: a dead session's marker must not outlive the start that
+	 * found nothing of its to restore */
 	int nlive, ndead;
 	sessions(state, &nlive, &ndead, NULL);
 	struct protect *saved = load_mirror(state);
 	struct protect *base;
-	if (saved && (nlive || ndead)) {
-		/* A session still running, or one that died before it could
-		 * check: what differs from the baseline is theirs, not a human's. */
+	if (saved && !saved->moved) {
+		/* The usual start: every protected file has the metadata it had
+		 * when last found equal to the baseline. Nothing to read. */
 		base = saved;
-		struct strvec restored;
-		strvec_init(&restored);
-		check(base, &restored);
-		const char *origin = ndead ? "changed by an earlier sbsh session that did not finish"
-		                           : "changed inside another running sbsh session";
-		for (size_t i = 0; i < restored.len; i++) {
-			print_restored(restored.items[i], origin);
-			events_restore(ev, restored.items[i], "earlier session");
-		}
-		strvec_free(&restored);
 		protect_free(live);
 	} else {
-		/* No session ran since the last one ended: the files as they are
-		 * are the human's, and the new baseline. */
-		scan(live);
-		if (!saved || !same_baseline(live, saved))
-			write_mirror(live);
-		protect_free(saved);
-		base = live;
+		if (saved && (nlive || ndead) && need_all_data(saved)) {
+			/* A session still running, or one that died before it could
+			 * check: what differs from the baseline is theirs, not a human's. */
+			base = saved;
+			struct strvec restored;
+			strvec_init(&restored);
+			check(base, &restored);
+			const char *origin = ndead ? "changed by an earlier sbsh session that did not finish"
+			                           : "changed inside another running sbsh session";
+			for (size_t i = 0; i < restored.len; i++) {
+				print_restored(restored.items[i], origin);
+				events_restore(ev, restored.items[i], "earlier session");
+			}
+			strvec_free(&restored);
+			protect_free(live);
+		} else {
+			/* No session ran since the last one ended: the files as they
+			 * are are the human's, and the new baseline. */
+			scan(live);
+			if (!saved || !need_all_data(saved) || !same_baseline(live, saved))
+				write_mirror(live);
+			else
+				write_manifest(live); /* same contents, new metadata */
+			protect_free(saved);
+			base = live;
+		}
 	}
 	base->ev = ev;
-	int shell_sv[2], broker_sv[2];
+	state = NULL; /* freed with whichever set was not kept */
+	int shell_sv[2], broker_sv[2] = {-1, -1};
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, shell_sv) != 0) {
 		close(lock);
 		protect_free(base);
 		return -1;
 	}
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, broker_sv) != 0) {
+	if (broker && socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, broker_sv) != 0) {
 		close(shell_sv[0]);
 		close(shell_sv[1]);
 		close(lock);
@@ -1619,32 +1859,53 @@ int protect_start(struct events *ev, struct protect_start_result *out)
 		return -1;
 	}
 	/* The watches exist before the shell runs anything. */
-	struct warden w = {.p = base, .fds = {shell_sv[0], broker_sv[0]}, .sigfd = -1, .inotify = -1};
+	struct warden w = {.p = base, .fds = {shell_sv[0], broker_sv[0]}, .pidfd = -1, .sigfd = -1,
+	                   .inotify = -1, .no_broker = !broker};
 	w.inotify = watch_all(&w);
+	char *marker_tmp = NULL;
+	int marker = marker_prepare(base->state, &marker_tmp);
 	fflush(stderr);
+	pid_t shell_pid = getpid();
 	pid_t pid = fork();
 	if (pid == 0) {
 		close(lock);
 		close(shell_sv[1]);
-		close(broker_sv[1]);
+		if (broker_sv[1] >= 0)
+			close(broker_sv[1]);
+		/* marker stays open: its lock says this warden is alive */
+		if (!broker) {
+			w.shell_pid = shell_pid;
+			w.pidfd = (int)syscall(SYS_pidfd_open, shell_pid, 0);
+			if (w.pidfd >= 0 && getppid() != shell_pid) {
+				close(w.pidfd); /* the shell is already gone */
+				w.pidfd = -1;
+			}
+		}
 		warden_main(&w);
 	}
 	if (w.inotify >= 0)
 		close(w.inotify);
 	free(w.watches);
 	close(shell_sv[0]);
-	close(broker_sv[0]);
+	if (broker_sv[0] >= 0)
+		close(broker_sv[0]);
 	if (pid < 0) {
 		close(shell_sv[1]);
-		close(broker_sv[1]);
+		if (broker_sv[1] >= 0)
+			close(broker_sv[1]);
+		if (marker >= 0) {
+			unlink(marker_tmp);
+			free(marker_tmp);
+			close(marker);
+		}
 		close(lock);
 		protect_free(base);
 		return -1;
 	}
-	write_marker(base->state, pid);
+	marker_publish(base->state, marker_tmp, marker, pid);
 	close(lock); /* releases the lock */
 	out->shell.fd = shell_sv[1];
-	out->shell.pid = getpid();
+	out->shell.pid = shell_pid;
 	out->broker_fd = broker_sv[1];
 	out->root = xstrdup(base->root);
 	git_env(base, &out->env);
@@ -1675,7 +1936,7 @@ int protect_main(int argc, char **argv, int i)
 		protect_free(live);
 		return 0;
 	}
-	int lock = state && mkdir_p(state, 0700) == 0 ? lock_state(state) : -1;
+	int lock = state ? open_state(state) : -1;
 	if (lock < 0) {
 		fprintf(stderr, "sbsh: --protect accept: cannot write %s: %s (run it outside the sandbox)\n",
 		        state ? state : "the state folder", strerror(errno));

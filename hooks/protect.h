@@ -34,9 +34,13 @@ struct protect_start_result {
 bool protect_applies(void);
 
 /* Takes (or loads and enforces) the baseline, starts the warden. Call
- * before the broker is forked and before confinement. Returns 0, or -1
- * when nothing is protected (the reason was printed when it matters). */
-int protect_start(struct events *ev, struct protect_start_result *out);
+ * before the broker is forked and before confinement. With broker false
+ * (headless: no broker is forked) the warden watches the calling process
+ * itself and makes the session's last check when it has exited (the shell
+ * may exec its last command). Reads no contents when the protected files'
+ * metadata match the saved manifest. Returns 0, or -1 when nothing is
+ * protected (the reason was printed when it matters). */
+int protect_start(struct events *ev, bool broker, struct protect_start_result *out);
 
 /* Shell side, at the end of a top-level command line: the warden puts
  * back what changed; one line per path on stderr. Cheap when nothing

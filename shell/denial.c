@@ -143,6 +143,8 @@ static void print_hint(const char *what, char *const *argv)
 	struct strbuf sb;
 	strbuf_init(&sb);
 	strbuf_addf(&sb, "sbsh: the sandbox blocked a write outside the project (%s); ask with: escape", what);
+	if (!argv)
+		strbuf_adds(&sb, " CMD");
 	for (size_t i = 0; argv && argv[i]; i++) {
 		strbuf_addc(&sb, ' ');
 		vars_quote(&sb, argv[i]);
@@ -152,6 +154,11 @@ static void print_hint(const char *what, char *const *argv)
 	ssize_t ignored = write(2, sb.data, sb.len);
 	(void)ignored;
 	strbuf_free(&sb);
+}
+
+bool denial_may_hint(struct shell *sh, char *const *argv)
+{
+	return sh->sandbox_roots && argv && argv[0] && outside_write_target(sh->sandbox_roots, argv);
 }
 
 void denial_hint_command(struct shell *sh, char *const *argv, int status)

@@ -9,6 +9,9 @@
 /* True when writing path needs a folder outside roots (resolved folders the
  * sandbox lets the shell write). */
 bool denial_outside(char *const *roots, const char *path);
+/* True when a program with this argv would get a hint if it failed: the
+ * shell then waits for it instead of exec'ing it as its last command. */
+bool denial_may_hint(struct shell *sh, char *const *argv);
 /* After a program failed with status: a hint when it was asked to write
  * outside the writable folders. */
 void denial_hint_command(struct shell *sh, char *const *argv, int status);

@@ -190,7 +190,7 @@ int doctor_main(const struct sandbox_config *cfg_in, const char *config_path, bo
 		json_object_set_new(esc, "metadata_changes", json_true());
 		json_object_set_new(root, "escapes", esc);
 		json_object_set_new(root, "denial_hints",
-		                    json_string("sbsh tells a failed command's denied writes from its exit and the errors it printed; no audit source is read"));
+		                    json_string("from sbsh's own redirections and the write targets of known programs (cp, mv, touch, tee, dd of=, -o FILE...); Landlock's audit records are not read"));
 		char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		puts(text ? text : "{}");
 		free(text);
@@ -234,7 +234,9 @@ int doctor_main(const struct sandbox_config *cfg_in, const char *config_path, bo
 		}
 		for (size_t i = 0; i < st.dropped.len; i++)
 			printf("  %s\n", st.dropped.items[i]);
-		printf("\nDenials are explained after a failed command from its errors; no audit log is read.\n");
+		printf("\nDenied writes are explained after a failed command when sbsh can tell: its own\n"
+		       "redirections, and the write targets of known programs (cp, mv, touch, dd of=...).\n"
+		       "Landlock's audit records are not read.\n");
 	}
 	(void)applied;
 	strvec_free(&sockets);

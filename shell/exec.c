@@ -2,6 +2,7 @@
  * return and exit unwind through sh->jump, checked after every command. */
 #include "shell.h"
 #include "approve.h"
+#include "denial.h"
 #include "builtins.h"
 #include "parser.h"
 #include "redir.h"
@@ -984,6 +985,9 @@ static int run_command(struct shell *sh, const struct node *n, int argc, char **
 	struct resolved r;
 	resolve_name(sh, argv[0], aflags, &r);
 	int status = 0;
+	/* Any other command in between re-arms the stopped-jobs warning. */
+	if (sh->exit_warned && !(r.builtin && r.builtin->fn == builtin_exit))
+		sh->exit_warned = false;
 
 	if (r.builtin && (r.builtin->flags & BUILTIN_SPECIAL) && !(aflags & (EXEC_ARGV_NO_FUNCS | EXEC_ARGV_BUILTIN_ONLY))) {
 		/* Special builtin: assignments persist; its errors are fatal to a
@@ -1087,7 +1091,7 @@ static int run_command(struct shell *sh, const struct node *n, int argc, char **
 		return verdict_status;
 	}
 
-	if ((flags & EX_LAST) && !trap_any_set(sh) && !sh->opt.monitor) {
+	if ((flags & EX_LAST) && !trap_any_set(sh) && !sh->opt.monitor && !denial_may_hint(sh, argv)) {
 		/* Nothing follows in this process: become the command. */
 		if (redir_apply(sh, redirs, nredirs, NULL) != 0)
 			exec_exit(sh, 1);
@@ -1112,7 +1116,9 @@ static int run_command(struct shell *sh, const struct node *n, int argc, char **
 			free(path);
 			if (scoped)
 				vars_pop_scope(sh);
-			return wait_foreground_pid(sh, vpid, n);
+			int vstatus = wait_foreground_pid(sh, vpid, n);
+			denial_hint_command(sh, argv, vstatus);
+			return vstatus;
 		}
 		if (vpid > 0)
 			jobs_wait_pid(sh, vpid);
@@ -1147,7 +1153,9 @@ static int run_command(struct shell *sh, const struct node *n, int argc, char **
 	free(path);
 	if (scoped)
 		vars_pop_scope(sh);
-	return wait_foreground_pid(sh, pid, n);
+	int status_done = wait_foreground_pid(sh, pid, n);
+	denial_hint_command(sh, argv, status_done);
+	return status_done;
 }
 
 /* Declaration builtins take NAME=value operands expanded like assignments. */

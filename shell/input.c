@@ -574,7 +574,7 @@ int input_run_interactive(struct shell *sh)
 	char *hist = history_path(sh);
 	const char *hs = vars_get(sh, "HISTSIZE");
 	int size = hs ? atoi(hs) : 0;
-	struct lineedit *le = lineedit_open(hist, size);
+	struct lineedit *le = lineedit_open(hist, size, sh->history_fd);
 	struct reader r = {.sh = sh, .fd = 0, .le = le};
 	int status = run_reader(&r);
 	lineedit_close(le);

@@ -12,7 +12,7 @@ struct lineedit {
 	int unused;
 };
 
-struct lineedit *lineedit_open(const char *history_path, int history_size)
+struct lineedit *lineedit_open(const char *history_path, int history_size, int history_fd)
 {
 	(void)history_path;
 	(void)history_size;

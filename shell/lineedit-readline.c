@@ -14,6 +14,7 @@
 
 struct lineedit {
 	char *history_path;
+	int history_fd; /* opened before the sandbox, which cannot write its folder */
 	int history_size;
 };
 
@@ -43,10 +44,11 @@ static int read_key(FILE *in)
 	}
 }
 
-struct lineedit *lineedit_open(const char *history_path, int history_size)
+struct lineedit *lineedit_open(const char *history_path, int history_size, int history_fd)
 {
 	struct lineedit *le = xcalloc(1, sizeof *le);
 	le->history_path = history_path ? xstrdup(history_path) : NULL;
+	le->history_fd = history_fd;
 	le->history_size = history_size > 0 ? history_size : 500;
 	rl_readline_name = "sbsh";
 	/* The shell owns SIGINT; readline hears about it via read_key. */
@@ -93,7 +95,23 @@ void lineedit_close(struct lineedit *le)
 {
 	if (!le)
 		return;
-	if (le->history_path) {
+	if (le->history_fd >= 0) {
+		/* The library would write through a temp file beside the path,
+		 * which the sandbox forbids: the entries are written here, in
+		 * the plain format read_history reads. */
+		struct strbuf sb;
+		strbuf_init(&sb);
+		int first = history_length > le->history_size ? history_length - le->history_size : 0;
+		for (int i = first; i < history_length; i++) {
+			HIST_ENTRY *e = history_get(history_base + i);
+			if (e && e->line) {
+				strbuf_adds(&sb, e->line);
+				strbuf_addc(&sb, '\n');
+			}
+		}
+		util_replace_fd_contents(le->history_fd, sb.data ? sb.data : "", sb.len);
+		strbuf_free(&sb);
+	} else if (le->history_path) {
 		write_history(le->history_path);
 		history_truncate_file(le->history_path, le->history_size);
 	}

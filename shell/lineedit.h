@@ -9,7 +9,7 @@
 struct lineedit;
 
 /* history_path may be NULL (no history file); history_size <= 0: default. */
-struct lineedit *lineedit_open(const char *history_path, int history_size);
+struct lineedit *lineedit_open(const char *history_path, int history_size, int history_fd);
 /* Reads one line without its newline (malloc'd), or NULL at end of input.
  * Ctrl-C returns an empty line with *interrupted set. */
 char *lineedit_read(struct lineedit *le, const char *prompt, bool *interrupted);

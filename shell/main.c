@@ -3,6 +3,7 @@
 #include "shell.h"
 #include "approve.h"
 #include "lineedit.h"
+#include "sandbox.h"
 #include "startup.h"
 
 #include <stdio.h>
@@ -24,7 +25,11 @@ static void usage(FILE *out)
 	      "Options: -c run the command string; -s read commands from stdin;\n"
 	      "         -i interactive; -l, --login run /etc/profile and ~/.profile;\n"
 	      "         -o NAME / +o NAME set or unset an option (see `set -o`);\n"
-	      "         --version, --help.\n",
+	      "         --version, --help.\n"
+	      "sbsh's own: --sandbox, --no-sandbox, --net=on|off|allow:PORTS, --allow-write DIR,\n"
+	      "         --headless, --doctor [--json], --classify [--json] -c STRING,\n"
+	      "         --config set-sandbox|set-network VALUE, --shims DIR, --events FILE,\n"
+	      "         --protect accept|status, --no-protect (see sbsh(1)).\n",
 	      out);
 }
 
@@ -49,7 +54,10 @@ static int parse_options(struct shell *sh, int argc, char **argv, struct main_op
 		}
 		if (a[0] == '-' && a[1] == '-') {
 			if (strcmp(a, "--version") == 0) {
-				printf("sbsh %s (line editor: %s)\n", PACKAGE_VERSION, lineedit_name());
+				struct sandbox_state probe = {0};
+				sandbox_probe(&probe);
+				printf("sbsh %s (line editor: %s; Landlock ABI %d%s)\n", PACKAGE_VERSION,
+				       lineedit_name(), probe.abi, probe.abi ? "" : ", no sandbox here");
 				exit(0);
 			} else if (strcmp(a, "--help") == 0) {
 				usage(stdout);
@@ -165,6 +173,18 @@ int main(int argc, char **argv)
 	struct shell sh;
 	shell_init(&sh, environ);
 	sh.broker_fd = st.broker_fd;
+	sh.history_fd = st.history_fd;
+	if (st.state.landlock_applied) {
+		/* Resolved once, for the hints after denied writes. */
+		struct strvec roots;
+		strvec_init(&roots);
+		for (size_t r = 0; r < st.state.ngrants; r++) {
+			char *real = realpath(st.state.grants[r].path, NULL);
+			if (real)
+				strvec_push_owned(&roots, real);
+		}
+		sh.sandbox_roots = strvec_detach(&roots);
+	}
 	struct policy_options po = {.headless = st.headless, .broker_fd = st.broker_fd, .events = st.events, .protect = &st.protect.shell};
 	policy_init(&sh, &po);
 	sh.opt.expand_aliases = true;
@@ -200,6 +220,7 @@ int main(int argc, char **argv)
 	sh.opt.cmd_string = command != NULL;
 	sh.opt.stdin_mode = !command && !script;
 	sh.opt.interactive = interactive;
+	sh.opt.history = interactive;
 	sh.opt.login = mo.login;
 	if (interactive && !mo.monitor_set)
 		sh.opt.monitor = true;

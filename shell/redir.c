@@ -2,6 +2,7 @@
  * terminal) lives at 10 or above with close-on-exec, so commands never
  * inherit them. */
 #include "redir.h"
+#include "denial.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -153,8 +154,11 @@ static int open_for_output(struct shell *sh, const char *path, enum redir_op op)
 	} else {
 		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	}
-	if (fd < 0)
-		shell_error(sh, "%s: %s", path, strerror(errno));
+	if (fd < 0) {
+		int err = errno;
+		shell_error(sh, "%s: %s", path, strerror(err));
+		denial_hint_redirect(sh, path, err);
+	}
 	return fd;
 }
 

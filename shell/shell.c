@@ -18,7 +18,10 @@ void shell_init(struct shell *sh, char **envp)
 	sh->random_state = (uint32_t)sh->shell_pid ^ (uint32_t)sh->start_time;
 	sh->tty_fd = -1;
 	sh->broker_fd = -1;
+	sh->history_fd = -1;
 	sh->opt.hashall = true;
+	sh->opt.braceexpand = true;
+	sh->opt.interactive_comments = true;
 	vars_init(sh, envp);
 	trap_init(sh);
 	jobs_init(sh);
@@ -30,6 +33,9 @@ void shell_free(struct shell *sh)
 	trap_free(sh);
 	vars_free(sh);
 	free(sh->arg0);
+	free(sh->pipestatus);
+	sh->pipestatus = NULL;
+	sh->npipestatus = sh->pipestatus_cap = 0;
 	strv_free(sh->positional);
 	sh->arg0 = NULL;
 	sh->positional = NULL;

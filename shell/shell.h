@@ -47,6 +47,11 @@ struct shell_options {
 	bool nullglob, failglob, dotglob, nocaseglob, nocasematch;
 	bool expand_aliases; /* on when interactive or POSIX-ish scripts; see main.c */
 	bool lastpipe;
+	/* bash's -o names that snapshots of a bash session set: accepted and
+	 * listed, without effect here (brace expansion is always on). */
+	bool braceexpand, interactive_comments, histexpand, history, errtrace, functrace;
+	bool physical, privileged, keyword, onecmd;
+	unsigned shopt_noop; /* bash shopt names accepted without effect, a bit each */
 };
 
 /* How far a break / continue / return / exit unwinds: set by the builtin,
@@ -115,6 +120,8 @@ struct shell {
 
 	int tty_fd;          /* the shell's terminal when job control is on, else -1 */
 	int broker_fd;       /* socket to the unsandboxed broker, -1 when nobody can be asked */
+	int history_fd;      /* the history file, opened before confinement, or -1 */
+	char **sandbox_roots; /* resolved writable folders while the sandbox is on, else NULL */
 	struct policy *policy; /* hooks/approve.c: classification and approvals, NULL when off */
 	pid_t shell_pgid;    /* the shell's own process group, for job control */
 

@@ -3,6 +3,7 @@
 #include "startup.h"
 
 #include "broker.h"
+#include "shims.h"
 #include "../hooks/classify.h"
 
 #include <errno.h>
@@ -218,6 +219,38 @@ static int config_main(const char *path, int argc, char **argv, int i)
 	return STARTUP_USAGE;
 }
 
+/* An interactive shell keeps its history in $XDG_STATE_HOME/sbsh/history,
+ * a folder the sandbox must not write (the protection baselines live
+ * beside it): the file is opened here, before confinement, and written
+ * through that descriptor. */
+static int open_history(void)
+{
+	if (!isatty(0) || !isatty(2))
+		return -1;
+	const char *state = getenv("XDG_STATE_HOME");
+	const char *home = getenv("HOME");
+	char *dir;
+	if (state && state[0] == '/')
+		dir = xasprintf("%s/sbsh", state);
+	else if (home && *home)
+		dir = xasprintf("%s/.local/state/sbsh", home);
+	else
+		return -1;
+	for (char *p = dir + 1; *p; p++) {
+		if (*p == '/') {
+			*p = '\0';
+			mkdir(dir, 0700);
+			*p = '/';
+		}
+	}
+	mkdir(dir, 0700);
+	char *path = xasprintf("%s/history", dir);
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	free(path);
+	free(dir);
+	return fd;
+}
+
 static bool has_terminal(void)
 {
 	int fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
@@ -239,6 +272,7 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 	char **argv = *argvp;
 	memset(st, 0, sizeof *st);
 	st->broker_fd = -1;
+	st->history_fd = -1;
 	st->protect.shell.fd = -1;
 	st->protect.broker_fd = -1;
 	const char *events_spec = getenv("SBSH_EVENTS");
@@ -291,6 +325,8 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 			strvec_push(&st->sandbox.extra_write, dir);
 			if (a[13] != '=')
 				remove_args(argc, argv, i, 1);
+		} else if (strcmp(a, "--shims") == 0) {
+			return shims_main(i + 1 < *argc ? argv[i + 1] : NULL);
 		} else if (strcmp(a, "--config") == 0) {
 			return config_main(st->config_path, *argc, argv, i);
 		} else if (strcmp(a, "--protect") == 0) {
@@ -326,13 +362,14 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 	}
 	/* Protected files: the baseline is taken (or enforced) and its warden
 	 * started before the broker, so neither the broker's terminal nor the
-	 * shell's sandbox is ever in its hands. Only stat() calls when there is
-	 * no project here. */
-	bool protecting = !st->no_protect && protect_applies() && protect_start(st->events, &st->protect) == 0;
+	 * shell's sandbox is ever in its hands. Only a few stat() calls when
+	 * there is no project here. */
+	bool protecting = !st->no_protect && protect_start(st->events, true, &st->protect) == 0;
 
 	/* The broker is forked before confinement when a human can be asked,
 	 * and headless too when files are protected: it holds the pid the
-	 * caller waits on until the warden's last check is done. */
+	 * caller waits on until the warden's last check is done (the shell
+	 * may exec its last command, or leave without a last line check). */
 	st->broker_fd = -1;
 	if (!st->headless || protecting) {
 		struct strvec writable;
@@ -362,6 +399,7 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 	}
 	st->protect.shell.pid = getpid();
 
+	st->history_fd = open_history();
 	int r = sandbox_apply(&st->sandbox, &st->state);
 	if (r < 0) {
 		fprintf(stderr, "sbsh: sandbox requested but unavailable: %s\n", st->state.reason);

@@ -14,6 +14,7 @@ struct startup {
 	struct sandbox_config sandbox;
 	struct sandbox_state state;
 	bool headless;        /* --headless, or CI set, or no terminal */
+	int history_fd;       /* the interactive history file, opened before confinement, or -1 */
 	bool interactive_hint; /* the shell will be interactive (for the one-line notice) */
 	char *config_path;    /* the config file read, or NULL */
 	struct broker_options broker;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 static void out_of_memory(void)
@@ -223,4 +224,18 @@ char **strv_copy(char *const *v)
 	for (size_t i = 0; i < n; i++)
 		copy[i] = xstrdup(v[i]);
 	return copy;
+}
+
+int util_replace_fd_contents(int fd, const char *data, size_t len)
+{
+	if (ftruncate(fd, 0) != 0)
+		return -1;
+	size_t off = 0;
+	while (off < len) {
+		ssize_t w = pwrite(fd, data + off, len - off, (off_t)off);
+		if (w <= 0)
+			return -1;
+		off += (size_t)w;
+	}
+	return 0;
 }

@@ -53,4 +53,8 @@ void strv_free(char **v);
 size_t strv_len(char *const *v);
 char **strv_copy(char *const *v);
 
+/* Replaces the contents of the file open on fd (for files opened before
+ * the sandbox, which cannot be reopened by path). Returns 0 or -1. */
+int util_replace_fd_contents(int fd, const char *data, size_t len);
+
 #endif

@@ -1,0 +1,46 @@
+### exit with stopped jobs warns once, then exits
+# Needs a terminal: python3's pty runs an interactive shell.
+command -v python3 >/dev/null 2>&1 || { echo 'python3 is needed for this case (./bootstrap installs it)'; exit 1; }
+python3 - "$SHELL" <<'PY'
+import os, pty, re, select, sys, time
+shell = sys.argv[1]
+pid, fd = pty.fork()
+if pid == 0:
+    os.environ["PS1"] = "$ "
+    args = [shell, "--norc", "--noprofile", "-i"] if "bash" in shell else [shell, "-i"]
+    os.execv(shell, args)
+out = b""
+def drain(seconds):
+    global out
+    end = time.time() + seconds
+    while time.time() < end:
+        r, _, _ = select.select([fd], [], [], 0.05)
+        if r:
+            try:
+                out += os.read(fd, 4096)
+            except OSError:
+                return
+drain(1.0)
+for text in ["sleep 30\n", "\x1a", "exit\n", "echo still-here\n", "exit\n", "exit\n", "echo not-reached\n"]:
+    drain(0.5)
+    os.write(fd, text.encode())
+drain(1.0)
+text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", out.decode(errors="replace"))
+lines = text.replace("\r", "").split("\n")
+seen = [l for l in lines if l in ("There are stopped jobs.", "still-here", "not-reached")]
+for l in seen[:3]:
+    print(l)
+done = 0
+for _ in range(60):
+    done, _ = os.waitpid(pid, os.WNOHANG)
+    if done == pid:
+        break
+    drain(0.05)
+print("exited" if done == pid else "running")
+PY
+--- tags bash
+--- stdout
+There are stopped jobs.
+still-here
+There are stopped jobs.
+exited
