@@ -6,7 +6,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <fnmatch.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdio.h>
@@ -41,63 +40,6 @@ static void allow_list_free(struct allow_list *l)
 	free(l->path);
 	strvec_free(&l->allow);
 	strvec_free(&l->deny);
-}
-
-/* Splits an entry into words: blanks separate, '...' and "..." quote,
- * backslash escapes one character. */
-static void split_entry(const char *s, struct strvec *out)
-{
-	struct strbuf w;
-	strbuf_init(&w);
-	bool in_word = false;
-	for (const char *p = s; *p; p++) {
-		char c = *p;
-		if (c == ' ' || c == '\t' || c == '\n') {
-			if (in_word)
-				strvec_push_owned(out, strbuf_detach(&w));
-			in_word = false;
-			continue;
-		}
-		in_word = true;
-		if (c == '\'' || c == '"') {
-			const char *end = strchr(p + 1, c);
-			if (!end)
-				end = p + strlen(p);
-			strbuf_addmem(&w, p + 1, (size_t)(end - p - 1));
-			p = *end ? end : end - 1;
-		} else if (c == '\\' && p[1]) {
-			strbuf_addc(&w, *++p);
-		} else {
-			strbuf_addc(&w, c);
-		}
-	}
-	if (in_word)
-		strvec_push_owned(out, strbuf_detach(&w));
-	strbuf_free(&w);
-}
-
-bool policy_entry_matches(const char *entry, char *const *argv)
-{
-	struct strvec words;
-	strvec_init(&words);
-	split_entry(entry, &words);
-	bool ok = words.len > 0;
-	size_t i = 0;
-	for (; ok && i < words.len; i++) {
-		if (!argv[i]) {
-			ok = false;
-			break;
-		}
-		const char *w = words.items[i];
-		if (strpbrk(w, "*?["))
-			ok = fnmatch(w, argv[i], 0) == 0;
-		else
-			ok = strcmp(w, argv[i]) == 0;
-	}
-	if (ok && argv[i])
-		ok = false; /* whole commands only: never a prefix */
-	strvec_free(&words);
-	return ok;
 }
 
 static int read_string_array(json_t *root, const char *key, struct strvec *out, const char *path)
@@ -228,6 +170,12 @@ int policy_init(struct shell *sh, const struct policy_options *opts)
 	p->project.sandbox_writable = true;
 	free(path);
 	return rc;
+}
+
+void policy_set_opaque(struct shell *sh)
+{
+	if (sh->policy)
+		sh->policy->opts.off = true;
 }
 
 void policy_free(struct shell *sh)

@@ -22,6 +22,9 @@ struct policy_options {
  * malformed (the policy still exists, without that list). */
 int policy_init(struct shell *sh, const struct policy_options *opts);
 void policy_free(struct shell *sh);
+/* Opaque project code (a script file): no classification, no approvals;
+ * protection and events go on. */
+void policy_set_opaque(struct shell *sh);
 
 /* The static pass for one complete command line, before any of it runs:
  * with a human to ask, the commands that are decidable now are put to

@@ -28,34 +28,6 @@
 
 extern char **environ;
 
-int broker_frame_check(const struct broker_frame *f, size_t received)
-{
-	if (received < BROKER_HEADER_SIZE || f->magic != BROKER_MAGIC)
-		return -1;
-	if (f->type < BROKER_ESCAPE || f->type > BROKER_RESTORED)
-		return -1;
-	if (f->len > BROKER_PAYLOAD_MAX || f->len != received - BROKER_HEADER_SIZE)
-		return -1;
-	return 0;
-}
-
-int broker_frame_argv(struct broker_frame *f, char **argv, size_t max)
-{
-	if (f->value <= 0 || (size_t)f->value >= max || f->len == 0 || f->payload[f->len - 1] != '\0')
-		return -1;
-	size_t argc = 0, off = 0;
-	while (off < f->len) {
-		if (argc >= (size_t)f->value)
-			return -1;
-		argv[argc++] = f->payload + off;
-		off += strlen(f->payload + off) + 1;
-	}
-	if (argc != (size_t)f->value || argv[0][0] == '\0')
-		return -1;
-	argv[argc] = NULL;
-	return (int)argc;
-}
-
 int broker_wait_status(int wstatus)
 {
 	if (WIFEXITED(wstatus))
@@ -301,22 +273,6 @@ static bool ask_human(struct broker *b, char *const *argv, const char *program, 
 	return yes;
 }
 
-/* Splits an APPROVE payload into its three strings. */
-static int approval_fields(const struct broker_frame *f, const char *out[3])
-{
-	size_t off = 0;
-	for (int i = 0; i < 3; i++) {
-		if (off >= f->len)
-			return -1;
-		const char *end = memchr(f->payload + off, '\0', f->len - off);
-		if (!end)
-			return -1;
-		out[i] = f->payload + off;
-		off = (size_t)(end - f->payload) + 1;
-	}
-	return off == f->len ? 0 : -1;
-}
-
 static int ask_approval(struct broker *b, const char *verdict, const char *command,
                         const char *reason, const char *cwd)
 {
@@ -488,7 +444,7 @@ static void serve_request(struct broker *b)
 			if (len >= 0)
 				cwd[len] = '\0';
 		}
-		if (f.len == 0 || f.payload[f.len - 1] != '\0' || approval_fields(&f, fields) != 0)
+		if (f.len == 0 || f.payload[f.len - 1] != '\0' || broker_frame_fields(&f, fields) != 0)
 			send_frame(b->sock, BROKER_REFUSED, 0, "malformed request");
 		else
 			send_frame(b->sock, BROKER_RESULT,

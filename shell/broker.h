@@ -50,6 +50,9 @@ int broker_frame_check(const struct broker_frame *f, size_t received);
 /* Splits an ESCAPE payload into argv (pointers into the frame, which must
  * have room for the terminating NUL). Returns argc, or -1 when malformed. */
 int broker_frame_argv(struct broker_frame *f, char **argv, size_t max);
+/* Splits an APPROVE payload into its three NUL-terminated strings
+ * (pointers into the frame). Returns 0, or -1 when malformed. */
+int broker_frame_fields(const struct broker_frame *f, const char *out[3]);
 
 struct broker_options {
 	bool pty;            /* give the shell a pty and relay (stdio was a terminal) */

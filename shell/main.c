@@ -167,8 +167,10 @@ int main(int argc, char **argv)
 {
 	struct startup st;
 	int rc = startup_run(&st, &argc, &argv);
+	/* exit(), not return, as exec_exit does: what st and sh hold lives
+	 * until the process ends, and stays reachable from this frame. */
 	if (rc >= 0)
-		return rc;
+		exit(rc);
 
 	struct shell sh;
 	shell_init(&sh, environ);
@@ -194,14 +196,14 @@ int main(int argc, char **argv)
 		mo.login = true;
 	int i = parse_options(&sh, argc, argv, &mo);
 	if (i < 0)
-		return STATUS_SYNTAX;
+		exit(STATUS_SYNTAX);
 
 	const char *command = NULL;
 	const char *script = NULL;
 	if (mo.want_c) {
 		if (i >= argc) {
 			shell_warn("-c: option requires an argument");
-			return STATUS_SYNTAX;
+			exit(STATUS_SYNTAX);
 		}
 		command = argv[i++];
 		free(sh.arg0);
@@ -215,6 +217,18 @@ int main(int argc, char **argv)
 		sh.arg0 = xstrdup(argv[0]);
 	}
 	shell_set_positional(&sh, argv + i, (size_t)(argc - i));
+
+	/* A script file is opaque project code (policy rule 10): its commands,
+	 * and those of shells it starts (configure's sub-shells), are bounded
+	 * by the sandbox, not classified one by one. The agent's own text (-c,
+	 * stdin, what it sources or evals from there) is. The marker cannot
+	 * lift anything: the shell that would pass it on to a classified
+	 * command judges that command first. */
+	const char *opaque = getenv("SBSH_OPAQUE");
+	if (script || (opaque && strcmp(opaque, "1") == 0)) {
+		policy_set_opaque(&sh);
+		vars_set(&sh, "SBSH_OPAQUE", "1", VAR_EXPORT);
+	}
 
 	bool interactive = mo.want_i || (!command && !script && isatty(0) && isatty(2));
 	sh.opt.cmd_string = command != NULL;

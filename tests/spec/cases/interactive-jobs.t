@@ -20,18 +20,33 @@ def drain(seconds):
                 out += os.read(fd, 4096)
             except OSError:
                 return
-drain(1.0)
+def prompts():
+    return out.count(b"$ ")
+def wait_prompt(count, seconds=10):
+    # Waits for the shell to show its next prompt: fixed sleeps are flaky
+    # on a loaded machine.
+    end = time.time() + seconds
+    while time.time() < end and prompts() < count:
+        drain(0.05)
+wait_prompt(1)
 for text in ["sleep 30\n", "\x1a", "exit\n", "echo still-here\n", "exit\n", "exit\n", "echo not-reached\n"]:
-    drain(0.5)
-    os.write(fd, text.encode())
-drain(1.0)
+    before = prompts()
+    try:
+        os.write(fd, text.encode())
+    except OSError:
+        break
+    if text == "sleep 30\n":
+        drain(0.7)  # the job must be in the foreground before ^Z
+    else:
+        wait_prompt(before + 1, 3)
+drain(0.5)
 text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", out.decode(errors="replace"))
 lines = text.replace("\r", "").split("\n")
 seen = [l for l in lines if l in ("There are stopped jobs.", "still-here", "not-reached")]
 for l in seen[:3]:
     print(l)
 done = 0
-for _ in range(60):
+for _ in range(200):
     done, _ = os.waitpid(pid, os.WNOHANG)
     if done == pid:
         break
