@@ -95,10 +95,10 @@ int builtin_getopt(struct builtin_getopt *g, int argc, char **argv, const char *
 			g->index++;
 			g->offset = 0;
 		}
-		g->opt = c;
+		g->opt = (unsigned char)c;
 		return '?';
 	}
-	g->opt = c;
+	g->opt = (unsigned char)c;
 	if (spec[1] == ':') {
 		if (!last) {
 			g->arg = (char *)a + g->offset;

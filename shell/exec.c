@@ -938,9 +938,10 @@ int exec_replace(struct shell *sh, char **argv, const char *argv0)
 		int st = input_run_file(sh, path, true);
 		free(path);
 		exec_exit(sh, st);
+	} else {
+		shell_error(sh, "%s: %s", argv[0], strerror(err));
+		free(path);
 	}
-	shell_error(sh, "%s: %s", argv[0], strerror(err));
-	free(path);
 	/* restore what trap_reset_for_exec undid */
 	trap_setup_interactive(sh, sh->opt.interactive, sh->opt.monitor);
 	return err == ENOENT ? STATUS_NOTFOUND : STATUS_NOEXEC;

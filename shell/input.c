@@ -3,6 +3,7 @@
  * interactive prompt. */
 #include "shell.h"
 #include "approve.h"
+#include "complete.h"
 #include "lineedit.h"
 #include "parser.h"
 
@@ -575,6 +576,7 @@ int input_run_interactive(struct shell *sh)
 	const char *hs = vars_get(sh, "HISTSIZE");
 	int size = hs ? atoi(hs) : 0;
 	struct lineedit *le = lineedit_open(hist, size, sh->history_fd);
+	complete_install(sh);
 	struct reader r = {.sh = sh, .fd = 0, .le = le};
 	int status = run_reader(&r);
 	lineedit_close(le);

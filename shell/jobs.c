@@ -708,7 +708,8 @@ static int wait_builtin(struct shell *sh, int argc, char **argv)
 		int st;
 		if (pid) {
 			/* A pid: its own status, not the job's. */
-			struct proc *p = NULL;
+			/* j was found by this pid: one of its procs has it. */
+			struct proc *p = j->procs;
 			for (size_t k = 0; k < j->nprocs; k++)
 				if (j->procs[k].pid == pid)
 					p = &j->procs[k];

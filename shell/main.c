@@ -224,8 +224,12 @@ int main(int argc, char **argv)
 	 * stdin, what it sources or evals from there) is. The marker cannot
 	 * lift anything: the shell that would pass it on to a classified
 	 * command judges that command first. */
+	/* Recipes of make and scripts of npm/yarn/pnpm are project code too:
+	 * make marks them with MAKELEVEL, the package managers with
+	 * npm_lifecycle_event. */
 	const char *opaque = getenv("SBSH_OPAQUE");
-	if (script || (opaque && strcmp(opaque, "1") == 0)) {
+	if (script || (opaque && strcmp(opaque, "1") == 0) || getenv("MAKELEVEL") ||
+	    getenv("npm_lifecycle_event")) {
 		policy_set_opaque(&sh);
 		vars_set(&sh, "SBSH_OPAQUE", "1", VAR_EXPORT);
 	}
@@ -235,6 +239,15 @@ int main(int argc, char **argv)
 	sh.opt.stdin_mode = !command && !script;
 	sh.opt.interactive = interactive;
 	sh.opt.history = interactive;
+	if (interactive && !getenv("PS1")) {
+		/* The default prompt says what confines this shell. */
+		const char *tag = !st.state.landlock_applied ? "no sandbox"
+		                  : st.sandbox.net == SANDBOX_NET_OFF ? "sb net-off"
+		                  : st.sandbox.net == SANDBOX_NET_ALLOW ? "sb net-allow" : "sb";
+		char *ps1 = xasprintf("[%s] \\$ ", tag);
+		vars_set(&sh, "PS1", ps1, 0);
+		free(ps1);
+	}
 	sh.opt.login = mo.login;
 	if (interactive && !mo.monitor_set)
 		sh.opt.monitor = true;

@@ -2762,7 +2762,9 @@ static struct cond_expr *parse_cond_primary(struct parser *p)
 static struct cond_expr *parse_cond_and(struct parser *p)
 {
 	struct cond_expr *left = parse_cond_primary(p);
-	while (left) {
+	if (!left)
+		return NULL;
+	for (;;) {
 		skip_newlines(p);
 		if (peek(p)->kind != TK_AND_IF)
 			break;
@@ -2782,7 +2784,9 @@ static struct cond_expr *parse_cond_and(struct parser *p)
 static struct cond_expr *parse_cond_or(struct parser *p)
 {
 	struct cond_expr *left = parse_cond_and(p);
-	while (left) {
+	if (!left)
+		return NULL;
+	for (;;) {
 		skip_newlines(p);
 		if (peek(p)->kind != TK_OR_IF)
 			break;
@@ -3049,7 +3053,9 @@ static struct node *parse_pipeline(struct parser *p)
 static struct node *parse_and_or(struct parser *p)
 {
 	struct node *left = parse_pipeline(p);
-	while (left) {
+	if (!left)
+		return NULL;
+	for (;;) {
 		struct token *t = peek(p);
 		if (t->kind != TK_AND_IF && t->kind != TK_OR_IF)
 			break;

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Real GNU make with SHELL=sbsh: recipes, variables, multi-line recipes,
-# $(shell ...), a tiny C project, and a recipe refused headless.
+# $(shell ...), a tiny C project, and recipes as opaque project code.
 set -u
 here=$(dirname "$0")
 . "${top_srcdir:-$here/../..}/tests/integration/lib.sh"
@@ -72,13 +72,16 @@ else
 	not_ok "make: a write outside the project is blocked" "make succeeded: $out"
 fi
 
-# Headless (CI), a deleting recipe is refused with status 121 and make stops.
-out=$(CI=1 make -s SHELL="$SBSH" delete 2>&1)
+# Recipes are the project's own code (policy rule 10): the sandbox bounds
+# them, they are not judged one by one, so a build's `rm -f` works headless.
+# The agent's own command line (here `make delete`) is judged, and SAFE.
+out=$(CI=1 "$SBSH" -c 'make -s SHELL="$SBSH" delete' 2>&1)
 status=$?
-[ -e victim ] && ok "make: the refused rm left the file" || not_ok "make: the refused rm left the file"
-check_contains "make: refusal reported" "refused DELETE" "$out"
-check_contains "make: recipe status 121" "Error 121" "$out"
-check "make: exits non-zero" "2" "$status"
+[ ! -e victim ] && ok "make: a recipe's rm runs headless (project code)" || not_ok "make: a recipe's rm runs headless" "$out"
+check "make: exits 0" "0" "$status"
+echo keep >victim
+out=$(CI=1 "$SBSH" -c 'rm victim' 2>&1)
+[ -e victim ] && ok "make: the same rm typed by the agent is refused" || not_ok "make: the same rm typed by the agent is refused" "$out"
 
 # A tiny C project built with make SHELL=sbsh.
 cd "$scratch" && mkdir cproj && cd cproj || exit 1

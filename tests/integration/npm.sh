@@ -57,12 +57,12 @@ nested ok" "$out"
 npm run -s fail >/dev/null 2>&1
 check "npm: a failing script fails npm run" "3" "$?"
 
-# Headless, a deleting script is refused and npm run fails.
+# Package scripts are the project's own code (policy rule 10): bounded by
+# the sandbox, not judged one by one, so a clean script works headless.
 out=$(CI=1 npm run -s clean 2>&1)
 status=$?
-check_contains "npm: rm -rf refused headless" "refused DELETE" "$out"
-[ "$status" -ne 0 ] && ok "npm: the refused script fails npm run" || not_ok "npm: the refused script fails npm run" "status $status"
-[ -d dist ] && ok "npm: dist is still there" || not_ok "npm: dist is still there"
+check "npm: a deleting script runs headless (project code)" "0" "$status"
+[ ! -d dist ] && ok "npm: dist was removed by the project's script" || not_ok "npm: dist was removed" "$out"
 
 # Per run, without a .npmrc.
 rm -f .npmrc

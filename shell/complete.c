@@ -1,0 +1,199 @@
+/* Completion candidates: what a word can become at the cursor. */
+#include "complete.h"
+
+#include <dirent.h>
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../builtins/builtins.h"
+
+#if defined(HAVE_READLINE)
+#include <stdio.h>
+#include <readline/readline.h>
+#elif defined(HAVE_LIBEDIT)
+#include <stdio.h>
+#include <editline/readline.h>
+#endif
+
+bool complete_command_position(const char *line, size_t start)
+{
+	size_t i = start;
+	while (i > 0 && (line[i - 1] == ' ' || line[i - 1] == '\t'))
+		i--;
+	if (i == 0)
+		return true;
+	char c = line[i - 1];
+	if (strchr(";|&(`{!", c))
+		return true;
+	/* After a reserved word that starts a command: then, do, else... */
+	static const char *const words[] = {"then", "do", "else", "elif", "if", "while", "until", "time"};
+	for (size_t w = 0; w < sizeof words / sizeof words[0]; w++) {
+		size_t n = strlen(words[w]);
+		if (i >= n && strncmp(line + i - n, words[w], n) == 0 &&
+		    (i == n || strchr(" \t;|&(", line[i - n - 1])))
+			return true;
+	}
+	return false;
+}
+
+struct collect {
+	struct strvec *out;
+	const char *prefix;
+	size_t len;
+};
+
+static void add(struct collect *c, const char *name)
+{
+	if (strncmp(name, c->prefix, c->len) == 0)
+		strvec_push(c->out, name);
+}
+
+static void add_var(struct var *v, void *ctx)
+{
+	add(ctx, v->name);
+}
+
+static void add_func(const char *name, const struct node *body, void *ctx)
+{
+	(void)body;
+	add(ctx, name);
+}
+
+static void add_alias(const char *name, const char *value, void *ctx)
+{
+	(void)value;
+	add(ctx, name);
+}
+
+static int compare(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void add_programs(struct shell *sh, struct collect *c)
+{
+	const char *path = vars_get(sh, "PATH");
+	if (!path)
+		return;
+	char *copy = xstrdup(path);
+	for (char *dir = strtok(copy, ":"); dir; dir = strtok(NULL, ":")) {
+		DIR *d = opendir(*dir ? dir : ".");
+		if (!d)
+			continue;
+		struct dirent *e;
+		while ((e = readdir(d))) {
+			if (e->d_name[0] == '.' || strncmp(e->d_name, c->prefix, c->len) != 0)
+				continue;
+			if (faccessat(dirfd(d), e->d_name, X_OK, 0) != 0)
+				continue;
+			struct stat st;
+			if (fstatat(dirfd(d), e->d_name, &st, 0) == 0 && S_ISREG(st.st_mode))
+				strvec_push(c->out, e->d_name);
+		}
+		closedir(d);
+	}
+	free(copy);
+}
+
+char **complete_candidates(struct shell *sh, const char *text, bool command_position)
+{
+	struct strvec out;
+	strvec_init(&out);
+	if (text[0] == '$') {
+		/* ${name or $name: variables, keeping what was typed before the name */
+		size_t skip = text[1] == '{' ? 2 : 1;
+		struct collect c = {&out, text + skip, strlen(text + skip)};
+		vars_foreach(sh, add_var, &c);
+		for (size_t i = 0; i < out.len; i++) {
+			char *full = xasprintf("%.*s%s%s", (int)skip, text, out.items[i], skip == 2 ? "}" : "");
+			free(out.items[i]);
+			out.items[i] = full;
+		}
+	} else if (text[0] == '~' && !strchr(text, '/')) {
+		/* ~user: the home folders of the users whose names match */
+		struct collect c = {&out, text + 1, strlen(text + 1)};
+		setpwent();
+		struct passwd *pw;
+		while ((pw = getpwent()))
+			if (strncmp(pw->pw_name, c.prefix, c.len) == 0)
+				strvec_push_owned(&out, xasprintf("~%s/", pw->pw_name));
+		endpwent();
+	} else if (command_position && !strchr(text, '/')) {
+		struct collect c = {&out, text, strlen(text)};
+		for (size_t i = 0; i < builtin_count; i++)
+			add(&c, builtin_table[i].name);
+		funcs_foreach(sh, add_func, &c);
+		alias_foreach(sh, add_alias, &c);
+		add_programs(sh, &c);
+	} else {
+		return NULL;
+	}
+	if (out.len == 0) {
+		strvec_free(&out);
+		return NULL;
+	}
+	qsort(out.items, out.len, sizeof *out.items, compare);
+	size_t kept = 0;
+	for (size_t i = 0; i < out.len; i++) {
+		if (kept && strcmp(out.items[kept - 1], out.items[i]) == 0)
+			free(out.items[i]);
+		else
+			out.items[kept++] = out.items[i];
+	}
+	out.len = kept;
+	out.items[kept] = NULL;
+	return strvec_detach(&out);
+}
+
+#if defined(HAVE_READLINE) || defined(HAVE_LIBEDIT)
+static struct shell *completion_shell;
+static char **completion_list;
+static size_t completion_next;
+
+static char *next_candidate(const char *text, int state)
+{
+	(void)text;
+	if (!completion_list || !completion_list[completion_next])
+		return NULL;
+	(void)state;
+	/* The line editor frees what it gets with free(). */
+	return strdup(completion_list[completion_next++]);
+}
+
+static char **attempt_completion(const char *text, int start, int end)
+{
+	(void)end;
+	strv_free(completion_list);
+	completion_next = 0;
+	bool command = complete_command_position(rl_line_buffer, (size_t)start);
+	if (start > 0 && rl_line_buffer[start - 1] == '$') {
+		/* The editor breaks words at `$`: complete the name after it. */
+		char *with = xasprintf("$%s", text);
+		completion_list = complete_candidates(completion_shell, with, false);
+		free(with);
+		for (size_t i = 0; completion_list && completion_list[i]; i++)
+			memmove(completion_list[i], completion_list[i] + 1, strlen(completion_list[i]));
+	} else {
+		completion_list = complete_candidates(completion_shell, text, command);
+	}
+	/* ~user/ goes on into the folder: no space after it */
+	rl_completion_append_character = text[0] == '~' ? '\0' : ' ';
+	if (!completion_list)
+		return NULL; /* file names and ~user: the editor's own completer */
+	return rl_completion_matches(text, next_candidate);
+}
+
+void complete_install(struct shell *sh)
+{
+	completion_shell = sh;
+	rl_attempted_completion_function = attempt_completion;
+}
+#else
+void complete_install(struct shell *sh)
+{
+	(void)sh;
+}
+#endif
