@@ -391,9 +391,11 @@ BUILTIN_FN(shopt)
 	}
 	int status = 0;
 	for (int i = g.index; i < argc; i++) {
-		bool *flag = shopt_flag(sh, argv[i]);
+		/* The two name sets are disjoint; the no-op ones are looked up
+		 * first (clang-analyzer misreads a NULL flag as a NULL sh). */
 		bool noop_value;
-		bool *noop = flag ? NULL : shopt_noop_flag(sh, argv[i], &noop_value);
+		bool *noop = shopt_noop_flag(sh, argv[i], &noop_value);
+		bool *flag = noop ? NULL : shopt_flag(sh, argv[i]);
 		if (noop) {
 			if (set || unset)
 				shopt_noop_store(sh, argv[i], set);

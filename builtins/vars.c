@@ -1005,7 +1005,7 @@ BUILTIN_FN(read)
 		switch (c) {
 		case 'r': raw = true; break;
 		case 's': silent = true; break;
-		case 'e': break;
+		case 'e': /* readline editing and its initial text: no line editor here */
 		case 'i': break;
 		case 'p': prompt = g.arg; break;
 		case 'a': array = g.arg; break;

@@ -448,7 +448,7 @@ unsigned cl_depth(const struct cctx *c)
 static struct line_state *state_new(struct croot *r)
 {
 	struct line_state *ls = xcalloc(1, sizeof *ls);
-	r->states = xreallocarray(r->states, r->nstates + 1, sizeof *r->states);
+	r->states = xreallocarray(r->states, r->nstates + 1, sizeof(struct line_state *));
 	r->states[r->nstates++] = ls;
 	return ls;
 }
@@ -574,9 +574,14 @@ static void alias_put_back(struct line_state *ls, const char *name, char *value)
 {
 	if (!value)
 		return;
-	if (!alias_get(ls, name))
-		alias_set(ls, name, value);
-	free(value);
+	if (alias_get(ls, name)) {
+		free(value); /* redefined inside its own expansion: that one stays */
+		return;
+	}
+	ls->aliases = xreallocarray(ls->aliases, ls->naliases + 1, sizeof *ls->aliases);
+	ls->aliases[ls->naliases].name = xstrdup(name);
+	ls->aliases[ls->naliases].value = value;
+	ls->naliases++;
 }
 
 static void func_set(struct line_state *ls, const char *name, const struct node *body)
@@ -1191,7 +1196,7 @@ struct judgement cl_judge_text(struct cctx *c, const char *text, const struct sa
 		return judgement_make(VERDICT_ASK, "shell text that does not parse", -1);
 	}
 	struct croot *r = c->root;
-	r->asts = xreallocarray(r->asts, r->nasts + 1, sizeof *r->asts);
+	r->asts = xreallocarray(r->asts, r->nasts + 1, sizeof(struct node *));
 	r->asts[r->nasts++] = prog;
 	struct cctx sub = *c;
 	sub.depth = c->depth + 1;

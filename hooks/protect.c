@@ -1206,9 +1206,8 @@ static struct protect *load_mirror(const char *state)
 			/* the names in a folder of named files (the project, .git)
 			 * change all the time and do not matter; a hooks folder's
 			 * do */
-			if (now.st_ino != d->seen.st_ino || now.st_dev != d->seen.st_dev || now.st_mode != d->mode)
-				p->moved = true;
-			else if (d->all && (!same_time(now.st_mtim, d->seen.st_mtim) || !same_time(now.st_ctim, d->seen.st_ctim)))
+			if (now.st_ino != d->seen.st_ino || now.st_dev != d->seen.st_dev || now.st_mode != d->mode ||
+			    (d->all && (!same_time(now.st_mtim, d->seen.st_mtim) || !same_time(now.st_ctim, d->seen.st_ctim))))
 				p->moved = true;
 			else
 				d->listed = d->all;

@@ -17,6 +17,72 @@
 
 extern char **environ;
 
+/* The name of process pid (its comm), or "" when it cannot be read. */
+static void process_name(pid_t pid, char *out, size_t size)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%ld/comm", (long)pid);
+	FILE *f = fopen(path, "re");
+	out[0] = '\0';
+	if (f) {
+		if (fgets(out, (int)size, f))
+			out[strcspn(out, "\n")] = '\0';
+		fclose(f);
+	}
+}
+
+/* The parent of pid, or 0. */
+static pid_t parent_of(pid_t pid)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return 0;
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	const char *close = strrchr(buf, ')'); /* comm may hold spaces */
+	long ppid = 0;
+	if (close && sscanf(close + 1, " %*c %ld", &ppid) != 1)
+		ppid = 0;
+	return (pid_t)ppid;
+}
+
+/* Whether this shell runs the project's own code rather than the agent's
+ * text (policy rule 10): a recipe of make (its parent is make, which sets
+ * MAKELEVEL), a package script (its parent is node or a package manager,
+ * which sets npm_lifecycle_event), or any shell below a script file that
+ * sbsh runs (SBSH_OPAQUE names that shell's pid, and it must be an
+ * ancestor: an exported value alone lifts nothing). */
+static bool opaque_parent(void)
+{
+	pid_t parent = getppid();
+	char name[64];
+	if (getenv("MAKELEVEL") || getenv("npm_lifecycle_event")) {
+		process_name(parent, name, sizeof name);
+		if (getenv("MAKELEVEL") && (strcmp(name, "make") == 0 || strcmp(name, "gmake") == 0))
+			return true;
+		if (getenv("npm_lifecycle_event") &&
+		    (strncmp(name, "node", 4) == 0 || strncmp(name, "npm", 3) == 0 ||
+		     strncmp(name, "yarn", 4) == 0 || strncmp(name, "pnpm", 4) == 0 ||
+		     strncmp(name, "bun", 3) == 0))
+			return true;
+	}
+	const char *marker = getenv("SBSH_OPAQUE");
+	if (marker && *marker) {
+		char *end;
+		long want = strtol(marker, &end, 10);
+		pid_t p = parent;
+		for (int depth = 0; *end == '\0' && want > 1 && p > 1 && depth < 32; depth++) {
+			if (p == (pid_t)want)
+				return true;
+			p = parent_of(p);
+		}
+	}
+	return false;
+}
+
 static void usage(FILE *out)
 {
 	fputs("Usage: sbsh [-abCefhimnuvx] [-o option] [-c command [name [arg...]]]\n"
@@ -224,14 +290,11 @@ int main(int argc, char **argv)
 	 * stdin, what it sources or evals from there) is. The marker cannot
 	 * lift anything: the shell that would pass it on to a classified
 	 * command judges that command first. */
-	/* Recipes of make and scripts of npm/yarn/pnpm are project code too:
-	 * make marks them with MAKELEVEL, the package managers with
-	 * npm_lifecycle_event. */
-	const char *opaque = getenv("SBSH_OPAQUE");
-	if (script || (opaque && strcmp(opaque, "1") == 0) || getenv("MAKELEVEL") ||
-	    getenv("npm_lifecycle_event")) {
+	if (script || opaque_parent()) {
 		policy_set_opaque(&sh);
-		vars_set(&sh, "SBSH_OPAQUE", "1", VAR_EXPORT);
+		char pid[32];
+		snprintf(pid, sizeof pid, "%ld", (long)getpid());
+		vars_set(&sh, "SBSH_OPAQUE", pid, VAR_EXPORT);
 	}
 
 	bool interactive = mo.want_i || (!command && !script && isatty(0) && isatty(2));
