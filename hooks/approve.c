@@ -172,6 +172,24 @@ int policy_init(struct shell *sh, const struct policy_options *opts)
 	return rc;
 }
 
+bool policy_protecting(struct shell *sh)
+{
+	struct policy *p = sh->policy;
+	return p && p->opts.protect && p->opts.protect->fd >= 0;
+}
+
+void policy_session_end(struct shell *sh)
+{
+	struct policy *p = sh->policy;
+	if (!policy_protecting(sh) || getpid() != p->opts.protect->pid)
+		return;
+	/* The last check, while the caller still waits on us: a change made
+	 * after we exit is somebody else's, and the warden leaves it be. */
+	protect_final_check(p->opts.protect->fd);
+	close(p->opts.protect->fd);
+	p->opts.protect->fd = -1;
+}
+
 void policy_set_opaque(struct shell *sh)
 {
 	if (sh->policy)

@@ -25,6 +25,11 @@ void policy_free(struct shell *sh);
 /* Opaque project code (a script file): no classification, no approvals;
  * protection and events go on. */
 void policy_set_opaque(struct shell *sh);
+/* Whether protected files are being checked (the shell then never execs
+ * its last command: the final check must come after it, before exit). */
+bool policy_protecting(struct shell *sh);
+/* At exit of the top shell: the session's last protection check. */
+void policy_session_end(struct shell *sh);
 
 /* The static pass for one complete command line, before any of it runs:
  * with a human to ask, the commands that are decidable now are put to

@@ -396,6 +396,7 @@ _Noreturn void exec_exit(struct shell *sh, int status)
 	status = sh->last_status;
 	fflush(stdout);
 	fflush(stderr);
+	policy_session_end(sh);
 	_exit(status & 0xff);
 }
 
@@ -1092,7 +1093,8 @@ static int run_command(struct shell *sh, const struct node *n, int argc, char **
 		return verdict_status;
 	}
 
-	if ((flags & EX_LAST) && !trap_any_set(sh) && !sh->opt.monitor && !denial_may_hint(sh, argv)) {
+	if ((flags & EX_LAST) && !trap_any_set(sh) && !sh->opt.monitor && !denial_may_hint(sh, argv) &&
+	    !policy_protecting(sh)) {
 		/* Nothing follows in this process: become the command. */
 		if (redir_apply(sh, redirs, nredirs, NULL) != 0)
 			exec_exit(sh, 1);

@@ -364,14 +364,15 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 	 * started before the broker, so neither the broker's terminal nor the
 	 * shell's sandbox is ever in its hands. Only a few stat() calls when
 	 * there is no project here. */
-	bool protecting = !st->no_protect && protect_start(st->events, true, &st->protect) == 0;
+	/* Headless, the warden alone keeps the baseline: the shell makes the
+	 * session's last check itself before it exits (it never execs its last
+	 * command while protecting), so no broker is forked just for that. */
+	if (!st->no_protect)
+		protect_start(st->events, !st->headless, &st->protect);
 
-	/* The broker is forked before confinement when a human can be asked,
-	 * and headless too when files are protected: it holds the pid the
-	 * caller waits on until the warden's last check is done (the shell
-	 * may exec its last command, or leave without a last line check). */
+	/* The broker is forked before confinement when a human can be asked. */
 	st->broker_fd = -1;
-	if (!st->headless || protecting) {
+	if (!st->headless) {
 		struct strvec writable;
 		strvec_init(&writable);
 		if (st->sandbox.mode != SANDBOX_OFF)
