@@ -56,4 +56,18 @@ else
 	not_ok "an argument is not completed as a command name" "$(screen | tail -n 3)"
 fi
 t send-keys -t sbsh C-c
+
+# Prompt escapes: \u user, \W folder name, \$ # for root else $.
+sleep 0.3
+t send-keys -t sbsh "PS1='[\\u@\\W]\\$ '" Enter
+sign='$'
+[ "$(id -u)" = 0 ] && sign='#'
+if wait_for "[$user@work]$sign " 5; then ok "PS1 escapes \\u \\W \\$"; else not_ok "PS1 escapes" "$(screen | tail -n 3)"; fi
+
+# --version names the line editor and the Landlock ABI.
+version=$("$SBSH" --version)
+case $version in
+"sbsh "*"line editor: "*"Landlock ABI "*) ok "--version: $version" ;;
+*) not_ok "--version names the line editor and the Landlock ABI" "$version" ;;
+esac
 finish
