@@ -40,24 +40,7 @@ static bool has_control(const char *value)
 /* $'...' as bash's `set` and `declare -p` print control characters. */
 static void add_ansi_c_quoted(struct strbuf *out, const char *value)
 {
-	strbuf_adds(out, "$'");
-	for (const char *p = value; *p; p++) {
-		unsigned char c = (unsigned char)*p;
-		switch (c) {
-		case '\n': strbuf_adds(out, "\\n"); break;
-		case '\t': strbuf_adds(out, "\\t"); break;
-		case '\r': strbuf_adds(out, "\\r"); break;
-		case 0x1b: strbuf_adds(out, "\\E"); break;
-		case '\'': strbuf_adds(out, "\\'"); break;
-		case '\\': strbuf_adds(out, "\\\\"); break;
-		default:
-			if (c < 0x20 || c == 0x7f)
-				strbuf_addf(out, "\\%03o", c);
-			else
-				strbuf_addc(out, (char)c);
-		}
-	}
-	strbuf_addc(out, '\'');
+	vars_quote_ansi_c(out, value);
 }
 
 /* bash's declare -p quoting: "..." with \ " $ ` escaped; $'...' when

@@ -214,6 +214,8 @@ char **vars_environ(struct shell *sh);
 void vars_foreach(struct shell *sh, void (*fn)(struct var *v, void *ctx), void *ctx);
 /* Prints a value quoted for reuse as shell input. */
 void vars_quote(struct strbuf *out, const char *value);
+/* Prints value as $'...', with control characters as escapes. */
+void vars_quote_ansi_c(struct strbuf *out, const char *value);
 /* Adds and removes attributes (VAR_EXPORT, VAR_READONLY, VAR_INTEGER,
  * VAR_ARRAY...) of the visible variable, creating it without a value in
  * the global scope when there is none (export x, declare -i x). Returns 0,

@@ -680,6 +680,28 @@ static bool has_control_chars(const char *value)
 	return false;
 }
 
+void vars_quote_ansi_c(struct strbuf *out, const char *value)
+{
+	strbuf_adds(out, "$'");
+	for (const char *p = value; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+		switch (c) {
+		case '\n': strbuf_adds(out, "\\n"); break;
+		case '\t': strbuf_adds(out, "\\t"); break;
+		case '\r': strbuf_adds(out, "\\r"); break;
+		case 0x1b: strbuf_adds(out, "\\E"); break;
+		case '\'': strbuf_adds(out, "\\'"); break;
+		case '\\': strbuf_adds(out, "\\\\"); break;
+		default:
+			if (c < 0x20 || c == 0x7f)
+				strbuf_addf(out, "\\%03o", c);
+			else
+				strbuf_addc(out, (char)c);
+		}
+	}
+	strbuf_addc(out, '\'');
+}
+
 void vars_quote(struct strbuf *out, const char *value)
 {
 	if (!needs_quoting(value) && value[0] != '=' && !(value[0] == '~')) {
@@ -688,24 +710,7 @@ void vars_quote(struct strbuf *out, const char *value)
 	}
 	if (has_control_chars(value)) {
 		/* $'...' keeps control characters visible and reusable. */
-		strbuf_adds(out, "$'");
-		for (const char *p = value; *p; p++) {
-			unsigned char c = (unsigned char)*p;
-			switch (c) {
-			case '\n': strbuf_adds(out, "\\n"); break;
-			case '\t': strbuf_adds(out, "\\t"); break;
-			case '\r': strbuf_adds(out, "\\r"); break;
-			case 0x1b: strbuf_adds(out, "\\E"); break;
-			case '\'': strbuf_adds(out, "\\'"); break;
-			case '\\': strbuf_adds(out, "\\\\"); break;
-			default:
-				if (c < 0x20 || c == 0x7f)
-					strbuf_addf(out, "\\%03o", c);
-				else
-					strbuf_addc(out, (char)c);
-			}
-		}
-		strbuf_addc(out, '\'');
+		vars_quote_ansi_c(out, value);
 		return;
 	}
 	strbuf_addc(out, '\'');
