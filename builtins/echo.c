@@ -16,17 +16,6 @@ static bool is_echo_option(const char *arg)
 	return true;
 }
 
-static int hex_digit_value(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static void put_utf8(unsigned long code)
 {
 	if (code < 0x80) {

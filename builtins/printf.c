@@ -20,36 +20,6 @@ struct printf_state {
 	struct strbuf out;
 };
 
-static int hex_value(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-static void add_utf8(struct strbuf *out, unsigned long code)
-{
-	if (code < 0x80) {
-		strbuf_addc(out, (char)code);
-	} else if (code < 0x800) {
-		strbuf_addc(out, (char)(0xc0 | (code >> 6)));
-		strbuf_addc(out, (char)(0x80 | (code & 0x3f)));
-	} else if (code < 0x10000) {
-		strbuf_addc(out, (char)(0xe0 | (code >> 12)));
-		strbuf_addc(out, (char)(0x80 | ((code >> 6) & 0x3f)));
-		strbuf_addc(out, (char)(0x80 | (code & 0x3f)));
-	} else {
-		strbuf_addc(out, (char)(0xf0 | ((code >> 18) & 0x07)));
-		strbuf_addc(out, (char)(0x80 | ((code >> 12) & 0x3f)));
-		strbuf_addc(out, (char)(0x80 | ((code >> 6) & 0x3f)));
-		strbuf_addc(out, (char)(0x80 | (code & 0x3f)));
-	}
-}
-
 /* Decodes one backslash escape starting at p (just after the backslash).
  * in_b selects %b rules (\0NNN, \c ends output) over format-string rules.
  * Returns the number of characters consumed after the backslash; sets
@@ -90,7 +60,7 @@ static size_t decode_escape(const char *p, bool in_b, struct strbuf *out, bool *
 	case 'x': {
 		size_t n = 0;
 		unsigned value = 0;
-		for (int d; n < 2 && (d = hex_value(p[1 + n])) >= 0; n++)
+		for (int d; n < 2 && (d = hex_digit_value(p[1 + n])) >= 0; n++)
 			value = value * 16 + (unsigned)d;
 		if (n == 0)
 			break;
@@ -101,11 +71,11 @@ static size_t decode_escape(const char *p, bool in_b, struct strbuf *out, bool *
 	case 'U': {
 		size_t max = *p == 'u' ? 4 : 8, n = 0;
 		unsigned long code = 0;
-		for (int d; n < max && (d = hex_value(p[1 + n])) >= 0; n++)
+		for (int d; n < max && (d = hex_digit_value(p[1 + n])) >= 0; n++)
 			code = code * 16 + (unsigned long)d;
 		if (n == 0)
 			break;
-		add_utf8(out, code);
+		strbuf_add_utf8(out, code);
 		return 1 + n;
 	}
 	default:

@@ -4,37 +4,6 @@
 #include <stdint.h>
 #include <string.h>
 
-static int hex_value(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-static void add_utf8(struct strbuf *out, uint32_t cp)
-{
-	if (cp < 0x80) {
-		strbuf_addc(out, (char)cp);
-	} else if (cp < 0x800) {
-		strbuf_addc(out, (char)(0xc0 | (cp >> 6)));
-		strbuf_addc(out, (char)(0x80 | (cp & 0x3f)));
-	} else if (cp < 0x10000) {
-		strbuf_addc(out, (char)(0xe0 | (cp >> 12)));
-		strbuf_addc(out, (char)(0x80 | ((cp >> 6) & 0x3f)));
-		strbuf_addc(out, (char)(0x80 | (cp & 0x3f)));
-	} else if (cp < 0x110000) {
-		strbuf_addc(out, (char)(0xf0 | (cp >> 18)));
-		strbuf_addc(out, (char)(0x80 | ((cp >> 12) & 0x3f)));
-		strbuf_addc(out, (char)(0x80 | ((cp >> 6) & 0x3f)));
-		strbuf_addc(out, (char)(0x80 | (cp & 0x3f)));
-	}
-	/* Beyond Unicode: dropped, as bash does. */
-}
-
 size_t lex_decode_dollar_escape(const char *s, size_t n, struct strbuf *out)
 {
 	if (n == 0) {
@@ -70,8 +39,8 @@ size_t lex_decode_dollar_escape(const char *s, size_t n, struct strbuf *out)
 		size_t max = c == 'x' ? 2 : c == 'u' ? 4 : 8;
 		size_t i = 1;
 		uint32_t v = 0;
-		while (i <= max && i < n && hex_value((unsigned char)s[i]) >= 0) {
-			v = v * 16 + (uint32_t)hex_value((unsigned char)s[i]);
+		while (i <= max && i < n && hex_digit_value((unsigned char)s[i]) >= 0) {
+			v = v * 16 + (uint32_t)hex_digit_value((unsigned char)s[i]);
 			i++;
 		}
 		if (i == 1) {
@@ -83,7 +52,7 @@ size_t lex_decode_dollar_escape(const char *s, size_t n, struct strbuf *out)
 		if (c == 'x')
 			strbuf_addc(out, (char)v);
 		else
-			add_utf8(out, v);
+			strbuf_add_utf8(out, v);
 		return i;
 	}
 	default:

@@ -146,6 +146,36 @@ void strbuf_truncate(struct strbuf *sb, size_t len)
 	}
 }
 
+int hex_digit_value(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+void strbuf_add_utf8(struct strbuf *sb, unsigned long cp)
+{
+	if (cp < 0x80) {
+		strbuf_addc(sb, (char)cp);
+	} else if (cp < 0x800) {
+		strbuf_addc(sb, (char)(0xc0 | (cp >> 6)));
+		strbuf_addc(sb, (char)(0x80 | (cp & 0x3f)));
+	} else if (cp < 0x10000) {
+		strbuf_addc(sb, (char)(0xe0 | (cp >> 12)));
+		strbuf_addc(sb, (char)(0x80 | ((cp >> 6) & 0x3f)));
+		strbuf_addc(sb, (char)(0x80 | (cp & 0x3f)));
+	} else {
+		strbuf_addc(sb, (char)(0xf0 | ((cp >> 18) & 0x07)));
+		strbuf_addc(sb, (char)(0x80 | ((cp >> 12) & 0x3f)));
+		strbuf_addc(sb, (char)(0x80 | ((cp >> 6) & 0x3f)));
+		strbuf_addc(sb, (char)(0x80 | (cp & 0x3f)));
+	}
+}
+
 char *strbuf_detach(struct strbuf *sb)
 {
 	char *p = sb->data;

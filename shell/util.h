@@ -32,6 +32,11 @@ void strbuf_adds(struct strbuf *sb, const char *s);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 void strbuf_truncate(struct strbuf *sb, size_t len);
+/* Appends code point cp as UTF-8 ($'\u..', printf \U..); values past
+ * Unicode are encoded in four bytes as bash does. */
+void strbuf_add_utf8(struct strbuf *sb, unsigned long cp);
+/* The value of a hexadecimal digit, or -1. */
+int hex_digit_value(int c);
 /* Hands the buffer to the caller and leaves sb empty and reusable. */
 char *strbuf_detach(struct strbuf *sb);
 void strbuf_free(struct strbuf *sb);
