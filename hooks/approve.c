@@ -183,11 +183,9 @@ void policy_session_end(struct shell *sh)
 	struct policy *p = sh->policy;
 	if (!policy_protecting(sh) || getpid() != p->opts.protect->pid)
 		return;
-	/* The last check, while the caller still waits on us: a change made
-	 * after we exit is somebody else's, and the warden leaves it be. */
-	protect_final_check(p->opts.protect->fd);
-	close(p->opts.protect->fd);
-	p->opts.protect->fd = -1;
+	/* The last check, while the caller still waits on us (skipped when
+	 * the shell's own watches saw nothing protected touched). */
+	protect_session_end(p->opts.protect);
 }
 
 void policy_set_opaque(struct shell *sh)

@@ -1366,6 +1366,7 @@ struct watch {
 	int wd;
 	int dir;          /* index of the folder, or of the file's folder */
 	bool names_only;  /* a folder of named files: only their names count */
+	bool is_file;     /* a named file (its inode, which a rename replaces) */
 };
 
 struct warden {
@@ -1380,13 +1381,15 @@ struct warden {
 	size_t nwatches;
 };
 
-static void add_watch(struct warden *w, int ifd, const char *path, uint32_t mask, int dir, bool names_only)
+static void add_watch(struct warden *w, int ifd, const char *path, uint32_t mask, int dir,
+                      bool names_only, bool is_file)
 {
 	int wd = inotify_add_watch(ifd, path, mask);
 	if (wd < 0)
 		return;
 	w->watches = xreallocarray(w->watches, w->nwatches + 1, sizeof *w->watches);
-	w->watches[w->nwatches++] = (struct watch){.wd = wd, .dir = dir, .names_only = names_only};
+	w->watches[w->nwatches++] =
+		(struct watch){.wd = wd, .dir = dir, .names_only = names_only, .is_file = is_file};
 }
 
 /* A fresh inotify instance on every protected folder and named file: as
@@ -1411,12 +1414,12 @@ static int watch_all(struct warden *w)
 			continue;
 		char path[64];
 		snprintf(path, sizeof path, "/proc/self/fd/%d", d->fd);
-		add_watch(w, ifd, path, d->all ? content : names, (int)i, !d->all);
+		add_watch(w, ifd, path, d->all ? content : names, (int)i, !d->all, false);
 		if (d->all)
 			continue;
 		for (size_t j = 0; j < d->nfiles; j++) {
 			char *fp = xasprintf("%s/%s", path, d->files[j].name);
-			add_watch(w, ifd, fp, content | IN_DONT_FOLLOW, (int)i, false);
+			add_watch(w, ifd, fp, content | IN_DONT_FOLLOW, (int)i, false, true);
 			free(fp);
 		}
 	}
@@ -1662,6 +1665,101 @@ static _Noreturn void warden_main(struct warden *w)
 
 /* ---- the clients --------------------------------------------------------- */
 
+struct protect_watch {
+	int wd;
+	bool names_only;
+	bool is_file;
+	char **names;     /* names_only: the protected names in that folder */
+};
+
+/* The shell's own copy of the warden's watches, taken before confinement
+ * (inotify needs no write access, and the instance is the shell's alone). */
+static void client_watch(struct protect_client *c, struct protect *p)
+{
+	struct warden tmp = {.p = p};
+	int ifd = watch_all(&tmp);
+	if (ifd < 0) {
+		free(tmp.watches);
+		return;
+	}
+	c->watches = xcalloc(tmp.nwatches ? tmp.nwatches : 1, sizeof *c->watches);
+	for (size_t i = 0; i < tmp.nwatches; i++) {
+		const struct watch *w = &tmp.watches[i];
+		struct protect_watch *cw = &c->watches[i];
+		*cw = (struct protect_watch){.wd = w->wd, .names_only = w->names_only, .is_file = w->is_file};
+		if (!w->names_only)
+			continue;
+		struct strvec names;
+		strvec_init(&names);
+		const struct pdir *d = &p->dirs[w->dir];
+		for (size_t j = 0; j < d->nfiles; j++)
+			strvec_push(&names, d->files[j].name);
+		for (size_t j = 0; j < p->ndirs; j++)
+			if (p->dirs[j].parent == w->dir)
+				strvec_push(&names, p->dirs[j].name);
+		cw->names = strvec_detach(&names);
+	}
+	c->nwatches = tmp.nwatches;
+	c->inotify = ifd;
+	free(tmp.watches);
+}
+
+static void client_unwatch(struct protect_client *c)
+{
+	if (c->inotify >= 0)
+		close(c->inotify);
+	c->inotify = -1;
+	for (size_t i = 0; i < c->nwatches; i++)
+		if (c->watches[i].names)
+			strv_free(c->watches[i].names);
+	free(c->watches);
+	c->watches = NULL;
+	c->nwatches = 0;
+}
+
+static bool client_knows(const struct protect_watch *w, const char *name)
+{
+	for (char **n = w->names; n && *n; n++)
+		if (strcmp(*n, name) == 0)
+			return true;
+	return false;
+}
+
+/* Whether the last line may have touched a protected file. *stale: the
+ * watches may no longer cover them (a watched file or folder was renamed,
+ * removed or replaced, or events were lost), so stop trusting them. */
+static bool client_dirty(struct protect_client *c, bool *stale)
+{
+	bool dirty = false;
+	char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+	ssize_t n;
+	while ((n = read(c->inotify, buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR)) {
+		for (char *at = buf; n > 0 && at < buf + n;) {
+			struct inotify_event *e = (struct inotify_event *)at;
+			at += sizeof *e + e->len;
+			if (e->mask & IN_Q_OVERFLOW) {
+				dirty = *stale = true;
+				continue;
+			}
+			const struct protect_watch *w = NULL;
+			for (size_t i = 0; i < c->nwatches && !w; i++)
+				if (c->watches[i].wd == e->wd)
+					w = &c->watches[i];
+			if (!w)
+				continue;
+			if (w->names_only && e->len && !client_knows(w, e->name))
+				continue;
+			dirty = true;
+			if (e->mask & (IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED | IN_UNMOUNT))
+				*stale = true;
+			/* a protected name replaced or removed: its file watch is gone */
+			if (w->names_only && (e->mask & (IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO)))
+				*stale = true;
+		}
+	}
+	return dirty;
+}
+
 /* Sends CHECK and collects the restored paths. Returns -1 when the warden
  * is gone. */
 static int ask_check(int fd, int32_t final, struct strvec *out)
@@ -1710,6 +1808,9 @@ void protect_line_end(struct protect_client *c)
 {
 	if (!c || c->fd < 0 || getpid() != c->pid)
 		return;
+	bool stale = false;
+	if (c->inotify >= 0 && !client_dirty(c, &stale))
+		return;
 	struct strvec restored;
 	strvec_init(&restored);
 	if (ask_check(c->fd, 0, &restored) != 0) {
@@ -1717,6 +1818,9 @@ void protect_line_end(struct protect_client *c)
 		close(c->fd);
 		c->fd = -1;
 	}
+	/* a restore writes new files: the watches saw the old ones */
+	if (stale || restored.len)
+		client_unwatch(c);
 	for (size_t i = 0; i < restored.len; i++)
 		print_restored(restored.items[i], "changed by the last command");
 	strvec_free(&restored);
@@ -1732,6 +1836,19 @@ void protect_final_check(int fd)
 		for (size_t i = 0; i < restored.len; i++)
 			print_restored(restored.items[i], "changed by the last command");
 	strvec_free(&restored);
+}
+
+void protect_session_end(struct protect_client *c)
+{
+	if (!c || c->fd < 0 || getpid() != c->pid)
+		return;
+	/* Always a round trip, even when the watches saw nothing: the
+	 * warden's check must be over before the shell exits, since what
+	 * changes after that is the human's. */
+	protect_final_check(c->fd);
+	client_unwatch(c);
+	close(c->fd);
+	c->fd = -1;
 }
 
 /* ---- startup ------------------------------------------------------------- */
@@ -1788,6 +1905,7 @@ int protect_start(struct events *ev, bool broker, struct protect_start_result *o
 {
 	memset(out, 0, sizeof *out);
 	out->shell.fd = -1;
+	out->shell.inotify = -1;
 	out->broker_fd = -1;
 	strvec_init(&out->env);
 	struct protect *live = discover();
@@ -1908,6 +2026,7 @@ int protect_start(struct events *ev, bool broker, struct protect_start_result *o
 	out->broker_fd = broker_sv[1];
 	out->root = xstrdup(base->root);
 	git_env(base, &out->env);
+	client_watch(&out->shell, base);
 	protect_free(base); /* the warden has it; the shell must not hold its folders */
 	return 0;
 }

@@ -16,10 +16,19 @@
 
 struct events;
 
-/* What the shell and the broker hold: a socket to the warden. */
+struct protect_watch;
+
+/* What the shell and the broker hold: a socket to the warden, and the
+ * shell's own inotify watches on the protected set, so that a command
+ * line that touched nothing protected costs one read() instead of a
+ * round trip to the warden. */
 struct protect_client {
 	int fd;        /* CLOEXEC; -1 when nothing is protected */
 	pid_t pid;     /* only this process asks (not its subshells) */
+	int inotify;   /* -1: ask the warden every time (no watches, or they may
+	                * no longer cover the files: after a restore or a rename) */
+	struct protect_watch *watches;
+	size_t nwatches;
 };
 
 struct protect_start_result {
@@ -49,6 +58,9 @@ void protect_line_end(struct protect_client *c);
 
 /* The broker's check after the shell has exited (printed on its stderr). */
 void protect_final_check(int fd);
+
+/* Shell side, when it exits: the last check, then closes the socket. */
+void protect_session_end(struct protect_client *c);
 
 /* `sbsh --protect accept|status`: run outside the sandbox. */
 int protect_main(int argc, char **argv, int i);

@@ -83,13 +83,34 @@ static const char *base_name(const char *s)
 	return slash ? slash + 1 : s;
 }
 
+/* The writable folders resolved, once; NULL when the sandbox is off. */
+static char *const *sandbox_roots(struct shell *sh)
+{
+	if (sh->sandbox_roots || !sh->sandbox_grants)
+		return sh->sandbox_roots;
+	struct strvec roots;
+	strvec_init(&roots);
+	for (char **g = sh->sandbox_grants; *g; g++) {
+		char *real = realpath(*g, NULL);
+		if (real)
+			strvec_push_owned(&roots, real);
+	}
+	sh->sandbox_roots = strvec_detach(&roots);
+	return sh->sandbox_roots;
+}
+
+static bool outside(struct shell *sh, const char *path)
+{
+	return denial_outside(sandbox_roots(sh), path);
+}
+
 /* The path a program was asked to write that lies outside, or NULL. */
-static const char *outside_write_target(char *const *roots, char *const *argv)
+static const char *outside_write_target(struct shell *sh, char *const *argv)
 {
 	const char *name = base_name(argv[0]);
 	if (strcmp(name, "dd") == 0) {
 		for (size_t i = 1; argv[i]; i++)
-			if (strncmp(argv[i], "of=", 3) == 0 && denial_outside(roots, argv[i] + 3))
+			if (strncmp(argv[i], "of=", 3) == 0 && outside(sh, argv[i] + 3))
 				return argv[i] + 3;
 		return NULL;
 	}
@@ -100,7 +121,7 @@ static const char *outside_write_target(char *const *roots, char *const *argv)
 		if (!in_place)
 			return NULL;
 		for (size_t i = 1; argv[i]; i++)
-			if (argv[i][0] != '-' && strchr(argv[i], '/') && denial_outside(roots, argv[i]))
+			if (argv[i][0] != '-' && strchr(argv[i], '/') && outside(sh, argv[i]))
 				return argv[i];
 		return NULL;
 	}
@@ -112,7 +133,7 @@ static const char *outside_write_target(char *const *roots, char *const *argv)
 			target = argv[i + 1];
 		else if (strncmp(a, "--output=", 9) == 0)
 			target = a + 9;
-		if (target && strcmp(target, "-") != 0 && denial_outside(roots, target))
+		if (target && strcmp(target, "-") != 0 && outside(sh, target))
 			return target;
 	}
 	for (size_t w = 0; w < sizeof writers / sizeof writers[0]; w++) {
@@ -127,11 +148,11 @@ static const char *outside_write_target(char *const *roots, char *const *argv)
 			}
 			if (!options_done && argv[i][0] == '-')
 				continue;
-			if (writers[w].which == WRITE_ALL && denial_outside(roots, argv[i]))
+			if (writers[w].which == WRITE_ALL && outside(sh, argv[i]))
 				return argv[i];
 			last = argv[i];
 		}
-		if (writers[w].which == WRITE_LAST && last && denial_outside(roots, last))
+		if (writers[w].which == WRITE_LAST && last && outside(sh, last))
 			return last;
 		return NULL;
 	}
@@ -158,22 +179,22 @@ static void print_hint(const char *what, char *const *argv)
 
 bool denial_may_hint(struct shell *sh, char *const *argv)
 {
-	return sh->sandbox_roots && argv && argv[0] && outside_write_target(sh->sandbox_roots, argv);
+	return sh->sandbox_grants && argv && argv[0] && outside_write_target(sh, argv);
 }
 
 void denial_hint_command(struct shell *sh, char *const *argv, int status)
 {
-	if (!sh->sandbox_roots || status == 0 || status >= 126 || !argv || !argv[0])
+	if (!sh->sandbox_grants || status == 0 || status >= 126 || !argv || !argv[0])
 		return;
-	const char *target = outside_write_target(sh->sandbox_roots, argv);
+	const char *target = outside_write_target(sh, argv);
 	if (target)
 		print_hint(target, argv);
 }
 
 void denial_hint_redirect(struct shell *sh, const char *path, int err)
 {
-	if (!sh->sandbox_roots || (err != EACCES && err != EPERM && err != EROFS))
+	if (!sh->sandbox_grants || (err != EACCES && err != EPERM && err != EROFS))
 		return;
-	if (denial_outside(sh->sandbox_roots, path))
+	if (denial_outside(sandbox_roots(sh), path))
 		print_hint(path, NULL);
 }

@@ -243,15 +243,13 @@ int main(int argc, char **argv)
 	sh.broker_fd = st.broker_fd;
 	sh.history_fd = st.history_fd;
 	if (st.state.landlock_applied) {
-		/* Resolved once, for the hints after denied writes. */
-		struct strvec roots;
-		strvec_init(&roots);
-		for (size_t r = 0; r < st.state.ngrants; r++) {
-			char *real = realpath(st.state.grants[r].path, NULL);
-			if (real)
-				strvec_push_owned(&roots, real);
-		}
-		sh.sandbox_roots = strvec_detach(&roots);
+		/* Resolved only when a hint needs them (denial.c): a realpath per
+		 * folder costs more than the rest of a `sbsh -c true`. */
+		struct strvec grants;
+		strvec_init(&grants);
+		for (size_t r = 0; r < st.state.ngrants; r++)
+			strvec_push(&grants, st.state.grants[r].path);
+		sh.sandbox_grants = strvec_detach(&grants);
 	}
 	struct policy_options po = {.headless = st.headless, .broker_fd = st.broker_fd, .events = st.events, .protect = &st.protect.shell};
 	policy_init(&sh, &po);

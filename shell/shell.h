@@ -121,7 +121,8 @@ struct shell {
 	int tty_fd;          /* the shell's terminal when job control is on, else -1 */
 	int broker_fd;       /* socket to the unsandboxed broker, -1 when nobody can be asked */
 	int history_fd;      /* the history file, opened before confinement, or -1 */
-	char **sandbox_roots; /* resolved writable folders while the sandbox is on, else NULL */
+	char **sandbox_grants; /* writable folders while the sandbox is on, else NULL */
+	char **sandbox_roots; /* the same resolved, on first need (denial.c), else NULL */
 	struct policy *policy; /* hooks/approve.c: classification and approvals, NULL when off */
 	pid_t shell_pgid;    /* the shell's own process group, for job control */
 

@@ -274,6 +274,7 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 	st->broker_fd = -1;
 	st->history_fd = -1;
 	st->protect.shell.fd = -1;
+	st->protect.shell.inotify = -1;
 	st->protect.broker_fd = -1;
 	const char *events_spec = getenv("SBSH_EVENTS");
 	sandbox_config_init(&st->sandbox);
