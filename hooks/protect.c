@@ -484,7 +484,53 @@ static void add_modules(struct protect *p, int parent, const char *abs, int dept
 }
 
 /* The protected folders and files of the project here, before any scan. */
-static struct protect *discover(void)
+int protect_check_extra(const char *rel)
+{
+	if (!rel || !*rel || rel[0] == '/')
+		return -1;
+	for (const char *s = rel; *s;) {
+		size_t n = strcspn(s, "/");
+		if (n == 2 && s[0] == '.' && s[1] == '.')
+			return -1;
+		s += n;
+		while (*s == '/')
+			s++;
+	}
+	return 0;
+}
+
+/* A protect-path from the config: a folder is protected whole, anything
+ * else (a file, or nothing yet) by its name in its folder. */
+static void add_extra(struct protect *p, int root, const char *rel)
+{
+	if (protect_check_extra(rel) != 0)
+		return;
+	struct stat sb;
+	char *full = xasprintf("%s/%s", p->root, rel);
+	bool is_dir = lstat(full, &sb) == 0 && S_ISDIR(sb.st_mode);
+	free(full);
+	if (is_dir) {
+		add_chain(p, root, rel, true);
+		return;
+	}
+	char *copy = xstrdup(rel);
+	size_t n = strlen(copy);
+	while (n > 1 && copy[n - 1] == '/')
+		copy[--n] = '\0';
+	char *slash = strrchr(copy, '/');
+	int di = root;
+	const char *name = copy;
+	if (slash) {
+		*slash = '\0';
+		di = add_chain(p, root, copy, false);
+		name = slash + 1;
+	}
+	if (di >= 0 && *name && strcmp(name, ".") != 0)
+		add_file(p, di, name);
+	free(copy);
+}
+
+static struct protect *discover(char *const *extra)
 {
 	char *worktree = NULL, *gitdir = NULL;
 	struct protect *p = protect_new();
@@ -501,6 +547,8 @@ static struct protect *discover(void)
 	free(p->dirs[root].name);
 	p->dirs[root].name = xstrdup(worktree);
 	add_file(p, root, ".agentcommands.json");
+	for (char *const *e = extra; e && *e; e++)
+		add_extra(p, root, *e);
 	if (gitdir) {
 		size_t wl = strlen(worktree);
 		int g;
@@ -1351,7 +1399,11 @@ static const char *why_protected(const char *path)
 		return "it is sbsh's allow-list";
 	if (strcmp(base, "config") == 0 || strcmp(base, "attributes") == 0)
 		return "git reads it outside the sandbox";
-	return "hooks run outside the sandbox";
+	if (strstr(path, "hooks/") || strncmp(path, ".git/", 5) == 0 || strstr(path, "/.git/") ||
+	    strncmp(path, ".husky/", 7) == 0)
+		return "hooks run outside the sandbox";
+	/* a protect-path of the config, or a hooks folder of another name */
+	return "protected: it runs or is read outside the sandbox";
 }
 
 static void print_restored(const char *path, const char *origin)
@@ -1901,14 +1953,14 @@ static int open_state(const char *state)
 	return fd;
 }
 
-int protect_start(struct events *ev, bool broker, struct protect_start_result *out)
+int protect_start(struct events *ev, bool broker, char *const *extra, struct protect_start_result *out)
 {
 	memset(out, 0, sizeof *out);
 	out->shell.fd = -1;
 	out->shell.inotify = -1;
 	out->broker_fd = -1;
 	strvec_init(&out->env);
-	struct protect *live = discover();
+	struct protect *live = discover(extra);
 	if (!live)
 		return -1;
 	char *state = state_dir_for(live->root);
@@ -2031,14 +2083,14 @@ int protect_start(struct events *ev, bool broker, struct protect_start_result *o
 	return 0;
 }
 
-int protect_main(int argc, char **argv, int i)
+int protect_main(int argc, char **argv, int i, char *const *extra)
 {
 	const char *what = i + 1 < argc ? argv[i + 1] : "";
 	if (strcmp(what, "accept") != 0 && strcmp(what, "status") != 0) {
 		fprintf(stderr, "sbsh: usage: sbsh --protect accept|status\n");
 		return 2;
 	}
-	struct protect *live = discover();
+	struct protect *live = discover(extra);
 	if (!live) {
 		fprintf(stderr, "sbsh: --protect: nothing to protect here (no git work tree, no .agentcommands.json)\n");
 		return 1;

@@ -42,14 +42,20 @@ struct protect_start_result {
  * GIT_DIR, or .agentcommands.json). Only stat() calls. */
 bool protect_applies(void);
 
-/* Takes (or loads and enforces) the baseline, starts the warden. Call
+/* Takes (or loads and enforces) the baseline, starts the warden. extra:
+ * more paths to protect (NULL-terminated, relative to the project's top;
+ * a folder is protected whole), or NULL. Call
  * before the broker is forked and before confinement. With broker false
  * (headless: no broker is forked) the warden watches the calling process
  * itself and makes the session's last check when it has exited (the shell
  * may exec its last command). Reads no contents when the protected files'
  * metadata match the saved manifest. Returns 0, or -1 when nothing is
  * protected (the reason was printed when it matters). */
-int protect_start(struct events *ev, bool broker, struct protect_start_result *out);
+int protect_start(struct events *ev, bool broker, char *const *extra, struct protect_start_result *out);
+
+/* A protect-path value: 0 when it is a path relative to the project's top
+ * that stays inside it, else -1. */
+int protect_check_extra(const char *rel);
 
 /* Shell side, at the end of a top-level command line: the warden puts
  * back what changed; one line per path on stderr. Cheap when nothing
@@ -62,7 +68,8 @@ void protect_final_check(int fd);
 /* Shell side, when it exits: the last check, then closes the socket. */
 void protect_session_end(struct protect_client *c);
 
-/* `sbsh --protect accept|status`: run outside the sandbox. */
-int protect_main(int argc, char **argv, int i);
+/* `sbsh --protect accept|status`: run outside the sandbox. extra: as for
+ * protect_start. */
+int protect_main(int argc, char **argv, int i, char *const *extra);
 
 #endif

@@ -112,6 +112,14 @@ static int read_config(struct startup *st, const char *path)
 				break;
 			}
 			st->no_protect = strcmp(value, "off") == 0;
+		} else if (strcmp(key, "protect-path") == 0) {
+			if (protect_check_extra(value) != 0) {
+				fprintf(stderr, "sbsh: %s:%u: protect-path must be a path inside the project, "
+				        "relative to its top (no `..')\n", path, lineno);
+				rc = -1;
+				break;
+			}
+			strvec_push(&st->protect_extra, value);
 		} else {
 			/* Keys of later features are accepted so old shells read new files. */
 			continue;
@@ -276,6 +284,7 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 	st->protect.shell.fd = -1;
 	st->protect.shell.inotify = -1;
 	st->protect.broker_fd = -1;
+	strvec_init(&st->protect_extra);
 	const char *events_spec = getenv("SBSH_EVENTS");
 	sandbox_config_init(&st->sandbox);
 	st->config_path = config_file_path();
@@ -331,7 +340,7 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 		} else if (strcmp(a, "--config") == 0) {
 			return config_main(st->config_path, *argc, argv, i);
 		} else if (strcmp(a, "--protect") == 0) {
-			return protect_main(*argc, argv, i);
+			return protect_main(*argc, argv, i, st->protect_extra.items);
 		} else if (strcmp(a, "--no-protect") == 0) {
 			st->no_protect = true;
 		} else if (strncmp(a, "--events=", 9) == 0 || strcmp(a, "--events") == 0) {
@@ -369,7 +378,7 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 	 * session's last check itself before it exits (it never execs its last
 	 * command while protecting), so no broker is forked just for that. */
 	if (!st->no_protect)
-		protect_start(st->events, !st->headless, &st->protect);
+		protect_start(st->events, !st->headless, st->protect_extra.items, &st->protect);
 
 	/* The broker is forked before confinement when a human can be asked. */
 	st->broker_fd = -1;

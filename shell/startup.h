@@ -21,6 +21,7 @@ struct startup {
 	int broker_fd;        /* socket to the broker, or -1 when nobody can be asked */
 	char *pty_path;       /* the pty the broker gave the shell, or NULL */
 	bool no_protect;      /* --no-protect, or protect = off in the config */
+	struct strvec protect_extra; /* protect-path lines of the config: more files to protect */
 	struct protect_start_result protect; /* shell.fd -1 when nothing is protected */
 	struct events *events; /* --events / SBSH_EVENTS, or NULL */
 };
