@@ -63,7 +63,7 @@ _sbsh()
         return 0 ;;
     -*)
         local opts="--sandbox --no-sandbox --net= --allow-write --headless --audit
-            --doctor --json --classify --config --shims --login --posix --norc
+            --doctor --json --classify --config --shims --approver --login --posix --norc
             --noprofile --version --help -c -s -i -l -o"
         COMPREPLY=($(compgen -W "$opts" -- "$cur"))
         [[ ${COMPREPLY[0]} == --net= && ${#COMPREPLY[@]} == 1 ]] && compopt -o nospace 2>/dev/null

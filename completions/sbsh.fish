@@ -25,6 +25,7 @@ complete -c sbsh -l allow-write -x -a '(__fish_complete_directories)' -d 'Make a
 complete -c sbsh -l headless -d 'Never ask a human: refuse what needs approval'
 complete -c sbsh -l audit -d 'Log sandbox denials to the kernel audit log'
 complete -c sbsh -l doctor -d 'Print what the sandbox can do here'
+complete -c sbsh -l approver -d 'Answer the approval prompts of every sbsh of this user here'
 complete -c sbsh -l json -d 'JSON output for --doctor and --classify'
 complete -c sbsh -l classify -d 'Print the verdict of a command line, run nothing'
 complete -c sbsh -l config -d 'Change the config file'

@@ -1,8 +1,9 @@
-/* Allow-list entry matching, apart from approve.c (which needs jansson,
- * the broker and the shell) so the fuzzer can link just this. */
+/* Allow-list reading and entry matching, apart from approve.c (which
+ * needs the broker and the shell) so the fuzzers can link just this. */
 #include "approve.h"
 
 #include <fnmatch.h>
+#include <jansson.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -63,4 +64,57 @@ bool policy_entry_matches(const char *entry, char *const *argv)
 		ok = false; /* whole commands only: never a prefix */
 	strvec_free(&words);
 	return ok;
+}
+
+/* One of the lists: absent is empty; otherwise an array of strings. */
+static int read_string_array(json_t *root, const char *key, struct strvec *out, const char *name,
+                             char **error)
+{
+	json_t *arr = json_object_get(root, key);
+	if (!arr)
+		return 0;
+	if (!json_is_array(arr)) {
+		*error = xasprintf("%s: \"%s\" must be an array of command strings", name, key);
+		return -1;
+	}
+	size_t i;
+	json_t *v;
+	json_array_foreach(arr, i, v) {
+		if (!json_is_string(v)) {
+			*error = xasprintf("%s: \"%s\"[%zu] must be a command string", name, key, i);
+			return -1;
+		}
+		strvec_push(out, json_string_value(v));
+	}
+	return 0;
+}
+
+int allow_list_parse(const char *text, size_t len, const char *name, struct strvec *allow,
+                     struct strvec *deny, char **error)
+{
+	*error = NULL;
+	json_error_t err;
+	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
+	if (!root) {
+		*error = xasprintf("%s:%d:%d: %s (nothing in it is trusted)", name, err.line, err.column,
+		                   err.text);
+		return -1;
+	}
+	int rc = 0;
+	if (!json_is_object(root)) {
+		*error = xasprintf("%s: expected an object with \"allow\" and \"deny\" arrays"
+		                   " (nothing in it is trusted)", name);
+		rc = -1;
+	} else if (read_string_array(root, "allow", allow, name, error) != 0 ||
+	           read_string_array(root, "deny", deny, name, error) != 0) {
+		rc = -1;
+	}
+	json_decref(root);
+	if (rc != 0) {
+		/* Nothing of a malformed list is kept, not even the entries read
+		 * before the mistake. */
+		strvec_free(allow);
+		strvec_free(deny);
+	}
+	return rc;
 }

@@ -6,8 +6,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <jansson.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,25 +42,25 @@ static void allow_list_free(struct allow_list *l)
 	strvec_free(&l->deny);
 }
 
-static int read_string_array(json_t *root, const char *key, struct strvec *out, const char *path)
+/* Reads all of path into out. Returns 0, or -1 with errno set. */
+static int read_whole_file(const char *path, struct strbuf *out)
 {
-	json_t *arr = json_object_get(root, key);
-	if (!arr)
-		return 0;
-	if (!json_is_array(arr)) {
-		fprintf(stderr, "sbsh: %s: \"%s\" must be an array of command strings\n", path, key);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
 		return -1;
-	}
-	size_t i;
-	json_t *v;
-	json_array_foreach(arr, i, v) {
-		if (!json_is_string(v)) {
-			fprintf(stderr, "sbsh: %s: \"%s\"[%zu] must be a command string\n", path, key, i);
-			return -1;
+	char buf[4096];
+	for (;;) {
+		ssize_t n = read(fd, buf, sizeof buf);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			int saved = errno;
+			close(fd);
+			errno = saved;
+			return n < 0 ? -1 : 0;
 		}
-		strvec_push(out, json_string_value(v));
+		strbuf_addmem(out, buf, (size_t)n);
 	}
-	return 0;
 }
 
 /* Whether the sandbox could write this file: opening it to append (and
@@ -81,26 +81,17 @@ static int load_allow_list(struct allow_list *l, const char *path)
 	strvec_init(&l->deny);
 	if (access(path, F_OK) != 0)
 		return 0;
-	json_error_t err;
-	json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &err);
-	if (!root) {
-		fprintf(stderr, "sbsh: %s:%d:%d: %s (nothing in it is trusted)\n", path, err.line,
-		        err.column, err.text);
-		return -1;
-	}
-	int rc = 0;
-	if (!json_is_object(root)) {
-		fprintf(stderr, "sbsh: %s: expected an object with \"allow\" and \"deny\" arrays"
-		                " (nothing in it is trusted)\n", path);
-		rc = -1;
-	} else if (read_string_array(root, "allow", &l->allow, path) != 0 ||
-	           read_string_array(root, "deny", &l->deny, path) != 0) {
-		rc = -1;
-	}
-	json_decref(root);
-	if (rc != 0) {
-		strvec_free(&l->allow);
-		strvec_free(&l->deny);
+	struct strbuf text;
+	strbuf_init(&text);
+	char *error = NULL;
+	if (read_whole_file(path, &text) != 0)
+		error = xasprintf("%s: %s (nothing in it is trusted)", path, strerror(errno));
+	else
+		allow_list_parse(text.data ? text.data : "", text.len, path, &l->allow, &l->deny, &error);
+	strbuf_free(&text);
+	if (error) {
+		fprintf(stderr, "sbsh: %s\n", error);
+		free(error);
 		return -1;
 	}
 	l->path = xstrdup(path);
@@ -148,6 +139,11 @@ int policy_init(struct shell *sh, const struct policy_options *opts)
 	struct policy *p = xcalloc(1, sizeof *p);
 	p->opts = *opts;
 	p->cl = classifier_create(NULL);
+	for (char *const *r = opts->rules; r && *r; r++) {
+		char *why = NULL;
+		classifier_add_rule(p->cl, *r, &why); /* checked when the config was read */
+		free(why);
+	}
 	strvec_init(&p->session_ok);
 	strvec_init(&p->line_ok);
 	strvec_init(&p->line_no);
@@ -209,16 +205,28 @@ void policy_free(struct shell *sh)
 	sh->policy = NULL;
 }
 
-static char *normalise(char *const *argv)
+/* argv as commands are shown and remembered; when marked is an index of
+ * argv, *at and *len receive where that word is in the text. */
+static char *normalise_marking(char *const *argv, size_t marked, size_t *at, size_t *len)
 {
 	struct strbuf sb;
 	strbuf_init(&sb);
 	for (size_t i = 0; argv[i]; i++) {
 		if (i)
 			strbuf_addc(&sb, ' ');
+		size_t start = sb.len;
 		vars_quote(&sb, argv[i]);
+		if (i == marked) {
+			*at = start;
+			*len = sb.len - start;
+		}
 	}
 	return strbuf_detach(&sb);
+}
+
+static char *normalise(char *const *argv)
+{
+	return normalise_marking(argv, SIZE_MAX, NULL, NULL);
 }
 
 static bool contains(const struct strvec *v, const char *s)
@@ -235,6 +243,112 @@ static char *session_key(const char *command)
 	if (!getcwd(cwd, sizeof cwd))
 		strcpy(cwd, "?");
 	return xasprintf("%s\n%s", cwd, command);
+}
+
+/* Splits an item's command, as the classifier shows it (plain words,
+ * '...' quoting, backslash escapes), back into words; *decider is the
+ * index of the word that made the verdict (SIZE_MAX when none). Returns
+ * false for any other text. */
+static bool split_item(const struct classify_item *it, struct strvec *out, size_t *decider)
+{
+	struct strbuf w;
+	strbuf_init(&w);
+	bool in_word = false, ok = true;
+	*decider = SIZE_MAX;
+	const char *s = it->command;
+	for (const char *p = s; *p && ok; p++) {
+		if (*p == ' ') {
+			if (in_word)
+				strvec_push_owned(out, strbuf_detach(&w));
+			in_word = false;
+			continue;
+		}
+		if (!in_word && it->word && (size_t)(p - s) == it->word_at)
+			*decider = out->len;
+		in_word = true;
+		if (*p == '\'') {
+			const char *end = strchr(p + 1, '\'');
+			ok = end != NULL;
+			if (ok) {
+				strbuf_addmem(&w, p + 1, (size_t)(end - p - 1));
+				p = end;
+			}
+		} else if (*p == '\\' && p[1]) {
+			strbuf_addc(&w, *++p);
+		} else {
+			ok = *p != '"';
+			strbuf_addc(&w, *p);
+		}
+	}
+	if (in_word)
+		strvec_push_owned(out, strbuf_detach(&w));
+	strbuf_free(&w);
+	if (!ok || out->len == 0) {
+		strvec_free(out);
+		return false;
+	}
+	return true;
+}
+
+static void add_mark(struct strbuf *marks, size_t *count, size_t at, size_t len)
+{
+	if (len == 0 || *count >= BROKER_MARKS_MAX)
+		return;
+	strbuf_addf(marks, "%s%zu:%zu", *count ? "," : "", at, len);
+	(*count)++;
+}
+
+/* The command the dynamic pass is about to ask about, and where in it the
+ * deciding word of the item is: by the item's own words when they are
+ * argv, else the first whole word of the text equal to it. */
+static char *normalise_with_mark(char *const *argv, const struct classify_item *it, char **marks)
+{
+	struct strbuf mb;
+	strbuf_init(&mb);
+	size_t count = 0, at = 0, len = 0;
+	struct strvec words;
+	strvec_init(&words);
+	size_t decider;
+	char *command = NULL;
+	if (it && split_item(it, &words, &decider) && decider != SIZE_MAX && words.len == strv_len(argv)) {
+		bool same = true;
+		for (size_t i = 0; i < words.len && same; i++)
+			same = strcmp(words.items[i], argv[i]) == 0;
+		if (same)
+			command = normalise_marking(argv, decider, &at, &len);
+	}
+	strvec_free(&words);
+	if (!command) {
+		command = normalise(argv);
+		size_t wlen = it && it->word ? strlen(it->word) : 0;
+		for (const char *p = wlen ? strstr(command, it->word) : NULL; p && !len; p = strstr(p + 1, it->word))
+			if ((p == command || p[-1] == ' ') && (p[wlen] == '\0' || p[wlen] == ' '))
+				at = (size_t)(p - command), len = wlen;
+	}
+	add_mark(&mb, &count, at, len);
+	*marks = strbuf_detach(&mb);
+	return command;
+}
+
+/* Whether the up-front question can leave a command out: approved for the
+ * session, or on a deny or allow list (then it is decided when reached,
+ * as it would be without the question). */
+static bool decided_without_asking(struct policy *p, const char *command, char *const *words,
+                                   enum verdict v)
+{
+	char *key = session_key(command);
+	bool decided = contains(&p->session_ok, key);
+	free(key);
+	struct allow_list *lists[2] = {&p->user, &p->project};
+	for (size_t l = 0; l < 2 && !decided && words; l++) {
+		for (size_t i = 0; i < lists[l]->deny.len && !decided; i++)
+			decided = policy_entry_matches(lists[l]->deny.items[i], words);
+		if (v == VERDICT_ESCAPE && lists[l]->sandbox_writable)
+			continue;
+		for (size_t i = 0; i < lists[l]->allow.len && !decided; i++)
+			decided = policy_entry_matches(lists[l]->allow.items[i], words);
+	}
+	return decided;
 }
 
 static const char *pre_approve_hint(struct policy *p)
@@ -259,9 +373,11 @@ void policy_line_begin(struct shell *sh, const struct node *line)
 	classify_static(p->cl, line, &r);
 	/* Only what is decidable now is asked up front; ASK waits for the
 	 * expanded argv. The escape builtin asks for itself. */
-	struct strbuf cmds, reasons;
+	struct strbuf cmds, reasons, marks;
 	strbuf_init(&cmds);
 	strbuf_init(&reasons);
+	strbuf_init(&marks);
+	size_t nmarks = 0;
 	enum verdict worst = VERDICT_SAFE;
 	struct strvec asked;
 	strvec_init(&asked);
@@ -275,12 +391,32 @@ void policy_line_begin(struct shell *sh, const struct node *line)
 		 * runs, so the human sees what will really run. */
 		if (strpbrk(it->command, "$`"))
 			continue;
-		if (contains(&asked, it->command))
+		/* Shown and remembered as the dynamic pass will normalise it, so
+		 * the answer is found again when the command runs. */
+		struct strvec words;
+		strvec_init(&words);
+		size_t decider, at = 0, len = 0;
+		char *command;
+		if (split_item(it, &words, &decider)) {
+			command = normalise_marking(words.items, decider, &at, &len);
+		} else {
+			command = xstrdup(it->command);
+			if (it->word && it->word_at + strlen(it->word) <= strlen(command) &&
+			    strncmp(command + it->word_at, it->word, strlen(it->word)) == 0)
+				at = it->word_at, len = strlen(it->word);
+		}
+		bool skip = contains(&asked, command) ||
+		            decided_without_asking(p, command, words.len ? words.items : NULL, it->verdict);
+		strvec_free(&words);
+		if (skip) {
+			free(command);
 			continue;
-		strvec_push(&asked, it->command);
+		}
 		if (cmds.len)
 			strbuf_adds(&cmds, "; ");
-		strbuf_adds(&cmds, it->command);
+		add_mark(&marks, &nmarks, cmds.len + at, len);
+		strbuf_adds(&cmds, command);
+		strvec_push_owned(&asked, command);
 		const char *why = it->reason && *it->reason ? it->reason : verdict_name(it->verdict);
 		if (!strstr(reasons.data ? reasons.data : "", why)) {
 			if (reasons.len)
@@ -293,7 +429,11 @@ void policy_line_begin(struct shell *sh, const struct node *line)
 	if (asked.len) {
 		const char *why = NULL;
 		int answer = broker_request_approval(p->opts.broker_fd, verdict_name(worst), cmds.data,
-		                                     reasons.data, &why);
+		                                     reasons.data, marks.data, &why);
+		/* Nobody could answer: each command is refused with the reason
+		 * when it is reached. */
+		if (answer < 0)
+			strvec_free(&asked);
 		struct strvec *into = answer == BROKER_YES_ONCE || answer == BROKER_YES_SESSION
 		                          ? &p->line_ok : &p->line_no;
 		for (size_t i = 0; i < asked.len; i++) {
@@ -305,6 +445,7 @@ void policy_line_begin(struct shell *sh, const struct node *line)
 	strvec_free(&asked);
 	strbuf_free(&cmds);
 	strbuf_free(&reasons);
+	strbuf_free(&marks);
 	classify_result_free(&r);
 }
 
@@ -349,13 +490,20 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 	}
 	const char *by = "human";
 	char *reason = NULL;
-	for (size_t i = 0; i < r.nitems && !reason; i++)
-		if (r.items[i].verdict == v && r.items[i].reason && *r.items[i].reason)
+	const struct classify_item *decider = NULL;
+	for (size_t i = 0; i < r.nitems; i++) {
+		if (r.items[i].verdict != v)
+			continue;
+		if (!decider)
+			decider = &r.items[i];
+		if (!reason && r.items[i].reason && *r.items[i].reason)
 			reason = xstrdup(r.items[i].reason);
-	classify_result_free(&r);
+	}
 
 	int rc = 0;
-	char *command = normalise(argv);
+	char *marks = NULL;
+	char *command = normalise_with_mark(argv, decider, &marks);
+	classify_result_free(&r);
 	char *key = NULL;
 	struct allow_list *lists[2] = {&p->user, &p->project};
 	for (size_t l = 0; l < 2; l++) {
@@ -394,17 +542,19 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 	fflush(stdout);
 	const char *why = NULL;
 	int answer = broker_request_approval(p->opts.broker_fd, verdict_name(v), command,
-	                                     reason ? reason : verdict_name(v), &why);
+	                                     reason ? reason : verdict_name(v), marks, &why);
 	if (answer == BROKER_YES_SESSION) {
 		strvec_push(&p->session_ok, key);
 	} else if (answer != BROKER_YES_ONCE) {
-		rc = refuse(sh, v, command, answer < 0 ? why : "the human said no", NULL);
+		rc = refuse(sh, v, command, answer < 0 ? why : "the human said no",
+		            answer < 0 ? pre_approve_hint(p) : NULL);
 		if (answer == BROKER_NO)
 			strvec_push(&p->line_no, command);
 	}
 done:
 	events_command(p->opts.events, argv, verdict_name(v), rc ? "refuse" : "allow", by);
 	free(reason);
+	free(marks);
 	free(key);
 	free(command);
 	return rc;

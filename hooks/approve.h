@@ -15,6 +15,7 @@ struct policy_options {
 	bool off;          /* classification turned off (--no-classify) */
 	struct events *events;          /* hooks/events.h, or NULL */
 	struct protect_client *protect; /* hooks/protect.h, or NULL */
+	char *const *rules;             /* the config file's classify rules, or NULL */
 };
 
 /* Creates sh->policy. Reads the user's allow-list; a malformed one is
@@ -46,5 +47,13 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path);
 /* Matches argv against an allow-list entry: the same number of words, each
  * equal or matching as a pattern where the entry has `*`, `?` or `[`. */
 bool policy_entry_matches(const char *entry, char *const *argv);
+
+/* Reads an allow-list's JSON text ({"allow": [...], "deny": [...]}) into
+ * allow and deny (empty strvecs). Returns 0, or -1 with *error a malloc'd
+ * message that starts with name and says where: "name:LINE:COL: ..." for
+ * bad JSON, the key and index for a wrong value. Both lists are then
+ * empty: nothing in a malformed list is trusted. */
+int allow_list_parse(const char *text, size_t len, const char *name, struct strvec *allow,
+                     struct strvec *deny, char **error);
 
 #endif

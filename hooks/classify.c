@@ -4,6 +4,7 @@
 #include "classify.h"
 
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,11 +60,21 @@ struct git_cfg_file {
 	bool forces_push;      /* remote.*.mirror = true, or remote.*.push = +x / :x */
 };
 
+/* A rule from the config file (classifier_add_rule). */
+struct user_rule {
+	enum verdict v;
+	char **words;   /* the program's basename, then the operand patterns */
+	size_t nwords;
+	char *text;     /* as written, for the reason */
+};
+
 struct classifier {
 	char *home, *xdg, *cwd;
 	bool no_git_config;
 	struct git_cfg_file *files;
 	size_t nfiles;
+	struct user_rule *rules;
+	size_t nrules;
 };
 
 static char *dup_or_null(const char *s)
@@ -98,10 +109,68 @@ void classifier_destroy(struct classifier *cl)
 		strvec_free(&cl->files[i].aliases);
 	}
 	free(cl->files);
+	for (size_t i = 0; i < cl->nrules; i++) {
+		strv_free(cl->rules[i].words);
+		free(cl->rules[i].text);
+	}
+	free(cl->rules);
 	free(cl->home);
 	free(cl->xdg);
 	free(cl->cwd);
 	free(cl);
+}
+
+int classifier_add_rule(struct classifier *cl, const char *spec, char **error)
+{
+	*error = NULL;
+	struct strvec words;
+	strvec_init(&words);
+	for (const char *s = spec; *s;) {
+		while (*s == ' ' || *s == '\t')
+			s++;
+		size_t n = strcspn(s, " \t");
+		if (n)
+			strvec_push_owned(&words, xstrndup(s, n));
+		s += n;
+	}
+	static const enum verdict allowed[] = {VERDICT_ASK, VERDICT_DELETE, VERDICT_PUBLISH,
+	                                       VERDICT_FORCE_PUSH, VERDICT_ESCAPE};
+	int v = -1;
+	for (size_t i = 0; words.len && i < sizeof allowed / sizeof allowed[0]; i++)
+		if (strcmp(words.items[0], verdict_name(allowed[i])) == 0)
+			v = (int)allowed[i];
+	if (words.len && strcmp(words.items[0], "SAFE") == 0)
+		*error = xstrdup("a rule cannot make a command SAFE (pre-approve it in allow.json instead)");
+	else if (v < 0)
+		*error = xstrdup("expected VERDICT PROGRAM [OPERAND...], VERDICT one of ASK, DELETE, "
+		                 "PUBLISH, FORCE_PUSH, ESCAPE");
+	else if (words.len < 2)
+		*error = xstrdup("a rule needs the program it applies to");
+	if (*error) {
+		strvec_free(&words);
+		return -1;
+	}
+	if (!cl) {
+		strvec_free(&words);
+		return 0;
+	}
+	/* the program by its basename, as the built-in rules see it */
+	char *prog = words.items[1];
+	const char *slash = strrchr(prog, '/');
+	if (slash && slash[1])
+		memmove(prog, slash + 1, strlen(slash + 1) + 1);
+	cl->rules = xreallocarray(cl->rules, cl->nrules + 1, sizeof *cl->rules);
+	struct user_rule *r = &cl->rules[cl->nrules++];
+	r->v = (enum verdict)v;
+	r->text = xstrdup(spec);
+	char **all = strvec_detach(&words);
+	free(all[0]);
+	r->nwords = 0;
+	while (all[r->nwords + 1])
+		r->nwords++;
+	memmove(all, all + 1, (r->nwords + 1) * sizeof *all);
+	r->words = all;
+	return 0;
 }
 
 static void lowercase(char *s)
@@ -720,6 +789,8 @@ static void fill_item(struct cctx *c, size_t slot, struct judgement j, const str
 	for (size_t i = 0; i < n; i++) {
 		if (i)
 			strbuf_addc(&sb, ' ');
+		if (j.at >= 0 && (size_t)j.at == i)
+			it->word_at = sb.len;
 		add_arg_text(&sb, &a[i]);
 	}
 	it->command = strbuf_detach(&sb);
@@ -745,7 +816,7 @@ static void record_text(struct cctx *c, struct judgement j, const char *command,
 {
 	if (c->quiet)
 		return;
-	struct sarg a = {command, true, NULL, NULL, false, false};
+	struct sarg a = {.text = command, .known = true};
 	record(c, judgement_make(j.v, j.reason, -1), &a, 1);
 	struct classify_item *it = &c->root->res->items[c->root->res->nitems - 1];
 	if (range) {
@@ -1010,7 +1081,7 @@ static void brace_expand(struct cctx *c, const char *v, const char *mask, size_t
 	if (close == len) {
 		if (*budget > 0) {
 			(*budget)--;
-			struct sarg a = {cl_strndup(c, v, len), true, w, NULL, false, false};
+			struct sarg a = {.text = cl_strndup(c, v, len), .known = true, .word = w};
 			sargv_push(out, a);
 		}
 		return;
@@ -1477,7 +1548,7 @@ static struct judgement judge_simple(struct cctx *c, const struct node *n, const
 		if (n->u.simple.nwords == 0 && c->ls)
 			var_set(c->ls, as->name, (as->is_array || as->append || as->index) ? NULL : v);
 		if (n->u.simple.nwords > 0 && as->value && !as->is_array) {
-			struct sarg val = {v ? v : "", v != NULL, as->value, NULL, false, false};
+			struct sarg val = {.text = v ? v : "", .known = v != NULL, .word = as->value};
 			struct judgement ej = rules_judge_env_assignment(c, as->name, &val);
 			if (ej.v != VERDICT_SAFE) {
 				record_text(c, ej, as->name, &as->range);
@@ -1780,6 +1851,34 @@ enum verdict classify_argv(struct classifier *cl, char *const *argv, const char 
 	return j.v;
 }
 
+/* The config file's rules on top of the built-in ones: they only raise. */
+static struct judgement apply_user_rules(struct cctx *c, const char *base, const struct sarg *a,
+                                         size_t n, struct judgement j)
+{
+	const struct classifier *cl = c->root->cl;
+	for (size_t r = 0; cl && r < cl->nrules; r++) {
+		const struct user_rule *u = &cl->rules[r];
+		if (u->v <= j.v || fnmatch(u->words[0], base, 0) != 0)
+			continue;
+		size_t want = 1, i = 1;
+		bool options_done = false;
+		for (; i < n && want < u->nwords; i++) {
+			if (!options_done && a[i].known && strcmp(a[i].text, "--") == 0) {
+				options_done = true;
+				continue;
+			}
+			if (!options_done && a[i].text[0] == '-')
+				continue;
+			if (!a[i].known || fnmatch(u->words[want], a[i].text, 0) != 0)
+				break;
+			want++;
+		}
+		if (want == u->nwords)
+			j = judgement_make(u->v, cl_printf(c, "your rule: classify = %s", u->text), 0);
+	}
+	return j;
+}
+
 struct judgement cl_judge_argv(struct cctx *c, const struct sarg *a, size_t n, const struct stdin_src *in)
 {
 	if (n == 0)
@@ -1802,5 +1901,6 @@ struct judgement cl_judge_argv(struct cctx *c, const struct sarg *a, size_t n, c
 	}
 	const char *base = strrchr(name, '/');
 	base = base && base[1] ? base + 1 : name;
-	return rules_judge(c, base, a, n, in);
+	struct judgement j = rules_judge(c, base, a, n, in);
+	return apply_user_rules(c, base, a, n, j);
 }

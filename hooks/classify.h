@@ -29,6 +29,7 @@ struct classify_item {
 	char *reason;   /* "rm deletes files"; "" when nothing applies */
 	char *command;  /* the normalised command text */
 	char *word;     /* the word that decided it, or NULL */
+	size_t word_at; /* where word starts in command (prompts mark it there) */
 	struct src_range range; /* of that word (static pass), when has_range */
 	bool has_range;
 	unsigned depth; /* 0 for the line itself, > 0 inside sh -c / eval text */
@@ -59,6 +60,15 @@ struct classifier;
 
 struct classifier *classifier_create(const struct classify_env *env);
 void classifier_destroy(struct classifier *cl);
+/* Extra rules from the config file, `classify = VERDICT PROGRAM [OPERAND...]`:
+ * a command whose program has PROGRAM's basename, and whose first operands
+ * (the arguments that are not options) match the OPERANDs (`*` globs), gets
+ * at least VERDICT (DELETE, PUBLISH, FORCE_PUSH, ESCAPE or ASK; a rule never
+ * lowers a verdict: pre-approval is the allow-list's job). Wrapped commands
+ * (`sudo`, `env`, `xargs`...) are matched too. Returns 0, or -1 with *error
+ * (malloc'd) when spec is not a rule; cl may be NULL to only check. */
+int classifier_add_rule(struct classifier *cl, const char *spec, char **error);
+
 /* The shell changed directory or HOME: later git lookups use these. The
  * strings are copied. */
 void classifier_set_env(struct classifier *cl, const struct classify_env *env);
@@ -96,8 +106,9 @@ enum verdict classify_argv(struct classifier *cl, char *const *argv, const char 
                            enum classify_target target, struct classify_result *out);
 
 /* `sbsh --classify [--json] -c STRING` and `sbsh --classify [--json] FILE`:
- * argv[0] is "sbsh", argv[1] "--classify". Prints the verdict, runs nothing.
+ * argv[0] is "sbsh", argv[1] "--classify"; rules: the config file's
+ * (classifier_add_rule), NULL-terminated, or NULL. Prints the verdict, runs nothing.
  * Returns 0 when it could judge, 2 on a syntax or usage error. */
-int classify_main(int argc, char **argv);
+int classify_main(int argc, char **argv, char *const *rules);
 
 #endif

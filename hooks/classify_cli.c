@@ -90,7 +90,7 @@ static void print_text(const struct classify_result *res, const char *error)
 	}
 }
 
-int classify_main(int argc, char **argv)
+int classify_main(int argc, char **argv, char *const *rules)
 {
 	bool json = false;
 	const char *command = NULL;
@@ -137,6 +137,11 @@ int classify_main(int argc, char **argv)
 
 	struct classify_env env = {0};
 	struct classifier *cl = classifier_create(&env);
+	for (char *const *r = rules; r && *r; r++) {
+		char *why = NULL;
+		classifier_add_rule(cl, *r, &why); /* checked when the config was read */
+		free(why);
+	}
 	struct classify_result res;
 	classify_result_init(&res);
 	char *error = NULL;

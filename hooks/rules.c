@@ -519,9 +519,10 @@ static struct judgement judge_wrapper(struct cctx *c, const char *name, const st
 				if (in_list(w->shell_opts, t, len))
 					text_mode = true;
 				if (in_list(w->text_opts, t, len)) {
-					const struct sarg *txt = has_eq ? NULL : (i + 1 < n ? &a[i + 1] : NULL);
-					struct sarg tmp = {t + len + 1, x->known, x->word, NULL, false, false};
-					j = judgement_max(j, judge_shell_text(c, name, has_eq ? &tmp : txt, NULL, 0, (int)i));
+					struct sarg tmp = {.text = t + len + 1, .known = x->known, .word = x->word};
+					const struct sarg *txt = has_eq ? &tmp : (i + 1 < n ? &a[i + 1] : NULL);
+					if (txt) /* `su --command` alone has no text (and runs none) */
+						j = judgement_max(j, judge_shell_text(c, name, txt, NULL, 0, (int)i));
 					i += has_eq ? 1 : 2;
 					continue;
 				}
@@ -538,7 +539,7 @@ static struct judgement judge_wrapper(struct cctx *c, const char *name, const st
 				if (in_list(w->shell_opts, one, 2))
 					text_mode = true;
 				if (in_list(w->text_opts, one, 2)) {
-					struct sarg tmp = {p + 1, x->known, x->word, NULL, false, false};
+					struct sarg tmp = {.text = p + 1, .known = x->known, .word = x->word};
 					const struct sarg *txt = p[1] ? &tmp : (i + 1 < n ? &a[i + 1] : NULL);
 					if (txt)
 						j = judgement_max(j, judge_shell_text(c, name, txt, NULL, 0, (int)i));
@@ -573,7 +574,7 @@ static struct judgement judge_wrapper(struct cctx *c, const char *name, const st
 	if (i >= n)
 		return j;
 	if (text_mode) {
-		struct sarg txt = {join_args(c, a + i, n - i), all_known(a + i, n - i), a[i].word, NULL, false, false};
+		struct sarg txt = {.text = join_args(c, a + i, n - i), .known = all_known(a + i, n - i), .word = a[i].word};
 		return judgement_max(j, judge_shell_text(c, name, &txt, NULL, 0, (int)i));
 	}
 	if (w->mode == WRAP_XARGS) {
@@ -618,7 +619,7 @@ static struct judgement judge_script_source(struct cctx *c, const char *what, co
 		const char *text = NULL;
 		int w = cl_written_file(c, file->text, &text);
 		if (w == 1) {
-			struct sarg t = {text, true, NULL, NULL, false, false};
+			struct sarg t = {.text = text, .known = true};
 			return judge_shell_text(c, what, &t, NULL, 0, at);
 		}
 		if (w == 0)
@@ -627,7 +628,7 @@ static struct judgement judge_script_source(struct cctx *c, const char *what, co
 	}
 	switch (in->kind) {
 	case STDIN_TEXT: {
-		struct sarg t = {in->text, true, NULL, NULL, false, false};
+		struct sarg t = {.text = in->text, .known = true};
 		return judge_shell_text(c, what, &t, NULL, 0, at);
 	}
 	case STDIN_UNKNOWN:
@@ -711,7 +712,7 @@ static struct judgement judge_python(struct cctx *c, const char *name, const str
 				continue;
 			const char *rest = cp[1] ? cp + 1 : NULL;
 			const struct sarg *val = NULL;
-			struct sarg tmp = {rest, true, x->word, NULL, false, false};
+			struct sarg tmp = {.text = rest, .known = true, .word = x->word};
 			if (rest)
 				val = &tmp;
 			else if (i + 1 < n)
@@ -828,7 +829,7 @@ static struct judgement judge_interp(struct cctx *c, const struct interp *ip, co
 		}
 		size_t len = strcspn(t, "=");
 		if (in_list(ip->code_opts, t, len)) {
-			struct sarg tmp = {t + len + 1, true, x->word, NULL, false, false};
+			struct sarg tmp = {.text = t + len + 1, .known = true, .word = x->word};
 			const struct sarg *val = t[len] == '=' ? &tmp : (i + 1 < n ? &a[i + 1] : NULL);
 			if (!t[len])
 				i++;
@@ -848,7 +849,7 @@ static struct judgement judge_interp(struct cctx *c, const struct interp *ip, co
 		if (t[1] != '-' && ip->short_code) {
 			for (const char *p = t + 1; *p; p++) {
 				if (strchr(ip->short_code, *p)) {
-					struct sarg tmp = {p + 1, true, x->word, NULL, false, false};
+					struct sarg tmp = {.text = p + 1, .known = true, .word = x->word};
 					const struct sarg *val = p[1] ? &tmp : (i + 1 < n ? &a[i + 1] : NULL);
 					if (!p[1])
 						i++;
@@ -974,7 +975,7 @@ static struct judgement judge_sed_script(struct cctx *c, const struct sarg *s, i
 					return judgement_max(J(VERDICT_ASK, "sed s///e runs text built from the input", at),
 					                     judge_partial_text(c, "sed s///e", rep, at));
 				}
-				struct sarg t = {rep, true, NULL, NULL, false, false};
+				struct sarg t = {.text = rep, .known = true};
 				struct judgement j = judge_shell_text(c, "sed s///e", &t, NULL, 0, at);
 				if (j.v == VERDICT_SAFE)
 					continue;
@@ -989,7 +990,7 @@ static struct judgement judge_sed_script(struct cctx *c, const struct sarg *s, i
 			size_t len = strcspn(p, "\n;");
 			if (len == 0)
 				return J(VERDICT_ASK, "sed e runs the input as commands", at);
-			struct sarg t = {cl_strndup(c, p, len), true, NULL, NULL, false, false};
+			struct sarg t = {.text = cl_strndup(c, p, len), .known = true};
 			struct judgement j = judge_shell_text(c, "sed e", &t, NULL, 0, at);
 			if (j.v != VERDICT_SAFE)
 				return j;
@@ -1022,14 +1023,14 @@ static struct judgement judge_sed(struct cctx *c, const char *name, const struct
 			had_e = true;
 			i++;
 		} else if (starts(t, "--expression=")) {
-			struct sarg s = {t + 13, true, x->word, NULL, false, false};
+			struct sarg s = {.text = t + 13, .known = true, .word = x->word};
 			j = judgement_max(j, judge_sed_script(c, &s, (int)i));
 			had_e = true;
 		} else if (eq(t, "-f") || eq(t, "--file") || eq(t, "-l")) {
 			had_e = had_e || t[1] == 'f' || t[2] == 'f';
 			i++;
 		} else if (t[0] == '-' && t[1] && t[1] != '-' && strchr(t, 'e') && !strchr(t, 'i')) {
-			struct sarg s = {strchr(t, 'e') + 1, true, x->word, NULL, false, false};
+			struct sarg s = {.text = strchr(t, 'e') + 1, .known = true, .word = x->word};
 			if (*s.text)
 				j = judgement_max(j, judge_sed_script(c, &s, (int)i));
 			else if (i + 1 < n) {
@@ -1264,7 +1265,7 @@ static struct judgement judge_git_config(struct cctx *c, struct git_state *gs, c
 		}
 		if (cmd[0] == '!')
 			cmd++;
-		struct sarg t = {cmd, true, x->word, NULL, false, false};
+		struct sarg t = {.text = cmd, .known = true, .word = x->word};
 		return judge_shell_text(c, cl_printf(c, "git -c %s", key), &t, NULL, 0, at);
 	}
 	return SAFE_J;
@@ -1523,7 +1524,7 @@ static struct judgement judge_git_sub(struct cctx *c, struct git_state *gs, cons
 					k++;
 				if (k >= n)
 					return SAFE_J;
-				struct sarg t = {join_args(c, a + k, n - k), all_known(a + k, n - k), a[k].word, NULL, false, false};
+				struct sarg t = {.text = join_args(c, a + k, n - k), .known = all_known(a + k, n - k), .word = a[k].word};
 				return judge_shell_text(c, "git submodule foreach", &t, NULL, 0, (int)k);
 			}
 		}
@@ -1537,7 +1538,7 @@ static struct judgement judge_git_sub(struct cctx *c, struct git_state *gs, cons
 					j = judgement_max(j, judge_shell_text(c, "git rebase --exec", &a[i + 1], NULL, 0, (int)i + 1));
 				i++;
 			} else if (a[i].known && starts(a[i].text, "--exec=")) {
-				struct sarg t = {a[i].text + 7, true, a[i].word, NULL, false, false};
+				struct sarg t = {.text = a[i].text + 7, .known = true, .word = a[i].word};
 				j = judgement_max(j, judge_shell_text(c, "git rebase --exec", &t, NULL, 0, (int)i));
 			}
 		}
@@ -1633,7 +1634,7 @@ static struct judgement judge_git_argv(struct cctx *c, const struct sarg *a, siz
 				pos[0].known = true;
 				for (size_t k = i + 1; k < n; k++)
 					pos[k - i] = a[k];
-				struct sarg t = {text, true, a[i].word, NULL, false, false};
+				struct sarg t = {.text = text, .known = true, .word = a[i].word};
 				struct judgement aj = judge_shell_text(c, cl_printf(c, "git alias %s", sub), &t, pos, n - i, (int)i);
 				free(pos);
 				return judgement_max(j, aj);
@@ -2158,7 +2159,7 @@ static struct judgement judge_pkg_runner(struct cctx *c, const char *what, const
 			break;
 		size_t len = strcspn(t, "=");
 		if (in_list("-c|--call", t, len)) {
-			struct sarg tmp = {t + len + 1, true, x->word, NULL, false, false};
+			struct sarg tmp = {.text = t + len + 1, .known = true, .word = x->word};
 			const struct sarg *txt = t[len] ? &tmp : (i + 1 < n ? &a[i + 1] : NULL);
 			if (!t[len])
 				i++;
@@ -2240,7 +2241,7 @@ static struct judgement judge_pm(struct cctx *c, const char *name, const struct 
 			return SAFE_J;
 		size_t len = strcspn(t, "=");
 		if (is_bun && in_list("-e|--eval|-p|--print", t, len)) {
-			struct sarg tmp = {t + len + 1, true, x->word, NULL, false, false};
+			struct sarg tmp = {.text = t + len + 1, .known = true, .word = x->word};
 			return judge_code_arg(c, "bun", t[len] ? &tmp : (s + 1 < n ? &a[s + 1] : &tmp), (int)s);
 		}
 		if (!t[len] && in_list(long_arg, t, len))
@@ -2672,9 +2673,9 @@ static struct judgement judge_gh(struct cctx *c, const char *name, const struct 
 			}
 		}
 		if (method) {
-			if (!strcasecmp(method, "DELETE"))
+			if (strcasecmp(method, "DELETE") == 0)
 				return J(VERDICT_DELETE, "gh api -X DELETE deletes on GitHub", at);
-			if (strcasecmp(method, "GET") && strcasecmp(method, "HEAD"))
+			if (strcasecmp(method, "GET") != 0 && strcasecmp(method, "HEAD") != 0)
 				return J(VERDICT_PUBLISH, cl_printf(c, "gh api -X %s changes GitHub", method), at);
 			return SAFE_J;
 		}
@@ -2865,7 +2866,7 @@ static struct judgement judge_db(struct cctx *c, const char *name, const struct 
 				return SAFE_J;
 			size_t len = strcspn(t, "=");
 			if (in_list(d->sql_opts, t, len)) {
-				struct sarg tmp = {t + len + 1, true, x->word, NULL, false, false};
+				struct sarg tmp = {.text = t + len + 1, .known = true, .word = x->word};
 				const struct sarg *v = t[len] ? &tmp : (i + 1 < n ? &a[i + 1] : NULL);
 				if (!t[len])
 					i++;
@@ -2922,7 +2923,7 @@ static struct judgement judge_db(struct cctx *c, const char *name, const struct 
 	static struct judgement fn(struct cctx *c, const char *name, const struct sarg *a, size_t n,           \
 	                           const struct stdin_src *in)                                                 \
 	{                                                                                                       \
-		return judge_db(c, name, &spec, a, n, in);                                                      \
+		return judge_db(c, name, &(spec), a, n, in);                                                    \
 	}
 DBH(judge_psql, db_psql)
 DBH(judge_mysql, db_mysql)
@@ -2942,7 +2943,7 @@ static struct judgement judge_http(struct cctx *c, const char *name, const struc
 		if (!a[i].known)
 			continue;
 		const char *t = a[i].text;
-		const char *method = NULL;
+		const char *method = "";
 		if ((eq(t, "-X") || eq(t, "--request") || eq(t, "--method")) && i + 1 < n && a[i + 1].known)
 			method = a[i + 1].text;
 		else if (starts(t, "-X") && t[2])
@@ -2951,7 +2952,7 @@ static struct judgement judge_http(struct cctx *c, const char *name, const struc
 			method = strchr(t, '=') + 1;
 		else if (i == 1 && !eq(name, "curl") && !eq(name, "wget"))
 			method = t; /* httpie, xh: http DELETE url */
-		if (method && strcasecmp(method, "DELETE") == 0)
+		if (strcasecmp(method, "DELETE") == 0)
 			return J(VERDICT_DELETE, cl_printf(c, "%s DELETE deletes on a remote API", name), (int)i);
 	}
 	return SAFE_J;
@@ -3211,7 +3212,7 @@ static struct judgement judge_ssh(struct cctx *c, const char *name, const struct
 	if (local_host(a[i].text))
 		return J(VERDICT_ESCAPE, cl_printf(c, "%s to this machine runs outside the sandbox", name), (int)i);
 	if (i + 1 < n) {
-		struct sarg t = {join_args(c, a + i + 1, n - i - 1), all_known(a + i + 1, n - i - 1), a[i + 1].word, NULL, false, false};
+		struct sarg t = {.text = join_args(c, a + i + 1, n - i - 1), .known = all_known(a + i + 1, n - i - 1), .word = a[i + 1].word};
 		struct judgement j = judge_shell_text(c, cl_printf(c, "%s %s runs", name, a[i].text), &t, NULL, 0, (int)i + 1);
 		return j.v > VERDICT_ASK ? j : SAFE_J;
 	}
@@ -3279,7 +3280,7 @@ static struct judgement judge_env(struct cctx *c, const char *name, const struct
 		if (strchr(t, '=') && t[0] != '=') {
 			/* NAME=VALUE; some values are commands the program runs. */
 			const char *eqs = strchr(t, '=');
-			struct sarg val = {eqs + 1, true, x->word, NULL, false, false};
+			struct sarg val = {.text = eqs + 1, .known = true, .word = x->word};
 			struct judgement ej = rules_judge_env_assignment(c, cl_strndup(c, t, (size_t)(eqs - t)), &val);
 			if (ej.v != VERDICT_SAFE) {
 				ej.at = (int)i;
@@ -3345,7 +3346,7 @@ static struct judgement judge_parallel(struct cctx *c, const char *name, const s
 		end++;
 	struct judgement j = SAFE_J;
 	if (end > i) {
-		struct sarg t = {join_args(c, a + i, end - i), all_known(a + i, end - i), a[i].word, NULL, false, false};
+		struct sarg t = {.text = join_args(c, a + i, end - i), .known = all_known(a + i, end - i), .word = a[i].word};
 		j = judge_shell_text(c, name, &t, NULL, 0, (int)i);
 	} else {
 		/* No command: the arguments are the commands. */
@@ -3562,7 +3563,7 @@ static struct judgement judge_editor(struct cctx *c, const char *name, const str
 			cmd++;
 		const char *bang = strchr(cmd, '!');
 		if (bang && (bang == cmd || starts(cmd, "silent") || starts(cmd, "exe") || starts(cmd, "r") || starts(cmd, "w"))) {
-			struct sarg t = {bang + 1, true, x->word, NULL, false, false};
+			struct sarg t = {.text = bang + 1, .known = true, .word = x->word};
 			j = judgement_max(j, judge_shell_text(c, cl_printf(c, "%s :!", name), &t, NULL, 0, (int)i));
 		}
 		if (starts(cmd, "call delete") || starts(cmd, "call system") || contains(cmd, "delete("))
@@ -3690,9 +3691,9 @@ struct tool {
 };
 
 #define H(name, fn) {name, fn, NULL, NULL, NULL}
-#define S(name, spec) {name, NULL, &spec, NULL, NULL}
-#define W(name, w) {name, NULL, NULL, &w, NULL}
-#define I(name, ip) {name, NULL, NULL, NULL, &ip}
+#define S(name, spec) {name, NULL, &(spec), NULL, NULL}
+#define W(name, w) {name, NULL, NULL, &(w), NULL}
+#define I(name, ip) {name, NULL, NULL, NULL, &(ip)}
 
 /* Sorted by name (strcmp order): looked up with bsearch. */
 static const struct tool tools[] = {

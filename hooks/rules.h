@@ -9,12 +9,14 @@
 #include "ast.h"
 #include "classify.h"
 
-/* One argument as far as the classifier can know it before it runs. */
+/* One argument as far as the classifier can know it before it runs.
+ * Pointers first, flags last (no padding between them); build one with
+ * designated initializers, so the order never matters. */
 struct sarg {
 	const char *text;           /* the value; for an unknown one, its known prefix */
-	bool known;                 /* no part of it depends on run-time values */
 	const struct word *word;    /* static pass: the source word, else NULL */
 	const struct node *procsub; /* the whole word is <( ): its program */
+	bool known;                 /* no part of it depends on run-time values */
 	bool splits;                /* an unknown part is unquoted: may become several words */
 	bool pattern;               /* has unquoted * ? [: pathname expansion may change it */
 };

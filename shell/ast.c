@@ -37,7 +37,7 @@ struct arena_chunk {
 
 /* Small first chunk: most trees are one short line; later chunks double. */
 #define ARENA_FIRST_CHUNK 512
-#define ARENA_MAX_CHUNK (64 * 1024)
+#define ARENA_MAX_CHUNK ((size_t)64 * 1024)
 
 struct ast_arena {
 	struct arena_chunk *chunks; /* newest first */

@@ -13,7 +13,6 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
-#include <sys/random.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -22,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "approver.h"
 #include "util.h"
 #include "../hooks/events.h"
 #include "../hooks/protect.h"
@@ -80,35 +80,23 @@ static void tty_print(struct broker *b, const char *s)
 	}
 }
 
-/* Control characters and non-printing bytes shown as escapes, so a command
- * cannot hide part of itself or repaint the prompt. */
-static void append_visible(struct strbuf *sb, const char *s)
-{
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p < 0x20 || *p == 0x7f)
-			strbuf_addf(sb, "\\x%02x", *p);
-		else
-			strbuf_addc(sb, (char)*p);
-	}
-}
-
+/* A word of an escape's argv as the shell would quote it; the prompt
+ * escapes what could act on the terminal. */
 static void append_word(struct strbuf *sb, const char *w)
 {
 	bool plain = *w != '\0';
 	for (const char *p = w; *p && plain; p++)
 		plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%", *p) != NULL;
 	if (plain) {
-		append_visible(sb, w);
+		strbuf_adds(sb, w);
 		return;
 	}
 	strbuf_addc(sb, '\'');
 	for (const char *p = w; *p; p++) {
-		if (*p == '\'') {
+		if (*p == '\'')
 			strbuf_adds(sb, "'\\''");
-		} else {
-			char one[2] = {*p, '\0'};
-			append_visible(sb, one);
-		}
+		else
+			strbuf_addc(sb, *p);
 	}
 	strbuf_addc(sb, '\'');
 }
@@ -174,20 +162,6 @@ static bool in_writable_folder(struct broker *b, const char *path)
 	return false;
 }
 
-static void make_code(char *code, size_t n)
-{
-	static const char alphabet[] = "abcdefghjkmnpqrstuvwxyz23456789";
-	unsigned char rnd[16];
-	if (getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd) {
-		uint64_t t = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
-		memcpy(rnd, &t, sizeof t);
-		memcpy(rnd + 8, &t, sizeof t);
-	}
-	for (size_t i = 0; i + 1 < n; i++)
-		code[i] = alphabet[rnd[i % sizeof rnd] % (sizeof alphabet - 1)];
-	code[n - 1] = '\0';
-}
-
 /* Reads one line typed by the human, with echo, no signals (^C refuses),
  * and a time limit. Returns false on timeout, EOF or ^C. */
 static bool read_answer(struct broker *b, char *buf, size_t size)
@@ -243,62 +217,100 @@ static bool read_answer(struct broker *b, char *buf, size_t size)
 	return ok;
 }
 
-static bool ask_human(struct broker *b, char *const *argv, const char *program, const char *cwd)
+/* The question on the session's own terminal. Returns a broker_answer. */
+static int ask_on_terminal(struct broker *b, const struct approval_question *q)
 {
-	struct strbuf sb;
-	strbuf_init(&sb);
-	strbuf_adds(&sb, "\nsbsh: the agent asks to run a command OUTSIDE the sandbox:\n    ");
-	for (size_t i = 0; argv[i]; i++) {
-		if (i)
-			strbuf_addc(&sb, ' ');
-		append_word(&sb, argv[i]);
-	}
-	strbuf_adds(&sb, "\n  program: ");
-	append_visible(&sb, program);
-	strbuf_adds(&sb, "\n  in: ");
-	append_visible(&sb, cwd);
-	strbuf_addc(&sb, '\n');
-	if (in_writable_folder(b, program))
-		strbuf_adds(&sb, "  WARNING: this program lives in a folder the sandbox can write:"
-		                 " the agent could have replaced it.\n");
 	char code[5];
-	make_code(code, sizeof code);
-	strbuf_addf(&sb, "Type %s and Enter to run it; anything else refuses (%u s): ", code,
-	            b->opts->timeout_s);
-	tty_print(b, sb.data);
-	strbuf_free(&sb);
-	char answer[64];
-	bool yes = read_answer(b, answer, sizeof answer) && strcmp(answer, code) == 0;
-	tty_print(b, yes ? "sbsh: approved.\n" : "sbsh: refused.\n");
-	return yes;
-}
-
-static int ask_approval(struct broker *b, const char *verdict, const char *command,
-                        const char *reason, const char *cwd)
-{
+	if (q->escape)
+		approval_make_code(code, sizeof code);
 	struct strbuf sb;
 	strbuf_init(&sb);
-	strbuf_adds(&sb, "\nsbsh: the agent wants to run a command that needs your approval:\n    ");
-	append_visible(&sb, command);
-	strbuf_adds(&sb, "\n  verdict: ");
-	append_visible(&sb, verdict);
-	strbuf_adds(&sb, " — ");
-	append_visible(&sb, reason);
-	strbuf_adds(&sb, "\n  in: ");
-	append_visible(&sb, cwd);
-	strbuf_addf(&sb, "\nAllow? [y]es once, yes for this [s]ession, [n]o (%u s): ", b->opts->timeout_s);
+	approval_prompt(&sb, q, 0, q->escape ? code : NULL, 0,
+	                approval_terminal_attrs(env_lookup(b->env, "TERM")));
 	tty_print(b, sb.data);
 	strbuf_free(&sb);
 	char answer[64];
 	int result = BROKER_NO;
 	if (read_answer(b, answer, sizeof answer)) {
-		if (strcmp(answer, "y") == 0 || strcmp(answer, "yes") == 0)
-			result = BROKER_YES_ONCE;
-		else if (strcmp(answer, "s") == 0 || strcmp(answer, "session") == 0)
-			result = BROKER_YES_SESSION;
+		if (q->escape)
+			result = strcmp(answer, code) == 0 ? BROKER_YES_ONCE : BROKER_NO;
+		else
+			result = approval_parse_answer(answer);
 	}
 	tty_print(b, result == BROKER_NO ? "sbsh: refused.\n" : "sbsh: approved.\n");
 	return result;
+}
+
+static void handle_signal(struct broker *b, const struct signalfd_siginfo *si);
+
+/* The question through the approver, on fd (closed here). While it waits
+ * the broker still reaps and forwards signals; the shell going away, the
+ * approver going away or the time running out are a no. */
+static int ask_through_approver(struct broker *b, int fd, const struct approval_question *q)
+{
+	int answer = BROKER_NO;
+	if (approver_send(fd, q) != 0) {
+		close(fd);
+		return BROKER_NO;
+	}
+	/* A little longer than the approver's own limit, so it is the one
+	 * that withdraws the question and says so. */
+	struct timespec start;
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	int64_t deadline = (int64_t)start.tv_sec * 1000 + start.tv_nsec / 1000000 +
+	                   ((int64_t)q->timeout_s + 2) * 1000;
+	while (!b->shell_done) {
+		struct timespec now;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		int64_t left = deadline - ((int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000);
+		if (left <= 0)
+			break;
+		struct pollfd pfd[3] = {
+			{.fd = fd, .events = POLLIN},
+			{.fd = b->sigfd, .events = POLLIN},
+			{.fd = b->sock, .events = 0}, /* only its hangup: the shell is gone */
+		};
+		int r = poll(pfd, b->sock >= 0 ? 3 : 2, left > 60000 ? 60000 : (int)left);
+		if (r < 0 && errno != EINTR)
+			break;
+		if (r <= 0)
+			continue;
+		if (pfd[0].revents) {
+			int got = approver_receive(fd);
+			answer = got < 0 ? BROKER_NO : got;
+			break;
+		}
+		if (pfd[1].revents & POLLIN) {
+			struct signalfd_siginfo si;
+			if (read(b->sigfd, &si, sizeof si) == (ssize_t)sizeof si)
+				handle_signal(b, &si);
+		}
+		if (b->sock >= 0 && (pfd[2].revents & (POLLHUP | POLLERR)))
+			break;
+	}
+	close(fd);
+	return answer;
+}
+
+/* Puts a question to the human: the approver when one runs, else the
+ * session's terminal when it has one. Returns a broker_answer, or -1 with
+ * *why set when nobody could be asked. */
+static int put_question(struct broker *b, const struct approval_question *q, const char **why)
+{
+	const char *distrust = NULL;
+	int fd = approver_connect(b->opts->writable, &distrust);
+	if (fd >= 0)
+		return ask_through_approver(b, fd, q);
+	if (b->tty >= 0) {
+		if (distrust) {
+			tty_print(b, "\nsbsh: not using the approver: ");
+			tty_print(b, distrust);
+			tty_print(b, "\n");
+		}
+		return ask_on_terminal(b, q);
+	}
+	*why = distrust ? distrust : "headless, nobody to approve";
+	return -1;
 }
 
 static void send_frame(int sock, uint32_t type, int32_t value, const char *text)
@@ -418,8 +430,6 @@ static void serve_request(struct broker *b)
 		why = "malformed request";
 	else if (f.type == BROKER_SIGNAL)
 		why = NULL;
-	else if (b->tty < 0 && (f.type == BROKER_APPROVE || f.type == BROKER_ESCAPE))
-		why = "headless, nobody to approve";
 	else if (f.type == BROKER_APPROVE)
 		why = NULL;
 	else if (f.type != BROKER_ESCAPE)
@@ -431,7 +441,8 @@ static void serve_request(struct broker *b)
 	else if (b->refused_at && time(NULL) - b->refused_at < 2)
 		why = "refused: too soon after the last refusal";
 
-	const char *fields[3];
+	const char *fields[BROKER_APPROVE_FIELDS];
+	struct broker_mark marks[BROKER_MARKS_MAX];
 	if (!why && f.type == BROKER_SIGNAL) {
 		if (f.value > 0 && f.value < 65)
 			forward_signal(b, f.value);
@@ -444,11 +455,21 @@ static void serve_request(struct broker *b)
 			if (len >= 0)
 				cwd[len] = '\0';
 		}
-		if (f.len == 0 || f.payload[f.len - 1] != '\0' || broker_frame_fields(&f, fields) != 0)
+		if (broker_frame_fields(&f, fields, BROKER_APPROVE_FIELDS) != 0 ||
+		    broker_frame_marks(fields[3], strlen(fields[1]), marks, BROKER_MARKS_MAX) < 0) {
 			send_frame(b->sock, BROKER_REFUSED, 0, "malformed request");
-		else
-			send_frame(b->sock, BROKER_RESULT,
-			           ask_approval(b, fields[0], fields[1], fields[2], cwd), NULL);
+		} else {
+			struct approval_question q = {
+				.folder = cwd, .verdict = fields[0], .command = fields[1], .reason = fields[2],
+				.marks = fields[3], .program = "", .warning = "", .timeout_s = b->opts->timeout_s,
+			};
+			const char *nobody = NULL;
+			int answer = put_question(b, &q, &nobody);
+			if (answer < 0)
+				send_frame(b->sock, BROKER_REFUSED, 0, nobody);
+			else
+				send_frame(b->sock, BROKER_RESULT, answer, NULL);
+		}
 	} else if (!why) {
 		char *program = resolve_program(b, argv[0], fds[3]);
 		char cwd[PATH_MAX] = "?";
@@ -457,9 +478,30 @@ static void serve_request(struct broker *b)
 		ssize_t len = readlink(link, cwd, sizeof cwd - 1);
 		if (len >= 0)
 			cwd[len] = '\0';
+		struct strbuf shown;
+		strbuf_init(&shown);
+		for (size_t i = 0; argv[i]; i++) {
+			if (i)
+				strbuf_addc(&shown, ' ');
+			append_word(&shown, argv[i]);
+		}
+		struct approval_question q = {
+			.escape = true, .folder = cwd, .verdict = "", .command = shown.data, .reason = "",
+			.marks = "", .program = program ? program : "", .timeout_s = b->opts->timeout_s,
+			.warning = program && in_writable_folder(b, program)
+			                   ? "this program lives in a folder the sandbox can write:"
+			                     " the agent could have replaced it."
+			                   : "",
+		};
+		const char *nobody = NULL;
+		int answer = program ? put_question(b, &q, &nobody) : BROKER_NO;
+		strbuf_free(&shown);
 		if (!program) {
 			send_frame(b->sock, BROKER_RESULT, 127, NULL);
-		} else if (ask_human(b, argv, program, cwd)) {
+		} else if (answer < 0) {
+			events_escape(b->opts->events, argv, "headless refusal", -1);
+			send_frame(b->sock, BROKER_REFUSED, 0, nobody);
+		} else if (answer != BROKER_NO) {
 			int status = run_escape(b, argv, program, fds);
 			events_escape(b->opts->events, argv, "approved", status);
 			send_frame(b->sock, BROKER_RESULT, status, NULL);
@@ -498,6 +540,22 @@ static void copy_winsize(struct broker *b)
 	struct winsize ws;
 	if (b->master >= 0 && ioctl(b->tty, TIOCGWINSZ, &ws) == 0)
 		ioctl(b->master, TIOCSWINSZ, &ws);
+}
+
+static void handle_signal(struct broker *b, const struct signalfd_siginfo *si)
+{
+	if (si->ssi_signo == SIGCHLD) {
+		int ws;
+		pid_t done;
+		while ((done = waitpid(-1, &ws, WNOHANG)) > 0)
+			handle_child_exit(b, done, ws);
+	} else if (si->ssi_signo == SIGWINCH) {
+		copy_winsize(b);
+	} else if (b->master >= 0 || si->ssi_code == SI_USER || si->ssi_code == SI_QUEUE) {
+		/* A terminal's signals already reached the shell, which
+		 * shares our process group unless it has a pty. */
+		forward_signal(b, (int)si->ssi_signo);
+	}
 }
 
 static _Noreturn void broker_exit(struct broker *b)
@@ -557,20 +615,8 @@ static _Noreturn void broker_loop(struct broker *b)
 		}
 		if (pfd[0].revents & POLLIN) {
 			struct signalfd_siginfo si;
-			if (read(b->sigfd, &si, sizeof si) == (ssize_t)sizeof si) {
-				if (si.ssi_signo == SIGCHLD) {
-					int ws;
-					pid_t done;
-					while ((done = waitpid(-1, &ws, WNOHANG)) > 0)
-						handle_child_exit(b, done, ws);
-				} else if (si.ssi_signo == SIGWINCH) {
-					copy_winsize(b);
-				} else if (b->master >= 0 || si.ssi_code == SI_USER || si.ssi_code == SI_QUEUE) {
-					/* A terminal's signals already reached the shell, which
-					 * shares our process group unless it has a pty. */
-					forward_signal(b, (int)si.ssi_signo);
-				}
-			}
+			if (read(b->sigfd, &si, sizeof si) == (ssize_t)sizeof si)
+				handle_signal(b, &si);
 		}
 		if (master_i >= 0 && (pfd[master_i].revents & (POLLIN | POLLHUP))) {
 			char buf[8192];
@@ -601,7 +647,7 @@ int broker_start(const struct broker_options *opts, char **pty_path)
 {
 	*pty_path = NULL;
 	int tty = -1;
-	if (!opts->headless) {
+	if (opts->terminal) {
 		tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
 		if (tty < 0)
 			return -1;
@@ -758,16 +804,16 @@ int broker_request_escape(int fd, char *const *argv, const char **why)
 }
 
 int broker_request_approval(int fd, const char *verdict, const char *command, const char *reason,
-                            const char **why)
+                            const char *marks, const char **why)
 {
 	static char why_buf[256];
 	struct broker_frame f;
 	memset(&f, 0, BROKER_HEADER_SIZE);
 	f.magic = BROKER_MAGIC;
 	f.type = BROKER_APPROVE;
-	const char *parts[3] = {verdict, command, reason};
+	const char *parts[BROKER_APPROVE_FIELDS] = {verdict, command, reason, marks ? marks : ""};
 	size_t off = 0;
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < BROKER_APPROVE_FIELDS; i++) {
 		size_t n = strlen(parts[i]) + 1;
 		if (off + n > BROKER_PAYLOAD_MAX) {
 			*why = "the command is too long to ask about";

@@ -1,6 +1,7 @@
 /* The broker: the unsandboxed process sbsh forks before confining itself.
  * It owns the human's terminal (the shell never holds it), asks the human
- * when the shell requests something only a human may allow, runs approved
+ * (through `sbsh --approver` when one runs, else on that terminal) when the
+ * shell requests something only a human may allow, runs approved
  * `escape` commands outside the sandbox, forwards signals to the shell and
  * leaves with the shell's exit status. */
 #ifndef SBSH_BROKER_H
@@ -20,11 +21,25 @@ enum broker_type {
 	BROKER_SIGNAL = 2, /* shell -> broker: forward value to the running escape */
 	BROKER_RESULT = 3, /* broker -> shell: value = exit status */
 	BROKER_REFUSED = 4, /* broker -> shell: payload = why */
-	BROKER_APPROVE = 5, /* shell -> broker: payload = verdict NUL command NUL reason NUL */
+	BROKER_APPROVE = 5, /* shell -> broker: payload = verdict NUL command NUL reason NUL marks NUL */
 	BROKER_CHECK = 6,    /* shell or broker -> warden: compare the protected files
 	                      * (value 1: the session's last check) */
 	BROKER_RESTORED = 7, /* warden -> asker: value = count, payload = paths NUL-separated */
+	BROKER_ASK = 8,      /* broker -> approver: value = seconds to answer, payload =
+	                      * BROKER_ASK_FIELDS strings (see approver.h) */
 };
+
+/* NUL-terminated strings in the payload of an APPROVE and of an ASK. */
+#define BROKER_APPROVE_FIELDS 4
+#define BROKER_ASK_FIELDS 8
+
+/* A range of the command to mark in the prompt (the word that made the
+ * verdict). On the wire, "AT:LEN" byte ranges joined by commas, in order
+ * and not overlapping; "" marks nothing. */
+struct broker_mark {
+	size_t at, len;
+};
+#define BROKER_MARKS_MAX 16
 
 /* Answers to BROKER_APPROVE, in a BROKER_RESULT's value. */
 enum broker_answer {
@@ -50,15 +65,19 @@ int broker_frame_check(const struct broker_frame *f, size_t received);
 /* Splits an ESCAPE payload into argv (pointers into the frame, which must
  * have room for the terminating NUL). Returns argc, or -1 when malformed. */
 int broker_frame_argv(struct broker_frame *f, char **argv, size_t max);
-/* Splits an APPROVE payload into its three NUL-terminated strings
- * (pointers into the frame). Returns 0, or -1 when malformed. */
-int broker_frame_fields(const struct broker_frame *f, const char *out[3]);
+/* Splits a payload of exactly n NUL-terminated strings (an APPROVE, an
+ * ASK) into out (pointers into the frame). Returns 0, or -1 when malformed. */
+int broker_frame_fields(const struct broker_frame *f, const char **out, size_t n);
+/* Parses marks ("AT:LEN,...") for a command of command_len bytes into out.
+ * Returns how many, or -1 when malformed, out of range or more than max. */
+int broker_frame_marks(const char *spec, size_t command_len, struct broker_mark *out, size_t max);
 
 struct broker_options {
 	bool pty;            /* give the shell a pty and relay (stdio was a terminal) */
 	unsigned timeout_s;  /* a prompt nobody answers in time is a no */
 	char **writable;     /* folders the sandbox can write (for the swap warning) */
-	bool headless;       /* nobody to ask: no terminal is opened, requests are refused */
+	bool terminal;       /* the controlling terminal is stdio's: prompts may go there
+	                      * (an approver, when one runs, is asked first) */
 	int protect_fd;      /* the broker's socket to the protection warden, or -1 */
 	int protect_shell_fd;/* the shell's socket to it (the broker closes it), or -1 */
 	struct events *events; /* the event stream, or NULL */
@@ -67,19 +86,18 @@ struct broker_options {
 /* Forks. In the broker (parent) never returns: it serves requests and
  * exits with the shell's status. In the shell (child) returns the socket
  * fd (CLOEXEC) and, when a pty was made, *pty_path (malloc'd); -1 when no
- * broker could be made (no terminal: nobody could be asked anyway). */
+ * broker could be made (the terminal could not be opened, or no fork). */
 int broker_start(const struct broker_options *opts, char **pty_path);
-/* Headless (opts->headless) the broker is forked only to hold the pid the
- * caller waits on while the protection warden makes its last check. */
 
 /* Shell side: asks to run argv outside the sandbox; returns its exit
  * status, or -1 with *why set (static text) when refused. */
 int broker_request_escape(int fd, char *const *argv, const char **why);
 
-/* Shell side: asks the human to approve a command the classifier flagged.
+/* Shell side: asks the human to approve a command the classifier flagged;
+ * marks ("AT:LEN,..." or NULL) are the words of command to point at.
  * Returns a broker_answer, or -1 with *why set when nobody could answer. */
 int broker_request_approval(int fd, const char *verdict, const char *command, const char *reason,
-                            const char **why);
+                            const char *marks, const char **why);
 
 /* Encodes a waitpid() status as a shell exit status. */
 int broker_wait_status(int wstatus);

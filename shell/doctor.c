@@ -2,6 +2,7 @@
  * what still escapes it, in plain words or JSON. The doctor applies the
  * sandbox to itself, so what it reports is what a shell here would get. */
 #include "startup.h"
+#include "approver.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -100,6 +101,7 @@ int doctor_main(const struct sandbox_config *cfg_in, const char *config_path, bo
 		strcpy(uts.release, "unknown");
 
 	bool terminal = can_open_tty();
+	bool approver = approver_listening();
 	const char *ci = getenv("CI");
 	bool in_ci = ci && *ci && strcmp(ci, "0") != 0 && strcmp(ci, "false") != 0;
 	struct strvec sockets;
@@ -175,7 +177,8 @@ int doctor_main(const struct sandbox_config *cfg_in, const char *config_path, bo
 		json_t *human = json_object();
 		json_object_set_new(human, "terminal", json_boolean(terminal));
 		json_object_set_new(human, "ci", json_boolean(in_ci));
-		json_object_set_new(human, "can_ask", json_boolean(terminal && !in_ci));
+		json_object_set_new(human, "approver", json_boolean(approver));
+		json_object_set_new(human, "can_ask", json_boolean((terminal || approver) && !in_ci));
 		json_object_set_new(root, "human", human);
 		json_t *files = json_array();
 		if (config_exists)
@@ -221,7 +224,10 @@ int doctor_main(const struct sandbox_config *cfg_in, const char *config_path, bo
 		}
 		printf("%s\n", net_cut ? ", TCP is cut" : "");
 		printf("A human can be asked: %s\n",
-		       terminal && !in_ci ? "yes, on this terminal" : in_ci ? "no (CI is set)" : "no (no terminal)");
+		       in_ci      ? "no (CI is set)"
+		       : approver ? "yes, through the approver (sbsh --approver)"
+		       : terminal ? "yes, on this terminal"
+		                  : "no (no terminal, no approver)");
 		printf("Config file: %s\n", config_exists ? config_path : "(none)");
 		printf("\nWhat still escapes:\n");
 		printf("  UDP (name lookups, QUIC) is never cut\n");

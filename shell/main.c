@@ -93,7 +93,7 @@ static void usage(FILE *out)
 	      "         -o NAME / +o NAME set or unset an option (see `set -o`);\n"
 	      "         --version, --help.\n"
 	      "sbsh's own: --sandbox, --no-sandbox, --net=on|off|allow:PORTS, --allow-write DIR,\n"
-	      "         --headless, --doctor [--json], --classify [--json] -c STRING,\n"
+	      "         --headless, --approver, --doctor [--json], --classify [--json] -c STRING,\n"
 	      "         --config set-sandbox|set-network VALUE, --shims DIR, --events FILE,\n"
 	      "         --protect accept|status, --no-protect (see sbsh(1)).\n",
 	      out);
@@ -251,7 +251,8 @@ int main(int argc, char **argv)
 			strvec_push(&grants, st.state.grants[r].path);
 		sh.sandbox_grants = strvec_detach(&grants);
 	}
-	struct policy_options po = {.headless = st.headless, .broker_fd = st.broker_fd, .events = st.events, .protect = &st.protect.shell};
+	struct policy_options po = {.headless = st.headless, .broker_fd = st.broker_fd, .events = st.events, .protect = &st.protect.shell,
+	                             .rules = st.classify_rules.items};
 	policy_init(&sh, &po);
 	sh.opt.expand_aliases = true;
 

@@ -2,6 +2,7 @@
  * all before the shell reads a single line of user input. */
 #include "startup.h"
 
+#include "approver.h"
 #include "broker.h"
 #include "shims.h"
 #include "../hooks/classify.h"
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <termios.h>
 #include <unistd.h>
 
 /* Exit statuses of the front end (the shell's are in shell.h). */
@@ -120,6 +122,15 @@ static int read_config(struct startup *st, const char *path)
 				break;
 			}
 			strvec_push(&st->protect_extra, value);
+		} else if (strcmp(key, "classify") == 0) {
+			char *why = NULL;
+			if (classifier_add_rule(NULL, value, &why) != 0) {
+				fprintf(stderr, "sbsh: %s:%u: classify: %s\n", path, lineno, why);
+				free(why);
+				rc = -1;
+				break;
+			}
+			strvec_push(&st->classify_rules, value);
 		} else {
 			/* Keys of later features are accepted so old shells read new files. */
 			continue;
@@ -259,13 +270,16 @@ static int open_history(void)
 	return fd;
 }
 
-static bool has_terminal(void)
+/* A controlling terminal that stdin, stdout or stderr is on: a human is
+ * there. Under an agent tool whose own UI holds the terminal, stdio are
+ * pipes, and prompting on /dev/tty would fight that UI. */
+static bool stdio_is_terminal(void)
 {
-	int fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	close(fd);
-	return true;
+	/* tcgetsid() fails unless fd is our controlling terminal. */
+	for (int fd = 0; fd <= 2; fd++)
+		if (isatty(fd) && tcgetsid(fd) != -1)
+			return true;
+	return false;
 }
 
 static void remove_args(int *argc, char **argv, int at, int count)
@@ -285,6 +299,7 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 	st->protect.shell.inotify = -1;
 	st->protect.broker_fd = -1;
 	strvec_init(&st->protect_extra);
+	strvec_init(&st->classify_rules);
 	const char *events_spec = getenv("SBSH_EVENTS");
 	sandbox_config_init(&st->sandbox);
 	st->config_path = config_file_path();
@@ -298,7 +313,7 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 	/* --classify judges a command line without running it: no sandbox,
 	 * no broker, nothing else of the shell. */
 	if (*argc > 1 && strcmp(argv[1], "--classify") == 0)
-		return classify_main(*argc, argv);
+		return classify_main(*argc, argv, st->classify_rules.items);
 
 	/* sbsh's own options may stand among the shell's, up to the first
 	 * operand (the script, or the -c string). */
@@ -335,6 +350,8 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 			strvec_push(&st->sandbox.extra_write, dir);
 			if (a[13] != '=')
 				remove_args(argc, argv, i, 1);
+		} else if (strcmp(a, "--approver") == 0) {
+			return approver_main();
 		} else if (strcmp(a, "--shims") == 0) {
 			return shims_main(i + 1 < *argc ? argv[i + 1] : NULL);
 		} else if (strcmp(a, "--config") == 0) {
@@ -359,7 +376,11 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 
 	if (doctor)
 		return doctor_main(&st->sandbox, st->config_path, json);
-	if (!st->headless && !has_terminal())
+	/* Who is asked: an approver when one runs, else the terminal stdio is
+	 * on; nobody with CI or --headless. Without a terminal, one lstat (and
+	 * a connect when a socket is there) decides whether a broker is forked. */
+	bool terminal = !st->headless && stdio_is_terminal();
+	if (!st->headless && !terminal && !approver_listening())
 		st->headless = true;
 
 	if (events_spec && *events_spec) {
@@ -387,11 +408,11 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 		strvec_init(&writable);
 		if (st->sandbox.mode != SANDBOX_OFF)
 			sandbox_writable_paths(&st->sandbox, &writable);
-		st->broker.pty = !st->headless && (isatty(0) || isatty(1) || isatty(2));
+		st->broker.pty = terminal && (isatty(0) || isatty(1) || isatty(2));
 		if (st->broker.timeout_s == 0)
 			st->broker.timeout_s = 60;
 		st->broker.writable = strvec_detach(&writable);
-		st->broker.headless = st->headless;
+		st->broker.terminal = terminal;
 		st->broker.protect_fd = st->protect.broker_fd;
 		st->broker.protect_shell_fd = st->protect.shell.fd;
 		st->broker.events = st->events;

@@ -1,5 +1,6 @@
 /* What happens before the shell proper starts: sbsh's own options, the
- * config file, --doctor / --classify / --config, and confinement. */
+ * config file, --doctor / --classify / --config / --approver, and
+ * confinement. */
 #ifndef SBSH_STARTUP_H
 #define SBSH_STARTUP_H
 
@@ -13,7 +14,7 @@
 struct startup {
 	struct sandbox_config sandbox;
 	struct sandbox_state state;
-	bool headless;        /* --headless, or CI set, or no terminal */
+	bool headless;        /* --headless, or CI set, or no terminal and no approver */
 	int history_fd;       /* the interactive history file, opened before confinement, or -1 */
 	bool interactive_hint; /* the shell will be interactive (for the one-line notice) */
 	char *config_path;    /* the config file read, or NULL */
@@ -22,6 +23,7 @@ struct startup {
 	char *pty_path;       /* the pty the broker gave the shell, or NULL */
 	bool no_protect;      /* --no-protect, or protect = off in the config */
 	struct strvec protect_extra; /* protect-path lines of the config: more files to protect */
+	struct strvec classify_rules; /* classify lines of the config: more rules (hooks/classify.h) */
 	struct protect_start_result protect; /* shell.fd -1 when nothing is protected */
 	struct events *events; /* --events / SBSH_EVENTS, or NULL */
 };

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Approvals through the broker, with this script playing the human on a pty:
-yes once, yes for the session, no, no answer in time, and a sandboxed
-background job that tries to answer for the human."""
+yes once, yes for the session, no, no answer in time, the word that made the
+verdict marked in the prompt, and a sandboxed background job that tries to
+answer for the human."""
 import os, pty, re, select, shutil, sys, tempfile, time
 
 SBSH = os.environ["SBSH"]
@@ -55,7 +56,9 @@ conf = os.path.join(work, "config")
 os.makedirs(os.path.join(conf, "sbsh"))
 with open(os.path.join(conf, "sbsh", "config"), "w") as f:
     f.write("approval-timeout = 3\n")
-env = dict(os.environ, HOME=home, XDG_CONFIG_HOME=conf)
+# No approver may answer here: the prompt must come on the terminal.
+env = dict(os.environ, HOME=home, XDG_CONFIG_HOME=conf, TERM="xterm",
+           XDG_RUNTIME_DIR=os.path.join(work, "no-runtime-dir"))
 env.pop("CI", None)
 
 
@@ -72,7 +75,36 @@ try:
     touch("a")
     prompts, out = run("rm a; echo status=$?", ["y"], env, work)
     check(not exists("a") and "status=0" in out, "yes once: the command runs", out)
-    check(prompts == 1 and "DELETE" in out and "rm a" in out, "the prompt names the verdict and the command", out)
+    check(prompts == 1 and "DELETE" in out and "rm deletes files" in out,
+          "the prompt names the verdict and the reason", out)
+    check("\x1b[7mrm\x1b[27m a\r\n    ^^\r\n" in out,
+          "the deciding word is in reverse video, with a caret line under it", out)
+
+    touch("m1", "m2")
+    prompts, out = run("rm m1; rm m2", ["y"], env, work)
+    check(prompts == 1 and "\x1b[7mrm\x1b[27m m1; \x1b[7mrm\x1b[27m m2\r\n    ^^     ^^\r\n" in out,
+          "a line asked up front marks the word of each command", out)
+
+    touch("-f")
+    prompts, out = run("rm ./-f; echo status=$?", ["n"], dict(env, TERM="dumb"), work)
+    check(prompts == 1 and "\x1b[" not in out and "    rm ./-f\r\n    ^^\r\n" in out,
+          "without attributes (TERM=dumb) the caret line still marks it", out)
+
+    prompts, out = run("git push --force origin main 2>/dev/null; npm publish 2>/dev/null", ["n"], env, work)
+    check(prompts == 1 and "git push \x1b[7m--force\x1b[27m origin main" in out
+          and "npm \x1b[7mpublish\x1b[27m" in out, "--force and publish are the marked words", out)
+
+    touch("t")
+    prompts, out = run("rm $'t\\e[2Jx' t; echo status=$?", ["n"], env, work)
+    check(prompts == 1 and "\x1b[2J" not in out and "rm\x1b[27m $'t\\E[2Jx' t" in out and exists("t"),
+          "control characters in the command are shown escaped, and asked about once", out)
+
+    odd = os.path.join(work, "d\x1b[2Jx")
+    os.mkdir(odd)
+    open(os.path.join(odd, "u"), "w").close()
+    prompts, out = run("rm u; echo status=$?", ["n"], env, odd)
+    check(prompts == 1 and "\x1b[2J" not in out and "in: " + work + "/d\\x1b[2Jx" in out,
+          "control characters in the folder are shown escaped", out)
 
     touch("b")
     prompts, out = run("rm b; echo status=$?", ["n"], env, work)

@@ -102,5 +102,25 @@ if [ ! -e victim ]; then ok ".agentcommands.json pre-approves"; else bad ".agent
 if grep -q 'refused ESCAPE' err; then ok ".agentcommands.json cannot pre-approve ESCAPE"; else bad ".agentcommands.json and ESCAPE" "$(cat err)"; fi
 rm -f .agentcommands.json
 
+# Rules from the config file: a project's own deploy script becomes
+# PUBLISH, also through a variable and sudo-style wrappers; other commands
+# keep their verdicts; a rule cannot lower one.
+mkdir -p config/sbsh
+printf 'classify = PUBLISH deploy.sh\nclassify = DELETE make wipe-*\n' >config/sbsh/config
+printf '#!/bin/sh\necho deployed >deployed\n' >deploy.sh
+chmod +x deploy.sh
+"$SBSH" -c 'd=./deploy.sh; env $d --prod' >out 2>err
+if [ ! -e deployed ] && grep -q 'refused PUBLISH' err; then ok "a config rule makes a script PUBLISH (refused headless)"; else bad "config rule PUBLISH" "$(cat err)"; fi
+"$SBSH" --classify -c 'make -k wipe-db' >out 2>err
+if grep -q '^DELETE' out && grep -q 'your rule: classify = DELETE make wipe-\*' out; then ok "a config rule matches operands past options"; else bad "config rule operands" "$(cat out err)"; fi
+"$SBSH" --classify -c 'make wipe' >out 2>err
+if grep -q '^SAFE' out; then ok "a config rule leaves other operands alone"; else bad "config rule other operands" "$(cat out)"; fi
+printf 'classify = SAFE rm\n' >config/sbsh/config
+echo keep >victim
+"$SBSH" -c 'rm victim' >out 2>err
+status=$?
+if [ -f victim ] && [ "$status" = 2 ] && grep -q 'config:1: classify: a rule cannot make a command SAFE' err; then ok "a config rule cannot lower a verdict"; else bad "config rule SAFE" "status $status $(cat err)"; fi
+rm -f config/sbsh/config deploy.sh
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -1,0 +1,348 @@
+#!/usr/bin/env python3
+"""`sbsh --approver`, with this script playing the human on the approver's
+pty, and sbsh run the way agent tools run it: no terminal at all (stdin
+/dev/null, pipes, a new session). Checks yes, no, session, no answer in
+time, a vanished asker, a queue of two, escape with its typed code, CI
+(nobody asked), an approver the broker must not trust, a second approver,
+stopping and stale sockets, and that a sandboxed process cannot create the
+approver's socket. Every outcome is checked from outside the sandbox."""
+import os, pty, re, select, shutil, signal, socket, subprocess, sys, tempfile, time
+
+SBSH = os.environ["SBSH"]
+REFUSED = 121
+TIMEOUT = 5  # approval-timeout in the config below
+passed = failed = 0
+
+
+def check(ok, name, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print("ok   " + name)
+    else:
+        failed += 1
+        print("FAIL " + name + (": " + repr(detail[-600:]) if detail else ""))
+
+
+class Approver:
+    """An `sbsh --approver` on a pty: its screen so far, and the keyboard."""
+
+    def __init__(self, env):
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:
+            os.execve(SBSH, [SBSH, "--approver"], env)
+        self.out = b""
+        self.status = None
+
+    def pump(self, seconds=0.05):
+        end = time.time() + seconds
+        while True:
+            r, _, _ = select.select([self.fd], [], [], max(0.0, end - time.time()))
+            if not r:
+                return
+            try:
+                data = os.read(self.fd, 4096)
+            except OSError:
+                return
+            if not data:
+                return
+            self.out += data
+
+    def wait_for(self, pattern, since=0, limit=15):
+        end = time.time() + limit
+        while time.time() < end:
+            m = re.compile(pattern).search(self.out, since)
+            if m:
+                return m
+            self.pump(0.1)
+        return None
+
+    def type(self, text):
+        time.sleep(0.1)
+        os.write(self.fd, text)
+
+    def wait_exit(self, limit=10):
+        end = time.time() + limit
+        while time.time() < end:
+            self.pump(0.1)
+            done, status = os.waitpid(self.pid, os.WNOHANG)
+            if done:
+                self.status = os.waitstatus_to_exitcode(status)
+                return self.status
+        os.kill(self.pid, signal.SIGKILL)
+        os.waitpid(self.pid, 0)
+        return None
+
+    def text(self, since=0):
+        return self.out[since:].decode(errors="replace")
+
+
+def start_session(script, env, cwd):
+    """sbsh -c as an agent tool runs it: no terminal anywhere."""
+    return subprocess.Popen([SBSH, "-c", script], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, cwd=cwd, env=env, start_new_session=True)
+
+
+def finish(proc, approver, limit=30):
+    end = time.time() + limit
+    while proc.poll() is None and time.time() < end:
+        approver.pump(0.1)
+    if proc.poll() is None:
+        proc.kill()
+    out, err = proc.communicate()
+    return proc.returncode, out.decode(errors="replace"), err.decode(errors="replace")
+
+
+def session(script, env, cwd, approver, answers, limit=30):
+    """Runs a session, answering each prompt that appears on the approver
+    in turn. Returns (status, stdout, stderr, prompts seen, screen)."""
+    global last_pid
+    since = len(approver.out)
+    proc = start_session(script, env, cwd)
+    last_pid = proc.pid
+    answers = list(answers)
+    seen = 0
+    end = time.time() + limit
+    while proc.poll() is None and time.time() < end:
+        approver.pump(0.1)
+        prompts = len(re.findall(rb"Allow\? \[y\]es once", approver.out[since:]))
+        if prompts > seen:
+            seen = prompts
+            if answers:
+                approver.type(answers.pop(0) + b"\r")
+    status, out, err = finish(proc, approver, 5)
+    approver.pump(0.3)
+    return status, out, err, seen, approver.text(since)
+
+
+base = tempfile.mkdtemp(prefix=".sbsh-approver-", dir=os.environ.get("HOME", "/root"))
+# Outside every folder the sandbox can write (not under /tmp, not in the
+# project): the approver's folder must be one the sandbox cannot touch.
+runtime = os.path.join(base, "run")
+os.mkdir(runtime, 0o700)
+project = os.path.join(base, "project")
+outside = os.path.join(base, "outside")
+home = os.path.join(base, "home")
+conf = os.path.join(base, "config")
+for d in (project, outside, home, os.path.join(conf, "sbsh")):
+    os.makedirs(d)
+with open(os.path.join(conf, "sbsh", "config"), "w") as f:
+    f.write("approval-timeout = %d\n" % TIMEOUT)
+env = dict(os.environ, HOME=home, XDG_CONFIG_HOME=conf, XDG_RUNTIME_DIR=runtime, TERM="xterm")
+env.pop("CI", None)
+sock = os.path.join(runtime, "sbsh", "approver.sock")
+victim = os.path.join(project, "victim")
+
+
+def touch(path):
+    with open(path, "w") as f:
+        f.write("keep\n")
+
+
+approvers = []
+try:
+    # Refusals to start.
+    for name, bad_env, why in (
+        ("XDG_RUNTIME_DIR unset", {k: v for k, v in env.items() if k != "XDG_RUNTIME_DIR"}, "is not set"),
+        ("XDG_RUNTIME_DIR writable by others", dict(env, XDG_RUNTIME_DIR=os.path.join(base, "open")),
+         "writable by group or others"),
+    ):
+        os.makedirs(os.path.join(base, "open"), exist_ok=True)
+        os.chmod(os.path.join(base, "open"), 0o777)
+        a = Approver(bad_env)
+        status = a.wait_exit()
+        check(status not in (0, None) and why in a.text() and "sbsh: --approver: " in a.text(),
+              "refuses to start: " + name, a.text())
+
+    a = Approver(env)
+    approvers.append(a)
+    check(a.wait_for(rb"approver ready") is not None, "the approver starts", a.text())
+    st = os.stat(os.path.join(runtime, "sbsh"))
+    check(st.st_mode & 0o777 == 0o700 and st.st_uid == os.geteuid(), "its folder is 0700 and ours",
+          oct(st.st_mode))
+    check(os.path.exists(sock), "its socket exists")
+
+    second = Approver(env)
+    status = second.wait_exit()
+    check(status not in (0, None) and "already running" in second.text(),
+          "a second approver refuses to start while one runs", second.text())
+    check(os.path.exists(sock), "... and leaves the first one's socket alone")
+
+    # yes once
+    touch(victim)
+    status, out, err, seen, screen = session("rm -f victim; echo status=$?", env, project, a, [b"y"])
+    check(not os.path.exists(victim) and "status=0" in out and status == 0,
+          "y on the approver: the command runs (no terminal anywhere)", screen + out + err)
+    check(seen == 1 and "DELETE" in screen and "rm deletes files" in screen,
+          "the prompt names the verdict and the reason", screen)
+    check("\x1b[7mrm\x1b[27m -f victim" in screen, "the deciding word is in reverse video", screen)
+    check(re.search(r"\x1b\[7mrm\x1b\[27m -f victim\r?\n    \^\^\r?\n", screen) is not None,
+          "a caret line marks it without colours", screen)
+    check("in: " + project in screen, "the prompt shows the folder", screen)
+    check("session: sbsh pid %d\r\n" % last_pid in screen, "the prompt shows the asking session's pid", screen)
+
+    # no
+    touch(victim)
+    status, out, err, seen, screen = session("rm -f victim; echo status=$?", env, project, a, [b"n"])
+    check(os.path.exists(victim) and "status=%d" % REFUSED in out,
+          "n: refused with status 121, the file survives", screen + out + err)
+    check(re.search(r"^sbsh: .*refused DELETE \(the human said no\): rm -f victim", err, re.M) is not None,
+          "n: the refusal line on stderr", err)
+
+    # session: a later identical command is not asked again; yes-once is.
+    touch(victim)
+    script = "rm -f victim\ntouch victim\nrm -f victim\necho status=$?"
+    status, out, err, seen, screen = session(script, env, project, a, [b"s"])
+    check(not os.path.exists(victim) and seen == 1 and "status=0" in out,
+          "s: the same command later in the session is not asked again", screen + out + err)
+    touch(victim)
+    status, out, err, seen, screen = session(script, env, project, a, [b"y", b"y"])
+    check(not os.path.exists(victim) and seen == 2, "y: the same command later is asked again", screen)
+
+    # no answer in time
+    touch(victim)
+    t0 = time.time()
+    status, out, err, seen, screen = session("rm -f victim; echo status=$?", env, project, a, [])
+    check(os.path.exists(victim) and "status=%d" % REFUSED in out, "no answer in time: refused",
+          screen + out + err)
+    check(time.time() - t0 < TIMEOUT + 10, "the configured approval-timeout applies")
+    check("sbsh: withdrawn (timed out)" in screen, "the approver withdraws the question", screen)
+
+    # the asker goes away while its question is shown
+    touch(victim)
+    since = len(a.out)
+    proc = start_session("rm -f victim", env, project)
+    shown = a.wait_for(rb"Allow\? \[y\]es once", since)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    gone = a.wait_for(rb"withdrawn \(the session went away\)", since, limit=5)
+    check(shown is not None and gone is not None, "a vanished session's question is withdrawn", a.text(since))
+    a.type(b"y\r")  # nothing is asked: this answers nothing
+    a.pump(0.5)
+    check(os.path.exists(victim), "... and a late answer does nothing")
+
+    # two sessions at once: one question at a time
+    touch(victim)
+    touch(victim + "2")
+    since = len(a.out)
+    p1 = start_session("rm -f victim", env, project)
+    first = a.wait_for(rb"Allow\? \[y\]es once", since)
+    p2 = start_session("rm -f victim2", env, project)
+    time.sleep(1)
+    a.pump(0.2)
+    check(first is not None and len(re.findall(rb"Allow\?", a.out[since:])) == 1,
+          "a second question waits while one is shown", a.text(since))
+    a.type(b"y\r")
+    second_q = a.wait_for(rb"Allow\? \[y\]es once", first.end() if first else since)
+    a.type(b"y\r")
+    s1 = finish(p1, a)[0]
+    s2 = finish(p2, a)[0]
+    check(second_q is not None and s1 == 0 and s2 == 0 and not os.path.exists(victim)
+          and not os.path.exists(victim + "2"), "... and is shown when the first is answered", a.text(since))
+
+    # escape through the approver: the same warning and the typed code
+    target = os.path.join(outside, "escaped")
+    since = len(a.out)
+    proc = start_session("escape touch %s; echo status=$?" % target, env, project)
+    m = a.wait_for(rb"Type (\w{4}) and Enter", since)
+    if m:
+        a.type(b"zzzz\r")
+    status, out, err = finish(proc, a)
+    check(m is not None and not os.path.exists(target) and "status=%d" % REFUSED in out,
+          "escape on the approver: a wrong code refuses", a.text(since) + out + err)
+    since = len(a.out)
+    proc = start_session("escape touch %s; echo status=$?" % target, env, project)
+    m = a.wait_for(rb"Type (\w{4}) and Enter", since)
+    check(m is not None and b"OUTSIDE the sandbox" in a.out[since:], "escape on the approver: the same prompt",
+          a.text(since))
+    if m:
+        a.type(m.group(1) + b"\r")
+    status, out, err = finish(proc, a)
+    check(os.path.exists(target) and "status=0" in out, "escape on the approver: the code approves",
+          a.text(since) + out + err)
+
+    # CI: nobody is asked, even with an approver running
+    touch(victim)
+    since = len(a.out)
+    proc = subprocess.run([SBSH, "-c", "rm -f victim; echo status=$?"], stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, cwd=project, env=dict(env, CI="1"),
+                          start_new_session=True, timeout=30)
+    a.pump(0.5)
+    check(os.path.exists(victim) and "status=%d" % REFUSED in proc.stdout and "headless" in proc.stderr
+          and b"Allow?" not in a.out[since:], "CI=1: the approver is not asked", a.text(since) + proc.stderr)
+
+    # An approver whose folder the sandbox can write is not used.
+    inside = os.path.join(project, "run")
+    os.mkdir(inside, 0o700)
+    b2 = Approver(dict(env, XDG_RUNTIME_DIR=inside))
+    approvers.append(b2)
+    ready = b2.wait_for(rb"approver ready")
+    status, out, err, seen, screen = session("rm -f victim; echo status=$?",
+                                             dict(env, XDG_RUNTIME_DIR=inside), project, b2, [b"y"], limit=15)
+    check(ready is not None and seen == 0 and os.path.exists(victim) and "status=%d" % REFUSED in out
+          and "a folder the sandbox can write" in err,
+          "an approver in a folder the sandbox can write is not trusted", screen + err)
+    b2.type(b"\x03")
+    b2.wait_exit()
+
+    # Ctrl-C stops the approver and removes its socket.
+    a.type(b"\x03")
+    status = a.wait_exit()
+    check(status == 0 and not os.path.exists(sock) and "approver stopped" in a.text(),
+          "Ctrl-C stops the approver and removes its socket", a.text()[-300:])
+    touch(victim)
+    proc = subprocess.run([SBSH, "-c", "rm -f victim; echo status=$?"], stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, cwd=project, env=env, start_new_session=True,
+                          timeout=30)
+    check(os.path.exists(victim) and "status=%d" % REFUSED in proc.stdout and "headless" in proc.stderr,
+          "no approver and no terminal: refused without asking", proc.stdout + proc.stderr)
+
+    # A sandboxed process cannot create the approver's socket (Landlock
+    # denies making a socket outside its folders); unsandboxed it can.
+    binder = ("import socket, sys\n"
+              "for p in sys.argv[1:]:\n"
+              "    s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)\n"
+              "    try:\n"
+              "        s.bind(p); s.listen(1); print('bound', p)\n"
+              "    except OSError as e:\n"
+              "        print('denied', p, e.strerror)\n")
+    with open(os.path.join(project, "bind.py"), "w") as f:
+        f.write(binder)
+    other = os.path.join(runtime, "other.sock")
+    proc = subprocess.run([SBSH, "--sandbox", "-c", 'python3 bind.py "$1" "$2"', "sbsh", sock, other],
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, cwd=project,
+                          env=dict(env, CI="1"), start_new_session=True, timeout=30)
+    check(not os.path.exists(sock) and not os.path.exists(other) and len(re.findall(r"^denied .*Permission denied$", proc.stdout, re.M)) == 2,
+          "a sandboxed process cannot create a socket in XDG_RUNTIME_DIR",
+          "%s%s exists: %s %s" % (proc.stdout, proc.stderr, os.path.exists(sock), os.path.exists(other)))
+    proc = subprocess.run([sys.executable, os.path.join(project, "bind.py"), other], capture_output=True,
+                          text=True, timeout=30)
+    check(os.path.exists(other) and "bound" in proc.stdout, "(unsandboxed, the same bind works)", proc.stdout)
+    os.unlink(other)
+
+    # A stale socket (its approver died) is replaced; end of input stops it.
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    s.bind(sock)
+    s.close()
+    c = Approver(env)
+    approvers.append(c)
+    check(c.wait_for(rb"approver ready") is not None, "a stale socket is replaced", c.text())
+    touch(victim)
+    status, out, err, seen, screen = session("rm -f victim; echo status=$?", env, project, c, [b"y"])
+    check(not os.path.exists(victim) and status == 0, "... and the new approver answers", screen + err)
+    c.type(b"\x04")
+    status = c.wait_exit()
+    check(status == 0 and not os.path.exists(sock), "Ctrl-D stops the approver and removes its socket",
+          c.text()[-300:])
+finally:
+    for a in approvers:
+        if a.status is None:
+            try:
+                os.kill(a.pid, signal.SIGKILL)
+                os.waitpid(a.pid, 0)
+            except (ProcessLookupError, ChildProcessError):
+                pass
+    shutil.rmtree(base, ignore_errors=True)
+
+print("%d passed, %d failed" % (passed, failed))
+sys.exit(1 if failed else 0)

@@ -1,0 +1,3 @@
+#!/bin/sh
+# The expansion fuzzer for SBSH_FUZZ_SECONDS (30 by default).
+exec sh "$top_srcdir/tests/fuzz/run.sh" expand
