@@ -26,7 +26,8 @@ BUILTIN_FN(escape)
 	strbuf_init(&cmd);
 	describe(&cmd, argc, argv);
 	if (sh->broker_fd < 0) {
-		shell_error(sh, "refused ESCAPE (headless, nobody to approve): %s — escape always needs a human at a terminal",
+		shell_error(sh, "refused ESCAPE (headless, nobody to approve): %s — escape always needs a human "
+		            "(a terminal, or `sbsh --approver' running in another one)",
 		            cmd.data);
 		strbuf_free(&cmd);
 		return STATUS_REFUSED;

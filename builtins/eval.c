@@ -85,6 +85,7 @@ BUILTIN_FN(dot)
 	}
 	if (sh->source_depth >= EXEC_MAX_DEPTH) {
 		shell_error(sh, "%s: maximum nesting depth exceeded", argv[0]);
+		sh->interrupted = true; /* the rest of the command line is abandoned, as in exec.c */
 		free(path);
 		return 2;
 	}

@@ -632,10 +632,15 @@ static _Noreturn void broker_loop(struct broker *b)
 		if (tty_i >= 0 && (pfd[tty_i].revents & (POLLIN | POLLHUP))) {
 			char buf[4096];
 			ssize_t r = read(b->tty, buf, sizeof buf);
-			if (r > 0)
+			if (r > 0) {
 				write_all(b->master, buf, (size_t)r);
-			else if (r == 0 || (r < 0 && errno != EINTR))
-				b->relay_input = false; /* the terminal went away */
+			} else if (r == 0 || (r < 0 && errno != EINTR && errno != EAGAIN)) {
+				/* The terminal went away: hang up the shell's too, so a
+				 * shell that ignores SIGHUP still reads end of file. */
+				b->relay_input = false;
+				close(b->master);
+				b->master = -1;
+			}
 		}
 		if (sock_i >= 0 && (pfd[sock_i].revents & (POLLIN | POLLHUP | POLLERR)))
 			serve_request(b);
@@ -688,10 +693,12 @@ int broker_start(const struct broker_options *opts, char **pty_path)
 		return -1;
 	}
 	if (pid == 0) {
-		/* The shell. If the broker dies, so do we: nothing may run
-		 * without the process that answers for it. */
+		/* The shell. If the broker dies, it hangs up as when its
+		 * terminal goes: an interactive shell hangs up its jobs first
+		 * (a SIGKILL would leave them running). A shell that ignores
+		 * SIGHUP goes on, but finds nobody to approve anything. */
 		sigprocmask(SIG_SETMASK, &old, NULL);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		prctl(PR_SET_PDEATHSIG, SIGHUP);
 		if (getppid() != parent)
 			_exit(1);
 		if (tty >= 0)

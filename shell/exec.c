@@ -12,6 +12,7 @@
 #include <limits.h>
 #include <regex.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,10 @@ enum {
 };
 
 static int run_node(struct shell *sh, const struct node *n, unsigned flags);
+
+/* Nesting limit for subshell processes inside each other ($( ), pipelines,
+ * ( ), &): far above what scripts use, far below what a machine holds. */
+#define EXEC_MAX_SUBSHELL_DEPTH 256
 
 /* ---- the function table ------------------------------------------------- */
 
@@ -269,8 +274,8 @@ static char *search_path(const char *name, const char *path_var)
 	char buf[PATH_MAX];
 	const char *p = path_var;
 	for (;;) {
-		const char *colon = strchr(p, ':');
-		size_t dlen = colon ? (size_t)(colon - p) : strlen(p);
+		size_t dlen = strcspn(p, ":");
+		const char *colon = p[dlen] == ':' ? p + dlen : NULL;
 		if (dlen + nlen + 2 <= sizeof buf) {
 			if (dlen == 0) {
 				memcpy(buf, name, nlen + 1); /* empty entry: the current directory */
@@ -355,11 +360,55 @@ static void become_subshell(struct shell *sh)
 	sh->interrupted = false;
 }
 
+/* Counting levels (EXEC_MAX_DEPTH) is not enough: a level of a function,
+ * eval, source or command substitution costs different amounts of C
+ * stack, and `ulimit -s` may be small. Going deeper is refused once less
+ * than a quarter of the limit is left: what the parser and classifier
+ * need for one more maximally nested line. The frame address is the real
+ * stack even under sanitizers that move locals elsewhere. */
+static bool stack_exhausted(void)
+{
+	static uintptr_t base;
+	uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
+	if (!base)
+		base = sp; /* the first call comes from near main() */
+	size_t used = base > sp ? base - sp : sp - base;
+	if (used < (size_t)256 * 1024)
+		return false; /* the common case, without a system call */
+	/* Read each time: `ulimit -s` may have lowered it since. */
+	struct rlimit rl;
+	size_t limit = (size_t)64 << 20;
+	if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < limit)
+		limit = (size_t)rl.rlim_cur;
+	return used > limit - limit / 4;
+}
+
+/* A nesting limit was hit: like bash, the rest of the command line is
+ * abandoned (sh->interrupted), so a body that recurses twice cannot
+ * retry the limit an exponential number of times. */
+static int nesting_error(struct shell *sh, const char *name)
+{
+	if (name)
+		shell_error(sh, "%s: maximum nesting depth exceeded", name);
+	else
+		shell_error(sh, "maximum nesting depth exceeded");
+	sh->interrupted = true;
+	return 2;
+}
+
 /* Forks. With job control, the child joins process group pgid (0: its
  * own) and, in the foreground, takes the terminal. Returns the pid in the
  * parent, 0 in the child, -1 after reporting. */
 static pid_t fork_child(struct shell *sh, pid_t pgid, bool foreground)
 {
+	/* Every level of nested subshells is a live process, and forking
+	 * costs more the deeper the chain (the kernel's anon_vma chains):
+	 * recursion through $( ) or pipelines stops here, in a second, rather
+	 * than after EXEC_MAX_DEPTH processes and a minute. */
+	if (sh->subshell_level >= EXEC_MAX_SUBSHELL_DEPTH) {
+		nesting_error(sh, NULL);
+		return -1;
+	}
 	fflush(stdout);
 	fflush(stderr);
 	bool monitor = sh->opt.monitor;
@@ -792,10 +841,8 @@ static bool special_error_exits(const char *name)
 
 static int call_function(struct shell *sh, struct func *f, int argc, char **argv)
 {
-	if (sh->func_depth >= EXEC_MAX_DEPTH) {
-		shell_error(sh, "%s: maximum nesting depth exceeded", argv[0]);
-		return 2;
-	}
+	if (sh->func_depth >= EXEC_MAX_DEPTH)
+		return nesting_error(sh, argv[0]);
 	f->refs++;
 	char **saved_pos = sh->positional;
 	size_t saved_npos = sh->npositional;
@@ -1101,21 +1148,16 @@ static int run_command(struct shell *sh, const struct node *n, int argc, char **
 		exec_program(sh, path, argv);
 	}
 	if (nredirs == 0 && !sh->opt.monitor && !sh->opt.interactive && !trap_any_set(sh)) {
-		/* The common case, made cheap as dash does: vfork, so the child
-		 * does not copy the shell's page tables. Without traps or job
-		 * control no handler can run in the child, and the child only
-		 * calls execve and _exit. */
+		/* The common case, made cheap as dash does: posix_spawn (a vfork
+		 * underneath), so the child does not copy the shell's page
+		 * tables, and an exec error comes back as its result. Without
+		 * traps or job control the child has nothing else to do. */
 		char **env = vars_environ(sh);
 		fflush(stdout);
 		fflush(stderr);
-		volatile int child_errno = 0;
-		pid_t vpid = vfork();
-		if (vpid == 0) {
-			execve(path, argv, env);
-			child_errno = errno;
-			_exit(STATUS_NOEXEC);
-		}
-		if (vpid > 0 && child_errno == 0) {
+		pid_t vpid = -1;
+		int child_errno = posix_spawn(&vpid, path, NULL, NULL, argv, env);
+		if (child_errno == 0) {
 			free(path);
 			if (scoped)
 				vars_pop_scope(sh);
@@ -1123,9 +1165,8 @@ static int run_command(struct shell *sh, const struct node *n, int argc, char **
 			denial_hint_command(sh, argv, vstatus);
 			return vstatus;
 		}
-		if (vpid > 0)
-			jobs_wait_pid(sh, vpid);
-		if (vpid > 0 && child_errno != ENOEXEC) {
+		/* No process at all (EAGAIN, ENOMEM) is left to the general path. */
+		if (child_errno != ENOEXEC && child_errno != EAGAIN && child_errno != ENOMEM) {
 			/* The same messages exec_program gives. */
 			struct stat st;
 			if (child_errno == ENOENT && !strchr(argv[0], '/'))
@@ -1139,7 +1180,7 @@ static int run_command(struct shell *sh, const struct node *n, int argc, char **
 				vars_pop_scope(sh);
 			return child_errno == ENOENT ? STATUS_NOTFOUND : STATUS_NOEXEC;
 		}
-		/* ENOEXEC (a script) or no vfork: the general path below. */
+		/* ENOEXEC (a script) or no process: the general path below. */
 	}
 	pid_t pid = fork_child(sh, 0, true);
 	if (pid < 0) {
@@ -1428,6 +1469,13 @@ static int run_pipeline_stages(struct shell *sh, const struct node *n, unsigned 
 			struct redir_saved save = {0};
 			if (prev_read >= 0) {
 				int copy = fcntl(0, F_DUPFD_CLOEXEC, 10);
+				if (copy < 0 && errno != EBADF) {
+					/* Restoring would close stdin instead. */
+					shell_error(sh, "pipe: cannot duplicate fd 0: %s",
+					            strerror(errno == EINVAL ? EMFILE : errno));
+					failed = true;
+					break;
+				}
 				save.items = xcalloc(1, sizeof *save.items);
 				save.cap = save.len = 1;
 				save.items[0].fd = 0;
@@ -2093,6 +2141,8 @@ static int run_node(struct shell *sh, const struct node *n, unsigned flags)
 		return 0;
 	if (sh->opt.noexec && !sh->opt.interactive)
 		return 0;
+	if (stack_exhausted())
+		return nesting_error(sh, NULL);
 	size_t procsubs = sh->nprocsub_fds;
 	int status;
 	bool leaf = n->kind == NODE_SIMPLE || n->kind == NODE_COND || n->kind == NODE_ARITH || n->kind == NODE_FUNCDEF;
@@ -2187,10 +2237,10 @@ static void report_syntax_error(struct shell *sh, const struct parse_error *e)
 static int exec_text(struct shell *sh, const char *text, size_t len, const char *source_name,
                      unsigned first_line, bool may_exec)
 {
-	if (sh->eval_depth >= EXEC_MAX_DEPTH) {
-		shell_error(sh, "maximum nesting depth exceeded");
-		return 2;
-	}
+	if (sh->eval_depth >= EXEC_MAX_DEPTH)
+		return nesting_error(sh, NULL);
+	/* Only the outermost text picks up after an abandoned command line. */
+	bool top = sh->eval_depth == 0 && sh->func_depth == 0 && sh->source_depth == 0;
 	sh->eval_depth++;
 	struct parser_options o = {
 		.source_name = source_name,
@@ -2217,6 +2267,8 @@ static int exec_text(struct shell *sh, const char *text, size_t len, const char 
 		status = run_node(sh, node, last ? EX_LAST : 0);
 		policy_line_end(sh);
 		ast_node_free(node);
+		if (top && !sh->opt.interactive)
+			sh->interrupted = false;
 		if (sh->jump != JUMP_NONE || sh->interrupted)
 			break;
 	}
@@ -2249,10 +2301,8 @@ int exec_cmdsub(struct shell *sh, const struct node *program, struct strbuf *out
 	sh->cmdsub_count++;
 	if (!program)
 		return 0;
-	if (sh->eval_depth >= EXEC_MAX_DEPTH) {
-		shell_error(sh, "maximum nesting depth exceeded");
-		return 2;
-	}
+	if (sh->eval_depth >= EXEC_MAX_DEPTH)
+		return nesting_error(sh, NULL);
 	int p[2];
 	if (pipe2(p, O_CLOEXEC) < 0) {
 		shell_error(sh, "pipe: %s", strerror(errno));
@@ -2280,11 +2330,14 @@ int exec_cmdsub(struct shell *sh, const struct node *program, struct strbuf *out
 		exec_exit(sh, status);
 	}
 	close(p[1]);
-	char buf[8192];
+	/* Read straight into out: a buffer on the stack here would sit in
+	 * every level of nested substitutions, which run inside this frame. */
 	for (;;) {
-		ssize_t n = read(p[0], buf, sizeof buf);
+		strbuf_reserve(out, 8192);
+		ssize_t n = read(p[0], out->data + out->len, out->cap - out->len - 1);
 		if (n > 0) {
-			strbuf_addmem(out, buf, (size_t)n);
+			out->len += (size_t)n;
+			out->data[out->len] = '\0';
 			continue;
 		}
 		if (n < 0 && errno == EINTR)
@@ -2324,6 +2377,8 @@ int exec_procsub(struct shell *sh, const struct node *program, bool output, char
 	close(output ? p[0] : p[1]);
 	/* Visible to the command as /dev/fd/N, so inheritable. */
 	int fd = fcntl(keep, F_DUPFD, 60);
+	if (fd < 0 && errno == EINVAL)
+		fd = fcntl(keep, F_DUPFD, 10); /* `ulimit -n` below 60 */
 	close(keep);
 	if (fd < 0) {
 		shell_error(sh, "process substitution: %s", strerror(errno));

@@ -121,7 +121,10 @@ static int run_program(struct shell *sh, const struct node *prog, const char *te
 		policy_line_begin(sh, &one);
 		status = exec_node(sh, &one);
 		policy_line_end(sh);
-		if (sh->jump != JUMP_NONE)
+		/* A command abandoned by a nesting limit ends at the top level. */
+		if (sh->eval_depth == 0 && sh->func_depth == 0 && sh->source_depth == 0 && !sh->opt.interactive)
+			sh->interrupted = false;
+		if (sh->jump != JUMP_NONE || sh->interrupted)
 			return status;
 		if (sh->alias_generation != gen) {
 			unsigned line = prog->u.list.items[i].node->range.end.line;
@@ -438,6 +441,8 @@ static int run_reader(struct reader *r)
 			continue;
 		}
 		if (eof && interactive && buf.len == 0) {
+			/* A hangup ended the read: the shell dies of it (trap.c). */
+			trap_run_pending(sh);
 			if (sh->opt.ignoreeof && ++eof_count < 10) {
 				fputs("Use \"exit\" to leave the shell.\n", stderr);
 				continue;
@@ -499,8 +504,9 @@ static int run_reader(struct reader *r)
 			status = exec_node(sh, node);
 			policy_line_end(sh);
 			ast_node_free(node);
+			/* A command line abandoned (Ctrl-C, a nesting limit) ends here. */
+			sh->interrupted = false;
 			if (interactive) {
-				sh->interrupted = false;
 				if (sh->jump == JUMP_BREAK || sh->jump == JUMP_CONTINUE || sh->jump == JUMP_RETURN)
 					sh->jump = JUMP_NONE;
 			}

@@ -341,6 +341,26 @@ void jobs_set_terminal(struct shell *sh, pid_t pgid)
 	tcsetpgrp(sh->tty_fd, target);
 }
 
+void jobs_hangup(struct shell *sh)
+{
+	for (struct job *j = table(sh)->head; j; j = j->next) {
+		if (job_state(j) == JOB_DONE)
+			continue;
+		/* SIGCONT: a stopped job must run to hear it. */
+		if (j->pgid > 0) {
+			kill(-j->pgid, SIGHUP);
+			kill(-j->pgid, SIGCONT);
+			continue;
+		}
+		for (size_t i = 0; i < j->nprocs; i++) {
+			if (!j->procs[i].done) {
+				kill(j->procs[i].pid, SIGHUP);
+				kill(j->procs[i].pid, SIGCONT);
+			}
+		}
+	}
+}
+
 int jobs_wait_foreground(struct shell *sh, struct job *job)
 {
 	bool monitor = sh->opt.monitor;
@@ -357,6 +377,10 @@ int jobs_wait_foreground(struct shell *sh, struct job *job)
 		int wstatus;
 		pid_t r = waitpid(target, &wstatus, flags);
 		if (r < 0) {
+			/* The terminal went away (trap.c: hup_jobs): the job hears
+			 * it now, the shell dies of it once the job is gone. */
+			if (errno == EINTR && trap_pending_signal() == SIGHUP)
+				jobs_hangup(sh);
 			if (errno == EINTR)
 				continue;
 			/* ECHILD: somebody reaped it; treat as done. */

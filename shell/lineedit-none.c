@@ -3,6 +3,7 @@
 #include "shell.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,10 @@ char *lineedit_read(struct lineedit *le, const char *prompt, bool *interrupted)
 				break;
 			strbuf_addc(&sb, c);
 			continue;
+		}
+		if (n < 0 && errno == EINTR && trap_pending_signal() == SIGHUP) {
+			strbuf_free(&sb); /* the terminal went away: the shell ends (trap.c) */
+			return NULL;
 		}
 		if (n < 0 && errno == EINTR) {
 			if (trap_take_sigint()) {

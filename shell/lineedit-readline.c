@@ -36,6 +36,8 @@ static int read_key(FILE *in)
 		if (errno != EINTR)
 			return EOF;
 		rl_check_signals(); /* readline's own, e.g. a window resize */
+		if (trap_pending_signal() == SIGHUP)
+			return EOF; /* the terminal went away: the shell ends (trap.c) */
 		if (trap_take_sigint()) {
 			line_cancelled = 1;
 			rl_replace_line("", 0);

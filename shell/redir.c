@@ -16,11 +16,19 @@
  * blocking. Larger ones use a temporary file. */
 #define REDIR_PIPE_MAX 60000
 
-static void save_fd(struct redir_saved *save, int fd)
+/* Keeps a copy of fd for redir_restore. Returns false after reporting
+ * when no copy can be made (no fd left): the redirection must not happen,
+ * or restoring would close the fd instead of putting it back. */
+static bool save_fd(struct shell *sh, struct redir_saved *save, int fd)
 {
 	if (!save)
-		return;
+		return true;
 	int copy = fcntl(fd, F_DUPFD_CLOEXEC, 10);
+	if (copy < 0 && errno != EBADF) {
+		shell_error(sh, "redirection error: cannot duplicate fd %d: %s", fd,
+		            strerror(errno == EINVAL ? EMFILE : errno));
+		return false;
+	}
 	if (save->len == save->cap) {
 		save->cap = save->cap ? save->cap * 2 : 4;
 		save->items = xreallocarray(save->items, save->cap, sizeof *save->items);
@@ -28,6 +36,7 @@ static void save_fd(struct redir_saved *save, int fd)
 	save->items[save->len].fd = fd;
 	save->items[save->len].saved = copy; /* -1 (EBADF): it was closed */
 	save->len++;
+	return true;
 }
 
 void redir_restore(struct redir_saved *save)
@@ -226,11 +235,16 @@ static int apply_one(struct shell *sh, const struct redir *r, struct redir_saved
 				return -1;
 			len = strlen(body);
 		}
+		/* Saved before the new fd exists: it may take fd's number when
+		 * fd is closed, and then would be "restored" instead of closed. */
+		if (!save_fd(sh, save, fd)) {
+			free(body);
+			return -1;
+		}
 		int dfd = redir_data_fd(sh, body, len);
 		free(body);
 		if (dfd < 0)
 			return -1;
-		save_fd(save, fd);
 		return install_fd(sh, dfd, fd);
 	}
 
@@ -238,9 +252,14 @@ static int apply_one(struct shell *sh, const struct redir *r, struct redir_saved
 	if (!target)
 		return -1;
 	int rc = 0;
+	/* As for here-documents: fds are saved before the file is opened. */
 	switch (r->op) {
 	case REDIR_IN:
 	case REDIR_RDWR: {
+		if (!save_fd(sh, save, fd)) {
+			rc = -1;
+			break;
+		}
 		int flags = r->op == REDIR_IN ? O_RDONLY : O_RDWR | O_CREAT;
 		int nfd = open(target, flags | O_CLOEXEC, 0666);
 		if (nfd < 0) {
@@ -248,31 +267,35 @@ static int apply_one(struct shell *sh, const struct redir *r, struct redir_saved
 			rc = -1;
 			break;
 		}
-		save_fd(save, fd);
 		rc = install_fd(sh, nfd, fd);
 		break;
 	}
 	case REDIR_OUT:
 	case REDIR_CLOBBER:
 	case REDIR_APPEND: {
+		if (!save_fd(sh, save, fd)) {
+			rc = -1;
+			break;
+		}
 		int nfd = open_for_output(sh, target, r->op);
 		if (nfd < 0) {
 			rc = -1;
 			break;
 		}
-		save_fd(save, fd);
 		rc = install_fd(sh, nfd, fd);
 		break;
 	}
 	case REDIR_OUT_ERR:
 	case REDIR_APPEND_ERR: {
+		if (!save_fd(sh, save, 1) || !save_fd(sh, save, 2)) {
+			rc = -1;
+			break;
+		}
 		int nfd = open_for_output(sh, target, r->op);
 		if (nfd < 0) {
 			rc = -1;
 			break;
 		}
-		save_fd(save, 1);
-		save_fd(save, 2);
 		if (dup2(nfd, 2) < 0) {
 			shell_error(sh, "2: %s", strerror(errno));
 			close(nfd);
@@ -285,7 +308,10 @@ static int apply_one(struct shell *sh, const struct redir *r, struct redir_saved
 	case REDIR_DUP_IN:
 	case REDIR_DUP_OUT: {
 		if (strcmp(target, "-") == 0) {
-			save_fd(save, fd);
+			if (!save_fd(sh, save, fd)) {
+				rc = -1;
+				break;
+			}
 			close(fd);
 			break;
 		}
@@ -294,13 +320,15 @@ static int apply_one(struct shell *sh, const struct redir *r, struct redir_saved
 		if (!parse_fd_word(target, &src, &move)) {
 			if (r->op == REDIR_DUP_OUT && r->fd < 0) {
 				/* `>& file`: the csh form of &> */
+				if (!save_fd(sh, save, 1) || !save_fd(sh, save, 2)) {
+					rc = -1;
+					break;
+				}
 				int nfd = open_for_output(sh, target, REDIR_OUT);
 				if (nfd < 0) {
 					rc = -1;
 					break;
 				}
-				save_fd(save, 1);
-				save_fd(save, 2);
 				if (dup2(nfd, 2) < 0) {
 					close(nfd);
 					rc = -1;
@@ -326,14 +354,20 @@ static int apply_one(struct shell *sh, const struct redir *r, struct redir_saved
 			rc = -1;
 			break;
 		}
-		save_fd(save, fd);
+		if (!save_fd(sh, save, fd)) {
+			rc = -1;
+			break;
+		}
 		if (dup2(src, fd) < 0) {
 			shell_error(sh, "%d: %s", fd, strerror(errno));
 			rc = -1;
 			break;
 		}
 		if (move) {
-			save_fd(save, src);
+			if (!save_fd(sh, save, src)) {
+				rc = -1;
+				break;
+			}
 			close(src);
 		}
 		break;

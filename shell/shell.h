@@ -139,8 +139,8 @@ struct shell {
 	unsigned cmdsub_count;
 	/* exec.c: nesting of command substitutions, for set -x prefixes. */
 	unsigned cmdsub_depth;
-	/* exec.c: an interactive shell's foreground job died of SIGINT: the
-	 * rest of the command line is abandoned. */
+	/* exec.c: an interactive shell's foreground job died of SIGINT, or a
+	 * nesting limit was hit: the rest of the command line is abandoned. */
 	bool interrupted;
 	/* exec.c, jobs.c: the statuses of the last pipeline (one for a simple
 	 * command), read by the computed array $PIPESTATUS. */
@@ -407,6 +407,9 @@ int jobs_wait_pid(struct shell *sh, pid_t pid);
 int jobs_status_of(int wstatus);
 /* $PIPESTATUS: starts the list anew (reset) or appends to it. */
 void jobs_pipestatus_push(struct shell *sh, int status, bool reset);
+/* Sends SIGHUP (and SIGCONT) to every job that is not done: the terminal
+ * of an interactive shell went away (trap.c). */
+void jobs_hangup(struct shell *sh);
 /* True when some job is stopped (exit warns first, as bash does). */
 bool jobs_any_stopped(struct shell *sh);
 /* kill: sends sig to a job spec (%1 %+ %- %% %str %?str) or a pid

@@ -30,6 +30,10 @@ struct trap_table {
 	bool touched[NSIG];
 	bool installed_restart[NSIG];
 	bool interruptible; /* inside the wait builtin */
+	/* Interactive with job control: SIGHUP (the terminal went away) is
+	 * passed on to every job before the shell dies of it, as bash does,
+	 * and interrupts the line editor and waits so that happens at once. */
+	bool hup_jobs;
 };
 
 static const struct {
@@ -162,7 +166,8 @@ int trap_signal_number(const char *name)
 /* Signals that kill the shell but let bash run the EXIT trap first. */
 static bool dies_with_exit_trap(struct trap_table *t, int sig)
 {
-	return (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) && t->action[0] && t->action[0][0] &&
+	return (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) &&
+	       ((t->action[0] && t->action[0][0]) || (sig == SIGHUP && t->hup_jobs)) &&
 	       !t->action[sig] && !t->shell_ignores[sig] && !t->ignored_at_entry[sig];
 }
 
@@ -198,7 +203,8 @@ static void apply_disposition(struct trap_table *t, int sig)
 		want = SIG_DFL;
 	/* Untouched signals are as inherited: SIG_IGN if ignored at entry,
 	 * else SIG_DFL. */
-	bool restart = want == on_signal && !t->interruptible && !(sig == SIGINT && t->shell_catches_int);
+	bool restart = want == on_signal && !t->interruptible && !(sig == SIGINT && t->shell_catches_int) &&
+	               !(sig == SIGHUP && t->hup_jobs && !a);
 	void (*have)(int) = t->touched[sig] ? t->installed[sig] : (t->ignored_at_entry[sig] ? SIG_IGN : SIG_DFL);
 	if (want == have && (want != on_signal || restart == t->installed_restart[sig]))
 		return;
@@ -300,6 +306,8 @@ void trap_run_pending(struct shell *sh)
 				return;
 		} else if (dies_with_exit_trap(t, sig)) {
 			sh->last_status = 128 + sig;
+			if (sig == SIGHUP && t->hup_jobs)
+				jobs_hangup(sh);
 			trap_run_exit(sh);
 			fflush(stdout);
 			fflush(stderr);
@@ -354,6 +362,7 @@ void trap_reset_for_subshell(struct shell *sh)
 	t->exit_ran = false;
 	t->running = false;
 	t->shell_catches_int = false;
+	t->hup_jobs = false;
 	for (int i = 0; i < TRAP_SLOTS; i++) {
 		if (t->action[i] && t->action[i][0]) {
 			free(t->action[i]);
@@ -393,7 +402,8 @@ void trap_setup_interactive(struct shell *sh, bool interactive, bool job_control
 	t->shell_ignores[SIGTSTP] = job_control;
 	t->shell_ignores[SIGTTIN] = job_control;
 	t->shell_ignores[SIGTTOU] = job_control;
-	static const int sigs[] = {SIGINT, SIGTERM, SIGQUIT, SIGTSTP, SIGTTIN, SIGTTOU};
+	t->hup_jobs = interactive && job_control;
+	static const int sigs[] = {SIGINT, SIGTERM, SIGQUIT, SIGTSTP, SIGTTIN, SIGTTOU, SIGHUP};
 	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
 		apply_disposition(t, sigs[i]);
 }
