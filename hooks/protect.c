@@ -17,6 +17,7 @@
 #include <strings.h>
 #include <sys/file.h>
 #include <sys/inotify.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -29,6 +30,9 @@
 
 #define PROTECT_FILE_MAX (16u << 20) /* bigger files are not hooks or configs */
 #define PROTECT_DEPTH 8
+#define PROTECT_MODULES_DEPTH 32 /* folders in a submodule's name ("a/b/c") */
+#define PROTECT_DIRS_MAX 16384     /* folders in the set, each an open descriptor */
+#define PROTECT_MANIFEST_V 2       /* 2: every git dir has modules/ in the set */
 
 struct pfile {
 	char *name;
@@ -65,6 +69,7 @@ struct protect {
 	struct events *ev;
 	unsigned counter;  /* temporary names */
 	bool moved;        /* load_mirror: the live files' metadata differ from the manifest's */
+	bool grown;        /* modules joined the set since the baseline was last written */
 };
 
 /* ---- small helpers ----------------------------------------------------- */
@@ -233,12 +238,21 @@ static int add_dir(struct protect *p, int parent, const char *name, bool all)
 	return (int)p->ndirs++;
 }
 
-static struct pfile *add_file(struct protect *p, int di, const char *name)
+static struct pfile *find_file(struct protect *p, int di, const char *name)
 {
 	struct pdir *d = &p->dirs[di];
 	for (size_t i = 0; i < d->nfiles; i++)
 		if (strcmp(d->files[i].name, name) == 0)
 			return &d->files[i];
+	return NULL;
+}
+
+static struct pfile *add_file(struct protect *p, int di, const char *name)
+{
+	struct pfile *found = find_file(p, di, name);
+	if (found)
+		return found;
+	struct pdir *d = &p->dirs[di];
 	if (d->nfiles == d->cap) {
 		d->cap = d->cap ? 2 * d->cap : 8;
 		d->files = xreallocarray(d->files, d->cap, sizeof *d->files);
@@ -273,6 +287,30 @@ static int add_chain(struct protect *p, int from, const char *path, bool all)
 	}
 	strvec_free(&parts);
 	return at;
+}
+
+/* A git dir of the set: the project's, or a submodule's. */
+static bool git_dir(struct protect *p, int di)
+{
+	return find_file(p, di, "config") && find_dir(p, di, "hooks") >= 0;
+}
+
+/* The modules/ folder of a git dir, where git keeps its submodules' git
+ * dirs: .git/modules/NAME, .git/modules/NAME/modules/NAME2. */
+static bool modules_dir(struct protect *p, int di)
+{
+	const struct pdir *d = &p->dirs[di];
+	return d->parent >= 0 && strcmp(d->name, "modules") == 0 && git_dir(p, d->parent);
+}
+
+/* A modules/ folder or a folder below one that is part of a submodule's
+ * name: any new name in it may be a new module git dir. */
+static bool modules_folder(struct protect *p, int di)
+{
+	for (; di >= 0 && !git_dir(p, di); di = p->dirs[di].parent)
+		if (modules_dir(p, di))
+			return true;
+	return false;
 }
 
 /* ---- finding the project as git finds it --------------------------------- */
@@ -449,38 +487,230 @@ static char *config_hooks_path(const char *text, size_t len)
 	return res;
 }
 
-static void add_modules(struct protect *p, int parent, const char *abs, int depth)
+/* ---- a new submodule's config ------------------------------------------ */
+
+/* Keys that make git run a program, or read config from elsewhere that
+ * may. Git reads a submodule's config when the human works in it, outside
+ * the sandbox, so a config that appears during a session loses them (the
+ * rest of it stays: the submodule keeps working). As git lowercases them;
+ * a subsection does not count (credential.helper and credential.URL.helper
+ * alike), "*" is any section, a NULL key any key. */
+struct config_key {
+	const char *section, *key;
+};
+
+static const struct config_key program_keys[] = {
+	{"core", "hookspath"}, {"core", "fsmonitor"}, {"core", "sshcommand"}, {"core", "pager"},
+	{"core", "editor"}, {"core", "askpass"}, {"core", "gitproxy"}, {"core", "alternaterefscommand"},
+	{"sequence", "editor"}, {"diff", "external"}, {"diff", "command"}, {"*", "textconv"},
+	{"*", "cmd"}, {"filter", "clean"}, {"filter", "smudge"}, {"filter", "process"},
+	{"merge", "driver"}, {"interactive", "difffilter"}, {"uploadpack", "packobjectshook"},
+	{"remote", "uploadpack"}, {"remote", "receivepack"}, {"remote", "vcs"}, {"protocol", "allow"},
+	{"gc", "recentobjectshook"}, {"imap", "tunnel"}, {"credential", NULL}, {"gpg", NULL},
+	{"pager", NULL}, {"hook", NULL}, {"sendemail", NULL}, {"difftool", NULL}, {"mergetool", NULL},
+	{"man", NULL}, {"browser", NULL}, {"include", "path"}, {"includeif", "path"},
+	{"extensions", "worktreeconfig"}, /* reads config.worktree beside it */
+};
+
+/* ... and those whose value runs in a shell when it starts with "!" */
+static const struct config_key bang_keys[] = {{"alias", NULL}, {"submodule", "update"}};
+
+static bool key_in(const struct config_key *keys, size_t n, const char *section, const char *key)
 {
-	if (depth > PROTECT_DEPTH)
-		return;
-	DIR *dir = opendir(abs);
-	if (!dir)
-		return;
-	struct dirent *e;
-	while ((e = readdir(dir))) {
-		if (e->d_name[0] == '.' && (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2])))
-			continue;
-		char *sub = xasprintf("%s/%s", abs, e->d_name);
-		struct stat st;
-		if (lstat(sub, &st) == 0 && S_ISDIR(st.st_mode)) {
-			int m = add_dir(p, parent, e->d_name, false);
-			char *head = xasprintf("%s/HEAD", sub);
-			if (access(head, F_OK) == 0) {
-				add_file(p, m, "config");
-				add_dir(p, m, "hooks", true);
-				char *nested = xasprintf("%s/modules", sub);
-				if (access(nested, F_OK) == 0)
-					add_modules(p, add_dir(p, m, "modules", false), nested, depth + 1);
-				free(nested);
-			} else {
-				/* submodule names may contain slashes */
-				add_modules(p, m, sub, depth + 1);
-			}
-			free(head);
-		}
-		free(sub);
+	size_t sn = strcspn(section, "."); /* [section.sub], the old way to write a subsection */
+	for (size_t i = 0; i < n; i++) {
+		const char *s = keys[i].section;
+		if ((strcmp(s, "*") == 0 || (strlen(s) == sn && strncmp(s, section, sn) == 0)) &&
+		    (!keys[i].key || strcmp(keys[i].key, key) == 0))
+			return true;
 	}
-	closedir(dir);
+	return false;
+}
+
+static bool runs_program(const char *section, const char *key, int first)
+{
+	return key_in(program_keys, sizeof program_keys / sizeof *program_keys, section, key) ||
+	       (first == '!' && key_in(bang_keys, sizeof bang_keys / sizeof *bang_keys, section, key));
+}
+
+/* A config's text read as git's config.c reads it: "\r\n" is "\n", and
+ * past the end every read is "\n" (at > len then). */
+struct config_reader {
+	const char *s;
+	size_t len, at;
+};
+
+static int config_next(struct config_reader *r)
+{
+	if (r->at >= r->len) {
+		r->at = r->len + 1;
+		return '\n';
+	}
+	int c = (unsigned char)r->s[r->at++];
+	if (c == '\r' && r->at < r->len && r->s[r->at] == '\n') {
+		r->at++;
+		c = '\n';
+	}
+	return c;
+}
+
+/* git's own character classes: ASCII only, and no \v or \f as spaces */
+static bool config_space(int c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static bool config_alpha(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static bool config_keychar(int c)
+{
+	return config_alpha(c) || (c >= '0' && c <= '9') || c == '-';
+}
+
+static char config_lower(int c)
+{
+	return (char)(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+}
+
+/* After "[": the section's name, lowercased, into sec; a quoted
+ * subsection is read past. False on a syntax error. */
+static bool config_section(struct config_reader *r, struct strbuf *sec)
+{
+	strbuf_truncate(sec, 0);
+	int c;
+	for (;;) {
+		c = config_next(r);
+		if (r->at > r->len || c == '\n')
+			return false;
+		if (c == ']')
+			return sec->len > 0;
+		if (config_space(c))
+			break;
+		if (!config_keychar(c) && c != '.')
+			return false;
+		strbuf_addc(sec, config_lower(c));
+	}
+	while (config_space(c)) {
+		if (c == '\n')
+			return false;
+		c = config_next(r);
+	}
+	if (c != '"')
+		return false;
+	while ((c = config_next(r)) != '"')
+		if (c == '\n' || (c == '\\' && config_next(r) == '\n'))
+			return false;
+	return config_next(r) == ']';
+}
+
+/* After a key's first letter c: the key, lowercased, into key, and the
+ * first character of its value into *first (0: none), up to the newline
+ * that ends the value. False on a syntax error. */
+static bool config_entry(struct config_reader *r, int c, struct strbuf *key, int *first)
+{
+	strbuf_truncate(key, 0);
+	do {
+		strbuf_addc(key, config_lower(c));
+		c = config_next(r);
+	} while (r->at <= r->len && config_keychar(c));
+	while (c == ' ' || c == '\t')
+		c = config_next(r);
+	*first = 0;
+	if (c == '\n')
+		return true; /* a boolean: no value */
+	if (c != '=')
+		return false;
+	bool quote = false, comment = false;
+	while ((c = config_next(r)) != '\n' || quote) {
+		if (c == '\n')
+			return false; /* an open quote at the end of the line */
+		if (comment || (config_space(c) && !quote))
+			continue;
+		if (!quote && (c == '#' || c == ';')) {
+			comment = true;
+			continue;
+		}
+		if (c == '"') {
+			quote = !quote;
+			continue;
+		}
+		if (c == '\\') {
+			c = config_next(r);
+			if (c == '\n')
+				continue; /* the value goes on on the next line */
+			if (c != 'n' && c != 't' && c != 'b' && c != '\\' && c != '"')
+				return false;
+		}
+		if (!*first)
+			*first = c;
+	}
+	return true;
+}
+
+/* The config's text without the entries whose key runs a program
+ * (program_keys), or NULL when it has none. Read as git reads it, since
+ * a value may go on over several lines (after a backslash) and what looks
+ * like a section or a key there is neither. From a syntax error on (git
+ * would refuse the file), the rest goes too. */
+static char *config_without_programs(const char *text, size_t len, size_t *out_len)
+{
+	struct config_reader r = {.s = text, .len = len};
+	struct strbuf out, sec, key;
+	strbuf_init(&out);
+	strbuf_init(&sec);
+	strbuf_init(&key);
+	size_t kept = 0; /* text[kept..] is not in out yet */
+	bool cut = false;
+	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
+		r.at = 3; /* a UTF-8 byte order mark */
+	for (;;) {
+		size_t start = r.at;
+		int c = config_next(&r);
+		if (r.at > len)
+			break;
+		if (config_space(c))
+			continue;
+		if (c == '#' || c == ';') {
+			while (config_next(&r) != '\n')
+				;
+			continue;
+		}
+		bool ok;
+		int first = 0;
+		if (c == '[') {
+			if (config_section(&r, &sec))
+				continue;
+			ok = false;
+		} else {
+			/* a key before any section is one git never looks up */
+			ok = config_alpha(c) && config_entry(&r, c, &key, &first);
+			if (ok && (!sec.len || !runs_program(sec.data, key.data, first)))
+				continue;
+		}
+		/* the whole line when nothing but blanks comes before the key */
+		size_t from = start;
+		while (from > kept && (text[from - 1] == ' ' || text[from - 1] == '\t'))
+			from--;
+		if (from == 0 || text[from - 1] == '\n')
+			start = from;
+		strbuf_addmem(&out, text + kept, start - kept);
+		kept = ok && r.at < len ? r.at : len;
+		cut = true;
+		if (!ok)
+			break;
+	}
+	strbuf_free(&sec);
+	strbuf_free(&key);
+	if (!cut) {
+		strbuf_free(&out);
+		return NULL;
+	}
+	strbuf_addmem(&out, text + kept, len - kept);
+	*out_len = out.len;
+	return strbuf_detach(&out);
 }
 
 /* The protected folders and files of the project here, before any scan. */
@@ -560,10 +790,9 @@ static struct protect *discover(char *const *extra)
 		int hooks = add_dir(p, g, "hooks", true);
 		p->hooks_rel = xstrdup(p->dirs[hooks].rel);
 		add_file(p, add_dir(p, g, "info", false), "attributes");
-		char *modules = xasprintf("%s/modules", gitdir);
-		if (access(modules, F_OK) == 0)
-			add_modules(p, add_dir(p, g, "modules", false), modules, 0);
-		free(modules);
+		/* even when there is none yet: submodules may come during a
+		 * session (scan and grow_modules find them) */
+		add_dir(p, g, "modules", false);
 
 		char *cfg = xasprintf("%s/config", gitdir);
 		int fd = open(cfg, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
@@ -609,6 +838,24 @@ static int open_live(struct protect *p, int di)
 	return openat(pfd, d->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 }
 
+/* Opens folder di and takes its metadata as the baseline's; false when
+ * it is not there. */
+static bool take_dir(struct protect *p, int di)
+{
+	struct pdir *d = &p->dirs[di];
+	if (d->fd >= 0)
+		close(d->fd);
+	d->fd = open_live(p, di);
+	if (d->fd >= 0 && fstat(d->fd, &d->seen) != 0) {
+		close(d->fd);
+		d->fd = -1;
+	}
+	d->present = d->fd >= 0;
+	d->mode = d->seen.st_mode;
+	d->listed = d->present;
+	return d->present;
+}
+
 static void take_file(int dirfd, struct pfile *f)
 {
 	free(f->data);
@@ -629,8 +876,9 @@ static void take_file(int dirfd, struct pfile *f)
 }
 
 /* Lists an `all` folder: files become entries, folders become `all`
- * folders of their own (scanned after, as they are appended). */
-static void list_all(struct protect *p, int di, int depth)
+ * folders of their own (scanned after, as they are appended). samples:
+ * only git's inert sample hooks, plain files named *.sample. */
+static void list_all(struct protect *p, int di, int depth, bool samples)
 {
 	int dup = fcntl(p->dirs[di].fd, F_DUPFD_CLOEXEC, 0);
 	DIR *dir = dup >= 0 ? fdopendir(dup) : NULL;
@@ -647,7 +895,11 @@ static void list_all(struct protect *p, int di, int depth)
 		struct stat st;
 		if (fstatat(p->dirs[di].fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
 			continue;
-		if (S_ISDIR(st.st_mode)) {
+		size_t n = strlen(e->d_name);
+		if (samples) {
+			if (S_ISREG(st.st_mode) && n > 7 && strcmp(e->d_name + n - 7, ".sample") == 0)
+				add_file(p, di, e->d_name);
+		} else if (S_ISDIR(st.st_mode)) {
 			if (depth < PROTECT_DEPTH)
 				add_dir(p, di, e->d_name, true);
 		} else {
@@ -667,25 +919,110 @@ static int dir_depth(struct protect *p, int di)
 	return n;
 }
 
+/* How many folders the set may hold: each is an open descriptor. */
+static size_t dirs_budget(void)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+		return 256;
+	return rl.rlim_cur / 2 < PROTECT_DIRS_MAX ? (size_t)(rl.rlim_cur / 2) : PROTECT_DIRS_MAX;
+}
+
+static void note(struct strvec *restored, const char *rel, const char *name);
+
+/* A walk of a modules folder for the module git dirs the set lacks. */
+struct module_walk {
+	struct protect *p;
+	size_t room;            /* how many more may join */
+	struct strvec found;    /* their paths from the modules folder */
+	struct strvec *removed; /* during a session: what could not join, removed */
+};
+
+/* A folder with a HEAD is a module git dir (its own modules/ is walked
+ * as a modules folder of its own); any other folder is part of a name
+ * with slashes. di: this folder's index in the set, or -1. Links are
+ * not followed, as git's own modules are never links. */
+static void find_modules(struct module_walk *w, int di, int fd, const char *prefix, int depth)
+{
+	int dup = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	DIR *dir = dup >= 0 ? fdopendir(dup) : NULL;
+	if (!dir) {
+		if (dup >= 0)
+			close(dup);
+		return;
+	}
+	rewinddir(dir);
+	struct dirent *e;
+	while ((e = readdir(dir))) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		int sub = openat(fd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub < 0)
+			continue;
+		int known = di >= 0 ? find_dir(w->p, di, e->d_name) : -1;
+		struct stat st;
+		bool module = fstatat(sub, "HEAD", &st, AT_SYMLINK_NOFOLLOW) == 0;
+		char *path = prefix ? xasprintf("%s/%s", prefix, e->d_name) : xstrdup(e->d_name);
+		if (module && known >= 0 && find_file(w->p, known, "config")) {
+			/* in the set already */
+		} else if (w->removed && known < 0 && (depth >= PROTECT_MODULES_DEPTH || w->found.len >= w->room)) {
+			/* what the set cannot hold must not stay unprotected */
+			remove_at(fd, e->d_name, 0);
+			strvec_push(w->removed, path);
+		} else if (module) {
+			strvec_push(&w->found, path);
+		} else if (depth < PROTECT_MODULES_DEPTH) {
+			find_modules(w, known, sub, path, depth + 1);
+		}
+		free(path);
+		close(sub);
+	}
+	closedir(dir);
+}
+
+/* Adds the module git dirs in modules folder m that the set lacks, each
+ * with what git reads there outside the sandbox (config, hooks/) and its
+ * own modules/. restored: NULL when scanning; during a session, what
+ * could not join (too deep, or too many) is removed and told there. */
+static void add_modules(struct protect *p, int m, struct strvec *restored)
+{
+	struct strvec removed;
+	strvec_init(&removed);
+	struct module_walk w = {.p = p, .room = SIZE_MAX};
+	strvec_init(&w.found);
+	if (restored) {
+		size_t max = dirs_budget();
+		w.room = p->ndirs < max ? (max - p->ndirs) / 4 : 0; /* 4: the module, hooks/, modules/, a name's part */
+		w.removed = &removed;
+	}
+	find_modules(&w, m, p->dirs[m].fd, NULL, 0);
+	for (size_t i = 0; i < w.found.len; i++) {
+		int md = add_chain(p, m, w.found.items[i], false);
+		if (md < 0)
+			continue;
+		add_file(p, md, "config");
+		add_dir(p, md, "hooks", true);
+		add_dir(p, md, "modules", false);
+	}
+	for (size_t i = 0; i < removed.len; i++)
+		note(restored, p->dirs[m].rel, removed.items[i]);
+	strvec_free(&w.found);
+	strvec_free(&removed);
+}
+
 static void scan(struct protect *p)
 {
 	for (size_t i = 0; i < p->ndirs; i++) {
-		if (p->dirs[i].fd >= 0)
-			close(p->dirs[i].fd);
-		p->dirs[i].fd = open_live(p, (int)i);
-		struct pdir *d = &p->dirs[i];
-		if (d->fd < 0 || fstat(d->fd, &d->seen) != 0) {
-			d->present = false;
-			for (size_t j = 0; j < d->nfiles; j++)
-				take_file(-1, &d->files[j]);
+		if (!take_dir(p, (int)i)) {
+			for (size_t j = 0; j < p->dirs[i].nfiles; j++)
+				take_file(-1, &p->dirs[i].files[j]);
 			continue;
 		}
-		d->present = true;
-		d->mode = d->seen.st_mode;
-		d->listed = true;
-		if (d->all)
-			list_all(p, (int)i, dir_depth(p, (int)i));
-		d = &p->dirs[i];
+		if (p->dirs[i].all)
+			list_all(p, (int)i, dir_depth(p, (int)i), false);
+		else if (modules_dir(p, (int)i))
+			add_modules(p, (int)i, NULL);
+		struct pdir *d = &p->dirs[i];
 		for (size_t j = 0; j < d->nfiles; j++)
 			take_file(d->fd, &d->files[j]);
 	}
@@ -816,11 +1153,7 @@ static void check_file(struct protect *p, int di, struct pfile *f, struct strvec
 
 static bool known_name(struct protect *p, int di, const char *name)
 {
-	struct pdir *d = &p->dirs[di];
-	for (size_t i = 0; i < d->nfiles; i++)
-		if (strcmp(d->files[i].name, name) == 0)
-			return true;
-	return find_dir(p, di, name) >= 0;
+	return find_file(p, di, name) || find_dir(p, di, name) >= 0;
 }
 
 /* Entries of an `all` folder that the baseline does not have go. */
@@ -870,7 +1203,8 @@ static void check_dir(struct protect *p, int di, struct strvec *restored)
 		struct stat st;
 		int r = fstatat(pfd, d->name, &st, AT_SYMLINK_NOFOLLOW);
 		if (!d->present) {
-			if (r == 0) {
+			/* a modules folder that appears is grow_modules' to take */
+			if (r == 0 && !modules_dir(p, di)) {
 				remove_at(pfd, d->name, 0);
 				note(restored, d->rel, NULL);
 			}
@@ -930,8 +1264,72 @@ static void check_dir(struct protect *p, int di, struct strvec *restored)
 	}
 }
 
+/* A module git dir that appeared during a session is taken as git makes
+ * one and no further: its hooks/ keeps only git's inert samples (the
+ * check removes the rest, and says so), and its config loses the keys
+ * that make git run a program (the check puts back the rest, and says
+ * so). Dropping just those keys, rather than refusing the config whole,
+ * keeps the submodule working: git needs its core.worktree, remote and
+ * branch entries. A config that is not a plain file is not one git
+ * made: it goes. */
+static void take_module(struct protect *p, int md, int hooks)
+{
+	struct pfile *f = add_file(p, md, "config");
+	take_file(p->dirs[md].fd, f);
+	if (f->present && !S_ISREG(f->mode)) {
+		free(f->data);
+		f->data = NULL;
+		f->len = 0;
+		f->present = false;
+	} else if (f->present) {
+		size_t len;
+		char *safe = config_without_programs(f->data ? f->data : "", f->len, &len);
+		if (safe) {
+			free(f->data);
+			f->data = safe;
+			f->len = len;
+			memset(&f->seen, 0, sizeof f->seen); /* not the live file's contents */
+		}
+	}
+	if (!p->dirs[hooks].present)
+		return;
+	list_all(p, hooks, PROTECT_DEPTH, true);
+	struct pdir *h = &p->dirs[hooks];
+	for (size_t j = 0; j < h->nfiles; j++)
+		take_file(h->fd, &h->files[j]);
+	h->listed = false; /* the check lists it: what is not a sample goes */
+}
+
+/* A check's first step: module git dirs that appeared in a modules
+ * folder (a submodule added during the session) join the set, taken as
+ * take_module says. Otherwise nothing would protect them, and the next
+ * session would take what is in them for a human's. */
+static void grow_modules(struct protect *p, struct strvec *restored)
+{
+	size_t before = p->ndirs;
+	for (size_t i = 0; i < p->ndirs; i++) {
+		bool modules = modules_dir(p, (int)i);
+		struct pdir *d = &p->dirs[i];
+		if (i >= before)
+			take_dir(p, (int)i); /* just added, below a modules folder */
+		else if (modules && !d->present && take_dir(p, (int)i))
+			p->grown = true; /* the first submodule: modules/ itself appeared */
+		else if (modules && d->fd >= 0)
+			fstat(d->fd, &d->seen); /* before the walk: a module added after it moves these times */
+		if (modules && p->dirs[i].fd >= 0)
+			add_modules(p, (int)i, restored);
+	}
+	/* each new module brought a new hooks/, its only `all` folder */
+	for (size_t i = before; i < p->ndirs; i++)
+		if (p->dirs[i].all)
+			take_module(p, p->dirs[i].parent, (int)i);
+	if (p->ndirs > before)
+		p->grown = true;
+}
+
 static void check(struct protect *p, struct strvec *restored)
 {
+	grow_modules(p, restored);
 	for (size_t i = 0; i < p->ndirs; i++)
 		check_dir(p, (int)i, restored);
 }
@@ -1043,7 +1441,7 @@ static int write_mirror_opt(struct protect *p, bool tree_too)
 {
 	if (!tree_too) {
 		json_t *root = json_object();
-		json_object_set_new(root, "v", json_integer(1));
+		json_object_set_new(root, "v", json_integer(PROTECT_MANIFEST_V));
 		json_object_set_new(root, "root", json_string(p->root));
 		json_object_set_new(root, "hooks", p->hooks_rel ? json_string(p->hooks_rel) : json_null());
 		json_t *dirs = json_array(), *files = json_array();
@@ -1090,7 +1488,7 @@ static int write_mirror_opt(struct protect *p, bool tree_too)
 	remove_path(tmp);
 	int rc = mkdir_p(tree, 0700);
 	json_t *root = json_object();
-	json_object_set_new(root, "v", json_integer(1));
+	json_object_set_new(root, "v", json_integer(PROTECT_MANIFEST_V));
 	json_object_set_new(root, "root", json_string(p->root));
 	json_object_set_new(root, "hooks", p->hooks_rel ? json_string(p->hooks_rel) : json_null());
 	json_t *dirs = json_array(), *files = json_array();
@@ -1153,6 +1551,8 @@ static int write_mirror_opt(struct protect *p, bool tree_too)
 			rc = -1;
 		remove_path(old);
 	}
+	if (rc == 0)
+		p->grown = false;
 	if (rc != 0)
 		remove_path(tmp);
 	free(final);
@@ -1177,6 +1577,8 @@ static struct protect *load_mirror(const char *state)
 	json_t *r = json_object_get(root, "root"), *h = json_object_get(root, "hooks");
 	json_t *dirs = json_object_get(root, "dirs"), *files = json_object_get(root, "files");
 	bool ok = json_is_string(r) && json_is_array(dirs) && json_is_array(files);
+	/* an older manifest may lack modules/ folders: take the files anew */
+	p->moved = json_integer_value(json_object_get(root, "v")) != PROTECT_MANIFEST_V;
 	if (ok) {
 		p->root = xstrdup(json_string_value(r));
 		if (json_is_string(h))
@@ -1253,9 +1655,10 @@ static struct protect *load_mirror(const char *state)
 		} else if (d->fd >= 0) {
 			/* the names in a folder of named files (the project, .git)
 			 * change all the time and do not matter; a hooks folder's
-			 * do */
+			 * do, and a modules folder's (a submodule may have come) */
 			if (now.st_ino != d->seen.st_ino || now.st_dev != d->seen.st_dev || now.st_mode != d->mode ||
-			    (d->all && (!same_time(now.st_mtim, d->seen.st_mtim) || !same_time(now.st_ctim, d->seen.st_ctim))))
+			    ((d->all || modules_folder(p, (int)k)) &&
+			     (!same_time(now.st_mtim, d->seen.st_mtim) || !same_time(now.st_ctim, d->seen.st_ctim))))
 				p->moved = true;
 			else
 				d->listed = d->all;
@@ -1466,7 +1869,9 @@ static int watch_all(struct warden *w)
 			continue;
 		char path[64];
 		snprintf(path, sizeof path, "/proc/self/fd/%d", d->fd);
-		add_watch(w, ifd, path, d->all ? content : names, (int)i, !d->all, false);
+		/* in a modules folder any new name may be a submodule's git dir */
+		bool names_only = !d->all && !modules_folder(w->p, (int)i);
+		add_watch(w, ifd, path, d->all ? content : names, (int)i, names_only, false);
 		if (d->all)
 			continue;
 		for (size_t j = 0; j < d->nfiles; j++) {
@@ -1529,6 +1934,21 @@ static void reply(int fd, const struct strvec *restored)
 	(void)ignored;
 }
 
+static int lock_state(const char *state);
+
+/* The next session starts from the grown set, not from a scan that would
+ * take what is in the new modules for a human's. Under the state lock,
+ * which a starting session holds while it reads the baseline. */
+static void save_grown(struct protect *p)
+{
+	int lock = lock_state(p->state);
+	if (lock < 0)
+		return;
+	if (need_all_data(p))
+		write_mirror(p);
+	close(lock);
+}
+
 static void warden_check(struct warden *w, struct strvec *restored, const char *origin)
 {
 	if (!warden_dirty(w))
@@ -1540,6 +1960,14 @@ static void warden_check(struct warden *w, struct strvec *restored, const char *
 	if (w->inotify >= 0)
 		close(w->inotify);
 	w->inotify = fresh;
+	if (w->p->grown) {
+		/* the watches were set before the new modules joined: the
+		 * next check is a full one, and sets them anew */
+		if (w->inotify >= 0)
+			close(w->inotify);
+		w->inotify = -1;
+		save_grown(w->p);
+	}
 	for (size_t i = 0; i < restored->len; i++)
 		events_restore(w->p->ev, restored->items[i], origin);
 }
@@ -1607,6 +2035,13 @@ static _Noreturn void warden_main(struct warden *w)
 	sigaddset(&set, SIGTERM);
 	sigprocmask(SIG_BLOCK, &set, NULL);
 	w->sigfd = signalfd(-1, &set, SFD_CLOEXEC);
+	/* each protected folder is an open descriptor, and submodules may
+	 * add folders (dirs_budget) */
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
 	struct strvec restored;
 	strvec_init(&restored);
 	bool clients_gone = false;
@@ -1804,8 +2239,10 @@ static bool client_dirty(struct protect_client *c, bool *stale)
 			dirty = true;
 			if (e->mask & (IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED | IN_UNMOUNT))
 				*stale = true;
-			/* a protected name replaced or removed: its file watch is gone */
-			if (w->names_only && (e->mask & (IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO)))
+			/* a name in a watched folder added, replaced or removed: a
+			 * protected file's watch is gone, or a submodule's git dir
+			 * came that no watch covers */
+			if (!w->is_file && (e->mask & (IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO)))
 				*stale = true;
 		}
 	}
@@ -1854,6 +2291,16 @@ static int ask_check(int fd, int32_t final, struct strvec *out)
 			strvec_push_owned(out, xasprintf("(%ld more)", (long)f.value - (long)out->len));
 		return 0;
 	}
+}
+
+void protect_client_settle(struct protect_client *c)
+{
+	if (!c || c->inotify < 0)
+		return;
+	char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+	ssize_t n;
+	while ((n = read(c->inotify, buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR))
+		continue;
 }
 
 void protect_line_end(struct protect_client *c)
@@ -1999,6 +2446,8 @@ int protect_start(struct events *ev, bool broker, char *const *extra, struct pro
 				events_restore(ev, restored.items[i], "earlier session");
 			}
 			strvec_free(&restored);
+			if (base->grown)
+				write_mirror(base); /* submodules it added joined the set */
 			protect_free(live);
 		} else {
 			/* No session ran since the last one ended: the files as they

@@ -5,7 +5,9 @@
  * puts back whatever a command changed, at the end of every top-level
  * command line and when the session ends. The baseline is also persisted
  * under $XDG_STATE_HOME/sbsh/ (out of the sandbox's reach) so a session
- * killed mid-command cannot hand its changes to the next one. */
+ * killed mid-command cannot hand its changes to the next one. A submodule
+ * added during a session joins the set at the next check: its hooks keep
+ * only git's samples, its config loses the keys that run programs. */
 #ifndef SBSH_PROTECT_H
 #define SBSH_PROTECT_H
 
@@ -61,6 +63,11 @@ int protect_check_extra(const char *rel);
  * back what changed; one line per path on stderr. Cheap when nothing
  * changed: one round trip and a few stat calls in the warden. */
 void protect_line_end(struct protect_client *c);
+
+/* Shell side, once its own start-up is over and before any user code:
+ * forgets what its watches saw so far (sbsh itself reading the allow-list
+ * opens a protected file), so the first line does not look dirty. */
+void protect_client_settle(struct protect_client *c);
 
 /* The broker's check after the shell has exited (printed on its stderr). */
 void protect_final_check(int fd);

@@ -254,6 +254,7 @@ int main(int argc, char **argv)
 	struct policy_options po = {.headless = st.headless, .broker_fd = st.broker_fd, .events = st.events, .protect = &st.protect.shell,
 	                             .rules = st.classify_rules.items};
 	policy_init(&sh, &po);
+	protect_client_settle(&st.protect.shell);
 	sh.opt.expand_aliases = true;
 
 	struct main_options mo = {0};
