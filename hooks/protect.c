@@ -787,6 +787,9 @@ static struct protect *discover(char *const *extra)
 		else
 			g = add_dir(p, -1, gitdir, false);
 		add_file(p, g, "config");
+		/* each makes git read its config or hooks from elsewhere */
+		add_file(p, g, "commondir");
+		add_file(p, g, "config.worktree");
 		int hooks = add_dir(p, g, "hooks", true);
 		p->hooks_rel = xstrdup(p->dirs[hooks].rel);
 		add_file(p, add_dir(p, g, "info", false), "attributes");
@@ -1001,6 +1004,10 @@ static void add_modules(struct protect *p, int m, struct strvec *restored)
 		if (md < 0)
 			continue;
 		add_file(p, md, "config");
+		/* absent in the baseline of a new module: git would take its
+		 * config and hooks from where they point */
+		add_file(p, md, "commondir");
+		add_file(p, md, "config.worktree");
 		add_dir(p, md, "hooks", true);
 		add_dir(p, md, "modules", false);
 	}
@@ -1800,7 +1807,8 @@ static const char *why_protected(const char *path)
 	base = base ? base + 1 : path;
 	if (strcmp(base, ".agentcommands.json") == 0)
 		return "it is sbsh's allow-list";
-	if (strcmp(base, "config") == 0 || strcmp(base, "attributes") == 0)
+	if (strcmp(base, "config") == 0 || strcmp(base, "attributes") == 0 ||
+	    strcmp(base, "commondir") == 0 || strcmp(base, "config.worktree") == 0)
 		return "git reads it outside the sandbox";
 	if (strstr(path, "hooks/") || strncmp(path, ".git/", 5) == 0 || strstr(path, "/.git/") ||
 	    strncmp(path, ".husky/", 7) == 0)
