@@ -236,9 +236,10 @@ static bool fill_address(struct sockaddr_un *addr, const char *path)
 {
 	memset(addr, 0, sizeof *addr);
 	addr->sun_family = AF_UNIX;
-	if (strlen(path) >= sizeof addr->sun_path)
+	size_t len = strlen(path);
+	if (len >= sizeof addr->sun_path)
 		return false;
-	strcpy(addr->sun_path, path);
+	memcpy(addr->sun_path, path, len + 1);
 	return true;
 }
 

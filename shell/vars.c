@@ -21,6 +21,10 @@ enum {
 	VAR_DYNAMIC = VAR_DYN_RANDOM | VAR_DYN_SECONDS | VAR_DYN_LINENO | VAR_DYN_PIPESTATUS,
 };
 
+/* Arrays are dense (a slot per index, unlike bash's sparse ones): a larger
+ * index is refused, not left to exhaust memory and end the shell. */
+enum { ARRAY_MAX_INDEX = 1 << 24 };
+
 struct var_entry {
 	struct var v;
 	struct var_entry *next;
@@ -438,6 +442,11 @@ int vars_set_element(struct shell *sh, const char *name, long index, const char 
 			return -1;
 		}
 		index += len;
+	}
+	if (index >= ARRAY_MAX_INDEX) {
+		shell_error(sh, "%s[%ld]: array index too large (at most %d)", name, index, ARRAY_MAX_INDEX - 1);
+		free(stored);
+		return -1;
 	}
 	if (!v)
 		v = scope_add(&sh->vars->scopes[0], name, hash_name(name));

@@ -6,9 +6,11 @@
  * Pathname expansion is only on for inputs that cannot name a path outside
  * the harness's own scratch directory (no / $ ` ~ \ < >), expanded in
  * that directory; otherwise -f. (A crash found there lands in it unless
- * -artifact_prefix is absolute, as run.sh passes it.)
+ * -artifact_prefix is absolute, as run.sh passes it; a fuzzer that dies
+ * leaves the directory behind in /tmp.)
  * Checks: no crash or leak, and a word of literals expands to its value. */
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -99,6 +101,69 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
+/* ---- keeping each input cheap ------------------------------------------- */
+
+/* Some inputs are slow for any shell: {1..999}{1..999} is a million words,
+ * and a=$x$x b=$a$a ... doubles a value with each word. They are cut
+ * short, so the fuzzer's time goes to code paths rather than to copying. */
+enum { BRACE_BUDGET = 20000, VALUE_BUDGET = 8192 };
+
+/* A bound on the words brace expansion can make of the whole input: the
+ * product, over every brace, of its {A..B} span or its comma count. */
+static bool braces_cheap(const uint8_t *data, size_t size)
+{
+	double words = 1;
+	for (size_t i = 0; i < size; i++) {
+		if (data[i] != '{')
+			continue;
+		size_t end = i + 1, commas = 0;
+		while (end < size && data[end] != '{' && data[end] != '}')
+			commas += data[end++] == ',';
+		double n = (double)commas + 1;
+		char seg[64];
+		size_t len = end - i - 1;
+		if (len < sizeof seg) {
+			memcpy(seg, data + i + 1, len);
+			seg[len] = '\0';
+			char *dots = strstr(seg, "..");
+			if (dots) {
+				*dots = '\0';
+				char *rhs = dots + 2, *e1, *e2;
+				double lo = (double)strtoimax(seg, &e1, 10), hi = (double)strtoimax(rhs, &e2, 10);
+				if (e1 != seg && e2 != rhs)
+					n += hi > lo ? hi - lo : lo - hi;
+				else
+					n += 'z' - 'A'; /* a letter range at most */
+			}
+		} else if (memchr(data + i + 1, '.', len)) {
+			n += 1e9; /* too long to look at: assume the worst */
+		}
+		words *= n;
+		if (words > BRACE_BUDGET)
+			return false;
+	}
+	return true;
+}
+
+static void measure_var(struct var *v, void *ctx)
+{
+	size_t *total = ctx;
+	if (v->value)
+		*total += strlen(v->value);
+	*total += v->array_len; /* slots, set or not */
+	for (size_t i = 0; v->array && i < v->array_len; i++)
+		if (v->array[i])
+			*total += strlen(v->array[i]);
+}
+
+/* Whether the variables are still small enough to go on. */
+static bool values_cheap(struct shell *sh)
+{
+	size_t total = 0;
+	vars_foreach(sh, measure_var, &total);
+	return total <= VALUE_BUDGET;
+}
+
 /* ---- the walk ------------------------------------------------------------ */
 
 static void check_literal(struct shell *sh, const struct word *w)
@@ -117,7 +182,7 @@ static void check_literal(struct shell *sh, const struct word *w)
  * the shell unwinding for the next word to see. */
 static void expand_one(struct shell *sh, const struct word *w, const char *subject)
 {
-	if (!w)
+	if (!w || !values_cheap(sh))
 		return;
 	struct word *const one[] = {(struct word *)w};
 	struct strvec fields;
@@ -154,7 +219,7 @@ static void walk_cond(struct shell *sh, const struct cond_expr *c)
 
 static void walk_arith(struct shell *sh, const struct word *w)
 {
-	if (!w)
+	if (!w || !values_cheap(sh))
 		return;
 	char *s = expand_word_str(sh, w, EXPAND_NOTILDE);
 	if (s) {
@@ -167,11 +232,11 @@ static void walk_arith(struct shell *sh, const struct word *w)
 
 static void walk(struct shell *sh, const struct node *n, unsigned depth)
 {
-	if (!n || depth > 64)
+	if (!n || depth > 64 || !values_cheap(sh))
 		return;
 	for (size_t i = 0; i < n->nredirs; i++) {
 		expand_one(sh, n->redirs[i].target, "file");
-		if (n->redirs[i].heredoc)
+		if (n->redirs[i].heredoc && values_cheap(sh))
 			free(expand_word_str(sh, n->redirs[i].heredoc, EXPAND_NOTILDE));
 		sh->jump = JUMP_NONE;
 	}
@@ -184,7 +249,7 @@ static void walk(struct shell *sh, const struct node *n, unsigned depth)
 			for (size_t k = 0; k < a->narray; k++)
 				expand_one(sh, a->array[k], "value");
 			/* Assign, as the evaluator would, so later words see it. */
-			char *value = a->value ? expand_word_str(sh, a->value, EXPAND_ASSIGN) : NULL;
+			char *value = a->value && values_cheap(sh) ? expand_word_str(sh, a->value, EXPAND_ASSIGN) : NULL;
 			if (value && !a->index && !a->is_array)
 				vars_set(sh, a->name, value, 0);
 			free(value);
@@ -230,7 +295,7 @@ static void walk(struct shell *sh, const struct node *n, unsigned depth)
 		walk(sh, n->u.arith_for.body, depth + 1);
 		break;
 	case NODE_CASE: {
-		char *subject = expand_word_str(sh, n->u.case_.subject, 0);
+		char *subject = values_cheap(sh) ? expand_word_str(sh, n->u.case_.subject, 0) : NULL;
 		sh->jump = JUMP_NONE;
 		for (size_t i = 0; i < n->u.case_.nitems; i++) {
 			const struct case_item *it = &n->u.case_.items[i];
@@ -310,6 +375,8 @@ static bool may_glob(const uint8_t *data, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	if (!braces_cheap(data, size))
+		return 0;
 	struct parser_options opts = {0};
 	opts.at_eof = true;
 	opts.max_depth = 100; /* sanitizer stack frames are big */
@@ -328,7 +395,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		walk(&sh, tree, 0);
 		/* The whole input as a prompt string, and as `read` splits it. */
 		char *text = xstrndup((const char *)data, size);
-		free(expand_prompt(&sh, text));
+		if (values_cheap(&sh))
+			free(expand_prompt(&sh, text));
 		struct strvec fields;
 		strvec_init(&fields);
 		expand_split_ifs(&sh, text, &fields);

@@ -181,3 +181,11 @@ echo ${a[@]%.txt}
 --- tags bash
 --- stdout
 a b
+
+### a huge array index is refused, not left to exhaust memory
+"$SHELL" -c 'a[99999999999]=1; echo not reached'
+echo "status $?"
+--- tags bash nobash
+--- stderr-nonempty
+--- stdout
+status 1
