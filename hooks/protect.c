@@ -2137,6 +2137,16 @@ static _Noreturn void warden_main(struct warden *w)
 				 * the human, whose changes from now on are theirs. */
 				remove_marker(w->p->state, getpid());
 				reply(*fd, &restored);
+				/* Headless, the asker is the shell itself: outlive it,
+				 * so the inotify instance it shares with us (its watches)
+				 * is destroyed here, not in its exit, where the SRCU
+				 * grace period that costs (~10 ms) would hold up whoever
+				 * waits for the shell. */
+				if (w->pidfd >= 0) {
+					struct pollfd gone = {.fd = w->pidfd, .events = POLLIN};
+					while (poll(&gone, 1, 2000) < 0 && errno == EINTR)
+						continue;
+				}
 				_exit(0);
 			}
 			reply(*fd, &restored);
@@ -2492,6 +2502,9 @@ int protect_start(struct events *ev, bool broker, char *const *extra, struct pro
 	int marker = marker_prepare(base->state, &marker_tmp);
 	fflush(stderr);
 	pid_t shell_pid = getpid();
+	/* The shell's own watches, made before the fork so that the warden
+	 * holds them too (see the session's last check). */
+	client_watch(&out->shell, base);
 	pid_t pid = fork();
 	if (pid == 0) {
 		close(lock);
@@ -2516,6 +2529,7 @@ int protect_start(struct events *ev, bool broker, char *const *extra, struct pro
 	if (broker_sv[0] >= 0)
 		close(broker_sv[0]);
 	if (pid < 0) {
+		client_unwatch(&out->shell);
 		close(shell_sv[1]);
 		if (broker_sv[1] >= 0)
 			close(broker_sv[1]);
@@ -2535,7 +2549,6 @@ int protect_start(struct events *ev, bool broker, char *const *extra, struct pro
 	out->broker_fd = broker_sv[1];
 	out->root = xstrdup(base->root);
 	git_env(base, &out->env);
-	client_watch(&out->shell, base);
 	protect_free(base); /* the warden has it; the shell must not hold its folders */
 	return 0;
 }
