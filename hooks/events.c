@@ -72,17 +72,7 @@ static void emit(struct events *ev, const char *type, json_t *obj)
 		return;
 	size_t n = strlen(text);
 	text[n] = '\n'; /* json_dumps leaves room only for the NUL: reuse it */
-	const char *p = text;
-	size_t left = n + 1;
-	while (left) {
-		ssize_t w = write(ev->fd, p, left);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			break;
-		p += w;
-		left -= (size_t)w;
-	}
+	util_write_all(ev->fd, text, n + 1);
 	free(text);
 }
 

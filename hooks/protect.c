@@ -91,20 +91,6 @@ static char *child_rel(const char *rel, const char *name)
 	return strcmp(rel, ".") == 0 ? xstrdup(name) : xasprintf("%s/%s", rel, name);
 }
 
-static bool write_all_fd(int fd, const char *s, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, s, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return false;
-		s += w;
-		n -= (size_t)w;
-	}
-	return true;
-}
-
 /* Reads a regular file or a symlink's target without following links.
  * Returns 0 with *st filled, -1 when absent or unreadable. */
 static int read_entry(int dirfd, const char *name, struct stat *st, char **data, size_t *len)
@@ -1086,7 +1072,7 @@ static bool put_back(struct protect *p, int dirfd, struct pfile *f)
 		int fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (fd < 0)
 			return false;
-		bool ok = write_all_fd(fd, f->data ? f->data : "", f->len) && fchmod(fd, f->mode & 07777) == 0;
+		bool ok = util_write_all(fd, f->data ? f->data : "", f->len) && fchmod(fd, f->mode & 07777) == 0;
 		struct timespec times[2] = {{.tv_nsec = UTIME_OMIT}, f->mtime};
 		futimens(fd, times);
 		if (close(fd) != 0)
@@ -1533,7 +1519,7 @@ static int write_mirror_opt(struct protect *p, bool tree_too)
 					rc = -1;
 			} else if (S_ISREG(f->mode)) {
 				int fd = open(mf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-				if (fd < 0 || !write_all_fd(fd, f->data ? f->data : "", f->len) ||
+				if (fd < 0 || !util_write_all(fd, f->data ? f->data : "", f->len) ||
 				    fchmod(fd, f->mode & 0555) != 0)
 					rc = -1;
 				if (fd >= 0)

@@ -418,22 +418,9 @@ static int64_t now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static void write_all(int fd, const char *s, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, s, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return;
-		s += w;
-		n -= (size_t)w;
-	}
-}
-
 static void say(struct approver *a, const char *s)
 {
-	write_all(a->tty, s, strlen(s));
+	util_write_all(a->tty, s, strlen(s));
 }
 
 static void drop(struct approver *a, int i)
@@ -554,7 +541,7 @@ static void show_next(struct approver *a)
 	approval_prompt(&sb, &shown, k->pid, k->q.escape ? a->code : NULL, queued - 1, a->attrs);
 	/* Keys pressed before the question was on screen do not answer it. */
 	tcflush(a->tty, TCIFLUSH);
-	write_all(a->tty, sb.data, sb.len);
+	util_write_all(a->tty, sb.data, sb.len);
 	strbuf_free(&sb);
 }
 
@@ -587,7 +574,7 @@ static bool take_key(struct approver *a, unsigned char c)
 		}
 	} else if (c >= 0x20 && a->ntyped + 1 < sizeof a->typed) {
 		a->typed[a->ntyped++] = (char)c;
-		write_all(a->tty, (const char *)&c, 1);
+		util_write_all(a->tty, (const char *)&c, 1);
 	}
 	return true;
 }

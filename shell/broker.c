@@ -56,27 +56,14 @@ struct broker {
 	bool shell_done;
 };
 
-static void write_all(int fd, const char *s, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, s, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return;
-		s += w;
-		n -= (size_t)w;
-	}
-}
-
 static void tty_print(struct broker *b, const char *s)
 {
 	/* In raw mode the terminal does not turn \n into \r\n. */
 	for (const char *p = s; *p; p++) {
 		if (*p == '\n')
-			write_all(b->tty, "\r\n", 2);
+			util_write_all(b->tty, "\r\n", 2);
 		else
-			write_all(b->tty, p, 1);
+			util_write_all(b->tty, p, 1);
 	}
 }
 
@@ -202,16 +189,16 @@ static bool read_answer(struct broker *b, char *buf, size_t size)
 			break;
 		if ((c == 0x7f || c == 8) && len) {
 			len--;
-			write_all(b->tty, "\b \b", 3);
+			util_write_all(b->tty, "\b \b", 3);
 			continue;
 		}
 		if ((unsigned char)c >= 0x20 && len + 1 < size) {
 			buf[len++] = c;
-			write_all(b->tty, &c, 1);
+			util_write_all(b->tty, &c, 1);
 		}
 	}
 	buf[len] = '\0';
-	write_all(b->tty, "\r\n", 2);
+	util_write_all(b->tty, "\r\n", 2);
 	if (have_termios)
 		tcsetattr(b->tty, TCSANOW, &old);
 	return ok;
@@ -567,7 +554,7 @@ static _Noreturn void broker_exit(struct broker *b)
 		int flags = fcntl(b->master, F_GETFL);
 		fcntl(b->master, F_SETFL, flags | O_NONBLOCK);
 		while ((n = read(b->master, buf, sizeof buf)) > 0)
-			write_all(b->tty, buf, (size_t)n);
+			util_write_all(b->tty, buf, (size_t)n);
 	}
 	restore_tty(b);
 	/* The shell is gone: whatever its last commands changed in the
@@ -622,7 +609,7 @@ static _Noreturn void broker_loop(struct broker *b)
 			char buf[8192];
 			ssize_t r = read(b->master, buf, sizeof buf);
 			if (r > 0) {
-				write_all(b->tty, buf, (size_t)r);
+				util_write_all(b->tty, buf, (size_t)r);
 			} else if (r < 0 && errno != EINTR && errno != EAGAIN) {
 				/* EIO: every slave fd is closed; wait for the exit status. */
 				close(b->master);
@@ -633,7 +620,7 @@ static _Noreturn void broker_loop(struct broker *b)
 			char buf[4096];
 			ssize_t r = read(b->tty, buf, sizeof buf);
 			if (r > 0) {
-				write_all(b->master, buf, (size_t)r);
+				util_write_all(b->master, buf, (size_t)r);
 			} else if (r == 0 || (r < 0 && errno != EINTR && errno != EAGAIN)) {
 				/* The terminal went away: hang up the shell's too, so a
 				 * shell that ignores SIGHUP still reads end of file. */

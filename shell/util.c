@@ -1,6 +1,7 @@
 /* Checked allocation, strbuf and strvec. */
 #include "util.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -268,4 +269,19 @@ int util_replace_fd_contents(int fd, const char *data, size_t len)
 		off += (size_t)w;
 	}
 	return 0;
+}
+
+bool util_write_all(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return false;
+		p += w;
+		n -= (size_t)w;
+	}
+	return true;
 }

@@ -62,4 +62,8 @@ char **strv_copy(char *const *v);
  * the sandbox, which cannot be reopened by path). Returns 0 or -1. */
 int util_replace_fd_contents(int fd, const char *data, size_t len);
 
+/* Writes all n bytes, going on after EINTR and short writes. Returns
+ * false when a write fails (errno says why) or writes nothing. */
+bool util_write_all(int fd, const void *buf, size_t n);
+
 #endif
