@@ -2,6 +2,7 @@
  * -v var). Output is built in a buffer so -v can store it and so a
  * conversion error mid-way still prints what came before, as bash does. */
 #include "builtins.h"
+#include "lexer.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -217,28 +218,7 @@ static void quote_for_shell(struct strbuf *out, const char *s)
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
 			has_control = true;
 	if (has_control) {
-		strbuf_adds(out, "$'");
-		for (const char *p = s; *p; p++) {
-			unsigned char c = (unsigned char)*p;
-			switch (c) {
-			case '\n': strbuf_adds(out, "\\n"); break;
-			case '\t': strbuf_adds(out, "\\t"); break;
-			case '\r': strbuf_adds(out, "\\r"); break;
-			case '\a': strbuf_adds(out, "\\a"); break;
-			case '\b': strbuf_adds(out, "\\b"); break;
-			case '\f': strbuf_adds(out, "\\f"); break;
-			case '\v': strbuf_adds(out, "\\v"); break;
-			case '\033': strbuf_adds(out, "\\E"); break;
-			case '\\': strbuf_adds(out, "\\\\"); break;
-			case '\'': strbuf_adds(out, "\\'"); break;
-			default:
-				if (c < 0x20 || c == 0x7f)
-					strbuf_addf(out, "\\%03o", c);
-				else
-					strbuf_addc(out, (char)c);
-			}
-		}
-		strbuf_addc(out, '\'');
+		lex_quote_dollar(out, s, strlen(s));
 		return;
 	}
 	for (const char *p = s; *p; p++) {

@@ -131,6 +131,10 @@ void lex_quote_dollar(struct strbuf *out, const char *text, size_t len)
 		case '\n': strbuf_adds(out, "\\n"); break;
 		case '\t': strbuf_adds(out, "\\t"); break;
 		case '\r': strbuf_adds(out, "\\r"); break;
+		case '\a': strbuf_adds(out, "\\a"); break;
+		case '\b': strbuf_adds(out, "\\b"); break;
+		case '\f': strbuf_adds(out, "\\f"); break;
+		case '\v': strbuf_adds(out, "\\v"); break;
 		case 033: strbuf_adds(out, "\\E"); break;
 		default:
 			if (c < 0x20 || c == 0x7f)

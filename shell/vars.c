@@ -2,6 +2,7 @@
  * function call or temporary-assignment command), dynamic scoping as in
  * bash, and a cached environment for execve. */
 #include "shell.h"
+#include "lexer.h"
 
 #include <ctype.h>
 #include <inttypes.h>
@@ -691,24 +692,7 @@ static bool has_control_chars(const char *value)
 
 void vars_quote_ansi_c(struct strbuf *out, const char *value)
 {
-	strbuf_adds(out, "$'");
-	for (const char *p = value; *p; p++) {
-		unsigned char c = (unsigned char)*p;
-		switch (c) {
-		case '\n': strbuf_adds(out, "\\n"); break;
-		case '\t': strbuf_adds(out, "\\t"); break;
-		case '\r': strbuf_adds(out, "\\r"); break;
-		case 0x1b: strbuf_adds(out, "\\E"); break;
-		case '\'': strbuf_adds(out, "\\'"); break;
-		case '\\': strbuf_adds(out, "\\\\"); break;
-		default:
-			if (c < 0x20 || c == 0x7f)
-				strbuf_addf(out, "\\%03o", c);
-			else
-				strbuf_addc(out, (char)c);
-		}
-	}
-	strbuf_addc(out, '\'');
+	lex_quote_dollar(out, value, strlen(value));
 }
 
 void vars_quote(struct strbuf *out, const char *value)
