@@ -8,6 +8,7 @@
  * splitting and pathname expansion then work on that buffer alone. */
 #include "shell.h"
 #include "parser.h"
+#include "users.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -1057,9 +1058,9 @@ static char *tilde_value(struct shell *sh, const char *user, size_t len)
 		return old ? xstrdup(old) : NULL;
 	}
 	char *name = xstrndup(user, len);
-	struct passwd *pw = getpwnam(name);
+	char *home = users_home(name);
 	free(name);
-	return pw && pw->pw_dir ? xstrdup(pw->pw_dir) : NULL;
+	return home;
 }
 
 /* Tries a tilde prefix at text[*i] ('~'); on success appends the quoted

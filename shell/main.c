@@ -5,6 +5,7 @@
 #include "lineedit.h"
 #include "sandbox.h"
 #include "startup.h"
+#include "users.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -232,6 +233,9 @@ static void run_startup_files(struct shell *sh, const struct main_options *mo, b
 int main(int argc, char **argv)
 {
 	struct startup st;
+#ifdef SBSH_STATIC_LIBC
+	users_pin_files();
+#endif
 	int rc = startup_run(&st, &argc, &argv);
 	/* exit(), not return, as exec_exit does: what st and sh hold lives
 	 * until the process ends, and stays reachable from this frame. */
