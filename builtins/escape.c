@@ -25,6 +25,15 @@ BUILTIN_FN(escape)
 	struct strbuf cmd;
 	strbuf_init(&cmd);
 	describe(&cmd, argc, argv);
+	if (sh->broker_fd < 0 && sh->asks_here) {
+		/* Only the broker, forked before confinement, can run it outside;
+		 * sbsh -c forks one only when its text names escape. */
+		shell_error(sh, "refused ESCAPE (no broker in this session): %s — sbsh -c starts the broker "
+		            "only when its text names escape; here it came through eval or a sourced file",
+		            cmd.data);
+		strbuf_free(&cmd);
+		return STATUS_REFUSED;
+	}
 	if (sh->broker_fd < 0) {
 		shell_error(sh, "refused ESCAPE (headless, nobody to approve): %s — escape always needs a human "
 		            "(a terminal, or `sbsh --approver' running in another one)",

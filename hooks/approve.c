@@ -357,6 +357,22 @@ static const char *pre_approve_hint(struct policy *p)
 	return "pre-approve in .agentcommands.json or ~/.config/sbsh/allow.json";
 }
 
+/* Whether a human can be asked: through the broker, or by the shell on
+ * the terminal when sbsh -c runs without one. */
+static bool can_ask(const struct policy *p)
+{
+	return !p->opts.headless && (p->opts.broker_fd >= 0 || (p->opts.ask_tty >= 0 && p->opts.ask));
+}
+
+static int ask_human(struct policy *p, const char *verdict, const char *command, const char *reason,
+                     const char *marks, const char **why)
+{
+	if (p->opts.broker_fd >= 0)
+		return broker_request_approval(p->opts.broker_fd, verdict, command, reason, marks, why);
+	return broker_ask_here(p->opts.ask, p->opts.ask_tty, p->opts.grants, verdict, command, reason,
+	                       marks, why);
+}
+
 void policy_line_begin(struct shell *sh, const struct node *line)
 {
 	struct policy *p = sh->policy;
@@ -366,7 +382,7 @@ void policy_line_begin(struct shell *sh, const struct node *line)
 		return;
 	strvec_free(&p->line_ok);
 	strvec_free(&p->line_no);
-	if (p->opts.headless || p->opts.broker_fd < 0)
+	if (!can_ask(p))
 		return; /* each command is refused when it is reached */
 	struct classify_result r;
 	classify_result_init(&r);
@@ -428,8 +444,7 @@ void policy_line_begin(struct shell *sh, const struct node *line)
 	}
 	if (asked.len) {
 		const char *why = NULL;
-		int answer = broker_request_approval(p->opts.broker_fd, verdict_name(worst), cmds.data,
-		                                     reasons.data, marks.data, &why);
+		int answer = ask_human(p, verdict_name(worst), cmds.data, reasons.data, marks.data, &why);
 		/* Nobody could answer: each command is refused with the reason
 		 * when it is reached. */
 		if (answer < 0)
@@ -484,7 +499,7 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 			events_command(p->opts.events, argv, "SAFE", "allow", "safe");
 		else
 			events_escape(p->opts.events, argv + 1,
-			              p->opts.headless || p->opts.broker_fd < 0 ? "headless refusal" : "asked", -1);
+			              !can_ask(p) ? "headless refusal" : p->opts.broker_fd < 0 ? "no broker" : "asked", -1);
 		classify_result_free(&r);
 		return 0;
 	}
@@ -534,15 +549,14 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 		rc = refuse(sh, v, command, "the human said no", NULL);
 		goto done;
 	}
-	if (p->opts.headless || p->opts.broker_fd < 0) {
+	if (!can_ask(p)) {
 		by = "headless";
 		rc = refuse(sh, v, command, "headless, nobody to approve", pre_approve_hint(p));
 		goto done;
 	}
 	fflush(stdout);
 	const char *why = NULL;
-	int answer = broker_request_approval(p->opts.broker_fd, verdict_name(v), command,
-	                                     reason ? reason : verdict_name(v), marks, &why);
+	int answer = ask_human(p, verdict_name(v), command, reason ? reason : verdict_name(v), marks, &why);
 	if (answer == BROKER_YES_SESSION) {
 		strvec_push(&p->session_ok, key);
 	} else if (answer != BROKER_YES_ONCE) {

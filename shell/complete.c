@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "../builtins/builtins.h"
+#include "users.h"
 
 #if defined(HAVE_READLINE)
 #include <stdio.h>
@@ -115,6 +116,7 @@ char **complete_candidates(struct shell *sh, const char *text, bool command_posi
 	} else if (text[0] == '~' && !strchr(text, '/')) {
 		/* ~user: the home folders of the users whose names match */
 		struct collect c = {&out, text + 1, strlen(text + 1)};
+		users_prepare();
 		setpwent();
 		struct passwd *pw;
 		while ((pw = getpwent()))

@@ -108,6 +108,7 @@ int doctor_main(const struct sandbox_config *cfg_in, const char *config_path, bo
 	strvec_init(&sockets);
 	reachable_sockets(&sockets); /* before confinement: what exists */
 
+	cfg.guard_terminal = true; /* probed too: what a terminal would get */
 	struct sandbox_state st;
 	int applied = cfg.mode == SANDBOX_OFF ? 1 : sandbox_apply(&cfg, &st);
 	if (cfg.mode == SANDBOX_OFF) {
@@ -129,6 +130,8 @@ int doctor_main(const struct sandbox_config *cfg_in, const char *config_path, bo
 		{"audit_logging", "denials can be logged to the audit log", abi >= 7},
 		{"unix_socket_control", "pathname unix sockets are controlled", abi >= 9},
 		{"seccomp", "seccomp filter for MPTCP and io_uring", st.seccomp_applied},
+		{"terminal_guard", "commands cannot type into an inherited terminal (TIOCSTI, seccomp)",
+		 st.terminal_guarded},
 	};
 	size_t ncaps = sizeof caps / sizeof caps[0];
 	bool config_exists = config_path && access(config_path, R_OK) == 0;

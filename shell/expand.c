@@ -1046,6 +1046,7 @@ static char *tilde_value(struct shell *sh, const char *user, size_t len)
 		const char *home = vars_get(sh, "HOME");
 		if (home)
 			return xstrdup(home);
+		users_prepare();
 		struct passwd *pw = getpwuid(getuid());
 		return pw && pw->pw_dir ? xstrdup(pw->pw_dir) : NULL;
 	}

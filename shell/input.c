@@ -6,6 +6,7 @@
 #include "complete.h"
 #include "lineedit.h"
 #include "parser.h"
+#include "users.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -274,6 +275,7 @@ static char *make_prompt(struct shell *sh, const char *ps)
 		p++;
 		switch (*p) {
 		case 'u': {
+			users_prepare();
 			struct passwd *pw = getpwuid(geteuid());
 			const char *u = vars_get(sh, "USER");
 			strbuf_adds(&sb, pw ? pw->pw_name : (u ? u : "?"));
@@ -581,6 +583,7 @@ int input_run_interactive(struct shell *sh)
 	char *hist = history_path(sh);
 	const char *hs = vars_get(sh, "HISTSIZE");
 	int size = hs ? atoi(hs) : 0;
+	users_prepare(); /* readline expands ~user itself */
 	struct lineedit *le = lineedit_open(hist, size, sh->history_fd);
 	complete_install(sh);
 	struct reader r = {.sh = sh, .fd = 0, .le = le};

@@ -78,6 +78,9 @@ struct sandbox_config {
 	/* The pty the broker gave the shell (interactive), or NULL: the shell
 	 * then has no terminal it may open, and cannot read the human's. */
 	const char *own_pty;
+	/* A terminal is among the inherited stdio: nothing in the sandbox may
+	 * type into it (TIOCSTI) or paste to it (TIOCLINUX). */
+	bool guard_terminal;
 };
 
 /* One folder or file the sandbox lets the shell write. */
@@ -96,6 +99,7 @@ struct sandbox_state {
 	int errata;
 	bool landlock_applied;
 	bool seccomp_applied;
+	bool terminal_guarded; /* TIOCSTI and TIOCLINUX refused (an inherited terminal) */
 	uint64_t fs_handled;
 	uint64_t net_handled;
 	uint64_t scoped;

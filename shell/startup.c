@@ -287,6 +287,65 @@ static bool stdio_is_terminal(void)
 	return false;
 }
 
+/* The text of `sbsh -c TEXT` from the shell options left in argv (main.c
+ * parses them again, the same way), or NULL when the shell will run
+ * anything else first or instead: a script, stdin, -i, a login shell's
+ * profiles. */
+static const char *command_text(int argc, char **argv)
+{
+	bool want_c = false, want_i = false, login = argv[0] && argv[0][0] == '-';
+	int i = 1;
+	for (; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--") == 0 || strcmp(a, "-") == 0) {
+			i++;
+			break;
+		}
+		if (a[0] == '-' && a[1] == '-') {
+			login = login || strcmp(a, "--login") == 0;
+			continue;
+		}
+		if ((a[0] != '-' && a[0] != '+') || a[1] == '\0')
+			break;
+		for (const char *p = a + 1; *p; p++) {
+			if (*p == 'c')
+				want_c = a[0] == '-';
+			else if (*p == 'i')
+				want_i = a[0] == '-';
+			else if (*p == 'l')
+				login = a[0] == '-';
+			else if (*p == 'o' && i + 1 < argc)
+				i++;
+		}
+	}
+	return want_c && !want_i && !login && i < argc ? argv[i] : NULL;
+}
+
+/* Whether -c text can reach the escape builtin, which only a broker forked
+ * before confinement can serve. "escape" anywhere in the text says yes;
+ * the classifier sees through quoting, variables, aliases, functions and
+ * nested sh -c; text it cannot parse, or very long text, says yes too.
+ * What neither can see (eval of unknown text, a sourced file) reaches an
+ * escape builtin that refuses and says why. */
+static bool text_may_escape(const char *text)
+{
+	size_t len = strlen(text);
+	if (len > 65536 || strstr(text, "escape"))
+		return true;
+	struct classify_env env = {.no_git_config = true};
+	struct classifier *cl = classifier_create(&env);
+	struct classify_result r;
+	classify_result_init(&r);
+	char *err = NULL;
+	bool may = classify_text(cl, text, len, &r, &err) != 0;
+	free(err);
+	for (size_t i = 0; !may && i < r.nitems; i++)
+		may = r.items[i].reason && strstr(r.items[i].reason, "escape runs a command outside");
+	classify_result_free(&r);
+	classifier_destroy(cl);
+	return may;
+}
+
 static void remove_args(int *argc, char **argv, int at, int count)
 {
 	for (int j = at; j + count <= *argc; j++)
@@ -299,6 +358,7 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 	char **argv = *argvp;
 	memset(st, 0, sizeof *st);
 	st->broker_fd = -1;
+	st->prompt_tty = -1;
 	st->history_fd = -1;
 	st->protect.shell.fd = -1;
 	st->protect.shell.inotify = -1;
@@ -396,6 +456,16 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 			return STARTUP_USAGE;
 		}
 	}
+	/* sbsh -c on a terminal asks the human itself, with no broker to fork
+	 * (a fork, a pty and a relay cost more than the rest of sbsh -c),
+	 * unless its text can reach escape. Its commands keep the terminal as
+	 * bash's would; seccomp stops them typing into it (TIOCSTI), and one
+	 * that reads the human's answer first only makes the prompt a no. */
+	const char *text = command_text(*argc, argv);
+	if (!st->headless && terminal && text && !text_may_escape(text))
+		st->prompt_tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
+	bool want_broker = !st->headless && st->prompt_tty < 0;
+
 	/* Protected files: the baseline is taken (or enforced) and its warden
 	 * started before the broker, so neither the broker's terminal nor the
 	 * shell's sandbox is ever in its hands. Only a few stat() calls when
@@ -404,11 +474,17 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 	 * session's last check itself before it exits (it never execs its last
 	 * command while protecting), so no broker is forked just for that. */
 	if (!st->no_protect)
-		protect_start(st->events, !st->headless, st->protect_extra.items, &st->protect);
+		protect_start(st->events, want_broker, st->protect_extra.items, &st->protect);
 
 	/* The broker is forked before confinement when a human can be asked. */
 	st->broker_fd = -1;
-	if (!st->headless) {
+	if (st->prompt_tty >= 0) {
+		st->broker.timeout_s = st->broker.timeout_s ? st->broker.timeout_s : 60;
+		st->broker.terminal = true;
+		st->broker.protect_fd = -1;
+		st->broker.protect_shell_fd = -1;
+		st->broker.events = st->events;
+	} else if (want_broker) {
 		struct strvec writable;
 		strvec_init(&writable);
 		if (st->sandbox.mode != SANDBOX_OFF)
@@ -436,7 +512,10 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 	}
 	st->protect.shell.pid = getpid();
 
-	st->history_fd = open_history();
+	if (!text)
+		st->history_fd = open_history();
+	/* Any terminal the sandbox inherits: no command in it may type there. */
+	st->sandbox.guard_terminal = isatty(0) || isatty(1) || isatty(2);
 	int r = sandbox_apply(&st->sandbox, &st->state);
 	if (r < 0) {
 		fprintf(stderr, "sbsh: sandbox requested but unavailable: %s\n", st->state.reason);

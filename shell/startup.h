@@ -20,6 +20,7 @@ struct startup {
 	char *config_path;    /* the config file read, or NULL */
 	struct broker_options broker;
 	int broker_fd;        /* socket to the broker, or -1 when nobody can be asked */
+	int prompt_tty;       /* no broker: the terminal the shell asks on itself, or -1 */
 	char *pty_path;       /* the pty the broker gave the shell, or NULL */
 	bool no_protect;      /* --no-protect, or protect = off in the config */
 	struct strvec protect_extra; /* protect-path lines of the config: more files to protect */

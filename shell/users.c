@@ -19,10 +19,17 @@
 
 extern char **environ;
 
-static bool pinned_to_files;
+static bool static_libc, pinned_to_files;
 
-void users_pin_files(void)
+void users_static_libc(void)
 {
+	static_libc = true;
+}
+
+void users_prepare(void)
+{
+	if (!static_libc || pinned_to_files)
+		return;
 	__nss_configure_lookup("passwd", "files");
 	__nss_configure_lookup("group", "files");
 	pinned_to_files = true;
@@ -85,6 +92,7 @@ static char *home_from_getent(const char *name)
 
 char *users_home(const char *name)
 {
+	users_prepare();
 	struct passwd *pw = getpwnam(name);
 	if (pw && pw->pw_dir)
 		return xstrdup(pw->pw_dir);

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Approvals through the broker, with this script playing the human on a pty:
-yes once, yes for the session, no, no answer in time, the word that made the
-verdict marked in the prompt, and a sandboxed background job that tries to
-answer for the human."""
+"""Approvals with this script playing the human on a pty: yes once, yes for
+the session, no, no answer in time, the word that made the verdict marked in
+the prompt, and a sandboxed background job that tries to answer for the
+human. sbsh -c asks in the shell itself unless its text names escape; then
+the broker asks (both are checked)."""
 import os, pty, re, select, shutil, sys, tempfile, time
 
 SBSH = os.environ["SBSH"]
@@ -47,7 +48,12 @@ def run(script, answers, env, cwd, limit=30):
                 os.write(fd, answers.pop(0).encode() + b"\r")
     _, status = os.waitpid(pid, 0)
     os.close(fd)
+    global last_pid
+    last_pid = pid
     return seen, out.decode(errors="replace")
+
+
+last_pid = 0
 
 
 home = tempfile.mkdtemp(prefix=".sbsh-approve-home-", dir=os.environ.get("HOME", "/root"))
@@ -143,6 +149,29 @@ while time.time() < end:
     touch("h")
     prompts, out = run("python3 inject.py & sleep 0.5; rm h; echo status=$?; wait", [], env, work)
     check(exists("h") and "status=121" in out, "a sandboxed background job cannot answer the prompt", out)
+
+    # Who asks: sbsh -c with no escape in its text is the process the
+    # terminal started (no broker forked); with one, the broker is, and
+    # the shell below it has another pid.
+    touch("k")
+    prompts, out = run("echo pid=$$; rm k; echo status=$?", ["y"], env, work)
+    check(not exists("k") and "pid=%d\r\n" % last_pid in out and prompts == 1,
+          "sbsh -c asks in the shell itself: no broker process", out)
+    touch("k2")
+    prompts, out = run("echo pid=$$; rm k2; echo status=$?; false && escape true", ["y"], env, work)
+    check(not exists("k2") and "pid=%d\r\n" % last_pid not in out and "pid=" in out
+          and prompts == 1 and "status=0" in out,
+          "text that names escape gets the broker, which asks", out)
+    check_tiocsti = ("python3 -c 'import fcntl, os, termios\n"
+                     "try:\n fcntl.ioctl(0, termios.TIOCSTI, b\"y\"); print(\"typed\")\n"
+                     "except OSError as e: print(\"errno\", e.errno)'")
+    prompts, out = run(check_tiocsti, [], env, work)
+    check("errno 1\r\n" in out, "a command cannot type into the terminal it inherited (TIOCSTI: EPERM)", out)
+    # (The classifier sees escape through x=esc; eval "${x}ape": a sourced
+    # file written on the fly is what stays unseen.)
+    prompts, out = run("printf '\\145scape true\\n' >s.sh; . ./s.sh; echo status=$?", [], env, work)
+    check(prompts == 0 and "no broker in this session" in out and "status=121" in out,
+          "escape reached through a sourced file without a broker is refused, saying why", out)
 finally:
     shutil.rmtree(work, ignore_errors=True)
     shutil.rmtree(home, ignore_errors=True)

@@ -13,12 +13,15 @@ need = {
 }
 bad = [k for k, t in need.items() if not isinstance(d.get(k), t)]
 caps = ["write_restriction", "cross_folder_rename", "truncate", "tcp_cut", "port_allow_list",
-        "ioctl", "signal_scoping", "socket_scoping", "audit_logging", "seccomp"]
+        "ioctl", "signal_scoping", "socket_scoping", "audit_logging", "seccomp", "terminal_guard"]
 bad += ["capabilities." + c for c in caps if not isinstance(d["capabilities"].get(c), bool)]
 bad += ["landlock." + k for k in ("abi", "errata") if not isinstance(d["landlock"].get(k), int)]
 bad += ["network." + k for k in ("mode", "tcp_cut") if k not in d["network"]]
 bad += ["human." + k for k in ("terminal", "ci", "can_ask") if k not in d["human"]]
 bad += ["escapes." + k for k in ("unix_sockets", "udp") if k not in d["escapes"]]
+# The terminal guard is a plain seccomp filter: it loads wherever Landlock does.
+if d["applied"] and d["capabilities"].get("terminal_guard") is not True:
+    bad.append("capabilities.terminal_guard: not loaded")
 if not any(w.get("why") == "project" for w in d["writable"]) and d["applied"]:
     bad.append("writable: the project folder")
 for k in bad:
