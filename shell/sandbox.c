@@ -455,50 +455,120 @@ static int add_path_rule(int ruleset, const char *path, uint64_t rights, uint64_
 	return r;
 }
 
+/* The descriptors opened only to name a rule are closed together, by one
+ * close_range() per run of consecutive numbers once the rules are made:
+ * ~40 close() calls fewer. They are kept open until then, so a low limit
+ * on open files (ulimit -n) flushes the batch early and retries. */
+struct fd_batch {
+	int fd[64];
+	size_t n;
+};
+
+static void fd_batch_flush(struct fd_batch *b)
+{
+	for (size_t i = 1; i < b->n; i++) { /* insertion sort: nearly sorted already */
+		int v = b->fd[i];
+		size_t j = i;
+		for (; j > 0 && b->fd[j - 1] > v; j--)
+			b->fd[j] = b->fd[j - 1];
+		b->fd[j] = v;
+	}
+	for (size_t i = 0; i < b->n;) {
+		size_t j = i;
+		while (j + 1 < b->n && b->fd[j + 1] == b->fd[j] + 1)
+			j++;
+		if (close_range((unsigned)b->fd[i], (unsigned)b->fd[j], 0) != 0)
+			for (size_t k = i; k <= j; k++)
+				close(b->fd[k]);
+		i = j + 1;
+	}
+	b->n = 0;
+}
+
+static void fd_batch_add(struct fd_batch *b, int fd)
+{
+	if (b->n == sizeof b->fd / sizeof b->fd[0])
+		fd_batch_flush(b);
+	b->fd[b->n++] = fd;
+}
+
+static int open_for_rule(struct fd_batch *b, int dir, const char *name, int flags)
+{
+	int fd = openat(dir, name, flags);
+	if (fd < 0 && errno == EMFILE && b->n) {
+		fd_batch_flush(b);
+		fd = openat(dir, name, flags);
+	}
+	return fd;
+}
+
 /* Read and execute everywhere but /dev: the human's terminal and other
  * ptys live there, and reading them would let a command see the answer to
  * an approval prompt. The harmless device nodes are added back one by one. */
-static int add_read_rules(int ruleset, uint64_t handled)
+static int add_read_rules(int ruleset, uint64_t handled, struct fd_batch *batch)
 {
 	const uint64_t read_rights = LL_FS_READ_FILE | LL_FS_READ_DIR | LL_FS_EXECUTE;
+	int root = open_for_rule(batch, AT_FDCWD, "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (root < 0)
+		return -1;
 	/* Listing folders is harmless everywhere, /dev included. */
-	if (add_path_rule(ruleset, "/", LL_FS_READ_DIR, handled) != 0)
+	if (add_fd_rule(ruleset, root, true, LL_FS_READ_DIR, handled) != 0) {
+		close(root);
 		return -1;
-	DIR *root = opendir("/");
-	if (!root)
-		return -1;
-	struct dirent *e;
-	while ((e = readdir(root))) {
-		/* A link at the root (bin -> usr/bin) leads into another child of
-		 * /, whose rule covers it, or into /dev, which stays out. */
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
-		    strcmp(e->d_name, "dev") == 0 || e->d_type == DT_LNK)
-			continue;
-		int fd = openat(dirfd(root), e->d_name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	}
+	/* getdents64 straight into a buffer: a DIR would malloc 32 KB. */
+	_Alignas(8) char buf[4096];
+	long n;
+	while ((n = syscall(SYS_getdents64, root, buf, sizeof buf)) > 0) {
+		for (long at = 0; at < n;) {
+			const struct dirent64 *e = (const struct dirent64 *)(buf + at);
+			at += e->d_reclen;
+			/* A link at the root (bin -> usr/bin) leads into another child
+			 * of /, whose rule covers it, or into /dev, which stays out. */
+			if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
+			    strcmp(e->d_name, "dev") == 0 || e->d_type == DT_LNK)
+				continue;
+			int fd = open_for_rule(batch, root, e->d_name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+			if (fd < 0)
+				continue;
+			bool is_dir = e->d_type == DT_DIR;
+			if (e->d_type != DT_DIR && e->d_type != DT_REG) {
+				struct stat sb;
+				if (fstat(fd, &sb) != 0 || S_ISLNK(sb.st_mode)) {
+					close(fd);
+					continue;
+				}
+				is_dir = S_ISDIR(sb.st_mode);
+			}
+			add_fd_rule(ruleset, fd, is_dir, read_rights, handled);
+			fd_batch_add(batch, fd);
+		}
+	}
+	fd_batch_add(batch, root);
+	/* Only real nodes: /dev/stdin, /dev/fd and the like are links into
+	 * /proc, whose targets are checked as themselves. File rights suit
+	 * any node, so no stat is needed to tell. */
+	int dev = open_for_rule(batch, AT_FDCWD, "/dev", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dev < 0)
+		return 0;
+	const struct {
+		const char *name;
+		uint64_t rights;
+	} nodes[] = {
+		{"random", LL_FS_READ_FILE},
+		{"urandom", LL_FS_READ_FILE},
+		{"null", LL_FS_READ_FILE | LL_FS_WRITE_FILE | LL_FS_TRUNCATE},
+		{"zero", LL_FS_READ_FILE | LL_FS_WRITE_FILE | LL_FS_TRUNCATE},
+		{"full", LL_FS_READ_FILE | LL_FS_WRITE_FILE | LL_FS_TRUNCATE},
+	};
+	for (size_t i = 0; i < sizeof nodes / sizeof nodes[0]; i++) {
+		int fd = open_for_rule(batch, dev, nodes[i].name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 		if (fd < 0)
 			continue;
-		bool is_dir = e->d_type == DT_DIR;
-		struct stat sb;
-		if (e->d_type != DT_DIR && e->d_type != DT_REG) {
-			if (fstat(fd, &sb) != 0 || S_ISLNK(sb.st_mode)) {
-				close(fd);
-				continue;
-			}
-			is_dir = S_ISDIR(sb.st_mode);
-		}
-		add_fd_rule(ruleset, fd, is_dir, read_rights, handled);
-		close(fd);
+		add_fd_rule(ruleset, fd, false, nodes[i].rights, handled);
+		fd_batch_add(batch, fd);
 	}
-	closedir(root);
-	/* Only real nodes: /dev/stdin, /dev/fd and the like are links into
-	 * /proc, whose targets are checked as themselves. */
-	const char *readable[] = {"/dev/random", "/dev/urandom"};
-	for (size_t i = 0; i < sizeof readable / sizeof readable[0]; i++)
-		add_path_rule(ruleset, readable[i], LL_FS_READ_FILE, handled);
-	const char *writable[] = {"/dev/null", "/dev/zero", "/dev/full"};
-	for (size_t i = 0; i < 3; i++)
-		add_path_rule(ruleset, writable[i], LL_FS_READ_FILE | LL_FS_WRITE_FILE | LL_FS_TRUNCATE,
-		              handled);
+	fd_batch_add(batch, dev);
 	return 0;
 }
 
@@ -649,9 +719,6 @@ int sandbox_apply(const struct sandbox_config *cfg, struct sandbox_state *st)
 		}
 	}
 
-	struct path_list list = {0};
-	collect_writable(cfg, st, &list);
-
 	size_t attr_size = st->abi >= 6 ? 24 : st->abi >= 4 ? 16 : 8;
 	struct ll_ruleset_attr attr = {
 		.handled_access_fs = st->fs_handled,
@@ -659,25 +726,24 @@ int sandbox_apply(const struct sandbox_config *cfg, struct sandbox_state *st)
 		.scoped = st->scoped,
 	};
 	int ruleset = (int)ll_create_ruleset(&attr, attr_size, 0);
-	if (ruleset < 0) {
-		for (size_t i = 0; i < list.len; i++) {
-			free(list.items[i].path);
-			close(list.items[i].fd);
-		}
-		free(list.items);
+	if (ruleset < 0)
 		return fail(st, cfg, "landlock_create_ruleset failed: %s", strerror(errno));
-	}
 
-	int rc = add_read_rules(ruleset, st->fs_handled);
+	struct path_list list = {0};
+	collect_writable(cfg, st, &list);
+	struct fd_batch batch = {.n = 0};
 	/* Everything but device ioctls in the writable roots. */
 	uint64_t write_rights = st->fs_handled & ~LL_FS_IOCTL_DEV;
-	for (size_t i = 0; rc == 0 && i < list.len; i++) {
+	for (size_t i = 0; i < list.len; i++) {
 		if (add_fd_rule(ruleset, list.items[i].fd, true, write_rights, st->fs_handled) == 0)
 			list.items[i].rights = write_rights;
 		else
 			strvec_push_owned(&st->skipped, xasprintf("%s (%s): %s", list.items[i].path,
 			                                           list.items[i].why, strerror(errno)));
+		fd_batch_add(&batch, list.items[i].fd);
+		list.items[i].fd = -1;
 	}
+	int rc = add_read_rules(ruleset, st->fs_handled, &batch);
 	if (cfg->own_pty)
 		add_own_terminal_rules(ruleset, cfg->own_pty, st->fs_handled);
 	if (rc == 0 && cfg->net == SANDBOX_NET_ALLOW && st->net_handled) {
@@ -688,10 +754,7 @@ int sandbox_apply(const struct sandbox_config *cfg, struct sandbox_state *st)
 				rc = -1;
 		}
 	}
-	for (size_t i = 0; i < list.len; i++) {
-		close(list.items[i].fd);
-		list.items[i].fd = -1;
-	}
+	fd_batch_flush(&batch);
 	st->grants = list.items;
 	st->ngrants = list.len;
 	if (rc != 0) {
