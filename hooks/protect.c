@@ -1857,22 +1857,43 @@ static int watch_all(struct warden *w)
 	                         IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF;
 	const uint32_t names = IN_ATTRIB | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO |
 	                       IN_DELETE_SELF | IN_MOVE_SELF;
+	/* Each folder is named by its descriptor. Made the working folder for
+	 * the moment, it costs a short lookup per watch; a /proc/self/fd/N/
+	 * path cost ~15 us per watch here, 18 watches per start. */
+	int home = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (home >= 0 && fchdir(home) != 0) { /* the way back must work first */
+		close(home);
+		home = -1;
+	}
 	for (size_t i = 0; i < w->p->ndirs; i++) {
 		struct pdir *d = &w->p->dirs[i];
 		if (d->fd < 0)
 			continue;
 		char path[64];
+		const char *dir = path;
 		snprintf(path, sizeof path, "/proc/self/fd/%d", d->fd);
+		if (home >= 0 && fchdir(d->fd) == 0)
+			dir = ".";
 		/* in a modules folder any new name may be a submodule's git dir */
 		bool names_only = !d->all && !modules_folder(w->p, (int)i);
-		add_watch(w, ifd, path, d->all ? content : names, (int)i, names_only, false);
+		add_watch(w, ifd, dir, d->all ? content : names, (int)i, names_only, false);
 		if (d->all)
 			continue;
 		for (size_t j = 0; j < d->nfiles; j++) {
-			char *fp = xasprintf("%s/%s", path, d->files[j].name);
+			char *fp = dir == path ? xasprintf("%s/%s", path, d->files[j].name)
+			                       : xstrdup(d->files[j].name);
 			add_watch(w, ifd, fp, content | IN_DONT_FOLLOW, (int)i, false, true);
 			free(fp);
 		}
+	}
+	if (home >= 0) {
+		if (fchdir(home) != 0) {
+			/* It worked a moment ago; the shell must not go on in the
+			 * wrong folder. */
+			fprintf(stderr, "sbsh: cannot return to the working folder: %s\n", strerror(errno));
+			_exit(1);
+		}
+		close(home);
 	}
 	return ifd;
 }

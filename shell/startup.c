@@ -8,6 +8,9 @@
 #include "../hooks/classify.h"
 
 #include <errno.h>
+#include <jansson.h>
+#include <stdint.h>
+#include <sys/auxv.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -356,6 +359,14 @@ static void remove_args(int *argc, char **argv, int at, int count)
 int startup_run(struct startup *st, int *argc, char ***argvp)
 {
 	char **argv = *argvp;
+	/* jansson seeds its hash tables from /dev/urandom (an open, a read, a
+	 * close) unless given a seed: the kernel's per-exec random bytes serve. */
+	const unsigned char *random16 = (const unsigned char *)getauxval(AT_RANDOM);
+	if (random16) {
+		uint32_t seed;
+		memcpy(&seed, random16 + 8, sizeof seed);
+		json_object_seed(seed ? seed : 1);
+	}
 	memset(st, 0, sizeof *st);
 	st->broker_fd = -1;
 	st->prompt_tty = -1;
