@@ -335,6 +335,10 @@ static bool text_may_escape(const char *text)
 	size_t len = strlen(text);
 	if (len > 65536 || strstr(text, "escape"))
 		return true;
+	/* Without quoting, expansions, braces or globs no word can become
+	 * "escape" (and an alias or function naming it would contain it). */
+	if (!strpbrk(text, "'\"\\$`{*?["))
+		return false;
 	struct classify_env env = {.no_git_config = true};
 	struct classifier *cl = classifier_create(&env);
 	struct classify_result r;
