@@ -1,4 +1,4 @@
-/* Users' home folders. sbsh is linked as a static PIE where it can be
+/* Users' home folders. sbsh is linked statically where it can be
  * (configure.ac says why), and a static glibc cannot load the NSS modules
  * other than "files": the first lookup that reaches libnss_systemd
  * crashes. So a static sbsh pins NSS to the files, and asks getent(1), a
