@@ -4,56 +4,31 @@ the session, no, no answer in time, the word that made the verdict marked in
 the prompt, and a sandboxed background job that tries to answer for the
 human. sbsh -c asks in the shell itself unless its text names escape; then
 the broker asks (both are checked)."""
-import os, pty, re, select, shutil, sys, tempfile, time
+import os, re, shutil, sys, tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from pty_human import check, play, summary  # noqa: E402
 
 SBSH = os.environ["SBSH"]
-passed = failed = 0
-
-
-def check(ok, name, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print("ok   " + name)
-    else:
-        failed += 1
-        print("FAIL " + name + (": " + detail[-400:] if detail else ""))
+last_pid = 0
 
 
 def run(script, answers, env, cwd, limit=30):
     """Runs sbsh -c script on a pty, answering each approval prompt in turn."""
     answers = list(answers)
-    pid, fd = pty.fork()
-    if pid == 0:
-        os.chdir(cwd)
-        os.execve(SBSH, [SBSH, "-c", script], env)
-    out = b""
-    seen = 0
-    deadline = time.time() + limit
-    while time.time() < deadline:
-        r, _, _ = select.select([fd], [], [], 0.1)
-        if r:
-            try:
-                data = os.read(fd, 4096)
-            except OSError:
-                break
-            if not data:
-                break
-            out += data
+    seen = [0]
+
+    def respond(out):
         prompts = len(re.findall(rb"Allow\? \[y\]es once", out))
-        if prompts > seen:
-            seen = prompts
+        if prompts > seen[0]:
+            seen[0] = prompts
             if answers:
-                time.sleep(0.1)
-                os.write(fd, answers.pop(0).encode() + b"\r")
-    _, status = os.waitpid(pid, 0)
-    os.close(fd)
+                return answers.pop(0).encode() + b"\r"
+        return None
+
     global last_pid
-    last_pid = pid
-    return seen, out.decode(errors="replace")
-
-
-last_pid = 0
+    last_pid, _, out = play([SBSH, "-c", script], respond, env, cwd, limit)
+    return seen[0], out
 
 
 home = tempfile.mkdtemp(prefix=".sbsh-approve-home-", dir=os.environ.get("HOME", "/root"))
@@ -176,5 +151,4 @@ finally:
     shutil.rmtree(work, ignore_errors=True)
     shutil.rmtree(home, ignore_errors=True)
 
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+sys.exit(summary())

@@ -5,54 +5,28 @@ Checks: approved (the command runs outside the sandbox), a wrong code and no
 answer (refused, status 121, nothing runs), headless (refused without a
 prompt), and a sandboxed background job that tries to type or read the
 answer (TIOCSTI, /dev/tty) cannot approve anything."""
-import fcntl, os, pty, re, select, shutil, sys, tempfile, termios, time
+import os, re, shutil, sys, tempfile, time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from pty_human import check, play, summary  # noqa: E402
 
 SBSH = os.environ["SBSH"]
 REFUSED = 121
-passed = failed = 0
-
-
-def check(ok, name, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print("ok   " + name)
-    else:
-        failed += 1
-        print("FAIL " + name + (": " + detail if detail else ""))
 
 
 def run(args, answer, env=None, cwd=None, limit=30):
     """Runs sbsh on a pty; answer is 'code', 'wrong' or None. Returns (status, output)."""
-    pid, fd = pty.fork()
-    if pid == 0:
-        if cwd:
-            os.chdir(cwd)
-        os.execve(SBSH, [SBSH] + args, env or os.environ)
-    out = b""
-    answered = False
-    deadline = time.time() + limit
-    while time.time() < deadline:
-        r, _, _ = select.select([fd], [], [], 0.1)
-        if r:
-            try:
-                data = os.read(fd, 4096)
-            except OSError:
-                break
-            if not data:
-                break
-            out += data
+    answered = [False]
+
+    def respond(out):
         m = re.search(rb"Type (\w{4}) and Enter", out)
-        if m and not answered and answer:
-            answered = True
-            time.sleep(0.1)
-            os.write(fd, (m.group(1) if answer == "code" else b"zzzz") + b"\r")
-    try:
-        _, status = os.waitpid(pid, 0)
-    except ChildProcessError:
-        status = 0
-    os.close(fd)
-    return os.waitstatus_to_exitcode(status), out.decode(errors="replace")
+        if m and not answered[0] and answer:
+            answered[0] = True
+            return (m.group(1) if answer == "code" else b"zzzz") + b"\r"
+        return None
+
+    _, status, out = play([SBSH] + args, respond, env, cwd, limit)
+    return os.waitstatus_to_exitcode(status), out
 
 
 base = tempfile.mkdtemp(prefix="sbsh-escape-", dir=os.environ.get("HOME", "/root"))
@@ -125,5 +99,4 @@ log.close()
 finally:
     shutil.rmtree(base, ignore_errors=True)
 
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+sys.exit(summary())

@@ -1,0 +1,54 @@
+"""Shared by the pty tests: counting checks, and playing the human on a pty.
+
+play() runs a program on a fresh pty and hands everything it printed so far
+to respond() each time more arrives; whatever respond() returns (bytes) is
+typed, as a human would, a moment later."""
+import os, pty, select, time
+
+passed = failed = 0
+
+
+def check(ok, name, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print("ok   " + name)
+    else:
+        failed += 1
+        print("FAIL " + name + (": " + detail[-400:] if detail else ""))
+
+
+def play(argv, respond, env=None, cwd=None, limit=30):
+    """Returns (pid, wait status, output as text)."""
+    pid, fd = pty.fork()
+    if pid == 0:
+        if cwd:
+            os.chdir(cwd)
+        os.execve(argv[0], argv, env or os.environ)
+    out = b""
+    deadline = time.time() + limit
+    while time.time() < deadline:
+        r, _, _ = select.select([fd], [], [], 0.1)
+        if r:
+            try:
+                data = os.read(fd, 4096)
+            except OSError:
+                break
+            if not data:
+                break
+            out += data
+            typed = respond(out)
+            if typed:
+                time.sleep(0.1)
+                os.write(fd, typed)
+    try:
+        _, status = os.waitpid(pid, 0)
+    except ChildProcessError:
+        status = 0
+    os.close(fd)
+    return pid, status, out.decode(errors="replace")
+
+
+def summary():
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
