@@ -8,20 +8,12 @@ stopping and stale sockets, and that a sandboxed process cannot create the
 approver's socket. Every outcome is checked from outside the sandbox."""
 import os, pty, re, select, shutil, signal, socket, subprocess, sys, tempfile, time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from pty_human import check, summary  # noqa: E402
+
 SBSH = os.environ["SBSH"]
 REFUSED = 121
 TIMEOUT = 5  # approval-timeout in the config below
-passed = failed = 0
-
-
-def check(ok, name, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print("ok   " + name)
-    else:
-        failed += 1
-        print("FAIL " + name + (": " + repr(detail[-600:]) if detail else ""))
 
 
 class Approver:
@@ -344,5 +336,4 @@ finally:
                 pass
     shutil.rmtree(base, ignore_errors=True)
 
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+sys.exit(summary())
