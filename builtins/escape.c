@@ -25,11 +25,11 @@ BUILTIN_FN(escape)
 	struct strbuf cmd;
 	strbuf_init(&cmd);
 	describe(&cmd, argc, argv);
-	if (sh->broker_fd < 0 && sh->asks_here) {
+	if (sh->broker_fd < 0 && sh->quiet) {
 		/* Only the broker, forked before confinement, can run it outside;
-		 * sbsh -c forks one only when its text names escape. */
+		 * sbsh -c forks one only when its text may need the human. */
 		shell_error(sh, "refused ESCAPE (no broker in this session): %s — sbsh -c starts the broker "
-		            "only when its text names escape; here it came through eval or a sourced file",
+		            "only when its text, as written, may need the human; run escape as its own sbsh -c",
 		            cmd.data);
 		strbuf_free(&cmd);
 		return STATUS_REFUSED;

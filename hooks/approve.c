@@ -357,20 +357,11 @@ static const char *pre_approve_hint(struct policy *p)
 	return "pre-approve in .agentcommands.json or ~/.config/sbsh/allow.json";
 }
 
-/* Whether a human can be asked: through the broker, or by the shell on
- * the terminal when sbsh -c runs without one. */
+/* Whether a human can be asked: only ever through the broker, which owns
+ * the terminal the human answers on. */
 static bool can_ask(const struct policy *p)
 {
-	return !p->opts.headless && (p->opts.broker_fd >= 0 || (p->opts.ask_tty >= 0 && p->opts.ask));
-}
-
-static int ask_human(struct policy *p, const char *verdict, const char *command, const char *reason,
-                     const char *marks, const char **why)
-{
-	if (p->opts.broker_fd >= 0)
-		return broker_request_approval(p->opts.broker_fd, verdict, command, reason, marks, why);
-	return broker_ask_here(p->opts.ask, p->opts.ask_tty, p->opts.grants, verdict, command, reason,
-	                       marks, why);
+	return !p->opts.headless && p->opts.broker_fd >= 0;
 }
 
 void policy_line_begin(struct shell *sh, const struct node *line)
@@ -444,7 +435,8 @@ void policy_line_begin(struct shell *sh, const struct node *line)
 	}
 	if (asked.len) {
 		const char *why = NULL;
-		int answer = ask_human(p, verdict_name(worst), cmds.data, reasons.data, marks.data, &why);
+		int answer = broker_request_approval(p->opts.broker_fd, verdict_name(worst), cmds.data,
+		                                     reasons.data, marks.data, &why);
 		/* Nobody could answer: each command is refused with the reason
 		 * when it is reached. */
 		if (answer < 0)
@@ -499,7 +491,7 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 			events_command(p->opts.events, argv, "SAFE", "allow", "safe");
 		else
 			events_escape(p->opts.events, argv + 1,
-			              !can_ask(p) ? "headless refusal" : p->opts.broker_fd < 0 ? "no broker" : "asked", -1);
+			              p->opts.nobody_why ? "no broker" : !can_ask(p) ? "headless refusal" : "asked", -1);
 		classify_result_free(&r);
 		return 0;
 	}
@@ -550,13 +542,15 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 		goto done;
 	}
 	if (!can_ask(p)) {
-		by = "headless";
-		rc = refuse(sh, v, command, "headless, nobody to approve", pre_approve_hint(p));
+		by = p->opts.nobody_why ? "no broker" : "headless";
+		rc = refuse(sh, v, command, p->opts.nobody_why ? p->opts.nobody_why : "headless, nobody to approve",
+		            pre_approve_hint(p));
 		goto done;
 	}
 	fflush(stdout);
 	const char *why = NULL;
-	int answer = ask_human(p, verdict_name(v), command, reason ? reason : verdict_name(v), marks, &why);
+	int answer = broker_request_approval(p->opts.broker_fd, verdict_name(v), command,
+	                                     reason ? reason : verdict_name(v), marks, &why);
 	if (answer == BROKER_YES_SESSION) {
 		strvec_push(&p->session_ok, key);
 	} else if (answer != BROKER_YES_ONCE) {

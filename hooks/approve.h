@@ -12,12 +12,10 @@
 struct policy_options {
 	bool headless;     /* nobody can be asked: refuse without asking */
 	int broker_fd;     /* -1 when there is no broker */
-	/* No broker, but the shell asks itself (sbsh -c on a terminal): the
-	 * human's terminal, opened before confinement, else -1; with it the
-	 * prompt's options and the sandbox's writable folders. */
-	int ask_tty;
-	const struct broker_options *ask;
-	char *const *grants;
+	/* Why nobody can be asked, when it is not that nobody is there: an
+	 * sbsh -c on a terminal whose text needed no approval as written runs
+	 * without a broker (startup.c). NULL: headless. */
+	const char *nobody_why;
 	bool off;          /* classification turned off (--no-classify) */
 	struct events *events;          /* hooks/events.h, or NULL */
 	struct protect_client *protect; /* hooks/protect.h, or NULL */

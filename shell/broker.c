@@ -54,15 +54,10 @@ struct broker {
 	time_t refused_at; /* rate limit after a refusal */
 	int shell_status;
 	bool shell_done;
-	bool cooked;       /* tty turns \n into \r\n itself (a prompt asked in the shell) */
 };
 
 static void tty_print(struct broker *b, const char *s)
 {
-	if (b->cooked) {
-		util_write_all(b->tty, s, strlen(s));
-		return;
-	}
 	/* In raw mode the terminal does not turn \n into \r\n. */
 	for (const char *p = s; *p; p++) {
 		if (*p == '\n')
@@ -863,39 +858,4 @@ int broker_request_approval(int fd, const char *verdict, const char *command, co
 			return -1;
 		}
 	}
-}
-
-int broker_ask_here(const struct broker_options *opts, int tty, char *const *grants,
-                    const char *verdict, const char *command, const char *reason,
-                    const char *marks, const char **why)
-{
-	/* The folders as the approver check compares them: resolved now, since
-	 * a prompt is rare and a realpath per folder at startup is not. */
-	struct strvec writable;
-	strvec_init(&writable);
-	for (size_t i = 0; grants && grants[i]; i++) {
-		char *real = realpath(grants[i], NULL);
-		strvec_push_owned(&writable, real ? real : xstrdup(grants[i]));
-	}
-	struct broker_options o = *opts;
-	o.writable = writable.items;
-	struct termios t;
-	struct broker b = {.opts = &o, .sock = -1, .tty = tty, .sigfd = -1, .master = -1,
-	                   .env = environ,
-	                   .cooked = tcgetattr(tty, &t) == 0 && (t.c_oflag & OPOST) && (t.c_oflag & ONLCR)};
-	char cwd[PATH_MAX];
-	if (!getcwd(cwd, sizeof cwd))
-		snprintf(cwd, sizeof cwd, "?");
-	struct broker_mark m[BROKER_MARKS_MAX];
-	if (!marks || broker_frame_marks(marks, strlen(command), m, BROKER_MARKS_MAX) < 0)
-		marks = "";
-	struct approval_question q = {
-		.folder = cwd, .verdict = verdict, .command = command, .reason = reason, .marks = marks,
-		.program = "", .warning = "", .timeout_s = opts->timeout_s,
-	};
-	int answer = put_question(&b, &q, why);
-	strvec_free(&writable);
-	if (answer < 0)
-		return -1;
-	return answer == BROKER_YES_ONCE || answer == BROKER_YES_SESSION ? answer : BROKER_NO;
 }

@@ -99,15 +99,6 @@ int broker_request_escape(int fd, char *const *argv, const char **why);
 int broker_request_approval(int fd, const char *verdict, const char *command, const char *reason,
                             const char *marks, const char **why);
 
-/* The same question asked by the shell itself, on tty (the human's
- * terminal, opened before confinement), when sbsh -c runs without a broker
- * (startup.c says when). The approver, when one runs, is asked first;
- * grants are the sandbox's writable folders as named (the approver's
- * socket must not live in one). Same answers as broker_request_approval. */
-int broker_ask_here(const struct broker_options *opts, int tty, char *const *grants,
-                    const char *verdict, const char *command, const char *reason,
-                    const char *marks, const char **why);
-
 /* Encodes a waitpid() status as a shell exit status. */
 int broker_wait_status(int wstatus);
 

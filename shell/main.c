@@ -245,7 +245,7 @@ int main(int argc, char **argv)
 	struct shell sh;
 	shell_init(&sh, environ);
 	sh.broker_fd = st.broker_fd;
-	sh.asks_here = st.prompt_tty >= 0;
+	sh.quiet = st.quiet;
 	sh.history_fd = st.history_fd;
 	if (st.state.landlock_applied) {
 		/* Resolved only when a hint needs them (denial.c): a realpath per
@@ -257,8 +257,8 @@ int main(int argc, char **argv)
 		sh.sandbox_grants = strvec_detach(&grants);
 	}
 	struct policy_options po = {.headless = st.headless, .broker_fd = st.broker_fd, .events = st.events, .protect = &st.protect.shell,
-	                             .rules = st.classify_rules.items, .ask_tty = st.prompt_tty,
-	                             .ask = &st.broker, .grants = sh.sandbox_grants};
+	                             .rules = st.classify_rules.items,
+	                             .nobody_why = st.quiet ? QUIET_NOBODY_WHY : NULL};
 	policy_init(&sh, &po);
 	protect_client_settle(&st.protect.shell);
 	sh.opt.expand_aliases = true;

@@ -324,33 +324,37 @@ static const char *command_text(int argc, char **argv)
 	return want_c && !want_i && !login && i < argc ? argv[i] : NULL;
 }
 
-/* Whether -c text can reach the escape builtin, which only a broker forked
- * before confinement can serve. "escape" anywhere in the text says yes;
- * the classifier sees through quoting, variables, aliases, functions and
- * nested sh -c; text it cannot parse, or very long text, says yes too.
- * What neither can see (eval of unknown text, a sourced file) reaches an
- * escape builtin that refuses and says why. */
-static bool text_may_escape(const char *text)
+/* Whether -c text may need the human: a command the classifier does not
+ * judge SAFE as written (escape included, and whatever is unknown until
+ * it runs), a sourced file (judged only as it runs), or a cd before a git
+ * command (git aliases are the folder's, and the classifier reads those of
+ * the starting folder). Text it cannot parse, or very long text, may too.
+ * Config rules count, as they do when the commands run. */
+static bool text_needs_human(const char *text, char *const *rules)
 {
 	size_t len = strlen(text);
-	if (len > 65536 || strstr(text, "escape"))
+	if (len > 65536 || strstr(text, "escape") ||
+	    (strstr(text, "git") && (strstr(text, "cd") || strstr(text, "pushd") || strstr(text, "popd"))))
 		return true;
-	/* Without quoting, expansions, braces or globs no word can become
-	 * "escape" (and an alias or function naming it would contain it). */
-	if (!strpbrk(text, "'\"\\$`{*?["))
-		return false;
-	struct classify_env env = {.no_git_config = true};
+	struct classify_env env = {0};
 	struct classifier *cl = classifier_create(&env);
+	for (size_t i = 0; rules && rules[i]; i++) {
+		char *err = NULL;
+		classifier_add_rule(cl, rules[i], &err);
+		free(err);
+	}
 	struct classify_result r;
 	classify_result_init(&r);
 	char *err = NULL;
-	bool may = classify_text(cl, text, len, &r, &err) != 0;
+	bool needs = classify_text(cl, text, len, &r, &err) != 0 || r.verdict != VERDICT_SAFE;
 	free(err);
-	for (size_t i = 0; !may && i < r.nitems; i++)
-		may = r.items[i].reason && strstr(r.items[i].reason, "escape runs a command outside");
+	for (size_t i = 0; !needs && i < r.nitems; i++) {
+		const char *c = r.items[i].command ? r.items[i].command : "";
+		needs = strncmp(c, ". ", 2) == 0 || strncmp(c, "source ", 7) == 0;
+	}
 	classify_result_free(&r);
 	classifier_destroy(cl);
-	return may;
+	return needs;
 }
 
 static void remove_args(int *argc, char **argv, int at, int count)
@@ -373,7 +377,6 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 	}
 	memset(st, 0, sizeof *st);
 	st->broker_fd = -1;
-	st->prompt_tty = -1;
 	st->history_fd = -1;
 	st->protect.shell.fd = -1;
 	st->protect.shell.inotify = -1;
@@ -471,15 +474,15 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 			return STARTUP_USAGE;
 		}
 	}
-	/* sbsh -c on a terminal asks the human itself, with no broker to fork
-	 * (a fork, a pty and a relay cost more than the rest of sbsh -c),
-	 * unless its text can reach escape. Its commands keep the terminal as
-	 * bash's would; seccomp stops them typing into it (TIOCSTI), and one
-	 * that reads the human's answer first only makes the prompt a no. */
+	/* sbsh -c on a terminal whose text needs nobody as written forks no
+	 * broker (a fork, a pty and a relay cost more than the rest of sbsh -c
+	 * here): its commands keep the terminal, as under bash, and the human
+	 * is never asked on it; seccomp stops them typing into it (TIOCSTI).
+	 * What turns out to need approval only as it runs is refused, and says
+	 * why. Text that may need the human gets the broker and its pty. */
 	const char *text = command_text(*argc, argv);
-	if (!st->headless && terminal && text && !text_may_escape(text))
-		st->prompt_tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
-	bool want_broker = !st->headless && st->prompt_tty < 0;
+	st->quiet = !st->headless && terminal && text && !text_needs_human(text, st->classify_rules.items);
+	bool want_broker = !st->headless && !st->quiet;
 
 	/* Protected files: the baseline is taken (or enforced) and its warden
 	 * started before the broker, so neither the broker's terminal nor the
@@ -493,13 +496,7 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 
 	/* The broker is forked before confinement when a human can be asked. */
 	st->broker_fd = -1;
-	if (st->prompt_tty >= 0) {
-		st->broker.timeout_s = st->broker.timeout_s ? st->broker.timeout_s : 60;
-		st->broker.terminal = true;
-		st->broker.protect_fd = -1;
-		st->broker.protect_shell_fd = -1;
-		st->broker.events = st->events;
-	} else if (want_broker) {
+	if (want_broker) {
 		struct strvec writable;
 		strvec_init(&writable);
 		if (st->sandbox.mode != SANDBOX_OFF)

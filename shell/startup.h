@@ -20,7 +20,7 @@ struct startup {
 	char *config_path;    /* the config file read, or NULL */
 	struct broker_options broker;
 	int broker_fd;        /* socket to the broker, or -1 when nobody can be asked */
-	int prompt_tty;       /* no broker: the terminal the shell asks on itself, or -1 */
+	bool quiet;           /* sbsh -c on a terminal whose text needs nobody: no broker */
 	char *pty_path;       /* the pty the broker gave the shell, or NULL */
 	bool no_protect;      /* --no-protect, or protect = off in the config */
 	struct strvec protect_extra; /* protect-path lines of the config: more files to protect */
@@ -35,6 +35,12 @@ struct startup {
  * remaining argc and argv, or an exit status to leave with at once (7 when a
  * required sandbox is unavailable). */
 int startup_run(struct startup *st, int *argc, char ***argv);
+
+/* Why nothing is asked in a quiet session (struct startup.quiet). */
+#define QUIET_NOBODY_WHY \
+	"this sbsh -c has no broker: its text needed no approval as written, so nobody can be asked " \
+	"when one turns out to be needed as it runs; run that command as its own sbsh -c"
+
 
 /* `sbsh --doctor [--json]`: prints what the sandbox can do here. */
 int doctor_main(const struct sandbox_config *cfg, const char *config_path, bool json);

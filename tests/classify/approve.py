@@ -2,8 +2,8 @@
 """Approvals with this script playing the human on a pty: yes once, yes for
 the session, no, no answer in time, the word that made the verdict marked in
 the prompt, and a sandboxed background job that tries to answer for the
-human. sbsh -c asks in the shell itself unless its text names escape; then
-the broker asks (both are checked)."""
+human. The broker asks; sbsh -c whose text needs nobody as written runs
+without one, and refuses what turns out to need approval (both checked)."""
 import os, re, shutil, sys, tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
@@ -125,28 +125,35 @@ while time.time() < end:
     prompts, out = run("python3 inject.py & sleep 0.5; rm h; echo status=$?; wait", [], env, work)
     check(exists("h") and "status=121" in out, "a sandboxed background job cannot answer the prompt", out)
 
-    # Who asks: sbsh -c with no escape in its text is the process the
-    # terminal started (no broker forked); with one, the broker is, and
-    # the shell below it has another pid.
-    touch("k")
-    prompts, out = run("echo pid=$$; rm k; echo status=$?", ["y"], env, work)
-    check(not exists("k") and "pid=%d\r\n" % last_pid in out and prompts == 1,
-          "sbsh -c asks in the shell itself: no broker process", out)
+    # Who asks: the broker, always. sbsh -c whose text needs nobody as
+    # written forks none: it is then the very process the terminal started.
+    prompts, out = run("echo pid=$$; ls >/dev/null", [], env, work)
+    check("pid=%d\r\n" % last_pid in out and prompts == 0,
+          "sbsh -c whose text needs nobody runs without a broker", out)
     touch("k2")
-    prompts, out = run("echo pid=$$; rm k2; echo status=$?; false && escape true", ["y"], env, work)
+    prompts, out = run("echo pid=$$; rm k2; echo status=$?", ["y"], env, work)
     check(not exists("k2") and "pid=%d\r\n" % last_pid not in out and "pid=" in out
           and prompts == 1 and "status=0" in out,
-          "text that names escape gets the broker, which asks", out)
+          "text that needs approval gets the broker, which asks", out)
     check_tiocsti = ("python3 -c 'import fcntl, os, termios\n"
                      "try:\n fcntl.ioctl(0, termios.TIOCSTI, b\"y\"); print(\"typed\")\n"
                      "except OSError as e: print(\"errno\", e.errno)'")
     prompts, out = run(check_tiocsti, [], env, work)
     check("errno 1\r\n" in out, "a command cannot type into the terminal it inherited (TIOCSTI: EPERM)", out)
-    # (The classifier sees escape through x=esc; eval "${x}ape": a sourced
-    # file written on the fly is what stays unseen.)
+    # A git alias made by the line itself is seen only as it runs: without
+    # a broker it is refused, and the message says why and what to do.
+    repo = os.path.join(work, "gp")
+    os.makedirs(repo)
+    os.system("git init -q '%s'" % repo)
+    prompts, out = run("git config alias.fp 'push --force'; git fp origin main 2>/dev/null; echo status=$?",
+                       [], env, repo)
+    check(prompts == 0 and "refused FORCE_PUSH (this sbsh -c has no broker" in out
+          and "run that command as its own sbsh -c" in out and "status=121" in out,
+          "what needs approval only as it runs, in a text that needed none, is refused, saying why", out)
+    # A sourced file is judged as it runs: its text gets the broker.
     prompts, out = run("printf '\\145scape true\\n' >s.sh; . ./s.sh; echo status=$?", [], env, work)
-    check(prompts == 0 and "no broker in this session" in out and "status=121" in out,
-          "escape reached through a sourced file without a broker is refused, saying why", out)
+    check("OUTSIDE the sandbox" in out and "status=121" in out,
+          "a sourced file gets the broker: its escape is put to the human", out)
 finally:
     shutil.rmtree(work, ignore_errors=True)
     shutil.rmtree(home, ignore_errors=True)
