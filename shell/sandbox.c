@@ -777,7 +777,13 @@ int sandbox_apply(const struct sandbox_config *cfg, struct sandbox_state *st)
 		strvec_push(&st->dropped, "seccomp filter (MPTCP, io_uring) could not be loaded");
 	}
 	if (cfg->guard_terminal) {
-		if (guard_terminal() == 0) {
+		/* A filter inherited from an outer sbsh (make's recipes, nested
+		 * shells) refuses both before it looks at the descriptor: then
+		 * another copy would only cost its load (~50 us). */
+		int c = 0;
+		bool inherited = ioctl(-1, TIOCSTI, &c) == -1 && errno == EPERM &&
+		                 ioctl(-1, TIOCLINUX, &c) == -1 && errno == EPERM;
+		if (inherited || guard_terminal() == 0) {
 			st->terminal_guarded = true;
 		} else if (cfg->mode == SANDBOX_REQUIRED) {
 			close(ruleset);

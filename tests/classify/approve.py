@@ -140,6 +140,11 @@ while time.time() < end:
                      "except OSError as e: print(\"errno\", e.errno)'")
     prompts, out = run(check_tiocsti, [], env, work)
     check("errno 1\r\n" in out, "a command cannot type into the terminal it inherited (TIOCSTI: EPERM)", out)
+    prompts, out = run("grep Seccomp_filters /proc/self/status; \"$SBSH\" -c 'grep Seccomp_filters "
+                       "/proc/self/status; " + check_tiocsti.replace("'", "'\\''") + "'",
+                       [], dict(env, SBSH=SBSH), work)
+    check(out.count("Seccomp_filters:\t1\r\n") == 2 and "errno 1\r\n" in out,
+          "a nested sbsh keeps the guard it inherited instead of loading another", out)
     # A git alias made by the line itself is seen only as it runs: without
     # a broker it is refused, and the message says why and what to do.
     repo = os.path.join(work, "gp")
