@@ -25,19 +25,15 @@ BUILTIN_FN(escape)
 	struct strbuf cmd;
 	strbuf_init(&cmd);
 	describe(&cmd, argc, argv);
-	if (sh->broker_fd < 0 && sh->quiet) {
-		/* Only the broker, forked before confinement, can run it outside;
-		 * sbsh -c forks one only when its text may need the human. */
-		shell_error(sh, "refused ESCAPE (no broker in this session): %s — sbsh -c starts the broker "
-		            "only when its text, as written, may need the human; run escape as its own sbsh -c",
-		            cmd.data);
-		strbuf_free(&cmd);
-		return STATUS_REFUSED;
-	}
 	if (sh->broker_fd < 0) {
-		shell_error(sh, "refused ESCAPE (headless, nobody to approve): %s — escape always needs a human "
-		            "(a terminal, or `sbsh --approver' running in another one)",
-		            cmd.data);
+		/* Only the broker, forked before confinement, can run it outside;
+		 * a quiet sbsh -c (startup.c) has none although a human is there. */
+		shell_error(sh, "refused ESCAPE (%s): %s — %s",
+		            sh->quiet ? "no broker in this session" : "headless, nobody to approve", cmd.data,
+		            sh->quiet ? "sbsh -c starts the broker only when its text, as written, may need "
+		                        "the human; run escape as its own sbsh -c"
+		                      : "escape always needs a human (a terminal, or `sbsh --approver' "
+		                        "running in another one)");
 		strbuf_free(&cmd);
 		return STATUS_REFUSED;
 	}

@@ -138,12 +138,7 @@ int policy_init(struct shell *sh, const struct policy_options *opts)
 {
 	struct policy *p = xcalloc(1, sizeof *p);
 	p->opts = *opts;
-	p->cl = classifier_create(NULL);
-	for (char *const *r = opts->rules; r && *r; r++) {
-		char *why = NULL;
-		classifier_add_rule(p->cl, *r, &why); /* checked when the config was read */
-		free(why);
-	}
+	p->cl = opts->cl ? opts->cl : classifier_with_rules(opts->rules);
 	strvec_init(&p->session_ok);
 	strvec_init(&p->line_ok);
 	strvec_init(&p->line_no);

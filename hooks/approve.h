@@ -20,6 +20,7 @@ struct policy_options {
 	struct events *events;          /* hooks/events.h, or NULL */
 	struct protect_client *protect; /* hooks/protect.h, or NULL */
 	char *const *rules;             /* the config file's classify rules, or NULL */
+	struct classifier *cl;          /* one made with those rules already (taken), or NULL */
 };
 
 /* Creates sh->policy. Reads the user's allow-list; a malformed one is

@@ -120,6 +120,17 @@ void classifier_destroy(struct classifier *cl)
 	free(cl);
 }
 
+struct classifier *classifier_with_rules(char *const *rules)
+{
+	struct classifier *cl = classifier_create(NULL);
+	for (char *const *r = rules; r && *r; r++) {
+		char *why = NULL;
+		classifier_add_rule(cl, *r, &why);
+		free(why);
+	}
+	return cl;
+}
+
 int classifier_add_rule(struct classifier *cl, const char *spec, char **error)
 {
 	*error = NULL;

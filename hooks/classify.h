@@ -68,6 +68,9 @@ void classifier_destroy(struct classifier *cl);
  * (`sudo`, `env`, `xargs`...) are matched too. Returns 0, or -1 with *error
  * (malloc'd) when spec is not a rule; cl may be NULL to only check. */
 int classifier_add_rule(struct classifier *cl, const char *spec, char **error);
+/* A classifier for this process's environment with the config file's rules
+ * (already checked when the config was read; NULL-terminated, or NULL). */
+struct classifier *classifier_with_rules(char *const *rules);
 
 /* The shell changed directory or HOME: later git lookups use these. The
  * strings are copied. */

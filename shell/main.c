@@ -257,7 +257,7 @@ int main(int argc, char **argv)
 		sh.sandbox_grants = strvec_detach(&grants);
 	}
 	struct policy_options po = {.headless = st.headless, .broker_fd = st.broker_fd, .events = st.events, .protect = &st.protect.shell,
-	                             .rules = st.classify_rules.items,
+	                             .rules = st.classify_rules.items, .cl = st.classifier,
 	                             .nobody_why = st.quiet ? QUIET_NOBODY_WHY : NULL};
 	policy_init(&sh, &po);
 	protect_client_settle(&st.protect.shell);

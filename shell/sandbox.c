@@ -464,15 +464,10 @@ struct fd_batch {
 	size_t n;
 };
 
+/* Runs are taken in the order the descriptors came: the lowest free
+ * number each time, so ascending but where another descriptor sat. */
 static void fd_batch_flush(struct fd_batch *b)
 {
-	for (size_t i = 1; i < b->n; i++) { /* insertion sort: nearly sorted already */
-		int v = b->fd[i];
-		size_t j = i;
-		for (; j > 0 && b->fd[j - 1] > v; j--)
-			b->fd[j] = b->fd[j - 1];
-		b->fd[j] = v;
-	}
 	for (size_t i = 0; i < b->n;) {
 		size_t j = i;
 		while (j + 1 < b->n && b->fd[j + 1] == b->fd[j] + 1)

@@ -329,20 +329,14 @@ static const char *command_text(int argc, char **argv)
  * it runs), a sourced file (judged only as it runs), or a cd before a git
  * command (git aliases are the folder's, and the classifier reads those of
  * the starting folder). Text it cannot parse, or very long text, may too.
- * Config rules count, as they do when the commands run. */
-static bool text_needs_human(const char *text, char *const *rules)
+ * cl is the shell's own classifier (config rules and all), so its git
+ * config cache serves the commands as they run. */
+static bool text_needs_human(struct classifier *cl, const char *text)
 {
 	size_t len = strlen(text);
-	if (len > 65536 || strstr(text, "escape") ||
+	if (len > 65536 ||
 	    (strstr(text, "git") && (strstr(text, "cd") || strstr(text, "pushd") || strstr(text, "popd"))))
 		return true;
-	struct classify_env env = {0};
-	struct classifier *cl = classifier_create(&env);
-	for (size_t i = 0; rules && rules[i]; i++) {
-		char *err = NULL;
-		classifier_add_rule(cl, rules[i], &err);
-		free(err);
-	}
 	struct classify_result r;
 	classify_result_init(&r);
 	char *err = NULL;
@@ -353,7 +347,6 @@ static bool text_needs_human(const char *text, char *const *rules)
 		needs = strncmp(c, ". ", 2) == 0 || strncmp(c, "source ", 7) == 0;
 	}
 	classify_result_free(&r);
-	classifier_destroy(cl);
 	return needs;
 }
 
@@ -481,7 +474,10 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 	 * What turns out to need approval only as it runs is refused, and says
 	 * why. Text that may need the human gets the broker and its pty. */
 	const char *text = command_text(*argc, argv);
-	st->quiet = !st->headless && terminal && text && !text_needs_human(text, st->classify_rules.items);
+	if (!st->headless && terminal && text) {
+		st->classifier = classifier_with_rules(st->classify_rules.items);
+		st->quiet = !text_needs_human(st->classifier, text);
+	}
 	bool want_broker = !st->headless && !st->quiet;
 
 	/* Protected files: the baseline is taken (or enforced) and its warden

@@ -11,6 +11,8 @@
 #include "../hooks/events.h"
 #include "../hooks/protect.h"
 
+struct classifier;
+
 struct startup {
 	struct sandbox_config sandbox;
 	struct sandbox_state state;
@@ -21,6 +23,7 @@ struct startup {
 	struct broker_options broker;
 	int broker_fd;        /* socket to the broker, or -1 when nobody can be asked */
 	bool quiet;           /* sbsh -c on a terminal whose text needs nobody: no broker */
+	struct classifier *classifier; /* made to judge that text (the shell's then), or NULL */
 	char *pty_path;       /* the pty the broker gave the shell, or NULL */
 	bool no_protect;      /* --no-protect, or protect = off in the config */
 	struct strvec protect_extra; /* protect-path lines of the config: more files to protect */
@@ -40,7 +43,6 @@ int startup_run(struct startup *st, int *argc, char ***argv);
 #define QUIET_NOBODY_WHY \
 	"this sbsh -c has no broker: its text needed no approval as written, so nobody can be asked " \
 	"when one turns out to be needed as it runs; run that command as its own sbsh -c"
-
 
 /* `sbsh --doctor [--json]`: prints what the sandbox can do here. */
 int doctor_main(const struct sandbox_config *cfg, const char *config_path, bool json);
