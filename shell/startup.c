@@ -467,14 +467,15 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 			return STARTUP_USAGE;
 		}
 	}
-	/* sbsh -c on a terminal whose text needs nobody as written forks no
-	 * broker (a fork, a pty and a relay cost more than the rest of sbsh -c
-	 * here): its commands keep the terminal, as under bash, and the human
-	 * is never asked on it; seccomp stops them typing into it (TIOCSTI).
-	 * What turns out to need approval only as it runs is refused, and says
-	 * why. Text that may need the human gets the broker and its pty. */
+	/* sbsh -c whose text needs nobody as written forks no broker, on a
+	 * terminal or with an approver listening (a fork, a pty and a relay
+	 * cost more than the rest of sbsh -c here): its commands keep the
+	 * terminal, as under bash, and the human is never asked in it; seccomp
+	 * stops them typing into it (TIOCSTI). What turns out to need approval
+	 * only as it runs is refused, and says why. Text that may need the
+	 * human gets the broker (and on a terminal its pty). */
 	const char *text = command_text(*argc, argv);
-	if (!st->headless && terminal && text) {
+	if (!st->headless && text) {
 		st->classifier = classifier_with_rules(st->classify_rules.items);
 		st->quiet = !text_needs_human(st->classifier, text);
 	}
@@ -490,7 +491,7 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 	if (!st->no_protect)
 		protect_start(st->events, want_broker, st->protect_extra.items, &st->protect);
 
-	/* The broker is forked before confinement when a human can be asked. */
+
 	st->broker_fd = -1;
 	if (want_broker) {
 		struct strvec writable;
