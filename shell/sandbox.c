@@ -419,7 +419,13 @@ void sandbox_writable_paths(const struct sandbox_config *cfg, struct strvec *out
 	struct path_list list = {0};
 	collect_writable(cfg, &st, &list);
 	for (size_t i = 0; i < list.len; i++) {
-		char *real = realpath(list.items[i].path, NULL);
+		/* The folder each rule names, by its open descriptor: one
+		 * readlink, where realpath() looks at every component. */
+		char link[64], buf[PATH_MAX];
+		snprintf(link, sizeof link, "/proc/self/fd/%d", list.items[i].fd);
+		ssize_t n = readlink(link, buf, sizeof buf - 1);
+		char *real = n > 0 && buf[0] == '/' && (size_t)n < sizeof buf - 1 ? xstrndup(buf, (size_t)n)
+		                                                                    : realpath(list.items[i].path, NULL);
 		strvec_push_owned(out, real ? real : xstrdup(list.items[i].path));
 		free(list.items[i].path);
 		close(list.items[i].fd);

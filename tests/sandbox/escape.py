@@ -49,6 +49,20 @@ try:
 
     status, out = run(["-c", "escape sh -c 'exit 3'; echo status=$?"], "code", env, project)
     check("status=3" in out, "the escaped command's exit status comes back", out[-300:])
+    check("folder the sandbox can write" not in out, "a program from a read-only folder: no warning", out[-400:])
+
+    # A program the agent could have swapped is shown with a warning: one
+    # in the project, and one reached through a symlink in the project.
+    with open(os.path.join(project, "tool"), "w") as f:
+        f.write("#!/bin/sh\nexit 0\n")
+    os.chmod(os.path.join(project, "tool"), 0o755)
+    status, out = run(["-c", "escape ./tool; echo status=$?"], "code", env, project)
+    check("this program lives in a folder the sandbox can write" in out and "status=0" in out,
+          "a program in the project is shown with the swap warning", out[-400:])
+    os.symlink(project, os.path.join(outside, "via"))
+    status, out = run(["-c", "escape %s/via/tool; echo status=$?" % outside], "code", env, project)
+    check("this program lives in a folder the sandbox can write" in out and "status=0" in out,
+          "... also when named through a symlink from outside", out[-400:])
 
     target = os.path.join(outside, "wrong")
     status, out = run(["-c", "escape touch %s; echo status=$?" % target], "wrong", env, project)
