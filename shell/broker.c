@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "approver.h"
+#include "sandbox.h"
 #include "util.h"
 #include "../hooks/events.h"
 #include "../hooks/protect.h"
@@ -54,6 +55,8 @@ struct broker {
 	time_t refused_at; /* rate limit after a refusal */
 	int shell_status;
 	bool shell_done;
+	char **writable;   /* the sandbox's writable folders, once needed */
+	bool writable_known;
 };
 
 static void tty_print(struct broker *b, const char *s)
@@ -139,9 +142,24 @@ static char *resolve_program(struct broker *b, const char *name, int cwd)
 	}
 }
 
+/* Named only when an escape or an approver needs them: most sessions
+ * never ask, and the descriptors already fix which folders they are. */
+static char **broker_writable(struct broker *b)
+{
+	if (!b->writable_known) {
+		struct strvec v;
+		strvec_init(&v);
+		if (b->opts->sandbox && b->opts->sandbox->mode != SANDBOX_OFF)
+			sandbox_writable_paths(b->opts->sandbox, &v);
+		b->writable = strvec_detach(&v);
+		b->writable_known = true;
+	}
+	return b->writable;
+}
+
 static bool in_writable_folder(struct broker *b, const char *path)
 {
-	for (char **w = b->opts->writable; w && *w; w++) {
+	for (char **w = broker_writable(b); w && *w; w++) {
 		size_t n = strlen(*w);
 		if (strncmp(path, *w, n) == 0 && (path[n] == '/' || path[n] == '\0'))
 			return true;
@@ -285,7 +303,7 @@ static int ask_through_approver(struct broker *b, int fd, const struct approval_
 static int put_question(struct broker *b, const struct approval_question *q, const char **why)
 {
 	const char *distrust = NULL;
-	int fd = approver_connect(b->opts->writable, &distrust);
+	int fd = approver_connect(broker_writable(b), &distrust);
 	if (fd >= 0)
 		return ask_through_approver(b, fd, q);
 	if (b->tty >= 0) {

@@ -72,10 +72,14 @@ int broker_frame_fields(const struct broker_frame *f, const char **out, size_t n
  * Returns how many, or -1 when malformed, out of range or more than max. */
 int broker_frame_marks(const char *spec, size_t command_len, struct broker_mark *out, size_t max);
 
+struct sandbox_config;
+
 struct broker_options {
 	bool pty;            /* give the shell a pty and relay (stdio was a terminal) */
 	unsigned timeout_s;  /* a prompt nobody answers in time is a no */
-	char **writable;     /* folders the sandbox can write (for the swap warning) */
+	/* the sandbox's settings, its writable folders opened ahead (for the
+	 * swap warning and the approver's folder), named when first needed */
+	const struct sandbox_config *sandbox;
 	bool terminal;       /* the controlling terminal is stdio's: prompts may go there
 	                      * (an approver, when one runs, is asked first) */
 	int protect_fd;      /* the broker's socket to the protection warden, or -1 */

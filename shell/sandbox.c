@@ -413,24 +413,64 @@ static void collect_writable(const struct sandbox_config *cfg, struct sandbox_st
 		add_grant(list, st, cfg->extra_write.items[i], "--allow-write", false, home_real);
 }
 
+struct sandbox_collected {
+	struct path_list list;
+	struct strvec skipped, env; /* what collect_writable put in the state */
+};
+
+void sandbox_collect(struct sandbox_config *cfg)
+{
+	if (cfg->collected || cfg->mode == SANDBOX_OFF)
+		return;
+	struct sandbox_state st = {0};
+	strvec_init(&st.skipped);
+	strvec_init(&st.env);
+	struct sandbox_collected *c = xcalloc(1, sizeof *c);
+	collect_writable(cfg, &st, &c->list);
+	c->skipped = st.skipped;
+	c->env = st.env;
+	cfg->collected = c;
+}
+
+/* sandbox_apply's list: the collected one (handed over once), or opened now. */
+static void take_writable(const struct sandbox_config *cfg, struct sandbox_state *st, struct path_list *list)
+{
+	struct sandbox_collected *c = cfg->collected;
+	if (!c || !c->list.items) {
+		collect_writable(cfg, st, list);
+		return;
+	}
+	*list = c->list;
+	c->list = (struct path_list){0};
+	for (size_t i = 0; i < c->skipped.len; i++)
+		strvec_push(&st->skipped, c->skipped.items[i]);
+	for (size_t i = 0; i < c->env.len; i++)
+		strvec_push(&st->env, c->env.items[i]);
+}
+
 void sandbox_writable_paths(const struct sandbox_config *cfg, struct strvec *out)
 {
 	struct sandbox_state st = {0};
-	struct path_list list = {0};
-	collect_writable(cfg, &st, &list);
-	for (size_t i = 0; i < list.len; i++) {
+	struct path_list own = {0}, *list = &own;
+	if (cfg->collected && cfg->collected->list.items)
+		list = &cfg->collected->list;
+	else
+		collect_writable(cfg, &st, &own);
+	for (size_t i = 0; i < list->len; i++) {
 		/* The folder each rule names, by its open descriptor: one
 		 * readlink, where realpath() looks at every component. */
 		char link[64], buf[PATH_MAX];
-		snprintf(link, sizeof link, "/proc/self/fd/%d", list.items[i].fd);
+		snprintf(link, sizeof link, "/proc/self/fd/%d", list->items[i].fd);
 		ssize_t n = readlink(link, buf, sizeof buf - 1);
 		char *real = n > 0 && buf[0] == '/' && (size_t)n < sizeof buf - 1 ? xstrndup(buf, (size_t)n)
-		                                                                    : realpath(list.items[i].path, NULL);
-		strvec_push_owned(out, real ? real : xstrdup(list.items[i].path));
-		free(list.items[i].path);
-		close(list.items[i].fd);
+		                                                                    : realpath(list->items[i].path, NULL);
+		strvec_push_owned(out, real ? real : xstrdup(list->items[i].path));
 	}
-	free(list.items);
+	for (size_t i = 0; i < own.len; i++) {
+		free(own.items[i].path);
+		close(own.items[i].fd);
+	}
+	free(own.items);
 	strvec_free(&st.skipped);
 	strvec_free(&st.env);
 }
@@ -731,7 +771,7 @@ int sandbox_apply(const struct sandbox_config *cfg, struct sandbox_state *st)
 		return fail(st, cfg, "landlock_create_ruleset failed: %s", strerror(errno));
 
 	struct path_list list = {0};
-	collect_writable(cfg, st, &list);
+	take_writable(cfg, st, &list);
 	struct fd_batch batch = {.n = 0};
 	/* Everything but device ioctls in the writable roots. */
 	uint64_t write_rights = st->fs_handled & ~LL_FS_IOCTL_DEV;

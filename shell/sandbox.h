@@ -81,6 +81,9 @@ struct sandbox_config {
 	/* A terminal is among the inherited stdio: nothing in the sandbox may
 	 * type into it (TIOCSTI) or paste to it (TIOCLINUX). */
 	bool guard_terminal;
+	/* The writable folders opened ahead by sandbox_collect (before the
+	 * broker is forked), or NULL: sandbox_apply opens them itself. */
+	struct sandbox_collected *collected;
 };
 
 /* One folder or file the sandbox lets the shell write. */
@@ -126,7 +129,13 @@ void sandbox_probe(struct sandbox_state *st);
  * honoured (st->reason says why; the caller exits 7). */
 int sandbox_apply(const struct sandbox_config *cfg, struct sandbox_state *st);
 
-/* The folders the sandbox would make writable (resolved paths). */
+/* Opens the writable folders now (making missing caches), once, for
+ * sandbox_apply and sandbox_writable_paths to share: the broker forked in
+ * between then names the very folders the rules are made from. */
+void sandbox_collect(struct sandbox_config *cfg);
+
+/* The folders the sandbox makes writable (resolved paths), from the
+ * collected descriptors when there are any. */
 void sandbox_writable_paths(const struct sandbox_config *cfg, struct strvec *out);
 
 /* Parses "on", "off", "allow:80,443" into cfg. Returns 0 or -1. */

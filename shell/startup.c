@@ -491,17 +491,15 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 	if (!st->no_protect)
 		protect_start(st->events, want_broker, st->protect_extra.items, &st->protect);
 
-
+	/* The broker is forked before confinement when a human can be asked. */
 	st->broker_fd = -1;
 	if (want_broker) {
-		struct strvec writable;
-		strvec_init(&writable);
-		if (st->sandbox.mode != SANDBOX_OFF)
-			sandbox_writable_paths(&st->sandbox, &writable);
+		/* opened once, for the shell's rules and the broker's list */
+		sandbox_collect(&st->sandbox);
 		st->broker.pty = terminal && (isatty(0) || isatty(1) || isatty(2));
 		if (st->broker.timeout_s == 0)
 			st->broker.timeout_s = 60;
-		st->broker.writable = strvec_detach(&writable);
+		st->broker.sandbox = &st->sandbox;
 		st->broker.terminal = terminal;
 		st->broker.protect_fd = st->protect.broker_fd;
 		st->broker.protect_shell_fd = st->protect.shell.fd;
