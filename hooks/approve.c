@@ -134,11 +134,20 @@ static char *user_allow_path(void)
 	return home && *home ? xasprintf("%s/.config/sbsh/allow.json", home) : NULL;
 }
 
+/* What a command finds in its environment: the shell's exported variables. */
+static const char *exported_value(void *ctx, const char *name)
+{
+	struct shell *sh = ctx;
+	struct var *v = vars_lookup(sh, name);
+	return v && (v->flags & VAR_EXPORT) ? vars_get(sh, name) : NULL;
+}
+
 int policy_init(struct shell *sh, const struct policy_options *opts)
 {
 	struct policy *p = xcalloc(1, sizeof *p);
 	p->opts = *opts;
 	p->cl = opts->cl ? opts->cl : classifier_with_rules(opts->rules);
+	classifier_set_lookup(p->cl, exported_value, sh);
 	strvec_init(&p->session_ok);
 	strvec_init(&p->line_ok);
 	strvec_init(&p->line_no);

@@ -71,6 +71,8 @@ struct user_rule {
 struct classifier {
 	char *home, *xdg, *cwd;
 	bool no_git_config;
+	classify_lookup_fn *lookup; /* the shell's exported variables, or NULL: getenv */
+	void *lookup_ctx;
 	struct git_cfg_file *files;
 	size_t nfiles;
 	struct user_rule *rules;
@@ -91,6 +93,17 @@ void classifier_set_env(struct classifier *cl, const struct classify_env *env)
 	cl->xdg = dup_or_null(env ? env->xdg_config_home : NULL);
 	cl->cwd = dup_or_null(env ? env->cwd : NULL);
 	cl->no_git_config = env && env->no_git_config;
+}
+
+void classifier_set_lookup(struct classifier *cl, classify_lookup_fn *lookup, void *ctx)
+{
+	cl->lookup = lookup;
+	cl->lookup_ctx = ctx;
+}
+
+static const char *process_env(const struct classifier *cl, const char *name)
+{
+	return cl->lookup ? cl->lookup(cl->lookup_ctx, name) : getenv(name);
 }
 
 struct classifier *classifier_create(const struct classify_env *env)
@@ -323,19 +336,31 @@ static struct git_cfg_file *git_cfg_load(struct classifier *cl, const char *path
 	return f;
 }
 
+/* The variables git finds its config files by, as the judged command
+ * will see them (NULL: unset). */
+struct git_cfg_env {
+	const char *home, *xdg;
+	const char *global, *system; /* GIT_CONFIG_GLOBAL, GIT_CONFIG_SYSTEM */
+	bool nosystem;               /* GIT_CONFIG_NOSYSTEM */
+};
+
 /* The config files git would read, lowest priority first. */
-static size_t git_cfg_paths(struct classifier *cl, const char *dir, const char *gitdir, char **paths)
+static size_t git_cfg_paths(struct classifier *cl, const struct git_cfg_env *e, const char *dir,
+                            const char *gitdir, char **paths)
 {
 	size_t n = 0;
-	paths[n++] = xstrdup("/etc/gitconfig");
-	const char *home = cl->home ? cl->home : getenv("HOME");
-	const char *xdg = cl->xdg ? cl->xdg : getenv("XDG_CONFIG_HOME");
-	if (xdg && *xdg)
-		paths[n++] = xasprintf("%s/git/config", xdg);
-	else if (home)
-		paths[n++] = xasprintf("%s/.config/git/config", home);
-	if (home)
-		paths[n++] = xasprintf("%s/.gitconfig", home);
+	if (!e->nosystem)
+		paths[n++] = xstrdup(e->system ? e->system : "/etc/gitconfig");
+	if (e->global) {
+		paths[n++] = xstrdup(e->global);
+	} else {
+		if (e->xdg && *e->xdg)
+			paths[n++] = xasprintf("%s/git/config", e->xdg);
+		else if (e->home)
+			paths[n++] = xasprintf("%s/.config/git/config", e->home);
+		if (e->home)
+			paths[n++] = xasprintf("%s/.gitconfig", e->home);
+	}
 
 	char cwdbuf[4096];
 	const char *cwd = cl->cwd;
@@ -392,13 +417,13 @@ static size_t git_cfg_paths(struct classifier *cl, const char *dir, const char *
 	return n;
 }
 
-static const char *git_alias_lookup(struct classifier *cl, const char *dir, const char *gitdir,
-                                    const char *name, bool *forces_push)
+static const char *git_alias_lookup(struct classifier *cl, const struct git_cfg_env *e, const char *dir,
+                                    const char *gitdir, const char *name, bool *forces_push)
 {
 	if (cl->no_git_config)
 		return NULL;
 	char *paths[8];
-	size_t n = git_cfg_paths(cl, dir, gitdir, paths);
+	size_t n = git_cfg_paths(cl, e, dir, gitdir, paths);
 	const char *found = NULL;
 	for (size_t i = 0; i < n; i++) {
 		struct git_cfg_file *f = git_cfg_load(cl, paths[i]);
@@ -474,6 +499,11 @@ struct cctx {
 	/* Positional parameters ($0 first); NULL when not known. */
 	const struct sarg *pos;
 	size_t npos;
+	/* Assignments in the environment of the command being judged, the
+	 * commands it runs under included (later ones win). */
+	const char *const *env_names;
+	const struct sarg *env_values;
+	size_t nenv;
 };
 
 static void *arena_alloc(struct croot *r, size_t n)
@@ -500,6 +530,11 @@ char *cl_strndup(struct cctx *c, const char *s, size_t n)
 		memcpy(p, s, n);
 	p[n] = '\0';
 	return p;
+}
+
+void *cl_alloc(struct cctx *c, size_t n)
+{
+	return arena_alloc(c->root, n);
 }
 
 char *cl_strdup(struct cctx *c, const char *s)
@@ -720,15 +755,99 @@ int cl_written_file(struct cctx *c, const char *name, const char **text)
 	return -1;
 }
 
+struct cl_env_mark cl_env_push(struct cctx *c, const char *const *names, const struct sarg *values, size_t n)
+{
+	struct cl_env_mark mark = {c->env_names, c->env_values, c->nenv};
+	if (n == 0)
+		return mark;
+	const char **nn = arena_alloc(c->root, (c->nenv + n) * sizeof *nn);
+	struct sarg *vv = arena_alloc(c->root, (c->nenv + n) * sizeof *vv);
+	for (size_t i = 0; i < c->nenv; i++) {
+		nn[i] = c->env_names[i];
+		vv[i] = c->env_values[i];
+	}
+	for (size_t i = 0; i < n; i++) {
+		nn[c->nenv + i] = names[i];
+		vv[c->nenv + i] = values[i];
+	}
+	c->env_names = nn;
+	c->env_values = vv;
+	c->nenv += n;
+	return mark;
+}
+
+void cl_env_pop(struct cctx *c, struct cl_env_mark mark)
+{
+	c->env_names = mark.names;
+	c->env_values = mark.values;
+	c->nenv = mark.n;
+}
+
+/* The value the judged command's own assignments or the line give name:
+ * true when they set it (*value NULL: not known before it runs). */
+static bool line_env_get(struct cctx *c, const char *name, const char **value)
+{
+	for (size_t i = c->nenv; i-- > 0;)
+		if (strcmp(c->env_names[i], name) == 0) {
+			*value = c->env_values[i].known ? c->env_values[i].text : NULL;
+			return true;
+		}
+	if (c->ls && var_assigned(c->ls, name)) {
+		*value = var_get(c->ls, name);
+		return true;
+	}
+	return false;
+}
+
+const char *cl_env_get(struct cctx *c, const char *name, bool *known)
+{
+	const char *v;
+	*known = true;
+	if (line_env_get(c, name, &v)) {
+		*known = v != NULL;
+		return v ? v : "";
+	}
+	return process_env(c->root->cl, name);
+}
+
+bool cl_env_inherited(struct cctx *c, const char *name)
+{
+	const char *v;
+	if (line_env_get(c, name, &v))
+		return false;
+	const char *now = process_env(c->root->cl, name), *start = getenv(name);
+	return now == start || (now && start && strcmp(now, start) == 0);
+}
+
+/* git's config-finding variables for the command being judged. Unknown
+ * values count as unset here: the rules ask before trusting these. */
+static void git_cfg_env_for(struct cctx *c, struct git_cfg_env *e)
+{
+	struct classifier *cl = c->root->cl;
+	bool k;
+	memset(e, 0, sizeof *e);
+	if (!line_env_get(c, "HOME", &e->home))
+		e->home = cl->home ? cl->home : process_env(cl, "HOME");
+	if (!line_env_get(c, "XDG_CONFIG_HOME", &e->xdg))
+		e->xdg = cl->xdg ? cl->xdg : process_env(cl, "XDG_CONFIG_HOME");
+	e->global = cl_env_get(c, "GIT_CONFIG_GLOBAL", &k);
+	e->system = cl_env_get(c, "GIT_CONFIG_SYSTEM", &k);
+	e->nosystem = cl_env_get(c, "GIT_CONFIG_NOSYSTEM", &k) != NULL;
+}
+
 const char *cl_git_config_alias(struct cctx *c, const char *dir, const char *gitdir, const char *name)
 {
-	return git_alias_lookup(c->root->cl, dir, gitdir, name, NULL);
+	struct git_cfg_env e;
+	git_cfg_env_for(c, &e);
+	return git_alias_lookup(c->root->cl, &e, dir, gitdir, name, NULL);
 }
 
 bool cl_git_config_forces_push(struct cctx *c, const char *dir, const char *gitdir)
 {
+	struct git_cfg_env e;
+	git_cfg_env_for(c, &e);
 	bool forces = false;
-	git_alias_lookup(c->root->cl, dir, gitdir, NULL, &forces);
+	git_alias_lookup(c->root->cl, &e, dir, gitdir, NULL, &forces);
 	return forces;
 }
 
@@ -1546,7 +1665,11 @@ static struct judgement judge_simple(struct cctx *c, const struct node *n, const
 	for (size_t i = 0; i < n->u.simple.nwords; i++)
 		resolve_word(c, n->u.simple.words[i], &av, &j);
 
-	/* Assignments: their values' programs, and constants for later words. */
+	/* Assignments: their values' programs, and constants for later words;
+	 * with a command, its environment. */
+	size_t nassigns = n->u.simple.nassigns, nenv = 0;
+	const char **env_names = nassigns ? arena_alloc(c->root, nassigns * sizeof *env_names) : NULL;
+	struct sarg *env_values = nassigns ? arena_alloc(c->root, nassigns * sizeof *env_values) : NULL;
 	for (size_t i = 0; i < n->u.simple.nassigns; i++) {
 		const struct assign *as = &n->u.simple.assigns[i];
 		if (as->index)
@@ -1558,6 +1681,11 @@ static struct judgement judge_simple(struct cctx *c, const struct node *n, const
 			walk_word(c, as->array[k], &j);
 		if (n->u.simple.nwords == 0 && c->ls)
 			var_set(c->ls, as->name, (as->is_array || as->append || as->index) ? NULL : v);
+		if (n->u.simple.nwords > 0 && !as->is_array) {
+			env_names[nenv] = as->name;
+			env_values[nenv++] = (struct sarg){.text = v ? v : "", .known = (v != NULL || !as->value) && !as->append && !as->index,
+			                                   .word = as->value};
+		}
 		if (n->u.simple.nwords > 0 && as->value && !as->is_array) {
 			struct sarg val = {.text = v ? v : "", .known = v != NULL, .word = as->value};
 			struct judgement ej = rules_judge_env_assignment(c, as->name, &val);
@@ -1579,6 +1707,7 @@ static struct judgement judge_simple(struct cctx *c, const struct node *n, const
 	struct judgement cj;
 	char *aname = NULL;
 	size_t slot = reserve_item(c);
+	struct cl_env_mark env_mark = cl_env_push(c, env_names, env_values, nenv);
 	const struct node *fbody;
 	const char *aval;
 	if (c->ls && word_is_plain_literal(n->u.simple.words[0], &aname) &&
@@ -1605,6 +1734,7 @@ static struct judgement judge_simple(struct cctx *c, const struct node *n, const
 	} else {
 		cj = cl_judge_argv(c, av.v, av.n, &in);
 	}
+	cl_env_pop(c, env_mark);
 	free(aname);
 	fill_item(c, slot, cj, av.v, av.n);
 	j = judgement_max(j, cj);

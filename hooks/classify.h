@@ -76,6 +76,13 @@ struct classifier *classifier_with_rules(char *const *rules);
  * strings are copied. */
 void classifier_set_env(struct classifier *cl, const struct classify_env *env);
 
+/* Where the classifier reads the variables git will find in its
+ * environment (GIT_DIR, GIT_CONFIG_*, HOME...): the shell's exported
+ * variables, which differ from this process's environ after an `export`.
+ * Without one, getenv(). */
+typedef const char *classify_lookup_fn(void *ctx, const char *name);
+void classifier_set_lookup(struct classifier *cl, classify_lookup_fn *lookup, void *ctx);
+
 /* Static pass over the AST of a whole command line (every node, nested
  * programs and shell text included). Appends items to *out and raises
  * out->verdict. Returns the line's verdict. */

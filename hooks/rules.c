@@ -1202,6 +1202,9 @@ struct git_state {
 	size_t naliases;
 	bool forces_push; /* from -c */
 	const char *dir, *gitdir;
+	/* a variable git finds its config by, set to something not known
+	 * before it runs: aliases and push config are unknown too */
+	const char *env_unknown;
 };
 
 static const char *git_lower_key(struct cctx *c, const char *kv, size_t len)
@@ -1399,6 +1402,9 @@ static struct judgement git_push(struct cctx *c, struct git_state *gs, const str
 	}
 	if (gs->forces_push)
 		j = judgement_max(j, J(VERDICT_FORCE_PUSH, "git push with mirror or forced-refspec config", (int)s));
+	else if (j.v == VERDICT_SAFE && gs->env_unknown)
+		j = J(VERDICT_ASK, cl_printf(c, "git push reads its remote's config by %s, not known before it runs",
+		                             gs->env_unknown), (int)s);
 	else if (j.v == VERDICT_SAFE && cl_git_config_forces_push(c, gs->dir, gs->gitdir))
 		j = J(VERDICT_FORCE_PUSH, "git push to a remote configured as a mirror or with a forced refspec", (int)s);
 	if (dry)
@@ -1559,11 +1565,55 @@ static struct judgement judge_git_sub(struct cctx *c, struct git_state *gs, cons
 #undef DEL
 }
 
+/* What git's environment adds to its configuration: GIT_DIR (the
+ * repository whose config it reads), the variables that choose the other
+ * config files, and GIT_CONFIG_COUNT's settings, judged as -c ones. */
+static struct judgement judge_git_env(struct cctx *c, struct git_state *gs)
+{
+	static const char *const chooses[] = {"GIT_DIR", "HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL",
+	                                      "GIT_CONFIG_SYSTEM"};
+	bool known;
+	for (size_t k = 0; k < sizeof chooses / sizeof chooses[0]; k++)
+		if (cl_env_get(c, chooses[k], &known) && !known && !gs->env_unknown)
+			gs->env_unknown = chooses[k];
+	const char *gitdir = cl_env_get(c, "GIT_DIR", &known);
+	if (gitdir && known && *gitdir)
+		gs->gitdir = gitdir;
+	/* git's own encoding of -c for its children: not read here */
+	if (cl_env_get(c, "GIT_CONFIG_PARAMETERS", &known) && !cl_env_inherited(c, "GIT_CONFIG_PARAMETERS") &&
+	    !gs->env_unknown)
+		gs->env_unknown = "GIT_CONFIG_PARAMETERS";
+	const char *count = cl_env_get(c, "GIT_CONFIG_COUNT", &known);
+	if (!count || (known && !*count))
+		return SAFE_J;
+	char *end = NULL;
+	long total = known ? strtol(count, &end, 10) : -1;
+	if (!known || *end || total < 0 || total > 64)
+		return J(VERDICT_ASK, "git takes settings from GIT_CONFIG_COUNT that are not known", 0);
+	struct judgement j = SAFE_J;
+	for (long k = 0; k < total; k++) {
+		bool kk, vk;
+		const char *key = cl_env_get(c, cl_printf(c, "GIT_CONFIG_KEY_%ld", k), &kk);
+		const char *val = cl_env_get(c, cl_printf(c, "GIT_CONFIG_VALUE_%ld", k), &vk);
+		if (!key || !val || !kk || !vk)
+			return judgement_max(j, J(VERDICT_ASK, "git takes settings from GIT_CONFIG_* that are not known", 0));
+		struct sarg *kv = cl_alloc(c, sizeof *kv);
+		*kv = (struct sarg){.text = cl_printf(c, "%s=%s", key, val), .known = true};
+		struct judgement kj = judge_git_config(c, gs, kv, 0);
+		/* Settings sbsh started with (its own core.hooksPath among them)
+		 * are the human's: they still define aliases, never a verdict. */
+		if (!cl_env_inherited(c, cl_printf(c, "GIT_CONFIG_KEY_%ld", k)) ||
+		    !cl_env_inherited(c, cl_printf(c, "GIT_CONFIG_VALUE_%ld", k)))
+			j = judgement_max(j, kj);
+	}
+	return j;
+}
+
 static struct judgement judge_git_argv(struct cctx *c, const struct sarg *a, size_t n, unsigned alias_depth)
 {
 	struct git_state gs;
 	memset(&gs, 0, sizeof gs);
-	struct judgement j = SAFE_J;
+	struct judgement j = judge_git_env(c, &gs);
 	size_t i = 1;
 	for (; i < n; i++) {
 		const struct sarg *x = &a[i];
@@ -1621,6 +1671,9 @@ static struct judgement judge_git_argv(struct cctx *c, const struct sarg *a, siz
 		}
 		if (alias_arg && !alias_arg->known)
 			return judgement_max(j, J(VERDICT_ASK, "git alias that is not known before it runs", (int)i));
+		if (!alias && gs.env_unknown)
+			return judgement_max(j, J(VERDICT_ASK, cl_printf(c, "git %s may be an alias, and %s is not known before it runs",
+			                                                  sub, gs.env_unknown), (int)i));
 		if (!alias)
 			alias = cl_git_config_alias(c, gs.dir, gs.gitdir, sub);
 		if (alias) {
@@ -3221,8 +3274,21 @@ static struct judgement judge_ssh(struct cctx *c, const char *name, const struct
 
 /* ---- argv wrappers that need reading --------------------------------------------------- */
 
+static struct judgement judge_env_args(struct cctx *c, const char *name, const struct sarg *a, size_t n,
+                                       const struct stdin_src *in);
+
+/* env NAME=VALUE... CMD: the assignments are in CMD's environment. */
 static struct judgement judge_env(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                                   const struct stdin_src *in)
+{
+	struct cl_env_mark mark = cl_env_push(c, NULL, NULL, 0);
+	struct judgement j = judge_env_args(c, name, a, n, in);
+	cl_env_pop(c, mark);
+	return j;
+}
+
+static struct judgement judge_env_args(struct cctx *c, const char *name, const struct sarg *a, size_t n,
+                                       const struct stdin_src *in)
 {
 	(void)name;
 	size_t i = 1;
@@ -3281,7 +3347,9 @@ static struct judgement judge_env(struct cctx *c, const char *name, const struct
 			/* NAME=VALUE; some values are commands the program runs. */
 			const char *eqs = strchr(t, '=');
 			struct sarg val = {.text = eqs + 1, .known = true, .word = x->word};
-			struct judgement ej = rules_judge_env_assignment(c, cl_strndup(c, t, (size_t)(eqs - t)), &val);
+			const char *var = cl_strndup(c, t, (size_t)(eqs - t));
+			cl_env_push(c, &var, &val, 1); /* popped by judge_env */
+			struct judgement ej = rules_judge_env_assignment(c, var, &val);
 			if (ej.v != VERDICT_SAFE) {
 				ej.at = (int)i;
 				struct judgement rest = judge_env(c, name, a + i, n - i, in);

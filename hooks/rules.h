@@ -47,6 +47,15 @@ struct cctx;
 /* Judges an argv (the first element names the command). */
 struct judgement cl_judge_argv(struct cctx *c, const struct sarg *a, size_t n,
                                const struct stdin_src *in);
+/* NAME=VALUE pairs in the environment of what is judged next (a command's
+ * own assignments, env's operands), until cl_env_pop with the mark. */
+struct cl_env_mark {
+	const char *const *names;
+	const struct sarg *values;
+	size_t n;
+};
+struct cl_env_mark cl_env_push(struct cctx *c, const char *const *names, const struct sarg *values, size_t n);
+void cl_env_pop(struct cctx *c, struct cl_env_mark mark);
 /* Parses and judges shell text as a nested program, appending its items.
  * pos/npos: its positional parameters ($0 first) when known, else NULL. */
 struct judgement cl_judge_text(struct cctx *c, const char *text, const struct sarg *pos,
@@ -56,13 +65,23 @@ struct stdin_src cl_procsub_output(struct cctx *c, const struct node *program);
 /* Text that a file written earlier on this line holds: 1 known (*text),
  * 0 written but unknown, -1 not written on this line. */
 int cl_written_file(struct cctx *c, const char *name, const char **text);
+/* A variable in the environment the command being judged will get: its
+ * own assignments (NAME=v cmd, env NAME=v cmd, and those of the commands
+ * it runs under), then the line's, then the shell's exported variables.
+ * NULL when unset; *known false when set to something not known before it
+ * runs. */
+const char *cl_env_get(struct cctx *c, const char *name, bool *known);
+/* True when name is as sbsh found it at startup (with what sbsh itself
+ * set then): neither this line nor an earlier one changed it. */
+bool cl_env_inherited(struct cctx *c, const char *name);
 /* The git alias value for name from the config files git would read, or
  * NULL. dir: the -C directory, gitdir: --git-dir, each NULL if not given. */
 const char *cl_git_config_alias(struct cctx *c, const char *dir, const char *gitdir, const char *name);
 /* True when the config git would read makes a plain push destructive
  * (remote.*.mirror = true, or a forced / deleting remote.*.push). */
 bool cl_git_config_forces_push(struct cctx *c, const char *dir, const char *gitdir);
-/* Arena copies that live as long as the classification. */
+/* Arena memory and copies that live as long as the classification. */
+void *cl_alloc(struct cctx *c, size_t n);
 char *cl_strdup(struct cctx *c, const char *s);
 char *cl_strndup(struct cctx *c, const char *s, size_t n);
 char *cl_printf(struct cctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

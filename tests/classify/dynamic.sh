@@ -69,6 +69,28 @@ if command -v git >/dev/null; then
 	if [ "$before" = "$after" ] && grep -q 'refused' err; then ok "a push made destructive by -c remote.*.mirror is refused"; else bad "mirror push" "$(cat err)"; fi
 	(cd repo && "$SBSH" -c 'git push origin HEAD:refs/heads/other') >out 2>err
 	if git -C remote.git rev-parse -q --verify other >/dev/null; then ok "a plain push still works"; else bad "a plain push" "$(cat err)"; fi
+	# Aliases from the config git's environment names: another repository's
+	# (GIT_DIR, on the line or exported by an earlier one), a global file
+	# (GIT_CONFIG_GLOBAL), or GIT_CONFIG_COUNT entries exported earlier.
+	git init -q other && git -C other config alias.fp 'push --force'
+	for script in 'GIT_DIR=../other/.git git fp origin HEAD:main' \
+		"export GIT_DIR=$work/other/.git"$'\n''git --work-tree=. fp origin HEAD:main' \
+		"GIT_CONFIG_GLOBAL=$work/other/.git/config git fp origin HEAD:main" \
+		'export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.fp GIT_CONFIG_VALUE_0="push --force"'$'\n''git fp origin HEAD:main'; do
+		(cd repo && "$SBSH" -c "$script") >out 2>err
+		after=$(git -C remote.git rev-parse main)
+		if [ "$before" = "$after" ] && grep -q 'refused FORCE_PUSH' err; then
+			ok "a force-push alias git finds through its environment is refused: ${script%%$'\n'*}"
+		else
+			bad "alias through the environment: $script" "$(cat err)"
+		fi
+	done
+	(cd repo && "$SBSH" -c 'git fp origin HEAD:main') >out 2>err
+	if grep -q "'fp' is not a git command" err && ! grep -q refused err; then
+		ok "... and without that environment the same word is no alias: git runs and says so"
+	else
+		bad "git fp without the environment" "$(cat err)"
+	fi
 else
 	bad "git checks" "git is not installed"
 fi
