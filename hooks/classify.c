@@ -1976,6 +1976,17 @@ enum verdict classify_argv(struct classifier *cl, char *const *argv, const char 
 			 * binaries (busybox) and script launchers (npm-cli.js) only
 			 * say what they are through argv[0]. */
 			char *real = program_name(resolved_path);
+			/* A program that is a symlink is the program it names: one
+			 * lstat for every program, a realpath for links only. */
+			struct stat lst;
+			if (lstat(resolved_path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+				char *linked = realpath(resolved_path, NULL);
+				if (linked) {
+					free(real);
+					real = program_name(linked);
+					free(linked);
+				}
+			}
 			const char *argv0 = strrchr(argv[0], '/');
 			argv0 = argv0 ? argv0 + 1 : argv[0];
 			if (strcmp(real, argv0) != 0) {

@@ -37,6 +37,8 @@ survives "rm through command and env" 'command env rm victim'
 survives "rm through xargs" 'echo victim | xargs rm'
 survives "find -delete" 'find . -name victim -delete'
 survives "rm with a computed name" 'n=$(printf r)m; $n victim'
+survives "a program in the project that is a symlink to rm" 'ln -sf "$(command -v rm)" myrm; ./myrm victim'
+survives "... reached through PATH" 'mkdir -p bin; ln -sf "$(command -v rm)" bin/tidy; PATH=$PWD/bin:$PATH tidy victim'
 echo 'rm victim' >sourced.sh
 survives "rm in a sourced file" '. ./sourced.sh'
 survives "rm in a trap" "trap 'rm victim' EXIT"
