@@ -420,10 +420,14 @@ bool protect_applies(void)
 }
 
 /* core.hooksPath from a config file's text (the last one wins, as in git). */
-static char *config_hooks_path(const char *text, size_t len)
+/* The values of SECTION.KEY (any subsection) in config text, in order,
+ * appended to out. A plain reading of git's format: quotes around a value
+ * are dropped, comments after it too; what it cannot read is skipped. */
+static void config_values(const char *text, size_t len, const char *section, const char *key,
+                          struct strvec *out)
 {
-	char *res = NULL;
-	bool in_core = false;
+	bool in_section = false;
+	size_t klen = strlen(key);
 	const char *s = text, *end = text + len;
 	while (s < end) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
@@ -440,15 +444,15 @@ static char *config_hooks_path(const char *text, size_t len)
 			char *t = name;
 			while (*t == ' ')
 				t++;
-			t[strcspn(t, " \t\"")] = '\0';
-			in_core = strcasecmp(t, "core") == 0;
+			t[strcspn(t, " \t\".")] = '\0';
+			in_section = strcasecmp(t, section) == 0;
 			free(name);
 			l = close ? close + 1 : l + strlen(l);
 			while (*l == ' ' || *l == '\t')
 				l++;
 		}
-		if (in_core && strncasecmp(l, "hookspath", 9) == 0) {
-			char *v = l + 9;
+		if (in_section && strncasecmp(l, key, klen) == 0) {
+			char *v = l + klen;
 			while (*v == ' ' || *v == '\t')
 				v++;
 			if (*v == '=') {
@@ -462,12 +466,21 @@ static char *config_hooks_path(const char *text, size_t len)
 					v++;
 					vn -= 2;
 				}
-				free(res);
-				res = xstrndup(v, vn);
+				strvec_push_owned(out, xstrndup(v, vn));
 			}
 		}
 		free(line);
 	}
+}
+
+/* core.hooksPath as git takes it (the last one), or NULL. */
+static char *config_hooks_path(const char *text, size_t len)
+{
+	struct strvec v;
+	strvec_init(&v);
+	config_values(text, len, "core", "hookspath", &v);
+	char *res = v.len ? xstrdup(v.items[v.len - 1]) : NULL;
+	strvec_free(&v);
 	return res;
 }
 
@@ -744,6 +757,59 @@ static void add_extra(struct protect *p, int root, const char *rel)
 	free(copy);
 }
 
+static char *read_whole(const char *path, size_t max, size_t *len);
+
+/* What git reads in git dir g outside the sandbox: its config, the files
+ * that send it to config elsewhere, its hooks and its submodules' git dirs. */
+static void add_git_dir(struct protect *p, int g)
+{
+	add_file(p, g, "config");
+	/* absent in most: git would take config and hooks from where they point */
+	add_file(p, g, "commondir");
+	add_file(p, g, "config.worktree");
+	add_dir(p, g, "hooks", true);
+	/* even when there is none yet: submodules may come during a session
+	 * (scan and grow_modules find them) */
+	add_dir(p, g, "modules", false);
+}
+
+#define PROTECT_SUBMODULES_MAX 256
+
+/* The submodules checked out in the project (.gitmodules' paths): git
+ * follows each one's .git, a file naming its git dir or the git dir
+ * itself, when the human works there or runs git status above it. One
+ * pointed elsewhere would bring config and hooks the sandbox wrote. Those
+ * not checked out at the start are left to git (`submodule update`). */
+static void add_worktree_modules(struct protect *p, int root)
+{
+	char *path = xasprintf("%s/.gitmodules", p->root);
+	size_t len = 0;
+	char *text = read_whole(path, PROTECT_FILE_MAX, &len);
+	free(path);
+	if (!text)
+		return;
+	struct strvec rels;
+	strvec_init(&rels);
+	config_values(text, len, "submodule", "path", &rels);
+	free(text);
+	for (size_t i = 0; i < rels.len && i < PROTECT_SUBMODULES_MAX; i++) {
+		const char *rel = rels.items[i];
+		if (!*rel || rel[0] == '/' || strncmp(rel, ".git/", 5) == 0 || strcmp(rel, ".git") == 0)
+			continue;
+		char *dotgit = xasprintf("%s/%s/.git", p->root, rel);
+		struct stat st;
+		int sd = lstat(dotgit, &st) == 0 ? add_chain(p, root, rel, false) : -1;
+		free(dotgit);
+		if (sd < 0 || sd == root)
+			continue;
+		if (S_ISDIR(st.st_mode))
+			add_git_dir(p, add_dir(p, sd, ".git", false));
+		else
+			add_file(p, sd, ".git");
+	}
+	strvec_free(&rels);
+}
+
 static struct protect *discover(char *const *extra)
 {
 	char *worktree = NULL, *gitdir = NULL;
@@ -770,16 +836,10 @@ static struct protect *discover(char *const *extra)
 			g = add_chain(p, root, gitdir + wl + 1, false);
 		else
 			g = add_dir(p, -1, gitdir, false);
-		add_file(p, g, "config");
-		/* each makes git read its config or hooks from elsewhere */
-		add_file(p, g, "commondir");
-		add_file(p, g, "config.worktree");
-		int hooks = add_dir(p, g, "hooks", true);
-		p->hooks_rel = xstrdup(p->dirs[hooks].rel);
+		add_git_dir(p, g);
+		p->hooks_rel = xstrdup(p->dirs[find_dir(p, g, "hooks")].rel);
 		add_file(p, add_dir(p, g, "info", false), "attributes");
-		/* even when there is none yet: submodules may come during a
-		 * session (scan and grow_modules find them) */
-		add_dir(p, g, "modules", false);
+		add_worktree_modules(p, root);
 
 		char *cfg = xasprintf("%s/config", gitdir);
 		int fd = open(cfg, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
@@ -985,15 +1045,8 @@ static void add_modules(struct protect *p, int m, struct strvec *restored)
 	find_modules(&w, m, p->dirs[m].fd, NULL, 0);
 	for (size_t i = 0; i < w.found.len; i++) {
 		int md = add_chain(p, m, w.found.items[i], false);
-		if (md < 0)
-			continue;
-		add_file(p, md, "config");
-		/* absent in the baseline of a new module: git would take its
-		 * config and hooks from where they point */
-		add_file(p, md, "commondir");
-		add_file(p, md, "config.worktree");
-		add_dir(p, md, "hooks", true);
-		add_dir(p, md, "modules", false);
+		if (md >= 0)
+			add_git_dir(p, md);
 	}
 	for (size_t i = 0; i < removed.len; i++)
 		note(restored, p->dirs[m].rel, removed.items[i]);
@@ -1888,6 +1941,8 @@ static const char *why_protected(const char *path)
 	base = base ? base + 1 : path;
 	if (strcmp(base, ".agentcommands.json") == 0)
 		return "it is sbsh's allow-list";
+	if (strcmp(base, ".git") == 0)
+		return "git follows it outside the sandbox";
 	if (strcmp(base, "config") == 0 || strcmp(base, "attributes") == 0 ||
 	    strcmp(base, "commondir") == 0 || strcmp(base, "config.worktree") == 0)
 		return "git reads it outside the sandbox";
