@@ -172,16 +172,20 @@ int policy_init(struct shell *sh, const struct policy_options *opts)
 	return rc;
 }
 
+/* Only the shell itself makes the session's last check: a subshell or a
+ * job it forked may become its last command (and must, so that it holds
+ * no descriptor it saved for a redirection while that command runs: a
+ * caller reading the pipe would wait for a job it never waited for). */
 bool policy_protecting(struct shell *sh)
 {
 	struct policy *p = sh->policy;
-	return p && p->opts.protect && p->opts.protect->fd >= 0;
+	return p && p->opts.protect && p->opts.protect->fd >= 0 && getpid() == p->opts.protect->pid;
 }
 
 void policy_session_end(struct shell *sh)
 {
 	struct policy *p = sh->policy;
-	if (!policy_protecting(sh) || getpid() != p->opts.protect->pid)
+	if (!policy_protecting(sh))
 		return;
 	/* The last check, while the caller still waits on us (skipped when
 	 * the shell's own watches saw nothing protected touched). */

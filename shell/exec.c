@@ -2151,8 +2151,13 @@ static int run_node(struct shell *sh, const struct node *n, unsigned flags)
 	if (n->kind == NODE_SIMPLE) {
 		status = run_simple(sh, n, flags);
 	} else if (n->nredirs > 0 && n->kind != NODE_FUNCDEF) {
+		/* In a process that ends after this command (a job, a subshell),
+		 * the redirections are for good, as dash and bash make them:
+		 * saved copies of the old descriptors would keep a caller's pipe
+		 * open for as long as a job it never waits for runs. */
+		bool for_good = (flags & EX_LAST) && !trap_any_set(sh) && !sh->opt.monitor && !policy_protecting(sh);
 		struct redir_saved save = {0};
-		if (redir_apply(sh, n->redirs, n->nredirs, &save) != 0) {
+		if (redir_apply(sh, n->redirs, n->nredirs, for_good ? NULL : &save) != 0) {
 			status = 1;
 		} else {
 			status = run_compound(sh, n, flags);

@@ -284,3 +284,24 @@ cat f
 --- stdout
 e1
 e2
+
+### a job's redirected group keeps no copy of the descriptors it replaced
+{ sleep 2; true; } >/dev/null 2>&1 &
+sleep 0.5
+out=$(readlink /proc/$$/fd/1)
+ls -l /proc/$!/fd/ | grep -cF -- "$out"
+kill $!
+--- stdout
+0
+
+### ... nor does a job's redirected subshell or loop
+(sleep 2; true) >/dev/null 2>&1 &
+a=$!
+for i in 1; do sleep 2; done >/dev/null 2>&1 &
+b=$!
+sleep 0.5
+out=$(readlink /proc/$$/fd/1)
+ls -l /proc/$a/fd/ /proc/$b/fd/ | grep -cF -- "$out"
+kill $a $b
+--- stdout
+0
