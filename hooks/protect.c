@@ -1974,6 +1974,8 @@ struct warden {
 	int pidfd;        /* headless, no broker: the shell, watched until it exits; else -1 */
 	bool no_broker;   /* nobody makes the final check but the warden */
 	pid_t shell_pid;
+	pid_t origin;     /* the sbsh that forked us: the shell, or the broker; its
+	                   * children at the session's end are jobs it left */
 	int sigfd;
 	int inotify;      /* -1: every check is a full one */
 	struct watch *watches;
@@ -2181,6 +2183,137 @@ static bool shell_exiting(struct warden *w)
 	return readlink(path, target, sizeof target) < 0;
 }
 
+/* ---- after the session: the jobs it left ------------------------------- */
+
+#define PROTECT_JOBS_MAX 1024
+
+struct jobs {
+	pid_t pid[PROTECT_JOBS_MAX];
+	int fd[PROTECT_JOBS_MAX]; /* pidfds: a pid reused later is not ours */
+	size_t n;
+};
+
+static bool jobs_has(const struct jobs *j, pid_t pid)
+{
+	for (size_t i = 0; i < j->n; i++)
+		if (j->pid[i] == pid)
+			return true;
+	return false;
+}
+
+/* Adds parent's children (as /proc lists them now) but skip. */
+static void jobs_add_children(struct jobs *j, pid_t parent, pid_t skip)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%ld/task/%ld/children", (long)parent, (long)parent);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	char buf[4096];
+	ssize_t n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	for (char *s = buf, *end; *s && j->n < PROTECT_JOBS_MAX; s = end) {
+		long pid = strtol(s, &end, 10);
+		if (end == s)
+			break;
+		if (pid <= 0 || pid == skip || jobs_has(j, (pid_t)pid))
+			continue;
+		int pfd = (int)syscall(SYS_pidfd_open, (pid_t)pid, 0);
+		if (pfd < 0)
+			continue;
+		j->pid[j->n] = (pid_t)pid;
+		j->fd[j->n++] = pfd;
+	}
+}
+
+/* Drops the jobs that have exited; the children of those still running
+ * join first (an exited job's children are no longer found below it). */
+static void jobs_refresh(struct jobs *j)
+{
+	for (size_t i = 0; i < j->n; i++)
+		jobs_add_children(j, j->pid[i], getpid());
+	size_t k = 0;
+	for (size_t i = 0; i < j->n; i++) {
+		struct pollfd pfd = {.fd = j->fd[i], .events = POLLIN};
+		if (poll(&pfd, 1, 0) > 0) {
+			close(j->fd[i]);
+			continue;
+		}
+		j->pid[k] = j->pid[i];
+		j->fd[k++] = j->fd[i];
+	}
+	j->n = k;
+}
+
+/* The session is over but jobs it left still run (`cmd &`): what changes
+ * now is still the sandbox's, not the human's. The warden stays, keeps
+ * putting changes back as they come, and keeps the session's marker, so a
+ * session started meanwhile takes what differs for this one's. It leaves
+ * when the last job (or a child it started) has exited. A job that
+ * detached itself from its parent before the session ended is not seen. */
+static _Noreturn void warden_linger(struct warden *w, struct jobs *j)
+{
+	for (int i = 0; i < 2; i++)
+		if (w->fds[i] >= 0) {
+			close(w->fds[i]);
+			w->fds[i] = -1;
+		}
+	/* Whoever reads sbsh's stderr through a pipe waits for every writer
+	 * to close it: an agent tool would wait for the job. A terminal stays,
+	 * to show what is put back. */
+	if (!isatty(2)) {
+		int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+		if (null >= 0) {
+			dup2(null, 2);
+			close(null);
+		}
+	}
+	const char *why = "changed by a job the session left running";
+	struct strvec restored;
+	strvec_init(&restored);
+	while (j->n > 0) {
+		struct pollfd pfd[2 + PROTECT_JOBS_MAX];
+		nfds_t n = 0;
+		int ino_i = -1, sig_i = -1;
+		if (w->inotify >= 0) {
+			ino_i = (int)n;
+			pfd[n++] = (struct pollfd){.fd = w->inotify, .events = POLLIN};
+		}
+		if (w->sigfd >= 0) {
+			sig_i = (int)n;
+			pfd[n++] = (struct pollfd){.fd = w->sigfd, .events = POLLIN};
+		}
+		for (size_t i = 0; i < j->n; i++)
+			pfd[n++] = (struct pollfd){.fd = j->fd[i], .events = POLLIN};
+		/* children a job starts are looked for once a second */
+		int r = poll(pfd, n, w->inotify >= 0 ? 1000 : 200);
+		if (r < 0 && errno != EINTR)
+			break;
+		if (sig_i >= 0 && (pfd[sig_i].revents & POLLIN)) {
+			struct signalfd_siginfo si;
+			if (read(w->sigfd, &si, sizeof si) == (ssize_t)sizeof si) {
+				if (si.ssi_signo == SIGTERM)
+					break;
+				warden_reload(w);
+			}
+		}
+		if (ino_i < 0 || (pfd[ino_i].revents & POLLIN)) {
+			strvec_free(&restored);
+			warden_check(w, &restored, "after the session");
+			for (size_t i = 0; i < restored.len; i++)
+				print_restored(restored.items[i], why);
+		}
+		jobs_refresh(j);
+	}
+	warden_final(w, why);
+	strvec_free(&restored);
+	remove_marker(w->p->state, getpid());
+	_exit(0);
+}
+
 static _Noreturn void warden_main(struct warden *w)
 {
 	setsid();
@@ -2288,6 +2421,16 @@ static _Noreturn void warden_main(struct warden *w)
 				continue;
 			strvec_free(&restored);
 			warden_check(w, &restored, f.value ? "session end" : "command");
+			/* Jobs the session leaves are found while their parent (the
+			 * shell, or the broker that adopted them) still waits for
+			 * this answer: one read when there are none. */
+			static struct jobs left;
+			if (f.value)
+				jobs_add_children(&left, w->origin, getpid());
+			if (f.value && left.n > 0) {
+				reply(*fd, &restored);
+				warden_linger(w, &left);
+			}
 			if (f.value) {
 				/* The broker saw the shell exit and waits for this answer
 				 * before it exits: the session is over. Staying would race
@@ -2655,6 +2798,7 @@ int protect_start(struct events *ev, bool broker, char *const *extra, struct pro
 	struct warden w = {.p = base, .fds = {shell_sv[0], broker_sv[0]}, .pidfd = -1, .sigfd = -1,
 	                   .inotify = -1, .no_broker = !broker};
 	w.inotify = watch_all(&w);
+	w.origin = getpid();
 	char *marker_tmp = NULL;
 	int marker = marker_prepare(base->state, &marker_tmp);
 	fflush(stderr);

@@ -724,7 +724,10 @@ int broker_start(const struct broker_options *opts, char **pty_path)
 		return sv[1];
 	}
 
-	/* The broker. */
+	/* The broker. Jobs the shell leaves behind become ours, not init's:
+	 * the warden finds them here at the session's end, and watches over
+	 * the protected files until they are gone. */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	close(sv[1]);
 	if (opts->protect_shell_fd >= 0)
 		close(opts->protect_shell_fd);
