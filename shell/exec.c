@@ -1595,10 +1595,17 @@ static int run_async(struct shell *sh, const struct node *n)
 	if (!sh->opt.interactive)
 		jobs_reap(sh);
 	bool job_control = sh->opt.monitor;
+	/* A shell that leads its session (sbsh -c on the broker's pty) hangs
+	 * up its foreground process group when it exits: its jobs go in a
+	 * group of their own so that they outlive it, as under a bash -c,
+	 * which leads no session. */
+	bool own_group = !job_control && sh->session_leader;
 	pid_t pid = fork_child(sh, 0, false);
 	if (pid < 0)
 		return 1;
 	if (pid == 0) {
+		if (own_group)
+			setpgid(0, 0); /* and in the parent: whichever runs first */
 		if (!job_control) {
 			/* POSIX: without job control, an async list ignores SIGINT and
 			 * SIGQUIT and reads /dev/null unless redirected. */
@@ -1614,6 +1621,8 @@ static int run_async(struct shell *sh, const struct node *n)
 		}
 		exec_exit(sh, run_node(sh, n, EX_LAST));
 	}
+	if (own_group)
+		setpgid(pid, pid);
 	sh->last_bg_pid = pid;
 	char *text = node_text(n);
 	struct job *job = jobs_add(sh, sh->opt.monitor ? pid : 0, &pid, 1, text, true);

@@ -246,6 +246,7 @@ int main(int argc, char **argv)
 	shell_init(&sh, environ);
 	sh.broker_fd = st.broker_fd;
 	sh.quiet = st.quiet;
+	sh.session_leader = st.pty_path != NULL;
 	sh.history_fd = st.history_fd;
 	if (st.state.landlock_applied) {
 		/* Resolved only when a hint needs them (denial.c): a realpath per

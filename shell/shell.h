@@ -120,8 +120,10 @@ struct shell {
 
 	int tty_fd;          /* the shell's terminal when job control is on, else -1 */
 	int broker_fd;       /* socket to the unsandboxed broker, -1 when nobody can be asked */
-	bool quiet;          /* sbsh -c on a terminal whose text needed nobody as written:
-	                      * no broker was forked, nobody can be asked (startup.c) */
+	bool quiet;          /* sbsh -c whose text needed nobody as written: no broker
+	                      * was forked, nobody can be asked (startup.c) */
+	bool session_leader; /* on the broker's pty, in a session of our own: our exit
+	                      * hangs up the terminal's foreground process group */
 	int history_fd;      /* the history file, opened before confinement, or -1 */
 	char **sandbox_grants; /* writable folders while the sandbox is on, else NULL */
 	char **sandbox_roots; /* the same resolved, on first need (denial.c), else NULL */

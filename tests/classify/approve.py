@@ -4,7 +4,7 @@ the session, no, no answer in time, the word that made the verdict marked in
 the prompt, and a sandboxed background job that tries to answer for the
 human. The broker asks; sbsh -c whose text needs nobody as written runs
 without one, and refuses what turns out to need approval (both checked)."""
-import os, re, shutil, sys, tempfile
+import os, re, shutil, sys, tempfile, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from pty_human import check, play, summary  # noqa: E402
@@ -155,6 +155,17 @@ while time.time() < end:
     check(prompts == 0 and "refused FORCE_PUSH (this sbsh -c has no broker" in out
           and "run that command as its own sbsh -c" in out and "status=121" in out,
           "what needs approval only as it runs, in a text that needed none, is refused, saying why", out)
+    # On the broker's pty the shell leads its own session, and its exit
+    # hangs up the terminal's foreground group: a job it leaves outlives
+    # it all the same, as under bash -c.
+    touch("k3")
+    prompts, out = run("rm k3; (sleep 1; touch survived) >/dev/null 2>&1 &", ["y"], env, work)
+    for _ in range(40):
+        if exists("survived"):
+            break
+        time.sleep(0.1)
+    check(prompts == 1 and not exists("k3") and exists("survived"),
+          "a job left by sbsh -c on the broker's pty outlives the shell", out)
     # A sourced file is judged as it runs: its text gets the broker.
     prompts, out = run("printf '\\145scape true\\n' >s.sh; . ./s.sh; echo status=$?", [], env, work)
     check("OUTSIDE the sandbox" in out and "status=121" in out,
