@@ -2183,6 +2183,19 @@ static bool shell_exiting(struct warden *w)
 	return readlink(path, target, sizeof target) < 0;
 }
 
+/* A signal the warden takes: SIGUSR1, the baseline was accepted anew;
+ * SIGTERM, stop (returns false). */
+static bool warden_signal(struct warden *w)
+{
+	struct signalfd_siginfo si;
+	if (read(w->sigfd, &si, sizeof si) != (ssize_t)sizeof si)
+		return true;
+	if (si.ssi_signo == SIGTERM)
+		return false;
+	warden_reload(w);
+	return true;
+}
+
 /* ---- after the session: the jobs it left ------------------------------- */
 
 #define PROTECT_JOBS_MAX 1024
@@ -2292,14 +2305,8 @@ static _Noreturn void warden_linger(struct warden *w, struct jobs *j)
 		int r = poll(pfd, n, w->inotify >= 0 ? 1000 : 200);
 		if (r < 0 && errno != EINTR)
 			break;
-		if (sig_i >= 0 && (pfd[sig_i].revents & POLLIN)) {
-			struct signalfd_siginfo si;
-			if (read(w->sigfd, &si, sizeof si) == (ssize_t)sizeof si) {
-				if (si.ssi_signo == SIGTERM)
-					break;
-				warden_reload(w);
-			}
-		}
+		if (sig_i >= 0 && (pfd[sig_i].revents & POLLIN) && !warden_signal(w))
+			break;
 		if (ino_i < 0 || (pfd[ino_i].revents & POLLIN)) {
 			strvec_free(&restored);
 			warden_check(w, &restored, "after the session");
@@ -2389,14 +2396,8 @@ static _Noreturn void warden_main(struct warden *w)
 				continue;
 			break;
 		}
-		if (sig_i >= 0 && (pfd[sig_i].revents & POLLIN)) {
-			struct signalfd_siginfo si;
-			if (read(w->sigfd, &si, sizeof si) == (ssize_t)sizeof si) {
-				if (si.ssi_signo == SIGTERM)
-					break;
-				warden_reload(w);
-			}
-		}
+		if (sig_i >= 0 && (pfd[sig_i].revents & POLLIN) && !warden_signal(w))
+			break;
 		if (pid_i >= 0 && (pfd[pid_i].revents & (POLLIN | POLLHUP | POLLERR))) {
 			/* The shell (or what it exec'd) has exited. Jobs it left may
 			 * still hold its socket: they are checked when they close it. */
