@@ -2214,11 +2214,12 @@ static bool jobs_has(const struct jobs *j, pid_t pid)
 	return false;
 }
 
-/* Adds parent's children (as /proc lists them now) but skip. */
-static void jobs_add_children(struct jobs *j, pid_t parent, pid_t skip)
+/* Adds the children thread tid of process pid started (as /proc lists
+ * them now) but skip. */
+static void jobs_add_thread_children(struct jobs *j, pid_t pid, pid_t tid, pid_t skip)
 {
 	char path[64];
-	snprintf(path, sizeof path, "/proc/%ld/task/%ld/children", (long)parent, (long)parent);
+	snprintf(path, sizeof path, "/proc/%ld/task/%ld/children", (long)pid, (long)tid);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return;
@@ -2229,17 +2230,37 @@ static void jobs_add_children(struct jobs *j, pid_t parent, pid_t skip)
 		return;
 	buf[n] = '\0';
 	for (char *s = buf, *end; *s && j->n < PROTECT_JOBS_MAX; s = end) {
-		long pid = strtol(s, &end, 10);
+		long child = strtol(s, &end, 10);
 		if (end == s)
 			break;
-		if (pid <= 0 || pid == skip || jobs_has(j, (pid_t)pid))
+		if (child <= 0 || child == skip || jobs_has(j, (pid_t)child))
 			continue;
-		int pfd = (int)syscall(SYS_pidfd_open, (pid_t)pid, 0);
+		int pfd = (int)syscall(SYS_pidfd_open, (pid_t)child, 0);
 		if (pfd < 0)
 			continue;
-		j->pid[j->n] = (pid_t)pid;
+		j->pid[j->n] = (pid_t)child;
 		j->fd[j->n++] = pfd;
 	}
+}
+
+/* Adds parent's children but skip: those of its every thread (a job that
+ * is a threaded program may start processes from any of them). */
+static void jobs_add_children(struct jobs *j, pid_t parent, pid_t skip)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%ld/task", (long)parent);
+	DIR *dir = opendir(path);
+	if (!dir) {
+		jobs_add_thread_children(j, parent, parent, skip);
+		return;
+	}
+	struct dirent *e;
+	while ((e = readdir(dir))) {
+		long tid = strtol(e->d_name, NULL, 10);
+		if (tid > 0)
+			jobs_add_thread_children(j, parent, (pid_t)tid, skip);
+	}
+	closedir(dir);
 }
 
 /* Drops the jobs that have exited; the children of those still running
@@ -2426,8 +2447,8 @@ static _Noreturn void warden_main(struct warden *w)
 			 * shell, or the broker that adopted them) still waits for
 			 * this answer: one read when there are none. */
 			static struct jobs left;
-			if (f.value)
-				jobs_add_children(&left, w->origin, getpid());
+			if (f.value) /* sbsh has one thread */
+				jobs_add_thread_children(&left, w->origin, w->origin, getpid());
 			if (f.value && left.n > 0) {
 				reply(*fd, &restored);
 				warden_linger(w, &left);
