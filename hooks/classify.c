@@ -832,7 +832,9 @@ static void git_cfg_env_for(struct cctx *c, struct git_cfg_env *e)
 		e->xdg = cl->xdg ? cl->xdg : process_env(cl, "XDG_CONFIG_HOME");
 	e->global = cl_env_get(c, "GIT_CONFIG_GLOBAL", &k);
 	e->system = cl_env_get(c, "GIT_CONFIG_SYSTEM", &k);
-	e->nosystem = cl_env_get(c, "GIT_CONFIG_NOSYSTEM", &k) != NULL;
+	const char *nosys = cl_env_get(c, "GIT_CONFIG_NOSYSTEM", &k);
+	e->nosystem = nosys && k && *nosys && strcmp(nosys, "0") != 0 && strcasecmp(nosys, "false") != 0 &&
+	              strcasecmp(nosys, "no") != 0 && strcasecmp(nosys, "off") != 0;
 }
 
 const char *cl_git_config_alias(struct cctx *c, const char *dir, const char *gitdir, const char *name)
