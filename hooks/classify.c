@@ -4,6 +4,7 @@
 #include "classify.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -327,10 +328,16 @@ static struct git_cfg_file *git_cfg_load(struct classifier *cl, const char *path
 	if (exists) {
 		f->mtime = st.st_mtim;
 		f->size = st.st_size;
-		FILE *fp = fopen(path, "r");
+		/* what the stat saw may have been swapped for a FIFO since: never
+		 * wait on one */
+		int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		struct stat now;
+		FILE *fp = fd >= 0 && fstat(fd, &now) == 0 && S_ISREG(now.st_mode) ? fdopen(fd, "r") : NULL;
 		if (fp) {
 			git_cfg_parse(f, fp);
 			fclose(fp);
+		} else if (fd >= 0) {
+			close(fd);
 		}
 	}
 	return f;

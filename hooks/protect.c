@@ -1581,10 +1581,12 @@ static char *manifest_name_read(struct manifest_reader *r)
 	return name;
 }
 
-/* Reads all of PATH, at most max bytes. NULL when absent, unreadable or bigger. */
+/* Reads all of PATH, at most max bytes. NULL when absent, unreadable,
+ * bigger, or not a regular file (a FIFO the agent left as .gitmodules must
+ * not hold up the next start: hence O_NONBLOCK). */
 static char *read_whole(const char *path, size_t max, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
 	struct stat st;
