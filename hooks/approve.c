@@ -45,7 +45,7 @@ static void allow_list_free(struct allow_list *l)
 /* Reads all of path into out. Returns 0, or -1 with errno set. */
 static int read_whole_file(const char *path, struct strbuf *out)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	int fd = util_open_regular(path, 0);
 	if (fd < 0)
 		return -1;
 	char buf[4096];
@@ -85,7 +85,8 @@ static int load_allow_list(struct allow_list *l, const char *path)
 	strbuf_init(&text);
 	char *error = NULL;
 	if (read_whole_file(path, &text) != 0)
-		error = xasprintf("%s: %s (nothing in it is trusted)", path, strerror(errno));
+		error = xasprintf("%s: %s (nothing in it is trusted)", path,
+		                  errno == EINVAL ? "not a regular file" : strerror(errno));
 	else
 		allow_list_parse(text.data ? text.data : "", text.len, path, &l->allow, &l->deny, &error);
 	strbuf_free(&text);

@@ -330,9 +330,8 @@ static struct git_cfg_file *git_cfg_load(struct classifier *cl, const char *path
 		f->size = st.st_size;
 		/* what the stat saw may have been swapped for a FIFO since: never
 		 * wait on one */
-		int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-		struct stat now;
-		FILE *fp = fd >= 0 && fstat(fd, &now) == 0 && S_ISREG(now.st_mode) ? fdopen(fd, "r") : NULL;
+		int fd = util_open_regular(path, 0);
+		FILE *fp = fd >= 0 ? fdopen(fd, "r") : NULL;
 		if (fp) {
 			git_cfg_parse(f, fp);
 			fclose(fp);
@@ -400,7 +399,10 @@ static size_t git_cfg_paths(struct classifier *cl, const struct git_cfg_env *e, 
 				paths[n++] = xasprintf("%s/config", dotgit);
 			} else {
 				/* A worktree or submodule: "gitdir: PATH". */
-				FILE *fp = fopen(dotgit, "r");
+				int gfd = util_open_regular(dotgit, 0);
+				FILE *fp = gfd >= 0 ? fdopen(gfd, "r") : NULL;
+				if (!fp && gfd >= 0)
+					close(gfd);
 				char buf[4096];
 				if (fp && fgets(buf, sizeof buf, fp) && strncmp(buf, "gitdir:", 7) == 0) {
 					char *p = trim(buf + 7);

@@ -312,9 +312,13 @@ static char *dir_of(const char *path)
 /* "gitdir: X" in a .git file; X relative to the file's folder. */
 static char *read_gitfile(const char *path)
 {
-	FILE *f = fopen(path, "re");
-	if (!f)
+	int fd = util_open_regular(path, 0);
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
 		return NULL;
+	}
 	char line[PATH_MAX + 16];
 	char *res = NULL;
 	if (fgets(line, sizeof line, f) && strncmp(line, "gitdir:", 7) == 0) {
@@ -387,7 +391,7 @@ static bool find_git(char **worktree, char **gitdir)
 		return false;
 	}
 	char *common = xasprintf("%s/commondir", *gitdir);
-	int cfd = open(common, O_RDONLY | O_CLOEXEC);
+	int cfd = util_open_regular(common, 0);
 	free(common);
 	if (cfd >= 0) {
 		char line[PATH_MAX];
@@ -1583,14 +1587,14 @@ static char *manifest_name_read(struct manifest_reader *r)
 
 /* Reads all of PATH, at most max bytes. NULL when absent, unreadable,
  * bigger, or not a regular file (a FIFO the agent left as .gitmodules must
- * not hold up the next start: hence O_NONBLOCK). */
+ * not hold up the next start). */
 static char *read_whole(const char *path, size_t max, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	int fd = util_open_regular(path, O_NOFOLLOW);
 	if (fd < 0)
 		return NULL;
 	struct stat st;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > max) {
+	if (fstat(fd, &st) != 0 || (uint64_t)st.st_size > max) {
 		close(fd);
 		return NULL;
 	}

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static void out_of_memory(void)
@@ -255,6 +256,20 @@ char **strv_copy(char *const *v)
 	for (size_t i = 0; i < n; i++)
 		copy[i] = xstrdup(v[i]);
 	return copy;
+}
+
+int util_open_regular(const char *path, int extra)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | extra);
+	if (fd < 0)
+		return -1;
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = EINVAL;
+		return -1;
+	}
+	return fd;
 }
 
 int util_replace_fd_contents(int fd, const char *data, size_t len)

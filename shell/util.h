@@ -62,6 +62,12 @@ char **strv_copy(char *const *v);
  * the sandbox, which cannot be reopened by path). Returns 0 or -1. */
 int util_replace_fd_contents(int fd, const char *data, size_t len);
 
+/* Opens path for reading only if it is a regular file: a FIFO or a
+ * device someone left where sbsh reads (.agentcommands.json, a .git file)
+ * must not make it wait. extra: more open flags (O_NOFOLLOW). Returns the
+ * descriptor (close-on-exec), or -1 with errno set (EINVAL: not a file). */
+int util_open_regular(const char *path, int extra);
+
 /* Writes all n bytes, going on after EINTR and short writes. Returns
  * false when a write fails (errno says why) or writes nothing. */
 bool util_write_all(int fd, const void *buf, size_t n);
