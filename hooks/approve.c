@@ -42,7 +42,10 @@ static void allow_list_free(struct allow_list *l)
 	strvec_free(&l->deny);
 }
 
-/* Reads all of path into out. Returns 0, or -1 with errno set. */
+#define ALLOW_LIST_MAX (1u << 20) /* a list of commands; a sparse 100 GB file is not one */
+
+/* Reads all of path into out. Returns 0, or -1 with errno set (EFBIG:
+ * bigger than ALLOW_LIST_MAX). */
 static int read_whole_file(const char *path, struct strbuf *out)
 {
 	int fd = util_open_regular(path, 0);
@@ -50,6 +53,11 @@ static int read_whole_file(const char *path, struct strbuf *out)
 		return -1;
 	char buf[4096];
 	for (;;) {
+		if (out->len > ALLOW_LIST_MAX) {
+			close(fd);
+			errno = EFBIG;
+			return -1;
+		}
 		ssize_t n = read(fd, buf, sizeof buf);
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -86,7 +94,9 @@ static int load_allow_list(struct allow_list *l, const char *path)
 	char *error = NULL;
 	if (read_whole_file(path, &text) != 0)
 		error = xasprintf("%s: %s (nothing in it is trusted)", path,
-		                  errno == EINVAL ? "not a regular file" : strerror(errno));
+		                  errno == EINVAL  ? "not a regular file"
+		                  : errno == EFBIG ? "bigger than an allow-list can be (1 MiB)"
+		                                   : strerror(errno));
 	else
 		allow_list_parse(text.data ? text.data : "", text.len, path, &l->allow, &l->deny, &error);
 	strbuf_free(&text);

@@ -114,6 +114,15 @@ echo '{"allow": ["rm victim"' >config/sbsh/allow.json
 echo keep >victim
 "$SBSH" -c 'rm victim' 2>err
 if [ -f victim ] && grep -q 'allow.json:[0-9]*:[0-9]*:' err; then ok "a malformed allow-list is reported and not trusted"; else bad "malformed allow-list" "$(cat err)"; fi
+# A sparse 2 GB allow-list (the agent can make .agentcommands.json) is
+# refused at once, not read.
+truncate -s 2G config/sbsh/allow.json
+timeout 10 "$SBSH" -c 'rm victim' 2>err
+if [ -f victim ] && grep -q 'allow.json: bigger than an allow-list can be' err; then
+	ok "a huge allow-list is refused unread"
+else
+	bad "a huge allow-list is refused unread" "$(cat err)"
+fi
 
 # The project's .agentcommands.json pre-approves too, but never ESCAPE (the
 # sandbox can write it).
