@@ -44,33 +44,6 @@ static void allow_list_free(struct allow_list *l)
 
 #define ALLOW_LIST_MAX (1u << 20) /* a list of commands; a sparse 100 GB file is not one */
 
-/* Reads all of path into out. Returns 0, or -1 with errno set (EFBIG:
- * bigger than ALLOW_LIST_MAX). */
-static int read_whole_file(const char *path, struct strbuf *out)
-{
-	int fd = util_open_regular(path, 0);
-	if (fd < 0)
-		return -1;
-	char buf[4096];
-	for (;;) {
-		if (out->len > ALLOW_LIST_MAX) {
-			close(fd);
-			errno = EFBIG;
-			return -1;
-		}
-		ssize_t n = read(fd, buf, sizeof buf);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			int saved = errno;
-			close(fd);
-			errno = saved;
-			return n < 0 ? -1 : 0;
-		}
-		strbuf_addmem(out, buf, (size_t)n);
-	}
-}
-
 /* Whether the sandbox could write this file: opening it to append (and
  * closing it at once) succeeds exactly when the rules allow writing it. */
 static bool writable_here(const char *path)
@@ -89,17 +62,17 @@ static int load_allow_list(struct allow_list *l, const char *path)
 	strvec_init(&l->deny);
 	if (access(path, F_OK) != 0)
 		return 0;
-	struct strbuf text;
-	strbuf_init(&text);
+	size_t len = 0;
+	char *text = util_read_file(path, 0, ALLOW_LIST_MAX, &len);
 	char *error = NULL;
-	if (read_whole_file(path, &text) != 0)
+	if (!text)
 		error = xasprintf("%s: %s (nothing in it is trusted)", path,
 		                  errno == EINVAL  ? "not a regular file"
 		                  : errno == EFBIG ? "bigger than an allow-list can be (1 MiB)"
 		                                   : strerror(errno));
 	else
-		allow_list_parse(text.data ? text.data : "", text.len, path, &l->allow, &l->deny, &error);
-	strbuf_free(&text);
+		allow_list_parse(text, len, path, &l->allow, &l->deny, &error);
+	free(text);
 	if (error) {
 		fprintf(stderr, "sbsh: %s\n", error);
 		free(error);

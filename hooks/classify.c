@@ -330,13 +330,10 @@ static struct git_cfg_file *git_cfg_load(struct classifier *cl, const char *path
 		f->size = st.st_size;
 		/* what the stat saw may have been swapped for a FIFO since: never
 		 * wait on one */
-		int fd = util_open_regular(path, 0);
-		FILE *fp = fd >= 0 ? fdopen(fd, "r") : NULL;
+		FILE *fp = util_fopen_regular(path);
 		if (fp) {
 			git_cfg_parse(f, fp);
 			fclose(fp);
-		} else if (fd >= 0) {
-			close(fd);
 		}
 	}
 	return f;
@@ -399,10 +396,7 @@ static size_t git_cfg_paths(struct classifier *cl, const struct git_cfg_env *e, 
 				paths[n++] = xasprintf("%s/config", dotgit);
 			} else {
 				/* A worktree or submodule: "gitdir: PATH". */
-				int gfd = util_open_regular(dotgit, 0);
-				FILE *fp = gfd >= 0 ? fdopen(gfd, "r") : NULL;
-				if (!fp && gfd >= 0)
-					close(gfd);
+				FILE *fp = util_fopen_regular(dotgit);
 				char buf[4096];
 				if (fp && fgets(buf, sizeof buf, fp) && strncmp(buf, "gitdir:", 7) == 0) {
 					char *p = trim(buf + 7);

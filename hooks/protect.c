@@ -312,13 +312,9 @@ static char *dir_of(const char *path)
 /* "gitdir: X" in a .git file; X relative to the file's folder. */
 static char *read_gitfile(const char *path)
 {
-	int fd = util_open_regular(path, 0);
-	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
-	if (!f) {
-		if (fd >= 0)
-			close(fd);
+	FILE *f = util_fopen_regular(path);
+	if (!f)
 		return NULL;
-	}
 	char line[PATH_MAX + 16];
 	char *res = NULL;
 	if (fgets(line, sizeof line, f) && strncmp(line, "gitdir:", 7) == 0) {
@@ -761,8 +757,6 @@ static void add_extra(struct protect *p, int root, const char *rel)
 	free(copy);
 }
 
-static char *read_whole(const char *path, size_t max, size_t *len);
-
 /* What git reads in git dir g outside the sandbox: its config, the files
  * that send it to config elsewhere, its hooks and its submodules' git dirs. */
 static void add_git_dir(struct protect *p, int g)
@@ -788,7 +782,7 @@ static void add_worktree_modules(struct protect *p, int root)
 {
 	char *path = xasprintf("%s/.gitmodules", p->root);
 	size_t len = 0;
-	char *text = read_whole(path, PROTECT_FILE_MAX, &len);
+	char *text = util_read_file(path, O_NOFOLLOW, PROTECT_FILE_MAX, &len);
 	free(path);
 	if (!text)
 		return;
@@ -846,18 +840,12 @@ static struct protect *discover(char *const *extra)
 		add_worktree_modules(p, root);
 
 		char *cfg = xasprintf("%s/config", gitdir);
-		int fd = open(cfg, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+		size_t clen = 0;
+		char *text = util_read_file(cfg, O_NOFOLLOW, PROTECT_FILE_MAX, &clen);
 		free(cfg);
-		if (fd >= 0) {
-			struct strbuf sb;
-			strbuf_init(&sb);
-			char buf[4096];
-			ssize_t n;
-			while ((n = read(fd, buf, sizeof buf)) > 0 && sb.len < PROTECT_FILE_MAX)
-				strbuf_addmem(&sb, buf, (size_t)n);
-			close(fd);
-			char *hp = config_hooks_path(sb.data ? sb.data : "", sb.len);
-			strbuf_free(&sb);
+		if (text) {
+			char *hp = config_hooks_path(text, clen);
+			free(text);
 			if (hp) {
 				char *abs = hp[0] == '/' ? xstrdup(hp) : xasprintf("%s/%s", worktree, hp);
 				free(p->hooks_rel);
@@ -1585,38 +1573,6 @@ static char *manifest_name_read(struct manifest_reader *r)
 	return name;
 }
 
-/* Reads all of PATH, at most max bytes. NULL when absent, unreadable,
- * bigger, or not a regular file (a FIFO the agent left as .gitmodules must
- * not hold up the next start). */
-static char *read_whole(const char *path, size_t max, size_t *len)
-{
-	int fd = util_open_regular(path, O_NOFOLLOW);
-	if (fd < 0)
-		return NULL;
-	struct stat st;
-	if (fstat(fd, &st) != 0 || (uint64_t)st.st_size > max) {
-		close(fd);
-		return NULL;
-	}
-	size_t cap = (size_t)st.st_size + 1, got = 0;
-	char *buf = xmalloc(cap);
-	while (got < cap) {
-		ssize_t n = read(fd, buf + got, cap - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
-	close(fd);
-	if (got == cap) { /* it grew while being read: not a manifest we wrote */
-		free(buf);
-		return NULL;
-	}
-	*len = got;
-	return buf;
-}
-
 static int write_mirror_opt(struct protect *p, bool tree_too);
 
 static int write_mirror(struct protect *p)
@@ -1710,7 +1666,7 @@ static struct protect *load_mirror(const char *state)
 {
 	char *path = xasprintf("%s/baseline/manifest", state);
 	size_t len = 0;
-	char *text = read_whole(path, PROTECT_MANIFEST_MAX, &len);
+	char *text = util_read_file(path, O_NOFOLLOW, PROTECT_MANIFEST_MAX, &len);
 	free(path);
 	const size_t magic = sizeof PROTECT_MANIFEST_MAGIC - 1;
 	if (!text || len < magic + 1 || memcmp(text, PROTECT_MANIFEST_MAGIC, magic) != 0 || text[magic] != 'R') {

@@ -436,7 +436,7 @@ void sandbox_collect(struct sandbox_config *cfg)
 static void take_writable(const struct sandbox_config *cfg, struct sandbox_state *st, struct path_list *list)
 {
 	struct sandbox_collected *c = cfg->collected;
-	if (!c || !c->list.items) {
+	if (!c) {
 		collect_writable(cfg, st, list);
 		return;
 	}
@@ -450,12 +450,9 @@ static void take_writable(const struct sandbox_config *cfg, struct sandbox_state
 
 void sandbox_writable_paths(const struct sandbox_config *cfg, struct strvec *out)
 {
-	struct sandbox_state st = {0};
-	struct path_list own = {0}, *list = &own;
-	if (cfg->collected && cfg->collected->list.items)
-		list = &cfg->collected->list;
-	else
-		collect_writable(cfg, &st, &own);
+	if (!cfg->collected)
+		return;
+	const struct path_list *list = &cfg->collected->list;
 	for (size_t i = 0; i < list->len; i++) {
 		/* The folder each rule names, by its open descriptor: one
 		 * readlink, where realpath() looks at every component. */
@@ -466,13 +463,6 @@ void sandbox_writable_paths(const struct sandbox_config *cfg, struct strvec *out
 		                                                                    : realpath(list->items[i].path, NULL);
 		strvec_push_owned(out, real ? real : xstrdup(list->items[i].path));
 	}
-	for (size_t i = 0; i < own.len; i++) {
-		free(own.items[i].path);
-		close(own.items[i].fd);
-	}
-	free(own.items);
-	strvec_free(&st.skipped);
-	strvec_free(&st.env);
 }
 
 /* ---- applying ------------------------------------------------------------ */

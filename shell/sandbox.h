@@ -134,8 +134,8 @@ int sandbox_apply(const struct sandbox_config *cfg, struct sandbox_state *st);
  * between then names the very folders the rules are made from. */
 void sandbox_collect(struct sandbox_config *cfg);
 
-/* The folders the sandbox makes writable (resolved paths), from the
- * collected descriptors when there are any. */
+/* The folders the sandbox makes writable (resolved paths): those
+ * sandbox_collect opened; none when it did not run. */
 void sandbox_writable_paths(const struct sandbox_config *cfg, struct strvec *out);
 
 /* Parses "on", "off", "allow:80,443" into cfg. Returns 0 or -1. */

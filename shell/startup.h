@@ -22,7 +22,7 @@ struct startup {
 	char *config_path;    /* the config file read, or NULL */
 	struct broker_options broker;
 	int broker_fd;        /* socket to the broker, or -1 when nobody can be asked */
-	bool quiet;           /* sbsh -c on a terminal whose text needs nobody: no broker */
+	bool quiet;           /* sbsh -c whose text needs nobody (terminal or approver): no broker */
 	struct classifier *classifier; /* made to judge that text (the shell's then), or NULL */
 	char *pty_path;       /* the pty the broker gave the shell, or NULL */
 	bool no_protect;      /* --no-protect, or protect = off in the config */

@@ -272,6 +272,63 @@ int util_open_regular(const char *path, int extra)
 	return fd;
 }
 
+FILE *util_fopen_regular(const char *path)
+{
+	int fd = util_open_regular(path, 0);
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+	if (!f && fd >= 0) {
+		int saved = errno;
+		close(fd);
+		errno = saved;
+	}
+	return f;
+}
+
+char *util_read_file(const char *path, int extra, size_t max, size_t *len)
+{
+	int fd = util_open_regular(path, extra);
+	if (fd < 0)
+		return NULL;
+	struct stat st;
+	int err = fstat(fd, &st) != 0 ? errno : (uint64_t)st.st_size > max ? EFBIG : 0;
+	if (err) {
+		close(fd);
+		errno = err;
+		return NULL;
+	}
+	size_t cap = (size_t)st.st_size + 1, got = 0;
+	char *buf = xmalloc(cap + 1);
+	for (;;) {
+		ssize_t n = read(fd, buf + got, cap - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			int saved = errno;
+			close(fd);
+			if (n < 0) {
+				free(buf);
+				errno = saved;
+				return NULL;
+			}
+			break;
+		}
+		got += (size_t)n;
+		if (got == cap) { /* it grew while being read */
+			if (cap > max) {
+				close(fd);
+				free(buf);
+				errno = EFBIG;
+				return NULL;
+			}
+			cap = cap > max / 2 ? max + 1 : cap * 2;
+			buf = xrealloc(buf, cap + 1);
+		}
+	}
+	buf[got] = '\0';
+	*len = got;
+	return buf;
+}
+
 int util_replace_fd_contents(int fd, const char *data, size_t len)
 {
 	if (ftruncate(fd, 0) != 0)

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* Allocation failure is not recoverable in a shell that must never run a
  * half-built command: these print "sbsh: out of memory" and _exit(2). */
@@ -67,6 +68,13 @@ int util_replace_fd_contents(int fd, const char *data, size_t len);
  * must not make it wait. extra: more open flags (O_NOFOLLOW). Returns the
  * descriptor (close-on-exec), or -1 with errno set (EINVAL: not a file). */
 int util_open_regular(const char *path, int extra);
+/* The same as a stdio stream for reading, or NULL with errno set. */
+FILE *util_fopen_regular(const char *path);
+/* All of the regular file at path, NUL-terminated (*len without the NUL),
+ * or NULL with errno set: EINVAL, not a regular file; EFBIG, more than
+ * max bytes (a sparse file costs nothing to make, so its size is looked
+ * at before anything is read). */
+char *util_read_file(const char *path, int extra, size_t max, size_t *len);
 
 /* Writes all n bytes, going on after EINTR and short writes. Returns
  * false when a write fails (errno says why) or writes nothing. */

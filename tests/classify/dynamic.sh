@@ -59,16 +59,18 @@ if command -v git >/dev/null; then
 		git remote add origin ../remote.git && git push -q origin HEAD:main 2>/dev/null &&
 		git -c user.name=t -c user.email=t@t commit -q --amend --allow-empty -m rewritten)
 	before=$(git -C remote.git rev-parse main)
-	(cd repo && "$SBSH" -c 'b=main; git push --force origin "HEAD:$b"') >out 2>err
-	after=$(git -C remote.git rev-parse main)
-	if [ "$before" = "$after" ] && grep -q 'refused FORCE_PUSH' err; then
-		ok "git push --force is refused, the remote is unchanged"
-	else
-		bad "git push --force" "$(cat err)"
-	fi
-	(cd repo && "$SBSH" -c 'git -c remote.origin.mirror=true push origin') >out 2>err
-	after=$(git -C remote.git rev-parse main)
-	if [ "$before" = "$after" ] && grep -q 'refused' err; then ok "a push made destructive by -c remote.*.mirror is refused"; else bad "mirror push" "$(cat err)"; fi
+	# push_refused NAME SCRIPT: run in repo, refused as FORCE_PUSH, the
+	# remote's main unchanged.
+	push_refused() {
+		(cd repo && "$SBSH" -c "$2") >out 2>err
+		if [ "$before" = "$(git -C remote.git rev-parse main)" ] && grep -q 'refused FORCE_PUSH' err; then
+			ok "$1"
+		else
+			bad "$1" "$(cat err)"
+		fi
+	}
+	push_refused "git push --force is refused, the remote is unchanged" 'b=main; git push --force origin "HEAD:$b"'
+	push_refused "a push made destructive by -c remote.*.mirror is refused" 'git -c remote.origin.mirror=true push origin'
 	(cd repo && "$SBSH" -c 'git push origin HEAD:refs/heads/other') >out 2>err
 	if git -C remote.git rev-parse -q --verify other >/dev/null; then ok "a plain push still works"; else bad "a plain push" "$(cat err)"; fi
 	# Aliases from the config git's environment names: another repository's
@@ -79,13 +81,7 @@ if command -v git >/dev/null; then
 		"export GIT_DIR=$work/other/.git"$'\n''git --work-tree=. fp origin HEAD:main' \
 		"GIT_CONFIG_GLOBAL=$work/other/.git/config git fp origin HEAD:main" \
 		'export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.fp GIT_CONFIG_VALUE_0="push --force"'$'\n''git fp origin HEAD:main'; do
-		(cd repo && "$SBSH" -c "$script") >out 2>err
-		after=$(git -C remote.git rev-parse main)
-		if [ "$before" = "$after" ] && grep -q 'refused FORCE_PUSH' err; then
-			ok "a force-push alias git finds through its environment is refused: ${script%%$'\n'*}"
-		else
-			bad "alias through the environment: $script" "$(cat err)"
-		fi
+		push_refused "a force-push alias git finds through its environment is refused: ${script%%$'\n'*}" "$script"
 	done
 	(cd repo && "$SBSH" -c 'git fp origin HEAD:main') >out 2>err
 	if grep -q "'fp' is not a git command" err && ! grep -q refused err; then
