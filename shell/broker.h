@@ -23,10 +23,18 @@ enum broker_type {
 	BROKER_REFUSED = 4, /* broker -> shell: payload = why */
 	BROKER_APPROVE = 5, /* shell -> broker: payload = verdict NUL command NUL reason NUL marks NUL */
 	BROKER_CHECK = 6,    /* shell or broker -> warden: compare the protected files
-	                      * (value 1: the session's last check) */
+	                      * (value: a broker_check_kind) */
 	BROKER_RESTORED = 7, /* warden -> asker: value = count, payload = paths NUL-separated */
 	BROKER_ASK = 8,      /* broker -> approver: value = seconds to answer, payload =
 	                      * BROKER_ASK_FIELDS strings (see approver.h) */
+};
+
+/* What a BROKER_CHECK asks for, in its value. */
+enum broker_check_kind {
+	BROKER_CHECK_LINE = 0,  /* after a command line: answered */
+	BROKER_CHECK_FINAL = 1, /* the session's last check: answered */
+	BROKER_CHECK_QUIET = 2, /* the session's last, unanswered: the shell saw no
+	                         * protected file change and leaves no jobs */
 };
 
 /* NUL-terminated strings in the payload of an APPROVE and of an ASK. */
