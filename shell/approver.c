@@ -264,16 +264,32 @@ static int connect_path(const char *path)
 	return fd;
 }
 
-bool approver_listening(void)
+/* The approver's socket path, when a socket of ours is there. */
+static char *approver_socket(void)
 {
 	char *dir = approver_dir();
 	if (!dir)
-		return false;
+		return NULL;
 	char *path = xasprintf("%s/" APPROVER_SOCKET_NAME, dir);
 	free(dir);
 	struct stat sb;
-	/* The usual case, no approver: one lstat, no socket. */
-	int fd = lstat(path, &sb) == 0 && S_ISSOCK(sb.st_mode) ? connect_path(path) : -1;
+	if (lstat(path, &sb) == 0 && S_ISSOCK(sb.st_mode) && sb.st_uid == geteuid())
+		return path;
+	free(path);
+	return NULL;
+}
+
+bool approver_present(void)
+{
+	char *path = approver_socket();
+	free(path);
+	return path != NULL;
+}
+
+bool approver_listening(void)
+{
+	char *path = approver_socket();
+	int fd = path ? connect_path(path) : -1;
 	free(path);
 	if (fd < 0)
 		return false;

@@ -50,8 +50,14 @@ bool approval_terminal_attrs(const char *term);
  * signal. Returns the exit status (1 when it cannot start). */
 int approver_main(void);
 
+/* Whether an approver's socket is there: one lstat, no connect (startup
+ * asks this of every sbsh without a terminal, and a connect wakes the
+ * approver: ~90 us). A socket left by an approver that was killed makes
+ * a session fork a broker whose questions are then refused, as headless. */
+bool approver_present(void);
+
 /* Whether an approver seems to listen: one connect attempt, no checks
- * (startup uses it to decide whether a broker is worth forking). */
+ * (sbsh --doctor). */
 bool approver_listening(void);
 
 /* Connects to the approver after checking it can be trusted: the socket's

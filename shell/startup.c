@@ -453,10 +453,10 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 	if (doctor)
 		return doctor_main(&st->sandbox, st->config_path, json);
 	/* Who is asked: an approver when one runs, else the terminal stdio is
-	 * on; nobody with CI or --headless. Without a terminal, one lstat (and
-	 * a connect when a socket is there) decides whether a broker is forked. */
+	 * on; nobody with CI or --headless. Without a terminal, one lstat of
+	 * the approver's socket decides whether a broker is forked. */
 	bool terminal = !st->headless && stdio_is_terminal();
-	if (!st->headless && !terminal && !approver_listening())
+	if (!st->headless && !terminal && !approver_present())
 		st->headless = true;
 
 	if (events_spec && *events_spec) {

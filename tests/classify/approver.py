@@ -334,6 +334,14 @@ try:
     s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     s.bind(sock)
     s.close()
+    # Before that, sbsh takes the socket for an approver (it only looks),
+    # and what needs approval is refused at once: nobody answers there.
+    touch(victim)
+    proc = start_session("rm -f victim; echo status=$?", env, project)
+    out, err = proc.communicate(timeout=30)
+    check(os.path.exists(victim) and b"status=%d" % REFUSED in out and b"refused" in err,
+          "with a stale socket and no approver, what needs approval is refused at once",
+          (out + err).decode(errors="replace"))
     c = Approver(env)
     approvers.append(c)
     check(c.wait_for(rb"approver ready") is not None, "a stale socket is replaced", c.text())
