@@ -59,7 +59,12 @@ struct git_cfg_file {
 	off_t size;
 	struct strvec aliases; /* name, value, name, value ... */
 	bool forces_push;      /* remote.*.mirror = true, or remote.*.push = +x / :x */
+	bool unread;           /* bigger than GIT_CFG_MAX: what it says is not known */
 };
+
+/* Bigger config files are not read (git's own are a few KB): a sparse
+ * multi-GB file must not hold up the line that names it. */
+#define GIT_CFG_MAX (4 << 20)
 
 /* A rule from the config file (classifier_add_rule). */
 struct user_rule {
@@ -325,7 +330,8 @@ static struct git_cfg_file *git_cfg_load(struct classifier *cl, const char *path
 	strvec_free(&f->aliases);
 	f->forces_push = false;
 	f->exists = exists;
-	if (exists) {
+	f->unread = exists && st.st_size > GIT_CFG_MAX;
+	if (exists && !f->unread) {
 		f->mtime = st.st_mtim;
 		f->size = st.st_size;
 		/* what the stat saw may have been swapped for a FIFO since: never
@@ -420,9 +426,12 @@ static size_t git_cfg_paths(struct classifier *cl, const struct git_cfg_env *e, 
 	return n;
 }
 
+/* *unread: the path of a file git would read that was too big to. */
 static const char *git_alias_lookup(struct classifier *cl, const struct git_cfg_env *e, const char *dir,
-                                    const char *gitdir, const char *name, bool *forces_push)
+                                    const char *gitdir, const char *name, bool *forces_push,
+                                    const char **unread)
 {
+	*unread = NULL;
 	if (cl->no_git_config)
 		return NULL;
 	char *paths[8];
@@ -431,6 +440,8 @@ static const char *git_alias_lookup(struct classifier *cl, const struct git_cfg_
 	for (size_t i = 0; i < n; i++) {
 		struct git_cfg_file *f = git_cfg_load(cl, paths[i]);
 		free(paths[i]);
+		if (f->unread && !*unread)
+			*unread = f->path;
 		if (forces_push && f->forces_push)
 			*forces_push = true;
 		if (!name)
@@ -840,19 +851,23 @@ static void git_cfg_env_for(struct cctx *c, struct git_cfg_env *e)
 	              strcasecmp(nosys, "no") != 0 && strcasecmp(nosys, "off") != 0;
 }
 
-const char *cl_git_config_alias(struct cctx *c, const char *dir, const char *gitdir, const char *name)
+const char *cl_git_config_alias(struct cctx *c, const char *dir, const char *gitdir, const char *name,
+                                const char **unread)
 {
 	struct git_cfg_env e;
 	git_cfg_env_for(c, &e);
-	return git_alias_lookup(c->root->cl, &e, dir, gitdir, name, NULL);
+	const char *found = git_alias_lookup(c->root->cl, &e, dir, gitdir, name, NULL, unread);
+	*unread = *unread ? cl_strdup(c, *unread) : NULL;
+	return found;
 }
 
-bool cl_git_config_forces_push(struct cctx *c, const char *dir, const char *gitdir)
+bool cl_git_config_forces_push(struct cctx *c, const char *dir, const char *gitdir, const char **unread)
 {
 	struct git_cfg_env e;
 	git_cfg_env_for(c, &e);
 	bool forces = false;
-	git_alias_lookup(c->root->cl, &e, dir, gitdir, NULL, &forces);
+	git_alias_lookup(c->root->cl, &e, dir, gitdir, NULL, &forces, unread);
+	*unread = *unread ? cl_strdup(c, *unread) : NULL;
 	return forces;
 }
 

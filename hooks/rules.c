@@ -1405,8 +1405,12 @@ static struct judgement git_push(struct cctx *c, struct git_state *gs, const str
 	else if (j.v == VERDICT_SAFE && gs->env_unknown)
 		j = J(VERDICT_ASK, cl_printf(c, "git push reads its remote's config by %s, not known before it runs",
 		                             gs->env_unknown), (int)s);
-	else if (j.v == VERDICT_SAFE && cl_git_config_forces_push(c, gs->dir, gs->gitdir))
+	const char *unread = NULL;
+	if (j.v == VERDICT_SAFE && cl_git_config_forces_push(c, gs->dir, gs->gitdir, &unread))
 		j = J(VERDICT_FORCE_PUSH, "git push to a remote configured as a mirror or with a forced refspec", (int)s);
+	else if (j.v == VERDICT_SAFE && unread)
+		j = J(VERDICT_ASK, cl_printf(c, "git push reads its remote's config from %s, too big to read", unread),
+		      (int)s);
 	if (dry)
 		return SAFE_J;
 	return judgement_max(j, unknown);
@@ -1674,8 +1678,12 @@ static struct judgement judge_git_argv(struct cctx *c, const struct sarg *a, siz
 		if (!alias && gs.env_unknown)
 			return judgement_max(j, J(VERDICT_ASK, cl_printf(c, "git %s may be an alias, and %s is not known before it runs",
 			                                                  sub, gs.env_unknown), (int)i));
+		const char *unread = NULL;
 		if (!alias)
-			alias = cl_git_config_alias(c, gs.dir, gs.gitdir, sub);
+			alias = cl_git_config_alias(c, gs.dir, gs.gitdir, sub, &unread);
+		if (!alias && unread)
+			return judgement_max(j, J(VERDICT_ASK, cl_printf(c, "git %s may be an alias in %s, too big to read",
+			                                                  sub, unread), (int)i));
 		if (alias) {
 			if (alias_depth >= 8)
 				return judgement_max(j, J(VERDICT_ASK, "git alias loop", (int)i));

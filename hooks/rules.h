@@ -75,11 +75,15 @@ const char *cl_env_get(struct cctx *c, const char *name, bool *known);
  * set then): neither this line nor an earlier one changed it. */
 bool cl_env_inherited(struct cctx *c, const char *name);
 /* The git alias value for name from the config files git would read, or
- * NULL. dir: the -C directory, gitdir: --git-dir, each NULL if not given. */
-const char *cl_git_config_alias(struct cctx *c, const char *dir, const char *gitdir, const char *name);
+ * NULL. dir: the -C directory, gitdir: --git-dir, each NULL if not given.
+ * *unread: one of those files, too big to read (what it says is not
+ * known), or NULL. */
+const char *cl_git_config_alias(struct cctx *c, const char *dir, const char *gitdir, const char *name,
+                                const char **unread);
 /* True when the config git would read makes a plain push destructive
- * (remote.*.mirror = true, or a forced / deleting remote.*.push). */
-bool cl_git_config_forces_push(struct cctx *c, const char *dir, const char *gitdir);
+ * (remote.*.mirror = true, or a forced / deleting remote.*.push); *unread
+ * as above. */
+bool cl_git_config_forces_push(struct cctx *c, const char *dir, const char *gitdir, const char **unread);
 /* Arena memory and copies that live as long as the classification. */
 void *cl_alloc(struct cctx *c, size_t n);
 char *cl_strdup(struct cctx *c, const char *s);

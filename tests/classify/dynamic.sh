@@ -120,6 +120,20 @@ else
 	bad "a huge allow-list is refused unread" "$(cat err)"
 fi
 
+# A sparse 3 GB git config file (one the agent made, named by an exported
+# GIT_CONFIG_GLOBAL) is not read: what it could say makes an unknown git
+# command and a push ASK, at once; git's own commands stay SAFE.
+truncate -s 3G huge.gitconfig
+out=$(GIT_CONFIG_GLOBAL=$PWD/huge.gitconfig timeout 10 "$SBSH" --classify -c 'git st; git push origin main; git status' 2>&1)
+if [[ $out == ASK*"git st may be an alias in $PWD/huge.gitconfig, too big to read"* &&
+	$out == *"ASK        git push origin main  # git push reads its remote's config from $PWD/huge.gitconfig, too big to read"* &&
+	$out == *"SAFE       git status"* ]]; then
+	ok "a huge git config file is not read; what it could say is asked"
+else
+	bad "a huge git config file is not read; what it could say is asked" "$out"
+fi
+rm -f huge.gitconfig
+
 # The project's .agentcommands.json pre-approves too, but never ESCAPE (the
 # sandbox can write it).
 rm -f config/sbsh/allow.json
