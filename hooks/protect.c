@@ -35,6 +35,7 @@
 struct pfile {
 	char *name;
 	bool present;      /* in the baseline */
+	bool unheld;       /* present, but too big to keep a copy of: never touched */
 	mode_t mode;       /* baseline type and permissions */
 	struct timespec mtime;
 	char *data;        /* contents, or a symlink's target */
@@ -899,7 +900,20 @@ static void take_file(int dirfd, struct pfile *f)
 {
 	free(f->data);
 	struct stat st;
+	f->unheld = false;
 	if (read_entry(dirfd, f->name, &st, &f->data, &f->len) != 0) {
+		if (fstatat(dirfd, f->name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+		    (uint64_t)st.st_size > PROTECT_FILE_MAX) {
+			/* The human's, too big to restore from a copy: counting it
+			 * absent would remove it at the next check. */
+			f->present = f->unheld = f->loaded = true;
+			f->data = NULL;
+			f->len = 0;
+			f->mode = st.st_mode;
+			f->mtime = st.st_mtim;
+			f->seen = st;
+			return;
+		}
 		f->present = false;
 		f->loaded = true;
 		f->data = NULL;
@@ -1139,7 +1153,7 @@ static char *mirror_path(const char *tree, const char *rel);
  * time they are needed: a start whose files did not move reads none. */
 static bool need_data(struct protect *p, int di, struct pfile *f)
 {
-	if (f->loaded || !f->present)
+	if (f->loaded || !f->present || f->unheld)
 		return true;
 	char *tree = xasprintf("%s/baseline/tree", p->state);
 	char *mdir = mirror_path(tree, p->dirs[di].rel);
@@ -1166,6 +1180,8 @@ static bool need_all_data(struct protect *p)
 static void check_file(struct protect *p, int di, struct pfile *f, struct strvec *restored)
 {
 	struct pdir *d = &p->dirs[di];
+	if (f->unheld)
+		return;
 	struct stat st;
 	int r = fstatat(d->fd, f->name, &st, AT_SYMLINK_NOFOLLOW);
 	if (!f->present) {
@@ -1312,7 +1328,8 @@ static void take_module(struct protect *p, int md, int hooks)
 {
 	struct pfile *f = add_file(p, md, "config");
 	take_file(p->dirs[md].fd, f);
-	if (f->present && !S_ISREG(f->mode)) {
+	if (f->present && (!S_ISREG(f->mode) || f->unheld)) {
+		f->unheld = false; /* made in the session: too big is no excuse */
 		free(f->data);
 		f->data = NULL;
 		f->len = 0;
@@ -1481,7 +1498,7 @@ static char *manifest_text(const struct protect *p, size_t *len)
 			continue;
 		for (size_t j = 0; j < d->nfiles; j++) {
 			const struct pfile *f = &d->files[j];
-			strbuf_addf(&sb, "F %zu %d %u %lld %ld", i, f->present, (unsigned)f->mode,
+			strbuf_addf(&sb, "F %zu %d %u %lld %ld", i, f->unheld ? 2 : f->present, (unsigned)f->mode,
 			            (long long)f->mtime.tv_sec, f->mtime.tv_nsec);
 			manifest_meta(&sb, &f->seen);
 			manifest_name(&sb, f->name);
@@ -1618,7 +1635,7 @@ static int write_mirror_opt(struct protect *p, bool tree_too)
 			rc = -1;
 		for (size_t j = 0; j < d->nfiles && rc == 0; j++) {
 			struct pfile *f = &d->files[j];
-			if (!f->present)
+			if (!f->present || f->unheld)
 				continue;
 			char *mf = xasprintf("%s/%s", mdir, f->name);
 			if (S_ISLNK(f->mode)) {
@@ -1708,7 +1725,7 @@ static struct protect *load_mirror(const char *state)
 			d->seen = seen;
 		} else if (kind == 'F') {
 			size_t di = (size_t)manifest_num(&r, 0, p->ndirs ? p->ndirs - 1 : 0);
-			bool present = manifest_num(&r, 0, 1);
+			int present = (int)manifest_num(&r, 0, 2); /* 2: unheld */
 			mode_t mode = (mode_t)manifest_num(&r, 0, UINT_MAX);
 			struct timespec mtime;
 			mtime.tv_sec = (time_t)manifest_num(&r, LLONG_MIN, LLONG_MAX);
@@ -1723,11 +1740,12 @@ static struct protect *load_mirror(const char *state)
 			}
 			struct pfile *f = add_file(p, (int)di, name);
 			free(name);
-			f->present = present;
+			f->present = present != 0;
+			f->unheld = present == 2;
 			f->mode = mode;
 			f->mtime = mtime;
 			f->seen = seen;
-			f->loaded = !f->present; /* contents come from the mirror when needed */
+			f->loaded = !f->present || f->unheld; /* contents come from the mirror when needed */
 		} else {
 			r.ok = false;
 		}
@@ -1798,7 +1816,10 @@ static bool same_baseline(struct protect *a, struct protect *b)
 			for (size_t k = 0; k < y->nfiles && !g; k++)
 				if (strcmp(y->files[k].name, f->name) == 0)
 					g = &y->files[k];
-			if (!g || f->present != g->present)
+			if (!g || f->present != g->present || f->unheld != g->unheld)
+				return false;
+			if (f->unheld && (f->seen.st_size != g->seen.st_size ||
+			                  !same_time(f->seen.st_mtim, g->seen.st_mtim)))
 				return false;
 			if (f->present && (f->mode != g->mode || f->len != g->len ||
 			                   (f->len && memcmp(f->data, g->data, f->len) != 0)))
