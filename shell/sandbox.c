@@ -432,20 +432,27 @@ void sandbox_collect(struct sandbox_config *cfg)
 	cfg->collected = c;
 }
 
-/* sandbox_apply's list: the collected one (handed over once), or opened now. */
-static void take_writable(const struct sandbox_config *cfg, struct sandbox_state *st, struct path_list *list)
+/* sandbox_prepare's list: opened now, or a copy of the collected one
+ * whose descriptors stay open (a broker forked before sandbox_commit
+ * names its folders by them). Returns whether the descriptors are ours. */
+static bool take_writable(const struct sandbox_config *cfg, struct sandbox_state *st, struct path_list *list)
 {
 	struct sandbox_collected *c = cfg->collected;
 	if (!c) {
 		collect_writable(cfg, st, list);
-		return;
+		return true;
 	}
-	*list = c->list;
-	c->list = (struct path_list){0};
+	list->len = list->cap = c->list.len;
+	list->items = xcalloc(list->len ? list->len : 1, sizeof *list->items);
+	for (size_t i = 0; i < c->list.len; i++) {
+		list->items[i] = c->list.items[i];
+		list->items[i].path = xstrdup(c->list.items[i].path);
+	}
 	for (size_t i = 0; i < c->skipped.len; i++)
 		strvec_push(&st->skipped, c->skipped.items[i]);
 	for (size_t i = 0; i < c->env.len; i++)
 		strvec_push(&st->env, c->env.items[i]);
+	return false;
 }
 
 void sandbox_writable_paths(const struct sandbox_config *cfg, struct strvec *out)
@@ -702,9 +709,10 @@ static int fail(struct sandbox_state *st, const struct sandbox_config *cfg, cons
 	return cfg->mode == SANDBOX_REQUIRED ? -1 : 1;
 }
 
-int sandbox_apply(const struct sandbox_config *cfg, struct sandbox_state *st)
+int sandbox_prepare(const struct sandbox_config *cfg, struct sandbox_state *st)
 {
 	memset(st, 0, sizeof *st);
+	st->ruleset = -1;
 	strvec_init(&st->skipped);
 	strvec_init(&st->dropped);
 	strvec_init(&st->env);
@@ -734,17 +742,16 @@ int sandbox_apply(const struct sandbox_config *cfg, struct sandbox_state *st)
 	if (st->abi < 9)
 		strvec_push(&st->dropped, "pathname unix socket control (needs ABI 9)");
 
-	bool cut_tcp_seccomp = false;
 	if (cfg->net == SANDBOX_NET_OFF) {
 		if (st->abi >= 4)
 			st->net_handled = LL_NET_BIND_TCP | LL_NET_CONNECT_TCP;
-		cut_tcp_seccomp = true; /* also covers listen() without bind() */
+		st->cut_tcp_seccomp = true; /* also covers listen() without bind() */
 	} else if (cfg->net == SANDBOX_NET_ALLOW) {
 		if (st->abi < 4) {
 			if (cfg->mode == SANDBOX_REQUIRED)
 				return fail(st, cfg, "%s", "a TCP port allow-list needs Landlock ABI 4 (Linux 6.7)");
 			strvec_push(&st->dropped, "TCP port allow-list (needs ABI 4): all TCP cut instead");
-			cut_tcp_seccomp = true;
+			st->cut_tcp_seccomp = true;
 		} else {
 			st->net_handled = LL_NET_BIND_TCP | LL_NET_CONNECT_TCP;
 		}
@@ -761,7 +768,7 @@ int sandbox_apply(const struct sandbox_config *cfg, struct sandbox_state *st)
 		return fail(st, cfg, "landlock_create_ruleset failed: %s", strerror(errno));
 
 	struct path_list list = {0};
-	take_writable(cfg, st, &list);
+	bool own_fds = take_writable(cfg, st, &list);
 	struct fd_batch batch = {.n = 0};
 	/* Everything but device ioctls in the writable roots. */
 	uint64_t write_rights = st->fs_handled & ~LL_FS_IOCTL_DEV;
@@ -771,12 +778,11 @@ int sandbox_apply(const struct sandbox_config *cfg, struct sandbox_state *st)
 		else
 			strvec_push_owned(&st->skipped, xasprintf("%s (%s): %s", list.items[i].path,
 			                                           list.items[i].why, strerror(errno)));
-		fd_batch_add(&batch, list.items[i].fd);
+		if (own_fds)
+			fd_batch_add(&batch, list.items[i].fd);
 		list.items[i].fd = -1;
 	}
 	int rc = add_read_rules(ruleset, st->fs_handled, &batch);
-	if (cfg->own_pty)
-		add_own_terminal_rules(ruleset, cfg->own_pty, st->fs_handled);
 	if (rc == 0 && cfg->net == SANDBOX_NET_ALLOW && st->net_handled) {
 		for (size_t i = 0; i < cfg->nports; i++) {
 			struct ll_net_port_attr port = {.allowed_access = LL_NET_CONNECT_TCP,
@@ -792,16 +798,36 @@ int sandbox_apply(const struct sandbox_config *cfg, struct sandbox_state *st)
 		close(ruleset);
 		return fail(st, cfg, "landlock_add_rule failed: %s", strerror(errno));
 	}
+	st->ruleset = ruleset;
+	return 0;
+}
 
+int sandbox_commit(const struct sandbox_config *cfg, struct sandbox_state *st)
+{
+	if (st->ruleset < 0)
+		return 0;
+	int ruleset = st->ruleset;
+	st->ruleset = -1;
+	/* The shell's copies of the collected folders: the broker has its own. */
+	if (cfg->collected) {
+		const struct path_list *list = &cfg->collected->list;
+		for (size_t i = 0; i < list->len; i++)
+			if (list->items[i].fd >= 0) {
+				close(list->items[i].fd);
+				list->items[i].fd = -1;
+			}
+	}
+	if (cfg->own_pty)
+		add_own_terminal_rules(ruleset, cfg->own_pty, st->fs_handled);
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
 		close(ruleset);
 		return fail(st, cfg, "PR_SET_NO_NEW_PRIVS failed: %s", strerror(errno));
 	}
 	/* With the network on, the filter would guard nothing Landlock cares
 	 * about, and loading it costs more than the rest of the sandbox. */
-	if (cfg->net != SANDBOX_NET_ON && apply_seccomp(cfg, st, cut_tcp_seccomp) != 0) {
-		bool net_lost = cut_tcp_seccomp && st->net_handled == 0;
-		if (net_lost || (cut_tcp_seccomp && cfg->mode == SANDBOX_REQUIRED)) {
+	if (cfg->net != SANDBOX_NET_ON && apply_seccomp(cfg, st, st->cut_tcp_seccomp) != 0) {
+		bool net_lost = st->cut_tcp_seccomp && st->net_handled == 0;
+		if (net_lost || (st->cut_tcp_seccomp && cfg->mode == SANDBOX_REQUIRED)) {
 			close(ruleset);
 			return fail(st, cfg, "%s", "the seccomp network filter could not be loaded");
 		}
@@ -838,4 +864,10 @@ int sandbox_apply(const struct sandbox_config *cfg, struct sandbox_state *st)
 	}
 	st->landlock_applied = true;
 	return 0;
+}
+
+int sandbox_apply(const struct sandbox_config *cfg, struct sandbox_state *st)
+{
+	int r = sandbox_prepare(cfg, st);
+	return r == 0 ? sandbox_commit(cfg, st) : r;
 }

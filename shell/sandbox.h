@@ -107,6 +107,8 @@ struct sandbox_state {
 	uint64_t net_handled;
 	uint64_t scoped;
 	uint32_t restrict_flags;
+	bool cut_tcp_seccomp;   /* seccomp cuts TCP (Landlock cannot, or --net=off) */
+	int ruleset;            /* made by sandbox_prepare, not yet applied; else -1 */
 	enum sandbox_net net;
 	struct sandbox_grant *grants;
 	size_t ngrants;
@@ -128,6 +130,15 @@ void sandbox_probe(struct sandbox_state *st);
  * less or nothing (st->reason says why), -1 when REQUIRED cannot be
  * honoured (st->reason says why; the caller exits 7). */
 int sandbox_apply(const struct sandbox_config *cfg, struct sandbox_state *st);
+
+/* sandbox_apply in two steps, so that the processes forked in between
+ * (the warden, the broker) do not make the shell copy the pages the rules
+ * were built in: sandbox_prepare opens the folders and makes the ruleset
+ * (returns as sandbox_apply does; 0 with st->ruleset -1 when there is
+ * nothing to apply), sandbox_commit (only after a 0) adds the own pty's
+ * rules and confines the process. */
+int sandbox_prepare(const struct sandbox_config *cfg, struct sandbox_state *st);
+int sandbox_commit(const struct sandbox_config *cfg, struct sandbox_state *st);
 
 /* Opens the writable folders now (making missing caches), once, for
  * sandbox_apply and sandbox_writable_paths to share: the broker forked in
