@@ -832,6 +832,10 @@ static void pr_param(struct printer *pr, const struct word_param *p, enum pctx c
 	case PARAM_PREFIX_NAMES:
 		strbuf_addc(out, p->at ? '@' : '*');
 		break;
+	case PARAM_TRANSFORM:
+		strbuf_addc(out, '@');
+		strbuf_addc(out, p->transform);
+		break;
 	case PARAM_DEFAULT:
 	case PARAM_ASSIGN:
 	case PARAM_ERROR:

@@ -8,6 +8,7 @@
  * splitting and pathname expansion then work on that buffer alone. */
 #include "shell.h"
 #include "parser.h"
+#include "lexer.h"
 #include "users.h"
 
 #include <ctype.h>
@@ -721,12 +722,57 @@ struct pattern_op_ctx {
 	enum param_op op;
 	const char *pattern;
 	const char *replacement;
+	char transform;
 };
+
+/* ${x@Q} quotes for reuse as shell input ($'...' when there are control
+ * characters), ${x@E} decodes backslash escapes as $'...' does, U u L
+ * change case as ^^ ^ ,, do. */
+static char *transform_one(const char *value, char how)
+{
+	struct strbuf out;
+	strbuf_init(&out);
+	switch (how) {
+	case 'Q': {
+		bool control = false;
+		for (const char *p = value; *p && !control; p++)
+			control = (unsigned char)*p < 0x20 || *p == 0x7f;
+		if (control) {
+			vars_quote_ansi_c(&out, value);
+			break;
+		}
+		strbuf_addc(&out, '\'');
+		for (const char *p = value; *p; p++)
+			strbuf_adds(&out, *p == '\'' ? "'\\''" : (char[]){*p, '\0'});
+		strbuf_addc(&out, '\'');
+		break;
+	}
+	case 'E': {
+		size_t n = strlen(value);
+		for (size_t i = 0; i < n;) {
+			if (value[i] == '\\') {
+				i++;
+				i += lex_decode_dollar_escape(value + i, n - i, &out);
+			} else {
+				strbuf_addc(&out, value[i++]);
+			}
+		}
+		break;
+	}
+	default:
+		strbuf_free(&out);
+		return convert_case_op(value, how == 'U' ? PARAM_UPPER_ALL : how == 'u' ? PARAM_UPPER_FIRST : PARAM_LOWER_ALL,
+		                       NULL);
+	}
+	return strbuf_detach(&out);
+}
 
 static char *pattern_op_one(char *value, void *ctx)
 {
 	struct pattern_op_ctx *c = ctx;
 	switch (c->op) {
+	case PARAM_TRANSFORM:
+		return transform_one(value, c->transform);
 	case PARAM_REMOVE_SMALL_PREFIX:
 	case PARAM_REMOVE_LARGE_PREFIX:
 	case PARAM_REMOVE_SMALL_SUFFIX:
@@ -1002,7 +1048,8 @@ static int expand_param(struct expander *ex, const struct word_param *p, bool qu
 			break;
 		}
 		if (p->op != PARAM_PLAIN) {
-			struct pattern_op_ctx ctx = {.op = p->op, .pattern = NULL, .replacement = ""};
+			struct pattern_op_ctx ctx = {.op = p->op, .pattern = NULL, .replacement = "",
+			                             .transform = p->transform};
 			char *pattern = NULL, *replacement = NULL;
 			if (p->arg) {
 				pattern = expand_pattern_operand(ex, p->arg, pattern_specials);

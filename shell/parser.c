@@ -1081,6 +1081,19 @@ simple_op:
 					goto fail;
 			}
 			break;
+		case '@':
+			/* bash's transformations; the others it has (@A @a @K @k
+			 * @P) need what this shell does not keep */
+			advance(p);
+			c = la(p, 0);
+			if (c == END_OF_INPUT || !strchr("QEUuL", c) || la(p, 1) != '}') {
+				bad_substitution(p, begin);
+				goto fail;
+			}
+			advance(p);
+			wp.op = PARAM_TRANSFORM;
+			wp.transform = (char)c;
+			break;
 		case '^':
 		case ',':
 			advance(p);

@@ -822,7 +822,7 @@ Test(errors, messages_positions_incomplete)
 		{"echo `ls", "unexpected EOF while looking for matching ``'", 1, 9, true},
 		{"(a", "syntax error: unexpected end of file", 1, 3, true},
 		{"case x in", "syntax error: unexpected end of file", 1, 10, true},
-		{"echo ${x@Q}", "bad substitution", 1, 6, false},
+		{"echo ${x@Z}", "bad substitution", 1, 6, false},
 		{"a\n\n  )", "syntax error near unexpected token `)'", 3, 3, false},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -175,3 +175,34 @@ echo ${#x}
 --- tags bash
 --- stdout
 5
+
+### transformations: quote, escapes, case
+x="a b'c"
+y=$'a\tb'
+e='1\t2'
+z=
+echo "${x@Q}" "${y@Q}" "[${z@Q}]" "[${unset_var@Q}]"
+echo "${e@E}" ${x@U} ${x@u} ${x@L}
+--- tags bash
+--- stdout
+'a b'\''c' $'a\tb' [''] []
+1	2 A B'C A b'c a b'c
+
+### transformations on lists, and @Q read back by eval
+a=(1 "2 3" "it's")
+set -- "p q" r
+echo "${a[@]@Q}" / "${@@U}"
+eval "set -- ${a[@]@Q}"
+echo $# "$3"
+--- tags bash
+--- stdout
+'1' '2 3' 'it'\''s' / P Q R
+3 it's
+
+### an unknown transformation is a bad substitution
+"$SHELL" -c 'x=1; echo "${x@Z}"; echo not reached'
+[ $? -ne 0 ] && echo failed
+--- tags bash
+--- stderr-nonempty
+--- stdout
+failed
