@@ -1,6 +1,7 @@
 /* Variable builtins: export, readonly, unset, set, shift, local,
  * declare/typeset, let, getopts, read and mapfile/readarray. */
 #include "builtins.h"
+#include "../shell/parser.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -583,7 +584,7 @@ static void print_function(const char *name, const struct node *body, void *ctx)
 static int declare_common(struct shell *sh, int argc, char **argv, const char *cmd, bool is_local)
 {
 	unsigned set = 0, clear = 0;
-	bool print = false, funcs = false, func_names = false, global = false;
+	bool print = false, funcs = false, func_names = false, global = false, assoc = false;
 	int i = 1;
 	for (; i < argc; i++) {
 		const char *a = argv[i];
@@ -609,8 +610,8 @@ static int declare_common(struct shell *sh, int argc, char **argv, const char *c
 			case 'g': global = !is_local; break;
 			case 't': break;
 			case 'A':
-				shell_error(sh, "%s: -A: associative arrays are not supported", cmd);
-				return 2;
+				assoc = on;
+				break;
 			case 'n':
 				shell_error(sh, "%s: -n: name references are not supported", cmd);
 				return 2;
@@ -627,6 +628,19 @@ static int declare_common(struct shell *sh, int argc, char **argv, const char *c
 	if (is_local && sh->func_depth == 0) {
 		shell_error(sh, "%s: can only be used in a function", cmd);
 		return 1;
+	}
+	if (assoc) {
+		/* Refused, and each name marked: going on with indexed
+		 * semantics would give every key the same element. */
+		shell_error(sh, "%s: -A: associative arrays are not supported", cmd);
+		bool make_local = is_local || (sh->func_depth > 0 && !global);
+		for (; i < argc; i++) {
+			char *name = xstrndup(argv[i], strcspn(argv[i], "=+["));
+			if (parse_is_name(name, strlen(name)) && (!make_local || vars_make_local(sh, name) == 0))
+				vars_set_flags(sh, name, VAR_ASSOC_REFUSED, 0);
+			free(name);
+		}
+		return 2;
 	}
 	if (funcs) {
 		struct func_print_ctx fc = {.names_only = func_names};

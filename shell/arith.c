@@ -236,6 +236,8 @@ static int read_variable(struct arith *a, const struct lvalue *lv, intmax_t *out
 	const char *text = NULL;
 	if (lv->has_index) {
 		struct var *v = vars_lookup(a->sh, lv->name);
+		if (vars_assoc_refused(a->sh, v, lv->name))
+			return -1;
 		if (v && (v->flags & VAR_ARRAY)) {
 			intmax_t i = lv->index;
 			if (i < 0)

@@ -342,6 +342,8 @@ static int lookup_param(struct expander *ex, const char *name, const char *subsc
 		return 0;
 	}
 	struct var *v = is_name(name) ? vars_lookup(sh, name) : NULL;
+	if (vars_assoc_refused(sh, v, name))
+		return -1;
 	if (strcmp(subscript, "@") == 0 || strcmp(subscript, "*") == 0) {
 		pv->is_list = true;
 		pv->star = subscript[0] == '*';
@@ -843,6 +845,8 @@ static int expand_keys(struct expander *ex, const struct word_param *p, struct p
 	pv->is_list = true;
 	pv->star = p->index && word_is_literal(p->index, "*");
 	struct var *v = vars_lookup(ex->sh, p->name);
+	if (vars_assoc_refused(ex->sh, v, p->name))
+		return -1;
 	if (!v || (v->flags & VAR_NOVALUE))
 		return 0;
 	pv->kind = PV_LIST;
@@ -931,7 +935,10 @@ static int expand_param(struct expander *ex, const struct word_param *p, bool qu
 		return 0;
 	}
 	if (p->op == PARAM_KEYS) {
-		expand_keys(ex, p, &pv);
+		if (expand_keys(ex, p, &pv) < 0) {
+			pval_free(&pv);
+			return -1;
+		}
 		emit_pval(ex, &pv, quoted, xb);
 		pval_free(&pv);
 		return 0;

@@ -177,6 +177,8 @@ enum var_flags {
 	VAR_LOWER = 1 << 4,    /* declare -l */
 	VAR_UPPER = 1 << 5,    /* declare -u */
 	VAR_NOVALUE = 1 << 6,  /* declared (export x, local x) but never given a value */
+	VAR_ASSOC_REFUSED = 1 << 7, /* declare -A failed: unusable until unset, so that a
+	                             * script meant for bash cannot go on with wrong keys */
 };
 
 struct var {
@@ -201,6 +203,8 @@ const char *vars_get(struct shell *sh, const char *name);
 int vars_set(struct shell *sh, const char *name, const char *value, unsigned flags);
 int vars_set_array(struct shell *sh, const char *name, char *const *values, size_t n, bool append);
 int vars_set_element(struct shell *sh, const char *name, long index, const char *value);
+/* Whether v was named by a failed declare -A (then says so; v may be NULL). */
+bool vars_assoc_refused(struct shell *sh, const struct var *v, const char *name);
 /* Returns 0 (also when not set), -1 after shell_error() when readonly. */
 int vars_unset(struct shell *sh, const char *name);
 int vars_unset_element(struct shell *sh, const char *name, long index);

@@ -277,6 +277,14 @@ static char *transform_value(struct shell *sh, const char *value, unsigned flags
 	return xstrdup(value);
 }
 
+bool vars_assoc_refused(struct shell *sh, const struct var *v, const char *name)
+{
+	if (!v || !(v->flags & VAR_ASSOC_REFUSED))
+		return false;
+	shell_error(sh, "%s: associative arrays are not supported (declare -A failed)", name);
+	return true;
+}
+
 static int readonly_error(struct shell *sh, const char *name)
 {
 	shell_error(sh, "%s: readonly variable", name);
@@ -344,6 +352,8 @@ int vars_set(struct shell *sh, const char *name, const char *value, unsigned fla
 	struct var *v = find_visible_hashed(sh->vars, name, h);
 	if (v && (v->flags & VAR_READONLY))
 		return readonly_error(sh, name);
+	if (vars_assoc_refused(sh, v, name))
+		return -1;
 	unsigned effective = (v ? v->flags : 0) | flags;
 	if (v && !(effective & (VAR_INTEGER | VAR_LOWER | VAR_UPPER | VAR_ARRAY | VAR_DYNAMIC)) && v->value &&
 	    !(v->flags & VAR_NOVALUE) && !sh->opt.allexport && name[0] != 'P' && name[0] != 'O') {
@@ -395,6 +405,8 @@ int vars_set_array(struct shell *sh, const char *name, char *const *values, size
 	struct var *v = find_visible(sh->vars, name, NULL);
 	if (v && (v->flags & VAR_READONLY))
 		return readonly_error(sh, name);
+	if (vars_assoc_refused(sh, v, name))
+		return -1;
 	unsigned flags = v ? v->flags : 0;
 	char **stored = xcalloc(n + 1, sizeof *stored);
 	for (size_t i = 0; i < n; i++) {
@@ -431,6 +443,8 @@ int vars_set_element(struct shell *sh, const char *name, long index, const char 
 	struct var *v = find_visible(sh->vars, name, NULL);
 	if (v && (v->flags & VAR_READONLY))
 		return readonly_error(sh, name);
+	if (vars_assoc_refused(sh, v, name))
+		return -1;
 	char *stored = transform_value(sh, value, v ? v->flags : 0);
 	if (!stored)
 		return -1;
@@ -490,6 +504,8 @@ int vars_unset_element(struct shell *sh, const char *name, long index)
 		return 0;
 	if (v->flags & VAR_READONLY)
 		return readonly_error(sh, name);
+	if (vars_assoc_refused(sh, v, name))
+		return -1;
 	if (!(v->flags & VAR_ARRAY)) {
 		if (index == 0 || index == -1)
 			return vars_unset(sh, name);

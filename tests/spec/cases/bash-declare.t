@@ -223,3 +223,28 @@ echo $?
 --- tags bash
 --- stdout
 1
+
+### declare -A fails, and the name cannot be used with keys until unset
+# sbsh has no associative arrays: going on with indexed semantics would
+# give every key the same element.
+declare -A m
+echo "declare: $?"
+echo "[${m[a]}]"
+echo "lookup: $?"
+echo "[${!m[@]}]"
+echo "keys: $?"
+"$SHELL" -c 'declare -A m 2>/dev/null; m[a]=1; echo not reached'
+echo "assignment: $?"
+unset m
+m[a]=1
+echo "after unset: ${m[0]}"
+if declare -A probe 2>/dev/null; then echo assoc; else echo no assoc; fi
+--- tags bash nobash
+--- stderr-nonempty
+--- stdout
+declare: 2
+lookup: 1
+keys: 1
+assignment: 1
+after unset: 1
+no assoc
