@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <termios.h>
 #include <unistd.h>
@@ -526,6 +527,12 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 		st->protect.broker_fd = -1;
 	}
 	st->protect.shell.pid = getpid();
+	/* A job that detaches itself (a double fork, `(cmd &)`) would go to
+	 * init, out of the warden's sight, and could plant a hook after the
+	 * session. Headless, the shell adopts such orphans (the broker does,
+	 * when there is one), so the session's last check finds them. */
+	if (st->protect.shell.fd >= 0 && st->broker_fd < 0 && !want_broker)
+		prctl(PR_SET_CHILD_SUBREAPER, 1);
 
 	if (!text)
 		st->history_fd = open_history();
