@@ -2270,7 +2270,8 @@ static void jobs_refresh(struct jobs *j)
  * putting changes back as they come, and keeps the session's marker, so a
  * session started meanwhile takes what differs for this one's. It leaves
  * when the last job (or a child it started) has exited. A job that
- * detached itself from its parent before the session ended is not seen. */
+ * detached itself during the session is found too: the shell (headless)
+ * or the broker adopts orphans. */
 static _Noreturn void warden_linger(struct warden *w, struct jobs *j)
 {
 	for (int i = 0; i < 2; i++)
