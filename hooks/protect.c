@@ -2328,6 +2328,8 @@ static _Noreturn void warden_linger(struct warden *w, struct jobs *j)
 
 static _Noreturn void warden_main(struct warden *w)
 {
+	/* Its own session, unless the parent made it a group leader first
+	 * (then it stays in the caller's session, in a group of its own). */
 	setsid();
 	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (null >= 0) {
@@ -2339,6 +2341,7 @@ static _Noreturn void warden_main(struct warden *w)
 	signal(SIGINT, SIG_IGN);
 	signal(SIGHUP, SIG_IGN);
 	signal(SIGQUIT, SIG_IGN);
+	signal(SIGTTOU, SIG_IGN); /* saying what it restored, from a background group */
 	sigset_t set;
 	sigemptyset(&set);
 	sigaddset(&set, SIGUSR1);
@@ -2871,6 +2874,11 @@ int protect_start(struct events *ev, bool broker, char *const *extra, struct pro
 		}
 		warden_main(&w);
 	}
+	/* Out of our process group at once, not only when the warden gets to
+	 * its setsid(): a kill of the whole group (an agent tool's timeout)
+	 * right after the start must not take the warden with it. */
+	if (pid > 0)
+		setpgid(pid, pid);
 	if (w.inotify >= 0)
 		close(w.inotify);
 	free(w.watches);
