@@ -16,6 +16,12 @@ struct policy_options {
 	 * sbsh -c on a terminal whose text needed no approval as written runs
 	 * without a broker (startup.c). NULL: headless. */
 	const char *nobody_why;
+	/* Without a broker, ask `sbsh --approver' directly when one runs
+	 * (approver.h: approver_ask); writable: the folders the sandbox may
+	 * write, as named (resolved when first needed, for its trust check). */
+	bool ask_approver;
+	unsigned approval_timeout_s;
+	char *const *writable;
 	bool off;          /* classification turned off (--no-classify) */
 	struct events *events;          /* hooks/events.h, or NULL */
 	struct protect_client *protect; /* hooks/protect.h, or NULL */

@@ -279,6 +279,42 @@ static char *approver_socket(void)
 	return NULL;
 }
 
+int approver_ask(const struct approval_question *q, char *const *writable, const char **why)
+{
+	*why = NULL;
+	int fd = approver_connect(writable, why);
+	if (fd < 0)
+		return -1;
+	if (approver_send(fd, q) != 0) {
+		close(fd);
+		*why = "the approver went away";
+		return -1;
+	}
+	/* A little longer than the approver's own limit, so it is the one
+	 * that withdraws the question and says so. */
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	int64_t deadline = (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000 + ((int64_t)q->timeout_s + 2) * 1000;
+	int answer = BROKER_NO;
+	while (1) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		int64_t left = deadline - ((int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000);
+		if (left <= 0)
+			break;
+		struct pollfd pfd = {.fd = fd, .events = POLLIN};
+		int r = poll(&pfd, 1, left > 60000 ? 60000 : (int)left);
+		if (r < 0 && errno != EINTR)
+			break;
+		if (r > 0) {
+			int got = approver_receive(fd);
+			answer = got < 0 ? BROKER_NO : got;
+			break;
+		}
+	}
+	close(fd);
+	return answer;
+}
+
 bool approver_present(void)
 {
 	char *path = approver_socket();

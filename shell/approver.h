@@ -67,6 +67,14 @@ bool approver_listening(void);
  * text) when one runs but must not be used. */
 int approver_connect(char *const *writable, const char **why);
 
+/* Puts q to the approver from a session without a broker (one without a
+ * terminal, whose text names no escape: a broker would only relay, at
+ * the cost of a fork). The approver is checked as a broker checks it, and
+ * the answer is kept by the asker, the shell, as a broker's would be.
+ * Returns a broker_answer (no answer in time: BROKER_NO), or -1 with *why
+ * (static text, or NULL when no approver runs). */
+int approver_ask(const struct approval_question *q, char *const *writable, const char **why);
+
 /* Sends q on a connected socket. Returns 0, or -1 (too long, or gone). */
 int approver_send(int fd, const struct approval_question *q);
 /* Reads the answer once the socket is readable: a broker_answer, or -1

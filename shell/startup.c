@@ -332,21 +332,26 @@ static const char *command_text(int argc, char **argv)
  * the starting folder). Text it cannot parse, or very long text, may too.
  * cl is the shell's own classifier (config rules and all), so its git
  * config cache serves the commands as they run. */
-static bool text_needs_human(struct classifier *cl, const char *text)
+static bool text_needs_human(struct classifier *cl, const char *text, bool *may_escape)
 {
 	size_t len = strlen(text);
+	/* escape anywhere: a command, a function, an alias, a string eval'd */
+	*may_escape = len > 65536 || strstr(text, "escape");
 	if (len > 65536 ||
 	    (strstr(text, "git") && (strstr(text, "cd") || strstr(text, "pushd") || strstr(text, "popd"))))
 		return true;
 	struct classify_result r;
 	classify_result_init(&r);
 	char *err = NULL;
-	bool needs = classify_text(cl, text, len, &r, &err) != 0 || r.verdict != VERDICT_SAFE;
+	bool unparsed = classify_text(cl, text, len, &r, &err) != 0;
+	bool needs = unparsed || r.verdict != VERDICT_SAFE;
 	free(err);
-	for (size_t i = 0; !needs && i < r.nitems; i++) {
+	for (size_t i = 0; i < r.nitems; i++) {
 		const char *c = r.items[i].command ? r.items[i].command : "";
-		needs = strncmp(c, ". ", 2) == 0 || strncmp(c, "source ", 7) == 0;
+		if (strncmp(c, ". ", 2) == 0 || strncmp(c, "source ", 7) == 0)
+			needs = *may_escape = true; /* what the file holds is judged as it runs */
 	}
+	*may_escape = *may_escape || unparsed;
 	classify_result_free(&r);
 	return needs;
 }
@@ -457,6 +462,7 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 	 * on; nobody with CI or --headless. Without a terminal, one lstat of
 	 * the approver's socket decides whether a broker is forked. */
 	bool terminal = !st->headless && stdio_is_terminal();
+	st->terminal = terminal;
 	if (!st->headless && !terminal && !approver_present())
 		st->headless = true;
 
@@ -476,10 +482,16 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 	 * only as it runs is refused, and says why. Text that may need the
 	 * human gets the broker (and on a terminal its pty). */
 	const char *text = command_text(*argc, argv);
+	bool may_escape = true;
 	if (!st->headless && text) {
 		st->classifier = classifier_with_rules(st->classify_rules.items);
-		st->quiet = !text_needs_human(st->classifier, text);
+		st->quiet = !text_needs_human(st->classifier, text, &may_escape);
 	}
+	/* Without a terminal the human answers on the approver's, which the
+	 * shell can ask itself: then a broker is needed only to run escape. */
+	if (!st->headless && !terminal && text && !may_escape)
+		st->quiet = true;
+	st->ask_approver = !st->headless;
 	bool want_broker = !st->headless && !st->quiet;
 
 	/* The rules are made before anything is forked: a fork makes each

@@ -173,23 +173,31 @@ try:
     check("in: " + project in screen, "the prompt shows the folder", screen)
     check("session: sbsh pid %d\r\n" % last_pid in screen, "the prompt shows the asking session's pid", screen)
 
-    # Text that needs nobody as written forks no broker, approver or not:
-    # the shell is the very process started, and nobody is asked. What
-    # needs approval only as it runs is then refused, saying why.
+    # Without a terminal, sbsh -c forks no broker unless its text names
+    # escape: the shell is the very process started ($$), and asks the
+    # approver itself, also for what needs approval only as it runs.
     status, out, err, seen, screen = session("echo pid=$$", env, project, a, [])
     check(status == 0 and "pid=%d\n" % last_pid in out and seen == 0,
           "with an approver, sbsh -c whose text needs nobody runs without a broker", screen + out + err)
     touch(victim)
     status, out, err, seen, screen = session("echo pid=$$; rm -f victim", env, project, a, [b"y"])
-    check(not os.path.exists(victim) and "pid=%d\n" % last_pid not in out and seen == 1,
-          "... text that needs approval gets one, which asks the approver", screen + out + err)
+    check(not os.path.exists(victim) and "pid=%d\n" % last_pid in out and seen == 1,
+          "... text that needs approval asks the approver itself, without a broker", screen + out + err)
     repo = os.path.join(base, "gp")
     subprocess.run(["git", "init", "-q", repo], check=True)
     status, out, err, seen, screen = session("git config alias.fp 'push --force'; git fp origin main 2>/dev/null;"
-                                             " echo status=$?", env, repo, a, [b"y"])
-    check(seen == 0 and "status=%d" % REFUSED in out and "refused FORCE_PUSH (this sbsh -c has no broker" in err,
-          "... a command judged only as it runs, in text that needed nobody, is refused with the reason",
-          screen + out + err)
+                                             " echo status=$?", env, repo, a, [b"n"])
+    check(seen == 1 and "status=%d" % REFUSED in out and "refused FORCE_PUSH (the human said no)" in err
+          and "git \x1b[7mfp\x1b[27m origin main" in screen,
+          "... a command judged only as it runs is asked too", screen + out + err)
+    since = len(a.out)
+    proc = start_session("echo pid=$$; escape true", env, project)
+    m = a.wait_for(rb"Type (\w{4}) and Enter", since)
+    if m:
+        a.type(b"zzzz\r")
+    status, out, err = finish(proc, a)
+    check(m is not None and "pid=%d\n" % proc.pid not in out and "pid=" in out,
+          "... text that names escape gets a broker (the shell is its child)", a.text(since) + out + err)
 
     # no
     touch(victim)
