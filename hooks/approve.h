@@ -20,6 +20,7 @@ struct policy_options {
 	 * (approver.h: approver_ask); writable: the folders the sandbox may
 	 * write, as named (resolved when first needed, for its trust check). */
 	bool ask_approver;
+	bool text_safe;    /* the -c text needs nobody as written: nothing to ask up front */
 	unsigned approval_timeout_s;
 	char *const *writable;
 	bool off;          /* classification turned off (--no-classify) */

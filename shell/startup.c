@@ -485,7 +485,7 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 	bool may_escape = true;
 	if (!st->headless && text) {
 		st->classifier = classifier_with_rules(st->classify_rules.items);
-		st->quiet = !text_needs_human(st->classifier, text, &may_escape);
+		st->quiet = st->text_safe = !text_needs_human(st->classifier, text, &may_escape);
 	}
 	/* Without a terminal the human answers on the approver's, which the
 	 * shell can ask itself: then a broker is needed only to run escape. */

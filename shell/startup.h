@@ -32,6 +32,7 @@ struct startup {
 	struct protect_start_result protect; /* shell.fd -1 when nothing is protected */
 	struct events *events; /* --events / SBSH_EVENTS, or NULL */
 	bool ask_approver;    /* no broker: the shell asks the approver itself */
+	bool text_safe;       /* the -c text needs nobody as written */
 	bool terminal;        /* stdio is the controlling terminal: a human is there */
 };
 
