@@ -749,18 +749,9 @@ static char *transform_one(const char *value, char how)
 		strbuf_addc(&out, '\'');
 		break;
 	}
-	case 'E': {
-		size_t n = strlen(value);
-		for (size_t i = 0; i < n;) {
-			if (value[i] == '\\') {
-				i++;
-				i += lex_decode_dollar_escape(value + i, n - i, &out);
-			} else {
-				strbuf_addc(&out, value[i++]);
-			}
-		}
+	case 'E':
+		lex_decode_dollar_text(value, strlen(value), &out);
 		break;
-	}
 	default:
 		strbuf_free(&out);
 		return convert_case_op(value, how == 'U' ? PARAM_UPPER_ALL : how == 'u' ? PARAM_UPPER_FIRST : PARAM_LOWER_ALL,

@@ -72,6 +72,18 @@ size_t lex_decode_dollar_escape(const char *s, size_t n, struct strbuf *out)
 	}
 }
 
+void lex_decode_dollar_text(const char *s, size_t n, struct strbuf *out)
+{
+	for (size_t i = 0; i < n;) {
+		if (s[i] == '\\') {
+			i++;
+			i += lex_decode_dollar_escape(s + i, n - i, out);
+		} else {
+			strbuf_addc(out, s[i++]);
+		}
+	}
+}
+
 char *lex_heredoc_delimiter(const char *raw, size_t len, bool *quoted)
 {
 	struct strbuf sb;

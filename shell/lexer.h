@@ -34,6 +34,9 @@ static inline bool lex_is_word_break(int c)
  * holds the rest of the quoted text. Appends the decoded bytes to out and
  * returns how many bytes of s were used (at least 1 when n > 0). */
 size_t lex_decode_dollar_escape(const char *s, size_t n, struct strbuf *out);
+/* Decodes every backslash escape of s (n bytes) as $'...' does, appending
+ * to out: the body of a $'...' word, or ${x@E}. */
+void lex_decode_dollar_text(const char *s, size_t n, struct strbuf *out);
 
 /* Quote removal on the raw text of a here-document delimiter word; *quoted
  * tells whether any part of it was quoted (the body is then literal).

@@ -668,14 +668,7 @@ static bool lex_dollar_single(struct parser *p, struct parts *ps)
 		}
 	}
 	strbuf_init(&out);
-	for (size_t i = 0; i < raw.len;) {
-		if (raw.data[i] == '\\') {
-			i++;
-			i += lex_decode_dollar_escape(raw.data + i, raw.len - i, &out);
-		} else {
-			strbuf_addc(&out, raw.data[i++]);
-		}
-	}
+	lex_decode_dollar_text(raw.data ? raw.data : "", raw.len, &out);
 	strbuf_free(&raw);
 	parts_add_literal(p, ps, out.data, out.len, QUOTE_DOLLAR, begin, cur_pos(p));
 	strbuf_free(&out);

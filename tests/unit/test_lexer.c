@@ -13,15 +13,7 @@ static char *decode(const char *s)
 {
 	struct strbuf out;
 	strbuf_init(&out);
-	size_t n = strlen(s);
-	for (size_t i = 0; i < n;) {
-		if (s[i] == '\\') {
-			i++;
-			i += lex_decode_dollar_escape(s + i, n - i, &out);
-		} else {
-			strbuf_addc(&out, s[i++]);
-		}
-	}
+	lex_decode_dollar_text(s, strlen(s), &out);
 	return strbuf_detach(&out);
 }
 
