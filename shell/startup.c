@@ -477,10 +477,11 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 	/* sbsh -c whose text needs nobody as written forks no broker, on a
 	 * terminal or with an approver listening (a fork, a pty and a relay
 	 * cost more than the rest of sbsh -c here): its commands keep the
-	 * terminal, as under bash, and the human is never asked in it; seccomp
+	 * terminal, as under bash, and the human is never asked on it; seccomp
 	 * stops them typing into it (TIOCSTI). What turns out to need approval
-	 * only as it runs is refused, and says why. Text that may need the
-	 * human gets the broker (and on a terminal its pty). */
+	 * only as it runs goes to the approver when one runs, else is refused,
+	 * saying why. Text that may need the human gets the broker (and on a
+	 * terminal its pty). */
 	const char *text = command_text(*argc, argv);
 	bool may_escape = true;
 	if (!st->headless && text) {
