@@ -2406,13 +2406,9 @@ static _Noreturn void warden_main(struct warden *w)
 		}
 		if (sig_i >= 0 && (pfd[sig_i].revents & POLLIN) && !warden_signal(w))
 			break;
-		if (pid_i >= 0 && (pfd[pid_i].revents & (POLLIN | POLLHUP | POLLERR))) {
-			/* The shell (or what it exec'd) has exited. Jobs it left may
-			 * still hold its socket: they are checked when they close it. */
-			close(w->pidfd);
-			w->pidfd = -1;
-			warden_final(w, "changed by the last command");
-		}
+		/* What the shell sent comes before its exit: a QUIET end read
+		 * after the exit's check would have checked what may already be
+		 * the human's. */
 		for (int k = 0; k < n; k++) {
 			if (k == sig_i || k == pid_i || !(pfd[k].revents & (POLLIN | POLLHUP | POLLERR)))
 				continue;
@@ -2464,6 +2460,14 @@ static _Noreturn void warden_main(struct warden *w)
 				_exit(0);
 			}
 			reply(*fd, &restored);
+		}
+		if (pid_i >= 0 && (pfd[pid_i].revents & (POLLIN | POLLHUP | POLLERR))) {
+			/* The shell (or what it exec'd) has exited without a last
+			 * check. Jobs it left may still hold its socket: they are
+			 * checked when they close it. */
+			close(w->pidfd);
+			w->pidfd = -1;
+			warden_final(w, "changed by the last command");
 		}
 	}
 	/* Everybody who could ask is gone (exited, or killed with the whole
