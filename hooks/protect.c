@@ -2199,19 +2199,29 @@ static bool jobs_has(const struct jobs *j, pid_t pid)
 
 /* Adds the children thread tid of process pid started (as /proc lists
  * them now) but skip. */
-static void jobs_add_thread_children(struct jobs *j, pid_t pid, pid_t tid, pid_t skip)
+/* The pids of a thread's children, as the kernel lists them ("12 34 "),
+ * NUL-terminated in buf (size - 1 bytes at most: size - 1 may mean more).
+ * Returns the length, or -1 when the kernel cannot tell. */
+static ssize_t read_children(pid_t pid, pid_t tid, char *buf, size_t size)
 {
 	char path[64];
 	snprintf(path, sizeof path, "/proc/%ld/task/%ld/children", (long)pid, (long)tid);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return;
-	char buf[4096];
-	ssize_t n = read(fd, buf, sizeof buf - 1);
+		return -1;
+	ssize_t n = read(fd, buf, size - 1);
 	close(fd);
-	if (n <= 0)
-		return;
+	if (n < 0)
+		return -1;
 	buf[n] = '\0';
+	return n;
+}
+
+static void jobs_add_thread_children(struct jobs *j, pid_t pid, pid_t tid, pid_t skip)
+{
+	char buf[4096];
+	if (read_children(pid, tid, buf, sizeof buf) <= 0)
+		return;
 	for (char *s = buf, *end; *s && j->n < PROTECT_JOBS_MAX; s = end) {
 		long child = strtol(s, &end, 10);
 		if (end == s)
@@ -2684,16 +2694,10 @@ void protect_final_check(int fd)
  * or not yet waited for; true when the kernel cannot tell. */
 static bool leaves_children(pid_t warden)
 {
-	char path[64], buf[256];
-	snprintf(path, sizeof path, "/proc/self/task/%ld/children", (long)getpid());
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return true;
-	ssize_t n = read(fd, buf, sizeof buf - 1);
-	close(fd);
+	char buf[256];
+	ssize_t n = read_children(getpid(), getpid(), buf, sizeof buf);
 	if (n < 0 || (size_t)n >= sizeof buf - 1)
 		return true;
-	buf[n] = '\0';
 	for (char *s = buf, *end;; s = end) {
 		long child = strtol(s, &end, 10);
 		if (end == s)

@@ -279,15 +279,11 @@ static char *approver_socket(void)
 	return NULL;
 }
 
-int approver_ask(const struct approval_question *q, char *const *writable, const char **why)
+int approver_await(int fd, const struct approval_question *q, struct pollfd *others, size_t nothers,
+                   bool (*tend)(void *ctx, const struct pollfd *others), void *ctx)
 {
-	*why = NULL;
-	int fd = approver_connect(writable, why);
-	if (fd < 0)
-		return -1;
 	if (approver_send(fd, q) != 0) {
 		close(fd);
-		*why = "the approver went away";
 		return -1;
 	}
 	/* A little longer than the approver's own limit, so it is the one
@@ -296,22 +292,45 @@ int approver_ask(const struct approval_question *q, char *const *writable, const
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	int64_t deadline = (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000 + ((int64_t)q->timeout_s + 2) * 1000;
 	int answer = BROKER_NO;
+	struct pollfd pfd[4];
+	if (nothers > 3)
+		nothers = 3;
 	while (1) {
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		int64_t left = deadline - ((int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000);
 		if (left <= 0)
 			break;
-		struct pollfd pfd = {.fd = fd, .events = POLLIN};
-		int r = poll(&pfd, 1, left > 60000 ? 60000 : (int)left);
+		pfd[0] = (struct pollfd){.fd = fd, .events = POLLIN};
+		for (size_t i = 0; i < nothers; i++)
+			pfd[i + 1] = others[i];
+		int r = poll(pfd, (nfds_t)(nothers + 1), left > 60000 ? 60000 : (int)left);
 		if (r < 0 && errno != EINTR)
 			break;
-		if (r > 0) {
+		if (r <= 0)
+			continue;
+		if (pfd[0].revents) {
 			int got = approver_receive(fd);
 			answer = got < 0 ? BROKER_NO : got;
 			break;
 		}
+		for (size_t i = 0; i < nothers; i++)
+			others[i].revents = pfd[i + 1].revents;
+		if (tend && !tend(ctx, others))
+			break;
 	}
 	close(fd);
+	return answer;
+}
+
+int approver_ask(const struct approval_question *q, char *const *writable, const char **why)
+{
+	*why = NULL;
+	int fd = approver_connect(writable, why);
+	if (fd < 0)
+		return -1;
+	int answer = approver_await(fd, q, NULL, 0, NULL, NULL);
+	if (answer < 0)
+		*why = "the approver went away";
 	return answer;
 }
 

@@ -75,6 +75,15 @@ int approver_connect(char *const *writable, const char **why);
  * (static text, or NULL when no approver runs). */
 int approver_ask(const struct approval_question *q, char *const *writable, const char **why);
 
+/* Sends q on fd (connected to the approver) and waits for the answer, a
+ * little longer than the approver's own limit (then BROKER_NO). others
+ * (nothers, at most 3) are polled meanwhile, and tend(ctx, others) called
+ * with their revents when any is ready: false gives up (a no). Closes fd.
+ * Returns a broker_answer, or -1 when q could not be sent. */
+struct pollfd;
+int approver_await(int fd, const struct approval_question *q, struct pollfd *others, size_t nothers,
+                   bool (*tend)(void *ctx, const struct pollfd *others), void *ctx);
+
 /* Sends q on a connected socket. Returns 0, or -1 (too long, or gone). */
 int approver_send(int fd, const struct approval_question *q);
 /* Reads the answer once the socket is readable: a broker_answer, or -1

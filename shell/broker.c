@@ -251,50 +251,29 @@ static void handle_signal(struct broker *b, const struct signalfd_siginfo *si);
 /* The question through the approver, on fd (closed here). While it waits
  * the broker still reaps and forwards signals; the shell going away, the
  * approver going away or the time running out are a no. */
+/* While the approver is asked: signals (reaped and forwarded as ever);
+ * the shell exiting, or hanging up its socket, ends the question. */
+static bool tend_while_asking(void *ctx, const struct pollfd *others)
+{
+	struct broker *b = ctx;
+	if (others[0].revents & POLLIN) {
+		struct signalfd_siginfo si;
+		if (read(b->sigfd, &si, sizeof si) == (ssize_t)sizeof si)
+			handle_signal(b, &si);
+	}
+	if (b->sock >= 0 && (others[1].revents & (POLLHUP | POLLERR)))
+		return false;
+	return !b->shell_done;
+}
+
 static int ask_through_approver(struct broker *b, int fd, const struct approval_question *q)
 {
-	int answer = BROKER_NO;
-	if (approver_send(fd, q) != 0) {
-		close(fd);
-		return BROKER_NO;
-	}
-	/* A little longer than the approver's own limit, so it is the one
-	 * that withdraws the question and says so. */
-	struct timespec start;
-	clock_gettime(CLOCK_MONOTONIC, &start);
-	int64_t deadline = (int64_t)start.tv_sec * 1000 + start.tv_nsec / 1000000 +
-	                   ((int64_t)q->timeout_s + 2) * 1000;
-	while (!b->shell_done) {
-		struct timespec now;
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		int64_t left = deadline - ((int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000);
-		if (left <= 0)
-			break;
-		struct pollfd pfd[3] = {
-			{.fd = fd, .events = POLLIN},
-			{.fd = b->sigfd, .events = POLLIN},
-			{.fd = b->sock, .events = 0}, /* only its hangup: the shell is gone */
-		};
-		int r = poll(pfd, b->sock >= 0 ? 3 : 2, left > 60000 ? 60000 : (int)left);
-		if (r < 0 && errno != EINTR)
-			break;
-		if (r <= 0)
-			continue;
-		if (pfd[0].revents) {
-			int got = approver_receive(fd);
-			answer = got < 0 ? BROKER_NO : got;
-			break;
-		}
-		if (pfd[1].revents & POLLIN) {
-			struct signalfd_siginfo si;
-			if (read(b->sigfd, &si, sizeof si) == (ssize_t)sizeof si)
-				handle_signal(b, &si);
-		}
-		if (b->sock >= 0 && (pfd[2].revents & (POLLHUP | POLLERR)))
-			break;
-	}
-	close(fd);
-	return answer;
+	struct pollfd others[2] = {
+		{.fd = b->sigfd, .events = POLLIN},
+		{.fd = b->sock, .events = 0}, /* only its hangup: the shell is gone */
+	};
+	int answer = approver_await(fd, q, others, b->sock >= 0 ? 2 : 1, tend_while_asking, b);
+	return answer < 0 ? BROKER_NO : answer;
 }
 
 /* Puts a question to the human: the approver when one runs, else the

@@ -744,8 +744,12 @@ static char *transform_one(const char *value, char how)
 			break;
 		}
 		strbuf_addc(&out, '\'');
-		for (const char *p = value; *p; p++)
-			strbuf_adds(&out, *p == '\'' ? "'\\''" : (char[]){*p, '\0'});
+		for (const char *p = value; *p; p++) {
+			if (*p == '\'')
+				strbuf_adds(&out, "'\\''");
+			else
+				strbuf_addc(&out, *p);
+		}
 		strbuf_addc(&out, '\'');
 		break;
 	}

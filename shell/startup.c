@@ -544,7 +544,7 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 	 * init, out of the warden's sight, and could plant a hook after the
 	 * session. Headless, the shell adopts such orphans (the broker does,
 	 * when there is one), so the session's last check finds them. */
-	if (st->protect.shell.fd >= 0 && st->broker_fd < 0 && !want_broker)
+	if (st->protect.shell.fd >= 0 && st->broker_fd < 0)
 		prctl(PR_SET_CHILD_SUBREAPER, 1);
 
 	if (!text)
