@@ -15,6 +15,7 @@
 
 #include "broker.h"
 #include "approver.h"
+#include "denial.h"
 #include "events.h"
 #include "protect.h"
 
@@ -34,7 +35,6 @@ struct policy {
 	struct strvec line_ok;    /* normalised commands approved for this line */
 	struct strvec line_no;    /* ... and refused for it */
 	unsigned line_depth;      /* nested lines (eval, source) share the outer decision */
-	char **writable_real;     /* opts.writable resolved, once asked for */
 };
 
 static void allow_list_free(struct allow_list *l)
@@ -195,7 +195,6 @@ void policy_free(struct shell *sh)
 	strvec_free(&p->session_ok);
 	strvec_free(&p->line_ok);
 	strvec_free(&p->line_no);
-	strv_free(p->writable_real);
 	free(p);
 	sh->policy = NULL;
 }
@@ -362,27 +361,19 @@ static bool can_ask(const struct policy *p)
 }
 
 /* Asks the human; as broker_request_approval. */
-static int ask_human(struct policy *p, const char *verdict, const char *command, const char *reason,
+static int ask_human(struct shell *sh, const char *verdict, const char *command, const char *reason,
                      const char *marks, const char **why)
 {
+	struct policy *p = sh->policy;
 	if (p->opts.broker_fd >= 0)
 		return broker_request_approval(p->opts.broker_fd, verdict, command, reason, marks, why);
-	if (!p->writable_real) {
-		struct strvec real;
-		strvec_init(&real);
-		for (char *const *w = p->opts.writable; w && *w; w++) {
-			char *r = realpath(*w, NULL);
-			strvec_push_owned(&real, r ? r : xstrdup(*w));
-		}
-		p->writable_real = strvec_detach(&real);
-	}
 	char cwd[PATH_MAX];
 	struct approval_question q = {
 		.folder = getcwd(cwd, sizeof cwd) ? cwd : "?", .verdict = verdict, .command = command,
 		.reason = reason, .marks = marks ? marks : "", .program = "", .warning = "",
 		.timeout_s = p->opts.approval_timeout_s ? p->opts.approval_timeout_s : 60,
 	};
-	int answer = approver_ask(&q, p->writable_real, why);
+	int answer = approver_ask(&q, denial_sandbox_roots(sh), why);
 	if (answer < 0 && !*why)
 		*why = p->opts.nobody_why ? p->opts.nobody_why : "headless, nobody to approve";
 	return answer;
@@ -461,7 +452,7 @@ void policy_line_begin(struct shell *sh, const struct node *line)
 	}
 	if (asked.len) {
 		const char *why = NULL;
-		int answer = ask_human(p, verdict_name(worst), cmds.data, reasons.data, marks.data, &why);
+		int answer = ask_human(sh, verdict_name(worst), cmds.data, reasons.data, marks.data, &why);
 		/* Nobody could answer: each command is refused with the reason
 		 * when it is reached. */
 		if (answer < 0)
@@ -574,7 +565,7 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 	}
 	fflush(stdout);
 	const char *why = NULL;
-	int answer = ask_human(p, verdict_name(v), command, reason ? reason : verdict_name(v), marks, &why);
+	int answer = ask_human(sh, verdict_name(v), command, reason ? reason : verdict_name(v), marks, &why);
 	if (answer < 0)
 		by = p->opts.nobody_why ? "no broker" : "headless";
 	if (answer == BROKER_YES_SESSION) {

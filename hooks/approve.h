@@ -17,12 +17,10 @@ struct policy_options {
 	 * without a broker (startup.c). NULL: headless. */
 	const char *nobody_why;
 	/* Without a broker, ask `sbsh --approver' directly when one runs
-	 * (approver.h: approver_ask); writable: the folders the sandbox may
-	 * write, as named (resolved when first needed, for its trust check). */
+	 * (approver.h: approver_ask). */
 	bool ask_approver;
 	bool text_safe;    /* the -c text needs nobody as written: nothing to ask up front */
 	unsigned approval_timeout_s;
-	char *const *writable;
 	bool off;          /* classification turned off (--no-classify) */
 	struct events *events;          /* hooks/events.h, or NULL */
 	struct protect_client *protect; /* hooks/protect.h, or NULL */

@@ -83,8 +83,7 @@ static const char *base_name(const char *s)
 	return slash ? slash + 1 : s;
 }
 
-/* The writable folders resolved, once; NULL when the sandbox is off. */
-static char *const *sandbox_roots(struct shell *sh)
+char *const *denial_sandbox_roots(struct shell *sh)
 {
 	if (sh->sandbox_roots || !sh->sandbox_grants)
 		return sh->sandbox_roots;
@@ -101,7 +100,7 @@ static char *const *sandbox_roots(struct shell *sh)
 
 static bool outside(struct shell *sh, const char *path)
 {
-	return denial_outside(sandbox_roots(sh), path);
+	return denial_outside(denial_sandbox_roots(sh), path);
 }
 
 /* The path a program was asked to write that lies outside, or NULL. */
@@ -195,6 +194,6 @@ void denial_hint_redirect(struct shell *sh, const char *path, int err)
 {
 	if (!sh->sandbox_grants || (err != EACCES && err != EPERM && err != EROFS))
 		return;
-	if (denial_outside(sandbox_roots(sh), path))
+	if (denial_outside(denial_sandbox_roots(sh), path))
 		print_hint(path, NULL);
 }

@@ -9,6 +9,9 @@
 /* True when writing path needs a folder outside roots (resolved folders the
  * sandbox lets the shell write). */
 bool denial_outside(char *const *roots, const char *path);
+/* The folders the sandbox lets the shell write, resolved on first need
+ * (sh->sandbox_roots); NULL when the sandbox is off. */
+char *const *denial_sandbox_roots(struct shell *sh);
 /* True when a program with this argv would get a hint if it failed: the
  * shell then waits for it instead of exec'ing it as its last command. */
 bool denial_may_hint(struct shell *sh, char *const *argv);
