@@ -6,6 +6,7 @@
 #include "builtins.h"
 #include "parser.h"
 #include "redir.h"
+#include "sandbox.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -396,11 +397,26 @@ static int nesting_error(struct shell *sh, const char *name)
 	return 2;
 }
 
+int shell_guard_before_program(struct shell *sh)
+{
+	if (!sh->pending_guard)
+		return 0;
+	if (sandbox_guard_terminal(sh->pending_guard) != 0) {
+		shell_error(sh, "the terminal guard (seccomp) could not be loaded: %s; no program is started",
+		            strerror(errno));
+		return -1;
+	}
+	sh->pending_guard = NULL;
+	return 0;
+}
+
 /* Forks. With job control, the child joins process group pgid (0: its
  * own) and, in the foreground, takes the terminal. Returns the pid in the
  * parent, 0 in the child, -1 after reporting. */
 static pid_t fork_child(struct shell *sh, pid_t pgid, bool foreground)
 {
+	if (shell_guard_before_program(sh) != 0)
+		return -1;
 	/* Every level of nested subshells is a live process, and forking
 	 * costs more the deeper the chain (the kernel's anon_vma chains):
 	 * recursion through $( ) or pipelines stops here, in a second, rather
@@ -877,6 +893,8 @@ static int call_function(struct shell *sh, struct func *f, int argc, char **argv
  * of the shell). Never returns. */
 _Noreturn static void exec_program(struct shell *sh, const char *path, char **argv)
 {
+	if (shell_guard_before_program(sh) != 0)
+		exec_exit(sh, STATUS_NOEXEC);
 	trap_reset_for_exec(sh);
 	char **env = vars_environ(sh);
 	execve(path, argv, env);
@@ -969,6 +987,11 @@ int exec_replace(struct shell *sh, char **argv, const char *argv0)
 	char *saved = argv[0];
 	if (argv0)
 		argv[0] = (char *)argv0;
+	if (shell_guard_before_program(sh) != 0) {
+		argv[0] = saved;
+		free(path);
+		return STATUS_NOEXEC;
+	}
 	fflush(stdout);
 	fflush(stderr);
 	trap_reset_for_exec(sh);
@@ -1152,6 +1175,12 @@ static int run_command(struct shell *sh, const struct node *n, int argc, char **
 		 * underneath), so the child does not copy the shell's page
 		 * tables, and an exec error comes back as its result. Without
 		 * traps or job control the child has nothing else to do. */
+		if (shell_guard_before_program(sh) != 0) {
+			free(path);
+			if (scoped)
+				vars_pop_scope(sh);
+			return STATUS_NOEXEC;
+		}
 		char **env = vars_environ(sh);
 		fflush(stdout);
 		fflush(stderr);

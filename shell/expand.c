@@ -1107,6 +1107,9 @@ static char *tilde_value(struct shell *sh, const char *user, size_t len)
 		const char *old = vars_get(sh, "OLDPWD");
 		return old ? xstrdup(old) : NULL;
 	}
+	/* ~name may run getent (users.c), a program like any other. */
+	if (shell_guard_before_program(sh) != 0)
+		return NULL;
 	char *name = xstrndup(user, len);
 	char *home = users_home(name);
 	free(name);

@@ -836,15 +836,20 @@ int sandbox_commit(const struct sandbox_config *cfg, struct sandbox_state *st)
 	if (cfg->guard_terminal) {
 		/* A filter inherited from an outer sbsh (make's recipes, nested
 		 * shells) refuses both before it looks at the descriptor: then
-		 * another copy would only cost its load (~50 us). */
+		 * another copy would only cost its load. Otherwise the guard waits
+		 * for the first program (sandbox_guard_terminal): loading it and
+		 * freeing it at exit cost ~100 us here, and until a program runs
+		 * only the shell's own code does, which never types into a terminal. */
 		int c = 0;
 		bool inherited = ioctl(-1, TIOCSTI, &c) == -1 && errno == EPERM &&
 		                 ioctl(-1, TIOCLINUX, &c) == -1 && errno == EPERM;
-		if (inherited || guard_terminal() == 0) {
+		if (inherited) {
 			st->terminal_guarded = true;
+		} else if (prctl(PR_GET_SECCOMP, 0, 0, 0, 0) >= 0) {
+			st->guard_pending = true;
 		} else if (cfg->mode == SANDBOX_REQUIRED) {
 			close(ruleset);
-			return fail(st, cfg, "the terminal guard (seccomp) could not be loaded: %s", strerror(errno));
+			return fail(st, cfg, "the terminal guard (seccomp) is unavailable: %s", strerror(errno));
 		} else {
 			strvec_push(&st->dropped, "terminal guard (seccomp: no typing into the terminal) could not be loaded");
 		}
@@ -866,8 +871,27 @@ int sandbox_commit(const struct sandbox_config *cfg, struct sandbox_state *st)
 	return 0;
 }
 
+int sandbox_guard_terminal(struct sandbox_state *st)
+{
+	if (!st->guard_pending)
+		return 0;
+	if (guard_terminal() != 0)
+		return -1;
+	st->guard_pending = false;
+	st->terminal_guarded = true;
+	return 0;
+}
+
 int sandbox_apply(const struct sandbox_config *cfg, struct sandbox_state *st)
 {
 	int r = sandbox_prepare(cfg, st);
-	return r == 0 ? sandbox_commit(cfg, st) : r;
+	if (r == 0)
+		r = sandbox_commit(cfg, st);
+	if (r == 0 && sandbox_guard_terminal(st) != 0) {
+		if (cfg->mode == SANDBOX_REQUIRED)
+			return fail(st, cfg, "the terminal guard (seccomp) could not be loaded: %s", strerror(errno));
+		st->guard_pending = false;
+		strvec_push(&st->dropped, "terminal guard (seccomp: no typing into the terminal) could not be loaded");
+	}
+	return r;
 }

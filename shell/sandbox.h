@@ -103,6 +103,7 @@ struct sandbox_state {
 	bool landlock_applied;
 	bool seccomp_applied;
 	bool terminal_guarded; /* TIOCSTI and TIOCLINUX refused (an inherited terminal) */
+	bool guard_pending;    /* that guard is still to load, before the first program */
 	uint64_t fs_handled;
 	uint64_t net_handled;
 	uint64_t scoped;
@@ -136,9 +137,16 @@ int sandbox_apply(const struct sandbox_config *cfg, struct sandbox_state *st);
  * were built in: sandbox_prepare opens the folders and makes the ruleset
  * (returns as sandbox_apply does; 0 with st->ruleset -1 when there is
  * nothing to apply), sandbox_commit (only after a 0) adds the own pty's
- * rules and confines the process. */
+ * rules and confines the process, leaving an inherited terminal's guard
+ * pending (sandbox_guard_terminal). */
 int sandbox_prepare(const struct sandbox_config *cfg, struct sandbox_state *st);
 int sandbox_commit(const struct sandbox_config *cfg, struct sandbox_state *st);
+
+/* Loads the terminal guard sandbox_commit left pending (st->guard_pending):
+ * called before the shell first starts another program (fork, exec, spawn).
+ * Returns 0 (also when nothing was pending) or -1 with errno; it stays
+ * pending then. sandbox_apply loads it at once. */
+int sandbox_guard_terminal(struct sandbox_state *st);
 
 /* Opens the writable folders now (making missing caches), once, for
  * sandbox_apply and sandbox_writable_paths to share: the broker forked in

@@ -73,6 +73,7 @@ struct trap_table;  /* trap.c */
 struct hash_table;  /* exec.c: the command hash */
 struct job;         /* jobs.c: one pipeline or async list */
 struct policy;      /* hooks/approve.c */
+struct sandbox_state; /* sandbox.c */
 
 struct shell {
 	struct shell_options opt;
@@ -128,6 +129,9 @@ struct shell {
 	char **sandbox_grants; /* writable folders while the sandbox is on, else NULL */
 	char **sandbox_roots; /* the same resolved, on first need (denial.c), else NULL */
 	struct policy *policy; /* hooks/approve.c: classification and approvals, NULL when off */
+	/* The sandbox whose terminal guard waits for the first program
+	 * (shell_guard_before_program), else NULL. */
+	struct sandbox_state *pending_guard;
 	pid_t shell_pgid;    /* the shell's own process group, for job control */
 
 	/* exec.c: fds of the process substitutions of the command being run;
@@ -303,6 +307,10 @@ int exec_argv(struct shell *sh, char **argv);
 /* Forks: in the child returns 0 and resets traps/state for a subshell; in
  * the parent returns the pid; -1 after reporting. */
 pid_t exec_fork(struct shell *sh, bool background);
+/* Loads the sandbox's terminal guard if it still waits (sh->pending_guard):
+ * every path that starts a program calls it first. Returns 0, or -1 after
+ * reporting (then no program may start). */
+int shell_guard_before_program(struct shell *sh);
 /* Leaves the process: runs the EXIT trap (once), flushes, exits. */
 _Noreturn void exec_exit(struct shell *sh, int status);
 

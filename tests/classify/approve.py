@@ -140,6 +140,21 @@ while time.time() < end:
                      "except OSError as e: print(\"errno\", e.errno)'")
     prompts, out = run(check_tiocsti, [], env, work)
     check("errno 1\r\n" in out, "a command cannot type into the terminal it inherited (TIOCSTI: EPERM)", out)
+    # The guard is loaded just before the first program, on every path
+    # that starts one: until then only sbsh's own code runs.
+    filters = ("while read -r l; do case $l in Seccomp_filters*) echo \"%s ${l#*:}\";; esac; "
+               "done </proc/$$/status")
+    prompts, out = run(filters % "before" + "; /bin/true; " + filters % "after", [], env, work)
+    check(re.search(r"before\s+0\r\n", out) and
+          re.search(r"after\s+1\r\n", out),
+          "the terminal guard waits for the first program, and is there once it runs", out)
+    for how, text in [("spawned", check_tiocsti + "; true"), ("in a pipeline", check_tiocsti + " | cat"),
+                      ("in $( )", "echo \"$(" + check_tiocsti + ")\""), ("by exec", "exec " + check_tiocsti),
+                      ("after ~user", "echo ~root >/dev/null; " + filters % "tilde")]:
+        prompts, out = run(text, [], env, work)
+        ok = "errno 1\r\n" in out if how != "after ~user" else re.search(
+            r"tilde\s+1\r\n", out)
+        check(ok, "the terminal guard is loaded for a program started " + how, out)
     prompts, out = run("grep Seccomp_filters /proc/self/status; \"$SBSH\" -c 'grep Seccomp_filters "
                        "/proc/self/status; " + check_tiocsti.replace("'", "'\\''") + "'",
                        [], dict(env, SBSH=SBSH), work)
