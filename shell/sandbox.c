@@ -802,21 +802,26 @@ int sandbox_prepare(const struct sandbox_config *cfg, struct sandbox_state *st)
 	return 0;
 }
 
+void sandbox_close_collected(const struct sandbox_config *cfg)
+{
+	/* The shell's copies of the collected folders: the broker has its own. */
+	if (!cfg->collected)
+		return;
+	const struct path_list *list = &cfg->collected->list;
+	for (size_t i = 0; i < list->len; i++)
+		if (list->items[i].fd >= 0) {
+			close(list->items[i].fd);
+			list->items[i].fd = -1;
+		}
+}
+
 int sandbox_commit(const struct sandbox_config *cfg, struct sandbox_state *st)
 {
 	if (st->ruleset < 0)
 		return 0;
 	int ruleset = st->ruleset;
 	st->ruleset = -1;
-	/* The shell's copies of the collected folders: the broker has its own. */
-	if (cfg->collected) {
-		const struct path_list *list = &cfg->collected->list;
-		for (size_t i = 0; i < list->len; i++)
-			if (list->items[i].fd >= 0) {
-				close(list->items[i].fd);
-				list->items[i].fd = -1;
-			}
-	}
+	sandbox_close_collected(cfg);
 	if (cfg->own_pty)
 		add_own_terminal_rules(ruleset, cfg->own_pty, st->fs_handled);
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {

@@ -153,6 +153,10 @@ int sandbox_guard_terminal(struct sandbox_state *st);
  * between then names the very folders the rules are made from. */
 void sandbox_collect(struct sandbox_config *cfg);
 
+/* Closes the shell's descriptors of the folders sandbox_collect opened
+ * (sandbox_commit does; a sandbox that was not applied leaves them). */
+void sandbox_close_collected(const struct sandbox_config *cfg);
+
 /* The folders the sandbox makes writable (resolved paths): those
  * sandbox_collect opened; none when it did not run. */
 void sandbox_writable_paths(const struct sandbox_config *cfg, struct strvec *out);

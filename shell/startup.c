@@ -557,6 +557,8 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 		fprintf(stderr, "sbsh: sandbox requested but unavailable: %s\n", st->state.reason);
 		return STARTUP_SANDBOX;
 	}
+	if (r > 0)
+		sandbox_close_collected(&st->sandbox); /* nothing was applied: no commit closed them */
 	if (r > 0 && isatty(0) && isatty(2) && !st->headless)
 		fprintf(stderr, "sbsh: running without a sandbox: %s\n", st->state.reason);
 	for (size_t i = 0; i < st->state.env.len; i++)
