@@ -2853,10 +2853,13 @@ int protect_start(struct events *ev, bool broker, char *const *extra, struct pro
 		protect_free(base);
 		return -1;
 	}
-	/* The watches exist before the shell runs anything. */
+	/* The warden sets its own watches at its first check, which (with none
+	 * yet) is a full comparison with the baseline, so nothing done before
+	 * them is missed. Most sessions never ask for one: the shell's own
+	 * watches, set before anything runs, end them QUIET. (Setting them
+	 * here cost every start ~40 us, and the warden a second instance.) */
 	struct warden w = {.p = base, .fds = {shell_sv[0], broker_sv[0]}, .pidfd = -1, .sigfd = -1,
 	                   .inotify = -1, .no_broker = !broker};
-	w.inotify = watch_all(&w);
 	w.origin = getpid();
 	char *marker_tmp = NULL;
 	int marker = marker_prepare(base->state, &marker_tmp);
