@@ -158,6 +158,8 @@ static bool variable_is_set(struct test_state *ts, const char *spec)
 	if (v && !(v->flags & VAR_NOVALUE)) {
 		if (strcmp(index_text, "@") == 0 || strcmp(index_text, "*") == 0) {
 			set = v->flags & VAR_ARRAY ? v->array_len > 0 : v->value != NULL;
+		} else if (v->flags & VAR_ASSOC) {
+			set = vars_assoc_get(v, index_text) != NULL;
 		} else {
 			intmax_t index;
 			if (arith_eval(ts->sh, index_text, &index) == 0) {

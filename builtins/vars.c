@@ -61,8 +61,34 @@ static void add_double_quoted(struct strbuf *out, const char *value)
 	strbuf_addc(out, '"');
 }
 
+/* An associative array's key as bash prints it: bare when nothing in it
+ * means anything to the shell, else double-quoted. */
+static void add_key(struct strbuf *out, const char *key)
+{
+	bool bare = *key != '\0';
+	for (const char *p = key; *p && bare; p++)
+		bare = isalnum((unsigned char)*p) || strchr("_-./:@%+,", *p);
+	if (bare)
+		strbuf_adds(out, key);
+	else
+		add_double_quoted(out, key);
+}
+
 static void add_array_value(struct strbuf *out, const struct var *v)
 {
+	if (v->flags & VAR_ASSOC) {
+		/* bash's form, with its space before the parenthesis */
+		strbuf_addc(out, '(');
+		for (size_t i = 0; i < v->array_len; i++) {
+			strbuf_addc(out, '[');
+			add_key(out, v->keys[i]);
+			strbuf_adds(out, "]=");
+			add_double_quoted(out, v->array[i]);
+			strbuf_addc(out, ' ');
+		}
+		strbuf_addc(out, ')');
+		return;
+	}
 	strbuf_addc(out, '(');
 	bool first = true;
 	for (size_t i = 0; i < v->array_len; i++) {
@@ -83,7 +109,9 @@ static void print_declare(const struct var *v)
 	strbuf_init(&sb);
 	strbuf_adds(&sb, "declare -");
 	size_t before = sb.len;
-	if (v->flags & VAR_ARRAY)
+	if (v->flags & VAR_ASSOC)
+		strbuf_addc(&sb, 'A');
+	else if (v->flags & VAR_ARRAY)
 		strbuf_addc(&sb, 'a');
 	if (v->flags & VAR_INTEGER)
 		strbuf_addc(&sb, 'i');
@@ -144,6 +172,8 @@ static void print_with_flag(struct var *v, void *ctx)
 	const struct print_ctx *pc = ctx;
 	if (pc->flag && !(v->flags & pc->flag))
 		return;
+	if (pc->flag == VAR_ARRAY && (v->flags & VAR_ASSOC))
+		return; /* declare -a lists the indexed ones */
 	/* bash's listing (declare -x NAME="v") unless in POSIX mode, where
 	 * the dash-like `export NAME='v'` form is used. */
 	if (!pc->command || !pc->posix) {
@@ -219,6 +249,24 @@ static int assign_array_literal(struct shell *sh, const char *name, const char *
 	strvec_init(&items);
 	split_array_literal(inside, &items);
 	int r = 0;
+	struct var *assoc = vars_lookup(sh, name);
+	if (assoc && (assoc->flags & VAR_ASSOC) && items.len > 0 && items.items[0][0] == '[' &&
+	    strstr(items.items[0], "]=")) {
+		if (!append)
+			r = vars_set_array(sh, name, NULL, 0, false);
+		for (size_t i = 0; i < items.len && r == 0; i++) {
+			char *item = items.items[i];
+			char *close = item[0] == '[' ? strstr(item, "]=") : NULL;
+			if (!close) {
+				shell_error(sh, "%s: %s: must use subscript when assigning associative array", name, item);
+				continue;
+			}
+			*close = '\0';
+			r = vars_assoc_set(sh, name, item + 1, close + 2, false);
+		}
+		strvec_free(&items);
+		return r;
+	}
 	bool indexed = false;
 	for (size_t i = 0; i < items.len; i++) {
 		if (items.items[i][0] == '[' && strstr(items.items[i], "]="))
@@ -280,7 +328,7 @@ static bool parse_assignment_arg(const char *cmd, const char *arg, char **name, 
 
 /* Assigns one NAME[=value] argument with the given flags. */
 static int declare_one(struct shell *sh, const char *cmd, const char *arg, unsigned set, unsigned clear,
-                       bool make_local)
+                       bool make_local, bool assoc)
 {
 	char *name;
 	const char *value;
@@ -295,6 +343,21 @@ static int declare_one(struct shell *sh, const char *cmd, const char *arg, unsig
 	}
 	int r = 0;
 	if (make_local && vars_make_local(sh, name) < 0) {
+		r = -1;
+		goto done;
+	}
+	struct var *before = vars_lookup(sh, name);
+	if (assoc && before && (before->flags & VAR_ARRAY) && !(before->flags & VAR_ASSOC)) {
+		shell_error(sh, "%s: %s: cannot convert indexed to associative array", cmd, name);
+		r = -1;
+		goto done;
+	}
+	if (assoc && vars_declare_assoc(sh, name) < 0) {
+		r = -1;
+		goto done;
+	}
+	if (!assoc && (set & VAR_ARRAY) && before && (before->flags & VAR_ASSOC)) {
+		shell_error(sh, "%s: %s: cannot convert associative to indexed array", cmd, name);
 		r = -1;
 		goto done;
 	}
@@ -316,6 +379,8 @@ static int declare_one(struct shell *sh, const char *cmd, const char *arg, unsig
 			char *inside = xstrndup(value + 1, vlen - 2);
 			r = assign_array_literal(sh, name, inside, append);
 			free(inside);
+		} else if (subscript && vars_lookup(sh, name) && (vars_lookup(sh, name)->flags & VAR_ASSOC)) {
+			r = vars_assoc_set(sh, name, subscript, value, append);
 		} else if (subscript) {
 			intmax_t idx;
 			if (arith_eval(sh, subscript, &idx) < 0) {
@@ -390,7 +455,7 @@ static int export_or_readonly(struct shell *sh, int argc, char **argv, unsigned 
 				status = 1;
 			continue;
 		}
-		if (declare_one(sh, cmd, argv[i], flag, 0, false) < 0)
+		if (declare_one(sh, cmd, argv[i], flag, 0, false, false) < 0)
 			status = 1;
 	}
 	return status;
@@ -442,6 +507,9 @@ BUILTIN_FN(unset)
 			char *sub = xstrndup(br + 1, strlen(br + 1) - 1);
 			if (strcmp(sub, "@") == 0 || strcmp(sub, "*") == 0) {
 				if (vars_unset(sh, name) < 0)
+					status = 1;
+			} else if (vars_lookup(sh, name) && (vars_lookup(sh, name)->flags & VAR_ASSOC)) {
+				if (vars_assoc_unset(sh, name, sub) < 0)
 					status = 1;
 			} else {
 				intmax_t idx;
@@ -629,19 +697,13 @@ static int declare_common(struct shell *sh, int argc, char **argv, const char *c
 		shell_error(sh, "%s: can only be used in a function", cmd);
 		return 1;
 	}
-	if (assoc) {
-		/* Refused, and each name marked: going on with indexed
-		 * semantics would give every key the same element. */
-		shell_error(sh, "%s: -A: associative arrays are not supported", cmd);
-		bool make_local = is_local || (sh->func_depth > 0 && !global);
-		for (; i < argc; i++) {
-			char *name = xstrndup(argv[i], strcspn(argv[i], "=+["));
-			if (parse_is_name(name, strlen(name)) && (!make_local || vars_make_local(sh, name) == 0))
-				vars_set_flags(sh, name, VAR_ASSOC_REFUSED, 0);
-			free(name);
-		}
-		return 2;
+	if (assoc && i >= argc && !funcs) {
+		struct print_ctx pc = {.flag = VAR_ASSOC, .command = NULL};
+		vars_foreach(sh, print_with_flag, &pc);
+		return 0;
 	}
+	if (assoc)
+		set &= ~(unsigned)VAR_ARRAY; /* -A is an array of its own kind */
 	if (funcs) {
 		struct func_print_ctx fc = {.names_only = func_names};
 		if (i >= argc) {
@@ -686,7 +748,7 @@ static int declare_common(struct shell *sh, int argc, char **argv, const char *c
 	for (; i < argc; i++) {
 		if (strcmp(argv[i], "-") == 0 && is_local)
 			continue; /* bash's `local -`: accepted, options are not saved */
-		if (declare_one(sh, cmd, argv[i], set, clear, make_local) < 0)
+		if (declare_one(sh, cmd, argv[i], set, clear, make_local, assoc) < 0)
 			status = 1;
 	}
 	return status;
@@ -1157,8 +1219,13 @@ BUILTIN_FN(read)
 			pos++;
 		while (pos < l.text.len)
 			strvec_push_owned(&fields, next_field(&l, ifs, &pos));
-		if (vars_set_array(sh, array, fields.items, fields.len, false) < 0)
+		struct var *target = vars_lookup(sh, array);
+		if (target && (target->flags & VAR_ASSOC)) {
+			shell_error(sh, "read: %s: not an indexed array", array);
 			status = 1;
+		} else if (vars_set_array(sh, array, fields.items, fields.len, false) < 0) {
+			status = 1;
+		}
 		strvec_free(&fields);
 	} else if (names == 0) {
 		if (vars_set(sh, "REPLY", l.text.data, 0) < 0)
@@ -1226,6 +1293,11 @@ BUILTIN_FN(mapfile)
 		}
 	}
 	const char *name = g.index < argc ? argv[g.index] : "MAPFILE";
+	struct var *target = vars_lookup(sh, name);
+	if (target && (target->flags & VAR_ASSOC)) {
+		shell_error(sh, "%s: %s: not an indexed array", argv[0], name);
+		return 1;
+	}
 	if (origin < 0) {
 		if (vars_set_array(sh, name, NULL, 0, false) < 0)
 			return 1;

@@ -30,6 +30,7 @@ struct lvalue {
 	char *name; /* NULL when the operand is not a variable */
 	bool has_index;
 	intmax_t index;
+	char *key;  /* an associative array's subscript, as written; else NULL */
 	char small[32]; /* holds short names: no allocation per operand */
 };
 
@@ -38,6 +39,8 @@ static void lvalue_free(struct lvalue *lv)
 	if (lv->name != lv->small)
 		free(lv->name);
 	lv->name = NULL;
+	free(lv->key);
+	lv->key = NULL;
 }
 
 static int eval_comma(struct arith *a, intmax_t *out);
@@ -234,10 +237,10 @@ static int read_variable(struct arith *a, const struct lvalue *lv, intmax_t *out
 		return 0;
 	}
 	const char *text = NULL;
-	if (lv->has_index) {
+	if (lv->key) {
+		text = vars_assoc_get(vars_lookup(a->sh, lv->name), lv->key);
+	} else if (lv->has_index) {
 		struct var *v = vars_lookup(a->sh, lv->name);
-		if (vars_assoc_refused(a->sh, v, lv->name))
-			return -1;
 		if (v && (v->flags & VAR_ARRAY)) {
 			intmax_t i = lv->index;
 			if (i < 0)
@@ -265,7 +268,9 @@ static int write_variable(struct arith *a, const struct lvalue *lv, intmax_t val
 	char buf[ARITH_FORMAT_SIZE];
 	arith_format(value, buf);
 	int r;
-	if (lv->has_index)
+	if (lv->key)
+		r = vars_assoc_set(a->sh, lv->name, lv->key, buf, false);
+	else if (lv->has_index)
 		r = vars_set_element(a->sh, lv->name, (long)lv->index, buf);
 	else
 		r = vars_set(a->sh, lv->name, buf, 0);
@@ -277,6 +282,7 @@ static int write_variable(struct arith *a, const struct lvalue *lv, intmax_t val
 /* Reads NAME or NAME[expr] at the current position into lv. */
 static int parse_lvalue(struct arith *a, struct lvalue *lv)
 {
+	lv->key = NULL;
 	const char *start = a->p;
 	while (is_name_char(*a->p))
 		a->p++;
@@ -290,7 +296,25 @@ static int parse_lvalue(struct arith *a, struct lvalue *lv)
 	}
 	lv->has_index = false;
 	lv->index = 0;
+	lv->key = NULL;
 	if (*a->p == '[') {
+		struct var *v = vars_lookup(a->sh, lv->name);
+		if (v && (v->flags & VAR_ASSOC)) {
+			/* An associative array's key is the text up to the
+			 * matching bracket, not an expression (as in bash). */
+			const char *start_key = ++a->p;
+			int depth = 0;
+			while (*a->p && !(*a->p == ']' && depth == 0)) {
+				depth += *a->p == '[' ? 1 : *a->p == ']' ? -1 : 0;
+				a->p++;
+			}
+			if (*a->p != ']')
+				return fail(a, "syntax error: missing `]'", a->p);
+			lv->key = xstrndup(start_key, (size_t)(a->p - start_key));
+			a->p++;
+			lv->has_index = true;
+			return 0;
+		}
 		a->p++;
 		skip_space(a);
 		intmax_t idx = 0;

@@ -648,6 +648,36 @@ static bool split_indexed_element(const struct word *w, struct word *index, stru
 	return false;
 }
 
+/* m=([key]=v ...) for an associative array: every element has its key. */
+static int assign_assoc_array(struct shell *sh, const struct assign *a)
+{
+	if (!a->append && vars_set_array(sh, a->name, NULL, 0, false) != 0)
+		return -1;
+	for (size_t k = 0; k < a->narray; k++) {
+		struct word index, value;
+		struct word_part scratch[2];
+		if (!split_indexed_element(a->array[k], &index, &value, scratch)) {
+			/* reported and skipped, as bash does */
+			char *text = expand_word_str(sh, a->array[k], 0);
+			shell_error(sh, "%s: %s: must use subscript when assigning associative array", a->name,
+			            text ? text : "");
+			free(text);
+			continue;
+		}
+		char *key = expand_word_str(sh, &index, 0);
+		char *val = key ? expand_word_str(sh, &value, EXPAND_ASSIGN) : NULL;
+		if (index.parts != &scratch[0])
+			free(index.parts);
+		free(value.parts);
+		int rc = key && val ? vars_assoc_set(sh, a->name, key, val, false) : -1;
+		free(key);
+		free(val);
+		if (rc != 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* a=(...) with some [i]=v elements. */
 static int assign_indexed_array(struct shell *sh, const struct assign *a)
 {
@@ -715,7 +745,27 @@ static int do_assignments(struct shell *sh, const struct assign *as, size_t n, e
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct assign *a = &as[i];
-		if (a->is_array && has_indexed_element(a)) {
+		if (a->is_array && a->narray > 0) {
+			/* m=([k]=v ...) when the first element has its key; else
+			 * m=(k v ...) pairs, through vars_set_array below */
+			struct var *v = vars_lookup(sh, a->name);
+			struct word index, value;
+			struct word_part scratch[2];
+			bool keyed = v && (v->flags & VAR_ASSOC) &&
+			             split_indexed_element(a->array[0], &index, &value, scratch);
+			if (keyed) {
+				if (index.parts != &scratch[0])
+					free(index.parts);
+				free(value.parts);
+			}
+			if (keyed) {
+				if (assign_assoc_array(sh, a) != 0)
+					return -1;
+				continue;
+			}
+		}
+		struct var *target = a->is_array ? vars_lookup(sh, a->name) : NULL;
+		if (a->is_array && !(target && (target->flags & VAR_ASSOC)) && has_indexed_element(a)) {
 			if (assign_indexed_array(sh, a) != 0)
 				return -1;
 			continue;
@@ -750,6 +800,26 @@ static int do_assignments(struct shell *sh, const struct assign *as, size_t n, e
 		char *value = a->value ? expand_word_str(sh, a->value, EXPAND_ASSIGN) : xstrdup("");
 		if (!value)
 			return -1;
+		struct var *assoc = a->index ? vars_lookup(sh, a->name) : NULL;
+		if (assoc && (assoc->flags & VAR_ASSOC)) {
+			char *key = expand_word_str(sh, a->index, 0);
+			if (key && sh->opt.xtrace) {
+				struct strbuf sb;
+				strbuf_init(&sb);
+				trace_prefix(sh, &sb);
+				strbuf_addf(&sb, "%s[%s]%s=", a->name, key, a->append ? "+" : "");
+				trace_word(&sb, value);
+				strbuf_addc(&sb, '\n');
+				trace_write(&sb);
+				strbuf_free(&sb);
+			}
+			int rc = key ? vars_assoc_set(sh, a->name, key, value, a->append) : -1;
+			free(key);
+			free(value);
+			if (rc != 0)
+				return -1;
+			continue;
+		}
 		if (a->index) {
 			char *idx = expand_word_str(sh, a->index, 0);
 			intmax_t k = 0;
@@ -1995,7 +2065,9 @@ static int cond_eval(struct shell *sh, const struct cond_expr *c)
 		if (!s)
 			return 2;
 		int r;
-		if (strcmp(c->op, "-v") == 0) {
+		if (strcmp(c->op, "-v") == 0 && strchr(s, '[')) {
+			r = cond_test_builtin(sh, "-v", s, NULL); /* an element: test's -v NAME[SUB] */
+		} else if (strcmp(c->op, "-v") == 0) {
 			struct var *v = vars_lookup(sh, s);
 			r = v && !(v->flags & VAR_NOVALUE) ? 0 : 1;
 		} else if (strcmp(c->op, "-o") == 0) {

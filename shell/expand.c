@@ -342,8 +342,6 @@ static int lookup_param(struct expander *ex, const char *name, const char *subsc
 		return 0;
 	}
 	struct var *v = is_name(name) ? vars_lookup(sh, name) : NULL;
-	if (vars_assoc_refused(sh, v, name))
-		return -1;
 	if (strcmp(subscript, "@") == 0 || strcmp(subscript, "*") == 0) {
 		pv->is_list = true;
 		pv->star = subscript[0] == '*';
@@ -358,6 +356,13 @@ static int lookup_param(struct expander *ex, const char *name, const char *subsc
 		} else if (v->value) {
 			strvec_push(&pv->list, v->value);
 		}
+		return 0;
+	}
+	if (v && (v->flags & VAR_ASSOC)) {
+		/* the subscript, expanded, is the key: no arithmetic */
+		const char *value = vars_assoc_get(v, subscript);
+		if (value)
+			pval_scalar(pv, xstrdup(value));
 		return 0;
 	}
 	intmax_t index;
@@ -840,12 +845,13 @@ static int expand_keys(struct expander *ex, const struct word_param *p, struct p
 	pv->is_list = true;
 	pv->star = p->index && word_is_literal(p->index, "*");
 	struct var *v = vars_lookup(ex->sh, p->name);
-	if (vars_assoc_refused(ex->sh, v, p->name))
-		return -1;
 	if (!v || (v->flags & VAR_NOVALUE))
 		return 0;
 	pv->kind = PV_LIST;
-	if (v->flags & VAR_ARRAY) {
+	if (v->flags & VAR_ASSOC) {
+		for (size_t i = 0; i < v->array_len; i++)
+			strvec_push(&pv->list, v->keys[i]);
+	} else if (v->flags & VAR_ARRAY) {
 		for (size_t i = 0; i < v->array_len; i++) {
 			if (v->array[i])
 				strvec_push_owned(&pv->list, xasprintf("%zu", i));
@@ -871,7 +877,10 @@ static int assign_param(struct expander *ex, const struct word_param *p, const c
 	if (!value)
 		return -1;
 	int r;
-	if (subscript) {
+	struct var *v = subscript ? vars_lookup(sh, name) : NULL;
+	if (v && (v->flags & VAR_ASSOC)) {
+		r = vars_assoc_set(sh, name, subscript, value, false);
+	} else if (subscript) {
 		intmax_t index;
 		r = eval_subscript(ex, subscript, &index);
 		if (r == 0)

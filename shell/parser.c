@@ -1447,6 +1447,22 @@ static bool assignment_ahead(const struct parser *p)
 		int depth = 0;
 		for (;;) {
 			ch = cur_next(p, &c);
+			if (ch == '\\') {
+				if (cur_next(p, &c) == END_OF_INPUT)
+					return false;
+				continue;
+			}
+			if (ch == '\'' || ch == '"') {
+				/* a quoted key: m["a b"]=1 */
+				int q = ch;
+				while ((ch = cur_next(p, &c)) != q) {
+					if (ch == END_OF_INPUT)
+						return false;
+					if (q == '"' && ch == '\\' && cur_next(p, &c) == END_OF_INPUT)
+						return false;
+				}
+				continue;
+			}
 			if (ch == END_OF_INPUT || ch == ' ' || ch == '\t' || ch == '\n' || ch == ';' ||
 			    ch == '&' || ch == '|' || ch == '<' || ch == '>')
 				return false;

@@ -181,15 +181,16 @@ enum var_flags {
 	VAR_LOWER = 1 << 4,    /* declare -l */
 	VAR_UPPER = 1 << 5,    /* declare -u */
 	VAR_NOVALUE = 1 << 6,  /* declared (export x, local x) but never given a value */
-	VAR_ASSOC_REFUSED = 1 << 7, /* declare -A failed: unusable until unset, so that a
-	                             * script meant for bash cannot go on with wrong keys */
+	VAR_ASSOC = 1 << 7,    /* declare -A: an associative array (VAR_ARRAY is set too) */
 };
 
 struct var {
 	char *name;
 	char *value;      /* scalar value; NULL for arrays and VAR_NOVALUE */
-	char **array;     /* VAR_ARRAY: elements; NULL entries are unset */
-	size_t array_len; /* one past the highest index */
+	char **array;     /* VAR_ARRAY: elements; NULL entries are unset. VAR_ASSOC:
+	                   * the values, in the order their keys came, no NULLs */
+	size_t array_len; /* one past the highest index (VAR_ASSOC: the count) */
+	char **keys;      /* VAR_ASSOC: the keys, parallel to array */
 	unsigned flags;
 };
 
@@ -208,7 +209,14 @@ int vars_set(struct shell *sh, const char *name, const char *value, unsigned fla
 int vars_set_array(struct shell *sh, const char *name, char *const *values, size_t n, bool append);
 int vars_set_element(struct shell *sh, const char *name, long index, const char *value);
 /* Whether v was named by a failed declare -A (then says so; v may be NULL). */
-bool vars_assoc_refused(struct shell *sh, const struct var *v, const char *name);
+/* Associative arrays (declare -A). vars_declare_assoc makes name one (a
+ * scalar's value becomes key "0"; an indexed array cannot be converted:
+ * -1 after reporting). Keys stay in the order they were first set. */
+int vars_declare_assoc(struct shell *sh, const char *name);
+const char *vars_assoc_get(const struct var *v, const char *key);
+/* Sets (append: appends to) the value of key in the associative array name. */
+int vars_assoc_set(struct shell *sh, const char *name, const char *key, const char *value, bool append);
+int vars_assoc_unset(struct shell *sh, const char *name, const char *key);
 /* Returns 0 (also when not set), -1 after shell_error() when readonly. */
 int vars_unset(struct shell *sh, const char *name);
 int vars_unset_element(struct shell *sh, const char *name, long index);

@@ -81,7 +81,13 @@ static void var_clear_value(struct var *v)
 			free(v->array[i]);
 		free(v->array);
 	}
+	if (v->keys) {
+		for (size_t i = 0; i < v->array_len; i++)
+			free(v->keys[i]);
+		free(v->keys);
+	}
 	v->array = NULL;
+	v->keys = NULL;
 	v->array_len = 0;
 }
 
@@ -230,6 +236,8 @@ const char *vars_get(struct shell *sh, const char *name)
 	struct var *v = vars_lookup(sh, name);
 	if (!v || (v->flags & VAR_NOVALUE))
 		return NULL;
+	if (v->flags & VAR_ASSOC)
+		return vars_assoc_get(v, "0");
 	if (v->flags & VAR_ARRAY)
 		return v->array_len > 0 ? v->array[0] : NULL;
 	return v->value;
@@ -275,14 +283,6 @@ static char *transform_value(struct shell *sh, const char *value, unsigned flags
 	if (flags & (VAR_LOWER | VAR_UPPER))
 		return convert_case(value, flags);
 	return xstrdup(value);
-}
-
-bool vars_assoc_refused(struct shell *sh, const struct var *v, const char *name)
-{
-	if (!v || !(v->flags & VAR_ASSOC_REFUSED))
-		return false;
-	shell_error(sh, "%s: associative arrays are not supported (declare -A failed)", name);
-	return true;
 }
 
 static int readonly_error(struct shell *sh, const char *name)
@@ -352,8 +352,8 @@ int vars_set(struct shell *sh, const char *name, const char *value, unsigned fla
 	struct var *v = find_visible_hashed(sh->vars, name, h);
 	if (v && (v->flags & VAR_READONLY))
 		return readonly_error(sh, name);
-	if (vars_assoc_refused(sh, v, name))
-		return -1;
+	if (v && (v->flags & VAR_ASSOC))
+		return vars_assoc_set(sh, name, "0", value, false); /* as bash: m=v is m[0]=v */
 	unsigned effective = (v ? v->flags : 0) | flags;
 	if (v && !(effective & (VAR_INTEGER | VAR_LOWER | VAR_UPPER | VAR_ARRAY | VAR_DYNAMIC)) && v->value &&
 	    !(v->flags & VAR_NOVALUE) && !sh->opt.allexport && name[0] != 'P' && name[0] != 'O') {
@@ -405,8 +405,15 @@ int vars_set_array(struct shell *sh, const char *name, char *const *values, size
 	struct var *v = find_visible(sh->vars, name, NULL);
 	if (v && (v->flags & VAR_READONLY))
 		return readonly_error(sh, name);
-	if (vars_assoc_refused(sh, v, name))
-		return -1;
+	if (v && (v->flags & VAR_ASSOC) && n > 0) {
+		/* m=(k1 v1 k2 v2): key and value pairs, as bash 5.1 and later */
+		if (!append && vars_set_array(sh, name, NULL, 0, false) != 0)
+			return -1;
+		for (size_t i = 0; i < n; i += 2)
+			if (vars_assoc_set(sh, name, values[i], i + 1 < n ? values[i + 1] : "", false) != 0)
+				return -1;
+		return 0;
+	}
 	unsigned flags = v ? v->flags : 0;
 	char **stored = xcalloc(n + 1, sizeof *stored);
 	for (size_t i = 0; i < n; i++) {
@@ -421,7 +428,7 @@ int vars_set_array(struct shell *sh, const char *name, char *const *values, size
 		v = scope_add(&sh->vars->scopes[0], name, hash_name(name));
 	mark_env_dirty(sh, v);
 	if (!append) {
-		var_clear_value(v);
+		var_clear_value(v); /* an associative array stays one, emptied */
 		v->flags |= VAR_ARRAY;
 	} else {
 		make_array(v);
@@ -443,8 +450,11 @@ int vars_set_element(struct shell *sh, const char *name, long index, const char 
 	struct var *v = find_visible(sh->vars, name, NULL);
 	if (v && (v->flags & VAR_READONLY))
 		return readonly_error(sh, name);
-	if (vars_assoc_refused(sh, v, name))
-		return -1;
+	if (v && (v->flags & VAR_ASSOC)) {
+		char key[32];
+		snprintf(key, sizeof key, "%ld", index);
+		return vars_assoc_set(sh, name, key, value, false);
+	}
 	char *stored = transform_value(sh, value, v ? v->flags : 0);
 	if (!stored)
 		return -1;
@@ -474,6 +484,109 @@ int vars_set_element(struct shell *sh, const char *name, long index, const char 
 	return 0;
 }
 
+static ssize_t assoc_find(const struct var *v, const char *key)
+{
+	for (size_t i = 0; i < v->array_len; i++)
+		if (strcmp(v->keys[i], key) == 0)
+			return (ssize_t)i;
+	return -1;
+}
+
+const char *vars_assoc_get(const struct var *v, const char *key)
+{
+	if (!v || !(v->flags & VAR_ASSOC) || (v->flags & VAR_NOVALUE))
+		return NULL;
+	ssize_t i = assoc_find(v, key);
+	return i < 0 ? NULL : v->array[i];
+}
+
+int vars_declare_assoc(struct shell *sh, const char *name)
+{
+	if (!valid_name(name))
+		return name_error(sh, name);
+	struct var *v = find_visible(sh->vars, name, NULL);
+	if (v && (v->flags & VAR_ASSOC))
+		return 0;
+	if (v && (v->flags & VAR_ARRAY)) {
+		shell_error(sh, "%s: cannot convert indexed to associative array", name);
+		return -1;
+	}
+	if (v && (v->flags & VAR_READONLY))
+		return readonly_error(sh, name);
+	if (!v)
+		v = scope_add(&sh->vars->scopes[0], name, hash_name(name));
+	mark_env_dirty(sh, v);
+	char *old = (v->flags & VAR_NOVALUE) ? NULL : v->value;
+	v->value = NULL;
+	var_clear_value(v);
+	v->flags = (v->flags & ~(unsigned)VAR_DYNAMIC) | VAR_ARRAY | VAR_ASSOC;
+	if (!old)
+		v->flags |= VAR_NOVALUE; /* declare -p shows it without =() until set, as bash */
+	if (old) {
+		v->keys = xmalloc(sizeof *v->keys);
+		v->array = xmalloc(sizeof *v->array);
+		v->keys[0] = xstrdup("0");
+		v->array[0] = old;
+		v->array_len = 1;
+	}
+	return 0;
+}
+
+int vars_assoc_set(struct shell *sh, const char *name, const char *key, const char *value, bool append)
+{
+	struct var *v = find_visible(sh->vars, name, NULL);
+	if (v && (v->flags & VAR_READONLY))
+		return readonly_error(sh, name);
+	if (!v || !(v->flags & VAR_ASSOC)) {
+		shell_error(sh, "%s: not an associative array", name);
+		return -1;
+	}
+	ssize_t at = assoc_find(v, key);
+	char *joined = append && at >= 0 ? xasprintf("%s%s", v->array[at], value) : NULL;
+	/* -i evaluates (and may assign variables): look the array up again */
+	char *stored = transform_value(sh, joined ? joined : value, v->flags);
+	free(joined);
+	if (!stored)
+		return -1;
+	v = find_visible(sh->vars, name, NULL);
+	if (!v || !(v->flags & VAR_ASSOC)) {
+		free(stored);
+		shell_error(sh, "%s: not an associative array", name);
+		return -1;
+	}
+	at = assoc_find(v, key);
+	if (at >= 0) {
+		free(v->array[at]);
+		v->array[at] = stored;
+	} else {
+		v->keys = xreallocarray(v->keys, v->array_len + 1, sizeof *v->keys);
+		v->array = xreallocarray(v->array, v->array_len + 1, sizeof *v->array);
+		v->keys[v->array_len] = xstrdup(key);
+		v->array[v->array_len] = stored;
+		v->array_len++;
+	}
+	v->flags &= ~(unsigned)VAR_NOVALUE;
+	return 0;
+}
+
+int vars_assoc_unset(struct shell *sh, const char *name, const char *key)
+{
+	struct var *v = find_visible(sh->vars, name, NULL);
+	if (!v || !(v->flags & VAR_ASSOC))
+		return 0;
+	if (v->flags & VAR_READONLY)
+		return readonly_error(sh, name);
+	ssize_t at = assoc_find(v, key);
+	if (at < 0)
+		return 0;
+	free(v->keys[at]);
+	free(v->array[at]);
+	memmove(&v->keys[at], &v->keys[at + 1], (v->array_len - (size_t)at - 1) * sizeof *v->keys);
+	memmove(&v->array[at], &v->array[at + 1], (v->array_len - (size_t)at - 1) * sizeof *v->array);
+	v->array_len--;
+	return 0;
+}
+
 int vars_unset(struct shell *sh, const char *name)
 {
 	size_t scope = 0;
@@ -488,7 +601,7 @@ int vars_unset(struct shell *sh, const char *name)
 		 * hiding outer ones) until the function returns; one unset from
 		 * a function it called goes away (bash's dynamic unset). */
 		var_clear_value(v);
-		v->flags = (v->flags & ~(unsigned)(VAR_ARRAY | VAR_DYNAMIC)) | VAR_NOVALUE;
+		v->flags = (v->flags & ~(unsigned)(VAR_ARRAY | VAR_ASSOC | VAR_DYNAMIC)) | VAR_NOVALUE;
 	} else {
 		scope_remove(&sh->vars->scopes[scope], name, hash_name(name));
 		sh->vars->env_dirty = true;
@@ -504,8 +617,11 @@ int vars_unset_element(struct shell *sh, const char *name, long index)
 		return 0;
 	if (v->flags & VAR_READONLY)
 		return readonly_error(sh, name);
-	if (vars_assoc_refused(sh, v, name))
-		return -1;
+	if (v->flags & VAR_ASSOC) {
+		char key[32];
+		snprintf(key, sizeof key, "%ld", index);
+		return vars_assoc_unset(sh, name, key);
+	}
 	if (!(v->flags & VAR_ARRAY)) {
 		if (index == 0 || index == -1)
 			return vars_unset(sh, name);
@@ -600,7 +716,7 @@ int vars_set_temp(struct shell *sh, const char *name, const char *value)
 	var_clear_value(v);
 	v->value = xstrdup(value);
 	/* Temporary assignments are in the environment of what runs. */
-	v->flags = (v->flags & ~(unsigned)(VAR_NOVALUE | VAR_ARRAY | VAR_DYNAMIC)) | VAR_EXPORT;
+	v->flags = (v->flags & ~(unsigned)(VAR_NOVALUE | VAR_ARRAY | VAR_ASSOC | VAR_DYNAMIC)) | VAR_EXPORT;
 	t->env_dirty = true;
 	note_special_assignment(sh, name);
 	return 0;

@@ -224,27 +224,71 @@ echo $?
 --- stdout
 1
 
-### declare -A fails, and the name cannot be used with keys until unset
-# sbsh has no associative arrays: going on with indexed semantics would
-# give every key the same element.
+### associative arrays: keys are strings, not arithmetic
 declare -A m
-echo "declare: $?"
-echo "[${m[a]}]"
-echo "lookup: $?"
-echo "[${!m[@]}]"
-echo "keys: $?"
-"$SHELL" -c 'declare -A m 2>/dev/null; m[a]=1; echo not reached'
-echo "assignment: $?"
-unset m
-m[a]=1
-echo "after unset: ${m[0]}"
-if declare -A probe 2>/dev/null; then echo assoc; else echo no assoc; fi
---- tags bash nobash
+m[b]=2; m[a]="x y"; m["c d"]=3; k=a
+echo "${m[a]}|${m[b]}|${m["c d"]}|${m[$k]}|${#m[@]}"
+for key in "${!m[@]}"; do echo "$key=${m[$key]}"; done | sort
+x=1; m[x]=one; m[x+1]=two
+echo "${m[x]} ${m[x+1]} ${m[2]-none}"
+--- tags bash
+--- stdout
+x y|2|3|x y|3
+a=x y
+b=2
+c d=3
+one two none
+
+### associative arrays: unset, append, defaults, -v, arithmetic
+declare -A m=([a]=1 [b]="2 2")
+unset 'm[a]'
+echo "${#m[@]} ${m[a]-gone} ${m[b]}"
+m[b]+=x; echo "${m[b]}"
+echo "${m[q]:-default}"; : "${m[q]:=filled}"; echo "${m[q]}"
+[[ -v m[b] ]] && echo has-b; [[ -v m[zz] ]] || echo no-zz
+test -v 'm[q]' && echo test-v
+(( m[n]++ )); (( m[n] += 5 )); echo "n=${m[n]} $(( m[n] * 2 ))"
+--- tags bash
+--- stdout
+1 gone 2 2
+2 2x
+default
+filled
+has-b
+no-zz
+test-v
+n=6 12
+
+### associative arrays: compound assignment, key and value pairs, declare -p
+declare -A z=([one]=1)
+z+=([two]="2 2"); echo "${#z[@]} ${z[two]}"
+z=(); echo "empty ${#z[@]}"
+declare -A p; p=(k1 v1 k2); echo "${p[k1]}|${p[k2]}|${#p[@]}"
+declare -A q=(["a b"]=1); declare -p q
+declare -A e; declare -p e
+--- tags bash
+--- stdout
+2 2 2
+empty 0
+v1||2
+declare -A q=(["a b"]="1" )
+declare -A e
+
+### associative arrays: local, conversion and its refusal
+f() { local -A l; l[x]=1; echo "local ${l[x]}"; }
+f; echo "after [${l[x]}]"
+s=5; declare -A s; declare -p s
+i=(1); declare -A i; echo "indexed to assoc: $?"
+declare -A u; declare -a u; echo "assoc to indexed: $?"
+declare -Ai n; n[x]=2+3; echo "${n[x]}"
+declare -A m; m=v; echo "${m[0]} ${m}"
+--- tags bash
 --- stderr-nonempty
 --- stdout
-declare: 2
-lookup: 1
-keys: 1
-assignment: 1
-after unset: 1
-no assoc
+local 1
+after []
+declare -A s=([0]="5" )
+indexed to assoc: 1
+assoc to indexed: 1
+5
+v v
