@@ -1035,7 +1035,10 @@ static int expand_param(struct expander *ex, const struct word_param *p, bool qu
 		break;
 	}
 	default: {
-		if (!pval_is_set(&pv) && sh->opt.nounset && !(pv.is_list && !p->index)) {
+		/* set -u spares "$@", "${a[@]}" (even of an unset a) and the length
+		 * of a declared empty array, as bash 4.4 and later do */
+		bool spared = pv.is_list && (!p->index || p->op != PARAM_LENGTH || pv.kind == PV_LIST);
+		if (!pval_is_set(&pv) && sh->opt.nounset && !spared) {
 			result = unbound_error(ex, p, subscript);
 			break;
 		}

@@ -189,3 +189,15 @@ echo "status $?"
 --- stderr-nonempty
 --- stdout
 status 1
+
+### set -u spares ${a[@]} of empty and unset arrays, not ${#a[@]} of an unset one
+set -u
+a=()
+echo "n=${#a[@]} k=${!a[@]} v=${a[@]} u=${nope[@]}|${!nope[@]}"
+"$SHELL" -c 'set -u; echo "${#nope[@]}"; echo not reached'
+echo "status $?"
+--- tags bash
+--- stderr-nonempty
+--- stdout
+n=0 k= v= u=|
+status 1
