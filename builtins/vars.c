@@ -123,6 +123,8 @@ static void print_declare(const struct var *v)
 		strbuf_addc(&sb, 'l');
 	if (v->flags & VAR_UPPER)
 		strbuf_addc(&sb, 'u');
+	if (v->flags & VAR_NAMEREF)
+		strbuf_addc(&sb, 'n');
 	if (sb.len == before)
 		strbuf_addc(&sb, '-');
 	strbuf_addf(&sb, " %s", v->name);
@@ -346,6 +348,24 @@ static int declare_one(struct shell *sh, const char *cmd, const char *arg, unsig
 		r = -1;
 		goto done;
 	}
+	if (set & VAR_NAMEREF) {
+		/* declare -n r=target: r itself, never what it named before; a
+		 * plain r's value becomes its target, as in bash */
+		struct var *self = vars_lookup_ref(sh, name);
+		const char *target = value;
+		if (!target && self && !(self->flags & (VAR_NAMEREF | VAR_ARRAY | VAR_NOVALUE)))
+			target = self->value;
+		if (!target && self && (self->flags & VAR_NAMEREF) && !(self->flags & VAR_NOVALUE))
+			target = self->value;
+		char *copy = target ? xstrdup(target) : NULL;
+		r = subscript ? -1 : vars_set_nameref(sh, name, copy);
+		if (subscript)
+			shell_error(sh, "%s: %s: reference variable cannot be an array", cmd, name);
+		free(copy);
+		if (r == 0 && (set & VAR_READONLY))
+			r = vars_set_flags(sh, name, VAR_READONLY, 0);
+		goto done;
+	}
 	struct var *before = vars_lookup(sh, name);
 	if (assoc && before && (before->flags & VAR_ARRAY) && !(before->flags & VAR_ASSOC)) {
 		shell_error(sh, "%s: %s: cannot convert indexed to associative array", cmd, name);
@@ -476,13 +496,13 @@ BUILTIN_FN(readonly)
 BUILTIN_FN(unset)
 {
 	struct builtin_getopt g = {.index = 1};
-	bool functions = false, variables = false;
+	bool functions = false, variables = false, reference = false;
 	int c;
 	while ((c = builtin_getopt(&g, argc, argv, "fvn", "unset")) != -1) {
 		switch (c) {
 		case 'f': functions = true; break;
 		case 'v': variables = true; break;
-		case 'n': break;
+		case 'n': reference = true; break;
 		default:
 			shell_warn("unset: usage: unset [-f] [-v] [name ...]");
 			return 2;
@@ -530,7 +550,10 @@ BUILTIN_FN(unset)
 			status = 1;
 			continue;
 		}
-		if (vars_unset(sh, arg) < 0)
+		/* -n: the reference itself, not what it names */
+		struct var *self = vars_lookup_ref(sh, arg);
+		bool just_ref = reference && self && (self->flags & VAR_NAMEREF);
+		if ((just_ref ? vars_unset_ref(sh, arg) : vars_unset(sh, arg)) < 0)
 			status = 1;
 	}
 	return status;
@@ -680,9 +703,7 @@ static int declare_common(struct shell *sh, int argc, char **argv, const char *c
 			case 'A':
 				assoc = on;
 				break;
-			case 'n':
-				shell_error(sh, "%s: -n: name references are not supported", cmd);
-				return 2;
+			case 'n': f = VAR_NAMEREF; break;
 			default:
 				shell_error(sh, "%s: %c%c: invalid option", cmd, on ? '-' : '+', *p);
 				return 2;
@@ -734,7 +755,8 @@ static int declare_common(struct shell *sh, int argc, char **argv, const char *c
 	int status = 0;
 	if (print) {
 		for (; i < argc; i++) {
-			struct var *v = vars_lookup(sh, argv[i]);
+			/* a reference shows as one, not as what it names */
+			struct var *v = vars_lookup_ref(sh, argv[i]);
 			if (!v) {
 				shell_error(sh, "%s: %s: not found", cmd, argv[i]);
 				status = 1;

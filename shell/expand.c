@@ -950,7 +950,15 @@ static int expand_param(struct expander *ex, const struct word_param *p, bool qu
 
 	if (subscript_text(ex, p, &subscript) < 0)
 		return -1;
-	if (p->indirect) {
+	struct var *nameref = p->indirect && !subscript && is_name(p->name) ? vars_lookup_ref(sh, p->name) : NULL;
+	bool looked_up = false;
+	if (nameref && (nameref->flags & VAR_NAMEREF)) {
+		/* ${!ref} of a name reference is the name it refers to */
+		if (nameref->value && !(nameref->flags & VAR_NOVALUE))
+			pval_scalar(&pv, xstrdup(nameref->value));
+		name = p->name;
+		looked_up = true;
+	} else if (p->indirect) {
 		struct pval ref = {0};
 		strvec_init(&ref.list);
 		if (lookup_param(ex, p->name, subscript, &ref) < 0) {
@@ -983,7 +991,7 @@ static int expand_param(struct expander *ex, const struct word_param *p, bool qu
 		name = p->name;
 	}
 
-	if (lookup_param(ex, name, subscript, &pv) < 0) {
+	if (!looked_up && lookup_param(ex, name, subscript, &pv) < 0) {
 		result = -1;
 		goto done;
 	}

@@ -182,6 +182,7 @@ enum var_flags {
 	VAR_UPPER = 1 << 5,    /* declare -u */
 	VAR_NOVALUE = 1 << 6,  /* declared (export x, local x) but never given a value */
 	VAR_ASSOC = 1 << 7,    /* declare -A: an associative array (VAR_ARRAY is set too) */
+	VAR_NAMEREF = 1 << 8,  /* declare -n: value is the name every use goes to */
 };
 
 struct var {
@@ -217,6 +218,14 @@ const char *vars_assoc_get(const struct var *v, const char *key);
 /* Sets (append: appends to) the value of key in the associative array name. */
 int vars_assoc_set(struct shell *sh, const char *name, const char *key, const char *value, bool append);
 int vars_assoc_unset(struct shell *sh, const char *name, const char *key);
+/* Name references (declare -n). Every vars_* call on a reference acts on
+ * the variable it names (followed up to 8 deep; a loop is reported), but
+ * these: vars_lookup_ref sees the reference itself, vars_set_nameref
+ * makes name one (target NULL: none yet; the first assignment names it),
+ * vars_unset_ref (unset -n) removes it. */
+struct var *vars_lookup_ref(struct shell *sh, const char *name);
+int vars_set_nameref(struct shell *sh, const char *name, const char *target);
+int vars_unset_ref(struct shell *sh, const char *name);
 /* Returns 0 (also when not set), -1 after shell_error() when readonly. */
 int vars_unset(struct shell *sh, const char *name);
 int vars_unset_element(struct shell *sh, const char *name, long index);

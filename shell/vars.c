@@ -223,9 +223,54 @@ static void refresh_dynamic(struct shell *sh, struct var *v)
 	v->flags &= ~(unsigned)VAR_NOVALUE;
 }
 
+/* A reference that names a variable (not one still waiting for its name). */
+static bool is_ref(const struct var *v)
+{
+	return v && (v->flags & VAR_NAMEREF) && v->value && !(v->flags & VAR_NOVALUE);
+}
+
+/* The name a reference leads to, as a copy (the caller frees); NULL after
+ * reporting a loop. Only called once v (name's variable) is a reference. */
+static char *ref_target(struct shell *sh, const char *name, const struct var *v)
+{
+	for (int hops = 0; hops < 8; hops++) {
+		const char *next = v->value;
+		v = find_visible(sh->vars, next, NULL);
+		if (!is_ref(v))
+			return xstrdup(next);
+	}
+	shell_error(sh, "%s: circular name reference", name);
+	return NULL;
+}
+
+/* Each public call that acts on a variable starts with this: when name is
+ * a reference, the call is made again on its target and *status is what
+ * that returned. */
+#define FOLLOW_REF(sh, name, v, call_with_target)                                   \
+	do {                                                                            \
+		if (is_ref(v)) {                                                            \
+			char *target_ = ref_target((sh), (name), (v));                          \
+			if (!target_)                                                           \
+				return -1;                                                          \
+			int r_ = call_with_target;                                              \
+			free(target_);                                                          \
+			return r_;                                                              \
+		}                                                                           \
+	} while (0)
+
+struct var *vars_lookup_ref(struct shell *sh, const char *name)
+{
+	return find_visible(sh->vars, name, NULL);
+}
+
 struct var *vars_lookup(struct shell *sh, const char *name)
 {
 	struct var *v = find_visible(sh->vars, name, NULL);
+	if (is_ref(v)) {
+		char *target = ref_target(sh, name, v);
+		v = target ? find_visible(sh->vars, target, NULL) : NULL;
+		free(target);
+	}
 	if (v && (v->flags & VAR_DYNAMIC))
 		refresh_dynamic(sh, v);
 	return v;
@@ -350,6 +395,9 @@ int vars_set(struct shell *sh, const char *name, const char *value, unsigned fla
 		return name_error(sh, name);
 	size_t h = hash_name(name);
 	struct var *v = find_visible_hashed(sh->vars, name, h);
+	FOLLOW_REF(sh, name, v, vars_set(sh, target_, value, flags));
+	if (v && (v->flags & VAR_NAMEREF))
+		return vars_set_nameref(sh, name, value); /* declare -n r; r=x names x */
 	if (v && (v->flags & VAR_READONLY))
 		return readonly_error(sh, name);
 	if (v && (v->flags & VAR_ASSOC))
@@ -403,6 +451,7 @@ int vars_set_array(struct shell *sh, const char *name, char *const *values, size
 	if (!valid_name(name))
 		return name_error(sh, name);
 	struct var *v = find_visible(sh->vars, name, NULL);
+	FOLLOW_REF(sh, name, v, vars_set_array(sh, target_, values, n, append));
 	if (v && (v->flags & VAR_READONLY))
 		return readonly_error(sh, name);
 	if (v && (v->flags & VAR_ASSOC) && n > 0) {
@@ -448,6 +497,7 @@ int vars_set_element(struct shell *sh, const char *name, long index, const char 
 	if (!valid_name(name))
 		return name_error(sh, name);
 	struct var *v = find_visible(sh->vars, name, NULL);
+	FOLLOW_REF(sh, name, v, vars_set_element(sh, target_, index, value));
 	if (v && (v->flags & VAR_READONLY))
 		return readonly_error(sh, name);
 	if (v && (v->flags & VAR_ASSOC)) {
@@ -505,6 +555,7 @@ int vars_declare_assoc(struct shell *sh, const char *name)
 	if (!valid_name(name))
 		return name_error(sh, name);
 	struct var *v = find_visible(sh->vars, name, NULL);
+	FOLLOW_REF(sh, name, v, vars_declare_assoc(sh, target_));
 	if (v && (v->flags & VAR_ASSOC))
 		return 0;
 	if (v && (v->flags & VAR_ARRAY)) {
@@ -535,6 +586,7 @@ int vars_declare_assoc(struct shell *sh, const char *name)
 int vars_assoc_set(struct shell *sh, const char *name, const char *key, const char *value, bool append)
 {
 	struct var *v = find_visible(sh->vars, name, NULL);
+	FOLLOW_REF(sh, name, v, vars_assoc_set(sh, target_, key, value, append));
 	if (v && (v->flags & VAR_READONLY))
 		return readonly_error(sh, name);
 	if (!v || !(v->flags & VAR_ASSOC)) {
@@ -572,6 +624,7 @@ int vars_assoc_set(struct shell *sh, const char *name, const char *key, const ch
 int vars_assoc_unset(struct shell *sh, const char *name, const char *key)
 {
 	struct var *v = find_visible(sh->vars, name, NULL);
+	FOLLOW_REF(sh, name, v, vars_assoc_unset(sh, target_, key));
 	if (!v || !(v->flags & VAR_ASSOC))
 		return 0;
 	if (v->flags & VAR_READONLY)
@@ -589,6 +642,50 @@ int vars_assoc_unset(struct shell *sh, const char *name, const char *key)
 
 int vars_unset(struct shell *sh, const char *name)
 {
+	struct var *v = find_visible(sh->vars, name, NULL);
+	FOLLOW_REF(sh, name, v, vars_unset(sh, target_));
+	return vars_unset_ref(sh, name);
+}
+
+int vars_set_nameref(struct shell *sh, const char *name, const char *target)
+{
+	if (!valid_name(name))
+		return name_error(sh, name);
+	if (target && strchr(target, '[')) {
+		shell_error(sh, "%s: name references to array elements are not supported", name);
+		return -1;
+	}
+	if (target && !valid_name(target)) {
+		shell_error(sh, "`%s': invalid variable name for name reference", target);
+		return -1;
+	}
+	if (target && strcmp(target, name) == 0) {
+		shell_error(sh, "%s: nameref variable self references not allowed", name);
+		return -1;
+	}
+	struct var *v = find_visible(sh->vars, name, NULL);
+	if (v && (v->flags & VAR_READONLY))
+		return readonly_error(sh, name);
+	if (v && (v->flags & VAR_ARRAY)) {
+		shell_error(sh, "%s: reference variable cannot be an array", name);
+		return -1;
+	}
+	if (!v)
+		v = scope_add(&sh->vars->scopes[0], name, hash_name(name));
+	mark_env_dirty(sh, v);
+	var_clear_value(v);
+	v->flags = (v->flags & ~(unsigned)(VAR_DYNAMIC | VAR_INTEGER | VAR_LOWER | VAR_UPPER)) | VAR_NAMEREF;
+	if (target) {
+		v->value = xstrdup(target);
+		v->flags &= ~(unsigned)VAR_NOVALUE;
+	} else {
+		v->flags |= VAR_NOVALUE;
+	}
+	return 0;
+}
+
+int vars_unset_ref(struct shell *sh, const char *name)
+{
 	size_t scope = 0;
 	struct var *v = find_visible(sh->vars, name, &scope);
 	if (!v)
@@ -601,7 +698,7 @@ int vars_unset(struct shell *sh, const char *name)
 		 * hiding outer ones) until the function returns; one unset from
 		 * a function it called goes away (bash's dynamic unset). */
 		var_clear_value(v);
-		v->flags = (v->flags & ~(unsigned)(VAR_ARRAY | VAR_ASSOC | VAR_DYNAMIC)) | VAR_NOVALUE;
+		v->flags = (v->flags & ~(unsigned)(VAR_ARRAY | VAR_ASSOC | VAR_NAMEREF | VAR_DYNAMIC)) | VAR_NOVALUE;
 	} else {
 		scope_remove(&sh->vars->scopes[scope], name, hash_name(name));
 		sh->vars->env_dirty = true;
@@ -613,6 +710,7 @@ int vars_unset(struct shell *sh, const char *name)
 int vars_unset_element(struct shell *sh, const char *name, long index)
 {
 	struct var *v = find_visible(sh->vars, name, NULL);
+	FOLLOW_REF(sh, name, v, vars_unset_element(sh, target_, index));
 	if (!v)
 		return 0;
 	if (v->flags & VAR_READONLY)
@@ -764,7 +862,7 @@ char **vars_environ(struct shell *sh)
 	strvec_init(&env);
 	for (size_t i = 0; i < n; i++) {
 		struct var *v = list[i];
-		if (!(v->flags & VAR_EXPORT) || (v->flags & (VAR_NOVALUE | VAR_ARRAY)))
+		if (!(v->flags & VAR_EXPORT) || (v->flags & (VAR_NOVALUE | VAR_ARRAY | VAR_NAMEREF)))
 			continue;
 		if (v->flags & VAR_DYNAMIC)
 			refresh_dynamic(sh, v);
@@ -980,6 +1078,9 @@ int vars_set_flags(struct shell *sh, const char *name, unsigned set, unsigned cl
 	if (!valid_name(name))
 		return name_error(sh, name);
 	struct var *v = find_visible(sh->vars, name, NULL);
+	/* declare -i r gives the attribute to what r names; +n acts on r */
+	if (!((set | clear) & VAR_NAMEREF))
+		FOLLOW_REF(sh, name, v, vars_set_flags(sh, target_, set, clear));
 	if (v && (v->flags & VAR_READONLY) && (clear & VAR_READONLY))
 		return readonly_error(sh, name);
 	if (!v)

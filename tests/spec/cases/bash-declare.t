@@ -292,3 +292,50 @@ indexed to assoc: 1
 assoc to indexed: 1
 5
 v v
+
+### name references: every use goes to the named variable
+declare -n r=a
+r=5; echo "a=$a r=$r target=${!r}"
+declare -p r
+declare -n q; q=z; q=9; echo "z=$z"; declare -p q
+x=7; declare -n rx=x; (( rx += 1 )); echo "x=$x"; [[ -v rx ]] && echo set
+unset r; echo "a=${a-unset}"; declare -p r
+unset -n rx; echo "x=$x rx=${rx-gone}"
+--- tags bash
+--- stdout
+a=5 r=5 target=a
+declare -n r="a"
+z=9
+declare -n q="z"
+x=8
+set
+a=unset
+declare -n r="a"
+x=8 rx=gone
+
+### name references: the function-argument idiom, arrays and maps
+out_to() { local -n out=$1; out="done $2"; }
+out_to res 1; echo "$res"
+push() { local -n arr=$1; shift; arr+=("$@"); echo "${#arr[@]}"; }
+L=(a); push L x "y z"; printf '[%s]' "${L[@]}"; echo
+declare -n rl=L; echo "${!rl[@]} ${rl[2]}"
+put() { local -n m=$1; m[$2]=$3; }
+declare -A M; put M key val; echo "M=${M[key]}"
+--- tags bash
+--- stdout
+done 1
+3
+[a][x][y z]
+0 1 2 y z
+M=val
+
+### name references: refused targets and loops
+declare -n s=s; echo "self $?"
+declare -n bad=1; echo "bad $?"
+declare -n c1=c2; declare -n c2=c1; echo "[${c1-}]"
+--- tags bash
+--- stderr-nonempty
+--- stdout
+self 1
+bad 1
+[]
