@@ -570,7 +570,7 @@ int vars_declare_assoc(struct shell *sh, const char *name)
 	char *old = (v->flags & VAR_NOVALUE) ? NULL : v->value;
 	v->value = NULL;
 	var_clear_value(v);
-	v->flags = (v->flags & ~(unsigned)VAR_DYNAMIC) | VAR_ARRAY | VAR_ASSOC;
+	v->flags = (v->flags & ~(unsigned)(VAR_DYNAMIC | VAR_NAMEREF)) | VAR_ARRAY | VAR_ASSOC;
 	if (!old)
 		v->flags |= VAR_NOVALUE; /* declare -p shows it without =() until set, as bash */
 	if (old) {
@@ -814,7 +814,8 @@ int vars_set_temp(struct shell *sh, const char *name, const char *value)
 	var_clear_value(v);
 	v->value = xstrdup(value);
 	/* Temporary assignments are in the environment of what runs. */
-	v->flags = (v->flags & ~(unsigned)(VAR_NOVALUE | VAR_ARRAY | VAR_ASSOC | VAR_DYNAMIC)) | VAR_EXPORT;
+	v->flags = (v->flags & ~(unsigned)(VAR_NOVALUE | VAR_ARRAY | VAR_ASSOC | VAR_NAMEREF | VAR_DYNAMIC)) |
+	           VAR_EXPORT;
 	t->env_dirty = true;
 	note_special_assignment(sh, name);
 	return 0;
