@@ -745,27 +745,23 @@ static int do_assignments(struct shell *sh, const struct assign *as, size_t n, e
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct assign *a = &as[i];
-		if (a->is_array && a->narray > 0) {
+		struct var *target = a->is_array ? vars_lookup(sh, a->name) : NULL;
+		bool to_assoc = target && (target->flags & VAR_ASSOC);
+		if (to_assoc && a->narray > 0) {
 			/* m=([k]=v ...) when the first element has its key; else
 			 * m=(k v ...) pairs, through vars_set_array below */
-			struct var *v = vars_lookup(sh, a->name);
 			struct word index, value;
 			struct word_part scratch[2];
-			bool keyed = v && (v->flags & VAR_ASSOC) &&
-			             split_indexed_element(a->array[0], &index, &value, scratch);
-			if (keyed) {
+			if (split_indexed_element(a->array[0], &index, &value, scratch)) {
 				if (index.parts != &scratch[0])
 					free(index.parts);
 				free(value.parts);
-			}
-			if (keyed) {
 				if (assign_assoc_array(sh, a) != 0)
 					return -1;
 				continue;
 			}
 		}
-		struct var *target = a->is_array ? vars_lookup(sh, a->name) : NULL;
-		if (a->is_array && !(target && (target->flags & VAR_ASSOC)) && has_indexed_element(a)) {
+		if (a->is_array && !to_assoc && has_indexed_element(a)) {
 			if (assign_indexed_array(sh, a) != 0)
 				return -1;
 			continue;
