@@ -27,6 +27,13 @@ static bool valid_name(const char *s, size_t len)
 	return true;
 }
 
+/* Whether name is (or refers to) an associative array. */
+static bool names_assoc(struct shell *sh, const char *name)
+{
+	const struct var *v = vars_lookup(sh, name);
+	return v && (v->flags & VAR_ASSOC);
+}
+
 /* ---- printing ------------------------------------------------------------ */
 
 static bool has_control(const char *value)
@@ -353,9 +360,7 @@ static int declare_one(struct shell *sh, const char *cmd, const char *arg, unsig
 		 * plain r's value becomes its target, as in bash */
 		struct var *self = vars_lookup_ref(sh, name);
 		const char *target = value;
-		if (!target && self && !(self->flags & (VAR_NAMEREF | VAR_ARRAY | VAR_NOVALUE)))
-			target = self->value;
-		if (!target && self && (self->flags & VAR_NAMEREF) && !(self->flags & VAR_NOVALUE))
+		if (!target && self && !(self->flags & (VAR_ARRAY | VAR_NOVALUE)))
 			target = self->value;
 		char *copy = target ? xstrdup(target) : NULL;
 		r = subscript ? -1 : vars_set_nameref(sh, name, copy);
@@ -399,7 +404,7 @@ static int declare_one(struct shell *sh, const char *cmd, const char *arg, unsig
 			char *inside = xstrndup(value + 1, vlen - 2);
 			r = assign_array_literal(sh, name, inside, append);
 			free(inside);
-		} else if (subscript && vars_lookup(sh, name) && (vars_lookup(sh, name)->flags & VAR_ASSOC)) {
+		} else if (subscript && names_assoc(sh, name)) {
 			r = vars_assoc_set(sh, name, subscript, value, append);
 		} else if (subscript) {
 			intmax_t idx;
@@ -528,7 +533,7 @@ BUILTIN_FN(unset)
 			if (strcmp(sub, "@") == 0 || strcmp(sub, "*") == 0) {
 				if (vars_unset(sh, name) < 0)
 					status = 1;
-			} else if (vars_lookup(sh, name) && (vars_lookup(sh, name)->flags & VAR_ASSOC)) {
+			} else if (names_assoc(sh, name)) {
 				if (vars_assoc_unset(sh, name, sub) < 0)
 					status = 1;
 			} else {
