@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Private flags above the public ones: variables whose value is computed. */
@@ -19,7 +20,10 @@ enum {
 	VAR_DYN_SECONDS = 1 << 17,
 	VAR_DYN_LINENO = 1 << 18,
 	VAR_DYN_PIPESTATUS = 1 << 19,
-	VAR_DYNAMIC = VAR_DYN_RANDOM | VAR_DYN_SECONDS | VAR_DYN_LINENO | VAR_DYN_PIPESTATUS,
+	VAR_DYN_EPOCH = 1 << 20,      /* EPOCHSECONDS */
+	VAR_DYN_EPOCHREAL = 1 << 21,  /* EPOCHREALTIME */
+	VAR_DYNAMIC = VAR_DYN_RANDOM | VAR_DYN_SECONDS | VAR_DYN_LINENO | VAR_DYN_PIPESTATUS | VAR_DYN_EPOCH |
+	              VAR_DYN_EPOCHREAL,
 };
 
 /* Arrays are dense (a slot per index, unlike bash's sparse ones): a larger
@@ -191,7 +195,8 @@ static uint32_t next_random(struct shell *sh)
 	return (sh->random_state >> 16) & 0x7fff;
 }
 
-/* Recomputes the value of RANDOM, SECONDS or LINENO in place. */
+/* Recomputes the value of RANDOM, SECONDS, LINENO, EPOCHSECONDS or
+ * EPOCHREALTIME in place (assignments to the epoch ones are lost, as bash). */
 static void refresh_dynamic(struct shell *sh, struct var *v)
 {
 	char buf[32];
@@ -207,12 +212,20 @@ static void refresh_dynamic(struct shell *sh, struct var *v)
 		v->array_len = sh->npipestatus;
 		return;
 	}
-	if (v->flags & VAR_DYN_RANDOM)
+	if (v->flags & VAR_DYN_RANDOM) {
 		snprintf(buf, sizeof buf, "%" PRIu32, next_random(sh));
-	else if (v->flags & VAR_DYN_SECONDS)
+	} else if (v->flags & VAR_DYN_SECONDS) {
 		snprintf(buf, sizeof buf, "%lld", (long long)(time(NULL) - sh->start_time));
-	else
+	} else if (v->flags & (VAR_DYN_EPOCH | VAR_DYN_EPOCHREAL)) {
+		struct timespec now;
+		clock_gettime(CLOCK_REALTIME, &now);
+		if (v->flags & VAR_DYN_EPOCH)
+			snprintf(buf, sizeof buf, "%lld", (long long)now.tv_sec);
+		else
+			snprintf(buf, sizeof buf, "%lld.%06ld", (long long)now.tv_sec, now.tv_nsec / 1000);
+	} else {
 		snprintf(buf, sizeof buf, "%u", sh->lineno);
+	}
 	if (v->array) {
 		free(v->array[0]);
 		v->array[0] = xstrdup(buf);
@@ -1059,6 +1072,8 @@ void vars_init(struct shell *sh, char **envp)
 	add_dynamic(sh, "SECONDS", VAR_DYN_SECONDS);
 	add_dynamic(sh, "LINENO", VAR_DYN_LINENO);
 	add_dynamic(sh, "PIPESTATUS", VAR_DYN_PIPESTATUS);
+	add_dynamic(sh, "EPOCHSECONDS", VAR_DYN_EPOCH);
+	add_dynamic(sh, "EPOCHREALTIME", VAR_DYN_EPOCHREAL);
 }
 
 void vars_free(struct shell *sh)

@@ -156,3 +156,14 @@ echo "${#BASH_REMATCH[@]}"
 --- tags bash
 --- stdout
 0
+
+### EPOCHSECONDS and EPOCHREALTIME follow the clock; assignments are lost
+a=$EPOCHSECONDS
+EPOCHSECONDS=5
+d=$((EPOCHSECONDS - a))
+[ "$d" -ge 0 ] && [ "$d" -le 2 ] && echo seconds ok
+case $EPOCHREALTIME in "$a".[0-9][0-9][0-9][0-9][0-9][0-9] | [0-9]*.[0-9][0-9][0-9][0-9][0-9][0-9]) echo realtime ok ;; esac
+--- tags bash
+--- stdout
+seconds ok
+realtime ok
