@@ -294,6 +294,8 @@ static bool *shopt_flag(struct shell *sh, const char *name)
 		return &sh->opt.dotglob;
 	if (strcmp(name, "nocaseglob") == 0)
 		return &sh->opt.nocaseglob;
+	if (strcmp(name, "globstar") == 0)
+		return &sh->opt.globstar;
 	if (strcmp(name, "nocasematch") == 0)
 		return &sh->opt.nocasematch;
 	if (strcmp(name, "expand_aliases") == 0)
@@ -336,7 +338,7 @@ static void shopt_noop_store(struct shell *sh, const char *name, bool on)
 }
 
 static const char *const shopt_names[] = {
-	"dotglob", "expand_aliases", "failglob", "lastpipe", "nocaseglob", "nocasematch", "nullglob",
+	"dotglob", "expand_aliases", "failglob", "globstar", "lastpipe", "nocaseglob", "nocasematch", "nullglob",
 };
 
 static void shopt_show(struct shell *sh, const char *name, bool reusable)

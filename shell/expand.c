@@ -1347,11 +1347,99 @@ struct glob_state {
 	struct strvec *results;
 };
 
+static void glob_walk(struct glob_state *g, struct strbuf *prefix, size_t index);
+
+/* For globstar's "**": what an entry of the folder in prefix is. Symbolic
+ * links to folders are folders to list, never to descend into (bash). */
+static void entry_kind(const struct dirent *de, const char *path, bool *real_dir, bool *dir)
+{
+	struct stat st;
+	*real_dir = de->d_type == DT_DIR ||
+	            (de->d_type == DT_UNKNOWN && lstat(path, &st) == 0 && S_ISDIR(st.st_mode));
+	*dir = *real_dir ||
+	       ((de->d_type == DT_LNK || de->d_type == DT_UNKNOWN) && stat(path, &st) == 0 && S_ISDIR(st.st_mode));
+}
+
+static bool globstar_skips(const struct glob_state *g, const char *name)
+{
+	return strcmp(name, ".") == 0 || strcmp(name, "..") == 0 || (name[0] == '.' && !g->sh->opt.dotglob);
+}
+
+/* "**" last: everything below the folder in prefix; dirs_only (a slash
+ * ends the pattern): its folders, each with a slash. */
+static void globstar_all(struct glob_state *g, struct strbuf *prefix, bool dirs_only)
+{
+	size_t base_len = prefix->len;
+	DIR *dir = opendir(base_len ? prefix->data : ".");
+	if (!dir)
+		return;
+	struct dirent *de;
+	while ((de = readdir(dir)) != NULL) {
+		if (globstar_skips(g, de->d_name))
+			continue;
+		strbuf_truncate(prefix, base_len);
+		strbuf_adds(prefix, de->d_name);
+		bool real_dir, is_dir;
+		entry_kind(de, prefix->data, &real_dir, &is_dir);
+		if (!dirs_only) {
+			strvec_push(g->results, prefix->data);
+		} else if (is_dir) {
+			strbuf_addc(prefix, '/');
+			strvec_push(g->results, prefix->data);
+			strbuf_truncate(prefix, prefix->len - 1);
+		}
+		if (real_dir) {
+			strbuf_addc(prefix, '/');
+			globstar_all(g, prefix, dirs_only);
+		}
+	}
+	closedir(dir);
+	strbuf_truncate(prefix, base_len);
+}
+
+/* "**" before more components: they are matched here and in every folder
+ * below (zero or more folders deep). */
+static void globstar_deep(struct glob_state *g, struct strbuf *prefix, size_t index)
+{
+	glob_walk(g, prefix, index + 1);
+	size_t base_len = prefix->len;
+	DIR *dir = opendir(base_len ? prefix->data : ".");
+	if (!dir)
+		return;
+	struct dirent *de;
+	while ((de = readdir(dir)) != NULL) {
+		if (globstar_skips(g, de->d_name))
+			continue;
+		strbuf_truncate(prefix, base_len);
+		strbuf_adds(prefix, de->d_name);
+		bool real_dir, is_dir;
+		entry_kind(de, prefix->data, &real_dir, &is_dir);
+		if (real_dir) {
+			strbuf_addc(prefix, '/');
+			globstar_deep(g, prefix, index);
+		}
+	}
+	closedir(dir);
+	strbuf_truncate(prefix, base_len);
+}
+
 static void glob_walk(struct glob_state *g, struct strbuf *prefix, size_t index)
 {
 	const char *comp = g->components[index];
 	bool last = index + 1 == g->ncomponents;
 	size_t base_len = prefix->len;
+
+	if (g->sh->opt.globstar && strcmp(comp, "**") == 0) {
+		bool dirs_only = index + 2 == g->ncomponents && g->components[index + 1][0] == '\0';
+		if (last || dirs_only) {
+			if (base_len)
+				strvec_push(g->results, prefix->data); /* the folder itself, with its slash */
+			globstar_all(g, prefix, dirs_only);
+		} else {
+			globstar_deep(g, prefix, index);
+		}
+		return;
+	}
 
 	if (!pattern_has_magic(comp)) {
 		char *plain = xstrdup(comp);

@@ -44,7 +44,7 @@ struct shell_options {
 	bool stdin_mode;  /* -s */
 	bool cmd_string;  /* -c */
 	/* shopt */
-	bool nullglob, failglob, dotglob, nocaseglob, nocasematch;
+	bool nullglob, failglob, dotglob, nocaseglob, nocasematch, globstar;
 	bool expand_aliases; /* on when interactive or POSIX-ish scripts; see main.c */
 	bool lastpipe;
 	/* bash's -o names that snapshots of a bash session set: accepted and

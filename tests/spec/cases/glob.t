@@ -181,3 +181,27 @@ set -- f*
 echo $#
 --- stdout
 200
+
+### shopt -s globstar: ** matches zero or more folders, not through links
+mkdir -p a/b c real .hid
+touch a/b/x.txt y.txt real/r.txt .hid/h.txt c/.d.txt
+ln -s real sl
+shopt -s globstar
+echo 1: **
+echo 2: **/*.txt
+echo 3: a/**
+echo 4: **/
+echo 5: a/**/x.txt x**
+shopt -s dotglob
+echo 6: **/*.txt
+shopt -u globstar
+echo 7: **/*.txt
+--- tags bash
+--- stdout
+1: a a/b a/b/x.txt c real real/r.txt sl y.txt
+2: a/b/x.txt real/r.txt y.txt
+3: a/ a/b a/b/x.txt
+4: a/ a/b/ c/ real/ sl/
+5: a/b/x.txt x**
+6: .hid/h.txt a/b/x.txt c/.d.txt real/r.txt y.txt
+7: .hid/h.txt c/.d.txt real/r.txt sl/r.txt
