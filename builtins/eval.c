@@ -99,7 +99,9 @@ BUILTIN_FN(dot)
 		sh->npositional = (size_t)(argc - i - 1);
 	}
 	sh->source_depth++;
+	shell_push_frame(sh, "source", path, sh->lineno);
 	int status = input_run_file(sh, path, true);
+	shell_pop_frame(sh);
 	sh->source_depth--;
 	if (sh->jump == JUMP_RETURN) {
 		sh->jump = JUMP_NONE;

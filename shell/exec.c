@@ -45,6 +45,7 @@ static int run_node(struct shell *sh, const struct node *n, unsigned flags);
 
 struct func {
 	char *name;
+	char *source;    /* the file it was defined in (BASH_SOURCE), or NULL */
 	struct node *body;
 	unsigned refs;   /* calls in progress: a redefinition must not free it */
 	bool unlinked;
@@ -87,6 +88,7 @@ static void func_release(struct func *f)
 {
 	if (f->refs == 0 && f->unlinked) {
 		free(f->name);
+		free(f->source);
 		ast_node_free(f->body);
 		free(f);
 	}
@@ -110,6 +112,7 @@ void funcs_define(struct shell *sh, const char *name, const struct node *body)
 	struct func **pp = func_slot(sh, name);
 	struct func *f = xcalloc(1, sizeof *f);
 	f->name = xstrdup(name);
+	f->source = sh->source_name ? xstrdup(sh->source_name) : NULL;
 	f->body = ast_node_copy(body);
 	if (*pp) {
 		struct func *old = *pp;
@@ -933,11 +936,11 @@ static int call_function(struct shell *sh, struct func *f, int argc, char **argv
 	unsigned saved_loops = sh->loop_depth;
 	sh->loop_depth = 0;
 	sh->func_depth++;
-	/* FUNCNAME (bash) names the running function. */
-	if (vars_make_local(sh, "FUNCNAME") == 0)
-		vars_set(sh, "FUNCNAME", argv[0], 0);
+	/* bash says "environment" for a function that no file defined */
+	shell_push_frame(sh, f->name, f->source ? f->source : "environment", sh->lineno);
 
 	int status = run_node(sh, f->body, 0);
+	shell_pop_frame(sh);
 	if (sh->jump == JUMP_RETURN) {
 		sh->jump = JUMP_NONE;
 		status = sh->last_status;
@@ -976,6 +979,7 @@ _Noreturn static void exec_program(struct shell *sh, const char *path, char **ar
 			argc++;
 		shell_set_positional(sh, argv + 1, (size_t)(argc > 0 ? argc - 1 : 0));
 		sh->func_depth = sh->loop_depth = sh->source_depth = 0;
+		shell_set_main_script(sh, path);
 		int status = input_run_file(sh, path, true);
 		exec_exit(sh, status);
 	}
@@ -1072,6 +1076,7 @@ int exec_replace(struct shell *sh, char **argv, const char *argv0)
 		free(sh->arg0);
 		sh->arg0 = xstrdup(path);
 		shell_set_positional(sh, argv + 1, (size_t)(argc - 1));
+		shell_set_main_script(sh, path);
 		int st = input_run_file(sh, path, true);
 		free(path);
 		exec_exit(sh, st);

@@ -338,6 +338,7 @@ int main(int argc, char **argv)
 	} else if (command) {
 		status = exec_command_string(&sh, command, strlen(command));
 	} else if (script) {
+		shell_set_main_script(&sh, script);
 		status = input_run_file(&sh, script, true);
 	} else if (interactive) {
 		status = input_run_interactive(&sh);

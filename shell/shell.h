@@ -75,6 +75,14 @@ struct job;         /* jobs.c: one pipeline or async list */
 struct policy;      /* hooks/approve.c */
 struct sandbox_state; /* sandbox.c */
 
+/* One level of the call stack bash shows in FUNCNAME, BASH_SOURCE and
+ * BASH_LINENO: a function call, or a file being sourced. */
+struct call_frame {
+	const char *name; /* the function (its name lives while it runs), or "source" */
+	char *file;       /* where the function was defined, or the sourced file */
+	unsigned line;    /* the line it was called from */
+};
+
 struct shell {
 	struct shell_options opt;
 
@@ -109,6 +117,9 @@ struct shell {
 	int subshell_level;   /* $BASH_SUBSHELL-like counter */
 
 	const char *source_name; /* script or sourced file, for messages; NULL for -c/stdin */
+	char *main_script;       /* the script file run (the stack's bottom), else NULL */
+	struct call_frame *frames; /* innermost last */
+	size_t nframes, frames_cap;
 	unsigned lineno;         /* $LINENO: line of the command being run */
 
 	unsigned alias_generation; /* bumped by alias/unalias: the reader reparses */
@@ -168,6 +179,12 @@ void shell_free(struct shell *sh);
 void shell_error(struct shell *sh, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Like shell_error but without the source position (usage messages). */
 void shell_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The call stack (struct call_frame): a frame per function call and per
+ * sourced file, pushed before it runs and popped after. */
+void shell_push_frame(struct shell *sh, const char *name, const char *file, unsigned line);
+void shell_pop_frame(struct shell *sh);
+/* A script now runs as the shell's main program: the stack starts anew. */
+void shell_set_main_script(struct shell *sh, const char *path);
 /* Replaces $1.. with a copy of args[0..n). */
 void shell_set_positional(struct shell *sh, char *const *args, size_t n);
 

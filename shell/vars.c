@@ -22,8 +22,9 @@ enum {
 	VAR_DYN_PIPESTATUS = 1 << 19,
 	VAR_DYN_EPOCH = 1 << 20,      /* EPOCHSECONDS */
 	VAR_DYN_EPOCHREAL = 1 << 21,  /* EPOCHREALTIME */
+	VAR_DYN_STACK = 1 << 22,      /* FUNCNAME, BASH_SOURCE, BASH_LINENO: from sh->frames */
 	VAR_DYNAMIC = VAR_DYN_RANDOM | VAR_DYN_SECONDS | VAR_DYN_LINENO | VAR_DYN_PIPESTATUS | VAR_DYN_EPOCH |
-	              VAR_DYN_EPOCHREAL,
+	              VAR_DYN_EPOCHREAL | VAR_DYN_STACK,
 };
 
 /* Arrays are dense (a slot per index, unlike bash's sparse ones): a larger
@@ -195,6 +196,34 @@ static uint32_t next_random(struct shell *sh)
 	return (sh->random_state >> 16) & 0x7fff;
 }
 
+/* FUNCNAME, BASH_SOURCE or BASH_LINENO, innermost call first, as bash:
+ * below the frames, a script's own level ("main", the script, line 0);
+ * FUNCNAME stays empty outside any function or sourced file. */
+static void stack_array(struct shell *sh, struct var *v)
+{
+	var_clear_value(v);
+	v->flags = (v->flags | VAR_ARRAY) & ~(unsigned)VAR_NOVALUE;
+	char which = v->name[0] == 'F' ? 'F' : strcmp(v->name, "BASH_SOURCE") == 0 ? 'S' : 'L';
+	bool bottom = sh->main_script && (which != 'F' || sh->nframes > 0);
+	size_t n = sh->nframes + (bottom ? 1 : 0);
+	v->array = xcalloc(n + 1, sizeof *v->array);
+	char buf[32];
+	for (size_t i = 0; i < sh->nframes; i++) {
+		const struct call_frame *f = &sh->frames[sh->nframes - 1 - i];
+		if (which == 'F') {
+			v->array[i] = xstrdup(f->name);
+		} else if (which == 'S') {
+			v->array[i] = xstrdup(f->file);
+		} else {
+			snprintf(buf, sizeof buf, "%u", f->line);
+			v->array[i] = xstrdup(buf);
+		}
+	}
+	if (bottom)
+		v->array[sh->nframes] = xstrdup(which == 'F' ? "main" : which == 'S' ? sh->main_script : "0");
+	v->array_len = n;
+}
+
 /* Recomputes the value of RANDOM, SECONDS, LINENO, EPOCHSECONDS or
  * EPOCHREALTIME in place (assignments to the epoch ones are lost, as bash). */
 static void refresh_dynamic(struct shell *sh, struct var *v)
@@ -210,6 +239,10 @@ static void refresh_dynamic(struct shell *sh, struct var *v)
 			v->array[i] = xstrdup(buf);
 		}
 		v->array_len = sh->npipestatus;
+		return;
+	}
+	if (v->flags & VAR_DYN_STACK) {
+		stack_array(sh, v);
 		return;
 	}
 	if (v->flags & VAR_DYN_RANDOM) {
@@ -1074,6 +1107,9 @@ void vars_init(struct shell *sh, char **envp)
 	add_dynamic(sh, "PIPESTATUS", VAR_DYN_PIPESTATUS);
 	add_dynamic(sh, "EPOCHSECONDS", VAR_DYN_EPOCH);
 	add_dynamic(sh, "EPOCHREALTIME", VAR_DYN_EPOCHREAL);
+	add_dynamic(sh, "FUNCNAME", VAR_DYN_STACK);
+	add_dynamic(sh, "BASH_SOURCE", VAR_DYN_STACK);
+	add_dynamic(sh, "BASH_LINENO", VAR_DYN_STACK);
 }
 
 void vars_free(struct shell *sh)

@@ -224,3 +224,20 @@ f() { echo $v; }
 v=temp f
 --- stdout
 temp
+
+### BASH_SOURCE, FUNCNAME and BASH_LINENO follow functions and sourced files
+mkdir sub
+printf '%s\n' 'echo "src=${BASH_SOURCE[0]} n=${#BASH_SOURCE[@]} dir=$(dirname "${BASH_SOURCE[0]}")"' \
+	'g() { echo "g: ${BASH_SOURCE[*]} | ${FUNCNAME[*]} | ${BASH_LINENO[*]}"; }' 'g' >sub/env.sh
+printf '%s\n' 'source sub/env.sh' 'echo "top: ${BASH_SOURCE[*]} [${FUNCNAME-unset}]"' 'h() { g; }' 'h' >main.sh
+"$SHELL" main.sh
+"$SHELL" -c 'source sub/env.sh; echo "c: [${BASH_SOURCE[*]}] [${FUNCNAME-unset}]"'
+--- tags bash
+--- stdout
+src=sub/env.sh n=2 dir=sub
+g: sub/env.sh sub/env.sh main.sh | g source main | 3 1 0
+top: main.sh [unset]
+g: sub/env.sh main.sh main.sh | g h main | 3 4 0
+src=sub/env.sh n=1 dir=sub
+g: sub/env.sh sub/env.sh | g source | 3 1
+c: [] [unset]
