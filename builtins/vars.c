@@ -743,7 +743,10 @@ static int declare_common(struct shell *sh, int argc, char **argv, const char *c
 				status = 1;
 				continue;
 			}
-			print_function(argv[i], body, &fc);
+			if (func_names)
+				printf("%s\n", argv[i]); /* declare -F NAME: just the name, as bash */
+			else
+				print_function(argv[i], body, &fc);
 		}
 		return status;
 	}

@@ -23,8 +23,9 @@ enum {
 	VAR_DYN_EPOCH = 1 << 20,      /* EPOCHSECONDS */
 	VAR_DYN_EPOCHREAL = 1 << 21,  /* EPOCHREALTIME */
 	VAR_DYN_STACK = 1 << 22,      /* FUNCNAME, BASH_SOURCE, BASH_LINENO: from sh->frames */
+	VAR_DYN_PID = 1 << 23,        /* BASHPID: this process, subshells included */
 	VAR_DYNAMIC = VAR_DYN_RANDOM | VAR_DYN_SECONDS | VAR_DYN_LINENO | VAR_DYN_PIPESTATUS | VAR_DYN_EPOCH |
-	              VAR_DYN_EPOCHREAL | VAR_DYN_STACK,
+	              VAR_DYN_EPOCHREAL | VAR_DYN_STACK | VAR_DYN_PID,
 };
 
 /* Arrays are dense (a slot per index, unlike bash's sparse ones): a larger
@@ -247,6 +248,8 @@ static void refresh_dynamic(struct shell *sh, struct var *v)
 	}
 	if (v->flags & VAR_DYN_RANDOM) {
 		snprintf(buf, sizeof buf, "%" PRIu32, next_random(sh));
+	} else if (v->flags & VAR_DYN_PID) {
+		snprintf(buf, sizeof buf, "%ld", (long)getpid());
 	} else if (v->flags & VAR_DYN_SECONDS) {
 		snprintf(buf, sizeof buf, "%lld", (long long)(time(NULL) - sh->start_time));
 	} else if (v->flags & (VAR_DYN_EPOCH | VAR_DYN_EPOCHREAL)) {
@@ -1107,6 +1110,7 @@ void vars_init(struct shell *sh, char **envp)
 	add_dynamic(sh, "PIPESTATUS", VAR_DYN_PIPESTATUS);
 	add_dynamic(sh, "EPOCHSECONDS", VAR_DYN_EPOCH);
 	add_dynamic(sh, "EPOCHREALTIME", VAR_DYN_EPOCHREAL);
+	add_dynamic(sh, "BASHPID", VAR_DYN_PID);
 	add_dynamic(sh, "FUNCNAME", VAR_DYN_STACK);
 	add_dynamic(sh, "BASH_SOURCE", VAR_DYN_STACK);
 	add_dynamic(sh, "BASH_LINENO", VAR_DYN_STACK);

@@ -167,3 +167,14 @@ case $EPOCHREALTIME in "$a".[0-9][0-9][0-9][0-9][0-9][0-9] | [0-9]*.[0-9][0-9][0
 --- stdout
 seconds ok
 realtime ok
+
+### BASHPID is this process, a subshell's own; declare -F NAME prints the name
+[ "$BASHPID" = "$$" ] && echo same
+(o=$BASHPID; [ "$o" != "$$" ] && echo differs); true
+f() { :; }
+declare -F f
+--- tags bash
+--- stdout
+same
+differs
+f
