@@ -1365,10 +1365,16 @@ static bool globstar_skips(const struct glob_state *g, const char *name)
 	return strcmp(name, ".") == 0 || strcmp(name, "..") == 0 || (name[0] == '.' && !g->sh->opt.dotglob);
 }
 
-/* "**" last: everything below the folder in prefix; dirs_only (a slash
- * ends the pattern): its folders, each with a slash. */
-static void globstar_all(struct glob_state *g, struct strbuf *prefix, bool dirs_only)
+enum globstar_mode {
+	GLOBSTAR_ALL,  /* "**" last: everything below the folder in prefix */
+	GLOBSTAR_DIRS, /* "**" then a slash that ends the pattern: its folders, with the slash */
+	GLOBSTAR_DEEP, /* "**" before more components: matched here and in every folder below */
+};
+
+static void globstar_walk(struct glob_state *g, struct strbuf *prefix, size_t index, enum globstar_mode mode)
 {
+	if (mode == GLOBSTAR_DEEP)
+		glob_walk(g, prefix, index + 1); /* zero folders deep */
 	size_t base_len = prefix->len;
 	DIR *dir = opendir(base_len ? prefix->data : ".");
 	if (!dir)
@@ -1381,42 +1387,16 @@ static void globstar_all(struct glob_state *g, struct strbuf *prefix, bool dirs_
 		strbuf_adds(prefix, de->d_name);
 		bool real_dir, is_dir;
 		entry_kind(de, prefix->data, &real_dir, &is_dir);
-		if (!dirs_only) {
+		if (mode == GLOBSTAR_ALL) {
 			strvec_push(g->results, prefix->data);
-		} else if (is_dir) {
+		} else if (mode == GLOBSTAR_DIRS && is_dir) {
 			strbuf_addc(prefix, '/');
 			strvec_push(g->results, prefix->data);
 			strbuf_truncate(prefix, prefix->len - 1);
 		}
 		if (real_dir) {
 			strbuf_addc(prefix, '/');
-			globstar_all(g, prefix, dirs_only);
-		}
-	}
-	closedir(dir);
-	strbuf_truncate(prefix, base_len);
-}
-
-/* "**" before more components: they are matched here and in every folder
- * below (zero or more folders deep). */
-static void globstar_deep(struct glob_state *g, struct strbuf *prefix, size_t index)
-{
-	glob_walk(g, prefix, index + 1);
-	size_t base_len = prefix->len;
-	DIR *dir = opendir(base_len ? prefix->data : ".");
-	if (!dir)
-		return;
-	struct dirent *de;
-	while ((de = readdir(dir)) != NULL) {
-		if (globstar_skips(g, de->d_name))
-			continue;
-		strbuf_truncate(prefix, base_len);
-		strbuf_adds(prefix, de->d_name);
-		bool real_dir, is_dir;
-		entry_kind(de, prefix->data, &real_dir, &is_dir);
-		if (real_dir) {
-			strbuf_addc(prefix, '/');
-			globstar_deep(g, prefix, index);
+			globstar_walk(g, prefix, index, mode);
 		}
 	}
 	closedir(dir);
@@ -1434,9 +1414,9 @@ static void glob_walk(struct glob_state *g, struct strbuf *prefix, size_t index)
 		if (last || dirs_only) {
 			if (base_len)
 				strvec_push(g->results, prefix->data); /* the folder itself, with its slash */
-			globstar_all(g, prefix, dirs_only);
+			globstar_walk(g, prefix, index, dirs_only ? GLOBSTAR_DIRS : GLOBSTAR_ALL);
 		} else {
-			globstar_deep(g, prefix, index);
+			globstar_walk(g, prefix, index, GLOBSTAR_DEEP);
 		}
 		return;
 	}
