@@ -2066,12 +2066,7 @@ static int cond_eval(struct shell *sh, const struct cond_expr *c)
 		if (!s)
 			return 2;
 		int r;
-		if (strcmp(c->op, "-v") == 0 && strchr(s, '[')) {
-			r = cond_test_builtin(sh, "-v", s, NULL); /* an element: test's -v NAME[SUB] */
-		} else if (strcmp(c->op, "-v") == 0) {
-			struct var *v = vars_lookup(sh, s);
-			r = v && !(v->flags & VAR_NOVALUE) ? 0 : 1;
-		} else if (strcmp(c->op, "-o") == 0) {
+		if (strcmp(c->op, "-o") == 0) {
 			r = option_is_on(sh, s) ? 0 : 1;
 		} else if (strcmp(c->op, "-z") == 0) {
 			r = *s ? 1 : 0;

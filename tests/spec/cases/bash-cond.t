@@ -171,3 +171,18 @@ p='a*'
 --- stdout
 pattern
 literal
+
+### [[ -v ]] and test -v agree: an array counts by its element 0, a map by key 0
+a=([1]=x)
+[[ -v a ]] && echo cond-yes || echo cond-no
+test -v a && echo test-yes || echo test-no
+[[ -v a[1] ]] && echo elem-yes
+declare b; [[ -v b ]] || echo b-no
+c=; [[ -v c ]] && echo c-yes
+--- tags bash
+--- stdout
+cond-no
+test-no
+elem-yes
+b-no
+c-yes
