@@ -39,8 +39,7 @@ void shell_free(struct shell *sh)
 	strv_free(sh->positional);
 	sh->arg0 = NULL;
 	sh->positional = NULL;
-	while (sh->nframes > 0)
-		shell_pop_frame(sh);
+	sh->nframes = 0;
 	free(sh->frames);
 	sh->frames = NULL;
 	sh->frames_cap = 0;
@@ -54,19 +53,18 @@ void shell_push_frame(struct shell *sh, const char *name, const char *file, unsi
 		sh->frames_cap = sh->frames_cap ? sh->frames_cap * 2 : 8;
 		sh->frames = xreallocarray(sh->frames, sh->frames_cap, sizeof *sh->frames);
 	}
-	sh->frames[sh->nframes++] = (struct call_frame){.name = name, .file = xstrdup(file), .line = line};
+	sh->frames[sh->nframes++] = (struct call_frame){.name = name, .file = file, .line = line};
 }
 
 void shell_pop_frame(struct shell *sh)
 {
 	if (sh->nframes > 0)
-		free(sh->frames[--sh->nframes].file);
+		sh->nframes--;
 }
 
 void shell_set_main_script(struct shell *sh, const char *path)
 {
-	while (sh->nframes > 0)
-		shell_pop_frame(sh);
+	sh->nframes = 0;
 	free(sh->main_script);
 	sh->main_script = xstrdup(path);
 }

@@ -78,8 +78,11 @@ struct sandbox_state; /* sandbox.c */
 /* One level of the call stack bash shows in FUNCNAME, BASH_SOURCE and
  * BASH_LINENO: a function call, or a file being sourced. */
 struct call_frame {
-	const char *name; /* the function (its name lives while it runs), or "source" */
-	char *file;       /* where the function was defined, or the sourced file */
+	/* Borrowed, not copied (a push per function call): the function's
+	 * name and file live while it runs (it is held), the sourced file's
+	 * path while the source builtin runs it. */
+	const char *name; /* the function, or "source" */
+	const char *file; /* where the function was defined, or the sourced file */
 	unsigned line;    /* the line it was called from */
 };
 
