@@ -1,5 +1,6 @@
 /* alias and unalias. */
-#include "builtins.h"
+#include "builtins/builtins.h"
+#include "shell/alias.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* The builtin table, sorted by name for bsearch, and builtin_getopt. */
-#include "builtins.h"
+#include "builtins/builtins.h"
 
 #include <stdlib.h>
 #include <string.h>

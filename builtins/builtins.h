@@ -3,7 +3,7 @@
 #ifndef SBSH_BUILTINS_H
 #define SBSH_BUILTINS_H
 
-#include "../shell/shell.h"
+#include "shell/shell.h"
 
 /* A builtin prints with stdio (stdout/stderr); the evaluator flushes after
  * it and turns a write error into status 1. Errors are reported with

@@ -1,6 +1,7 @@
 /* cd and pwd, with POSIX logical paths: PWD keeps the symlinks the user
  * went through, and `..` removes the last component of it. */
-#include "builtins.h"
+#include "builtins/builtins.h"
+#include "shell/vars.h"
 
 #include <errno.h>
 #include <limits.h>

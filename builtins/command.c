@@ -1,5 +1,10 @@
 /* command, builtin, type, hash */
-#include "builtins.h"
+#include "builtins/builtins.h"
+#include "shell/vars.h"
+#include "shell/exec.h"
+#include "shell/funcs.h"
+#include "shell/cmdhash.h"
+#include "shell/alias.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,6 @@
 /* : true false break continue return exit */
-#include "builtins.h"
+#include "builtins/builtins.h"
+#include "shell/jobs.h"
 
 #include <errno.h>
 #include <stdio.h>

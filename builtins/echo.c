@@ -1,6 +1,6 @@
 /* echo: bash-compatible. Options -n -e -E are recognised only while every
  * leading argument consists solely of those letters, as bash does. */
-#include "builtins.h"
+#include "builtins/builtins.h"
 
 #include <stdio.h>
 #include <string.h>

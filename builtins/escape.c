@@ -1,11 +1,12 @@
 /* escape CMD [ARGS]: asks the broker to run one command outside the
  * sandbox. Always a human's decision: with nobody to ask it is refused
  * without asking, and nothing in a file can pre-approve it. */
-#include "builtins.h"
+#include "builtins/builtins.h"
 
 #include <stdio.h>
 
-#include "../shell/broker.h"
+#include "trusted/broker.h"
+#include "shell/vars.h"
 
 static void describe(struct strbuf *sb, int argc, char **argv)
 {

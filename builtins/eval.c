@@ -1,5 +1,8 @@
 /* eval, . and source, exec */
-#include "builtins.h"
+#include "builtins/builtins.h"
+#include "shell/vars.h"
+#include "shell/exec.h"
+#include "shell/input.h"
 
 #include <errno.h>
 #include <stdlib.h>

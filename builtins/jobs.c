@@ -1,5 +1,7 @@
 /* kill (wait, jobs, fg and bg live beside the job table in shell/jobs.c). */
-#include "builtins.h"
+#include "builtins/builtins.h"
+#include "shell/trap.h"
+#include "shell/jobs.h"
 
 #include <signal.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* times, ulimit, umask, shopt */
-#include "builtins.h"
+#include "builtins/builtins.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,8 +1,9 @@
 /* printf: POSIX printf plus the bash extensions agents use (%q, %(fmt)T,
  * -v var). Output is built in a buffer so -v can store it and so a
  * conversion error mid-way still prints what came before, as bash does. */
-#include "builtins.h"
-#include "lexer.h"
+#include "builtins/builtins.h"
+#include "shell/lexer.h"
+#include "shell/vars.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -1,7 +1,9 @@
 /* test and [: POSIX rules by argument count for 0-4 arguments (so that
  * `[ "$x" = -n ]` means what it says), a recursive-descent parser with the
  * XSI -a -o ( ) beyond that, and the bash operators agents use. */
-#include "builtins.h"
+#include "builtins/builtins.h"
+#include "shell/vars.h"
+#include "shell/arith.h"
 
 #include <errno.h>
 #include <fcntl.h>

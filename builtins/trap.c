@@ -1,5 +1,6 @@
 /* The trap builtin: set, reset, ignore and list trap actions. */
-#include "builtins.h"
+#include "builtins/builtins.h"
+#include "shell/trap.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,7 +1,13 @@
 /* Variable builtins: export, readonly, unset, set, shift, local,
  * declare/typeset, let, getopts, read and mapfile/readarray. */
-#include "builtins.h"
-#include "../shell/parser.h"
+#include "builtins/builtins.h"
+#include "shell/parser.h"
+#include "shell/vars.h"
+#include "shell/options.h"
+#include "shell/arith.h"
+#include "shell/funcs.h"
+#include "shell/trap.h"
+#include "shell/jobs.h"
 
 #include <ctype.h>
 #include <errno.h>

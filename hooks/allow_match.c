@@ -1,13 +1,13 @@
 /* Allow-list reading and entry matching, apart from approve.c (which
  * needs the broker and the shell) so the fuzzers can link just this. */
-#include "approve.h"
+#include "hooks/approve.h"
 
 #include <fnmatch.h>
 #include <jansson.h>
 #include <stdbool.h>
 #include <string.h>
 
-#include "util.h"
+#include "lib/util.h"
 
 /* Splits an entry into words: blanks separate, '...' and "..." quote,
  * backslash escapes one character. */

@@ -2,7 +2,7 @@
  * Order: the deny list, the allow list, an answer already given (this line
  * or this session), then the human through the broker; headless, a refusal
  * that says why and how to pre-approve. */
-#include "approve.h"
+#include "hooks/approve.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,11 +13,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "broker.h"
-#include "approver.h"
-#include "denial.h"
-#include "events.h"
-#include "protect.h"
+#include "trusted/broker.h"
+#include "trusted/approver.h"
+#include "sandbox/denial.h"
+#include "lib/events.h"
+#include "trusted/protect.h"
+#include "shell/vars.h"
 
 struct allow_list {
 	char *path;

@@ -6,8 +6,8 @@
 
 #include <stdbool.h>
 
-#include "classify.h"
-#include "shell.h"
+#include "hooks/classify.h"
+#include "shell/shell.h"
 
 struct policy_options {
 	bool headless;     /* nobody can be asked: refuse without asking */
@@ -22,8 +22,8 @@ struct policy_options {
 	bool text_safe;    /* the -c text needs nobody as written: nothing to ask up front */
 	unsigned approval_timeout_s;
 	bool off;          /* classification turned off (--no-classify) */
-	struct events *events;          /* hooks/events.h, or NULL */
-	struct protect_client *protect; /* hooks/protect.h, or NULL */
+	struct events *events;          /* lib/events.h, or NULL */
+	struct protect_client *protect; /* trusted/protect.h, or NULL */
 	char *const *rules;             /* the config file's classify rules, or NULL */
 	struct classifier *cl;          /* one made with those rules already (taken), or NULL */
 };

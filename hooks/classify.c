@@ -1,7 +1,7 @@
 /* The classifier's engine: the static walk over a command line's AST, the
  * resolution of words to what is known of them before anything runs, and
  * the dynamic check of a final argv. The rules themselves are in rules.c. */
-#include "classify.h"
+#include "hooks/classify.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,9 +13,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "parser.h"
-#include "rules.h"
-#include "util.h"
+#include "shell/parser.h"
+#include "hooks/rules.h"
+#include "lib/util.h"
 
 /* Nesting of sh -c / eval / alias / function text judged inside a line. */
 #define CLASSIFY_MAX_DEPTH 12

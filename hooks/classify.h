@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "ast.h"
+#include "shell/ast.h"
 
 /* Ordered by severity: when a line holds several, the highest wins. */
 enum verdict {

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "rules.h"
-#include "util.h"
+#include "hooks/rules.h"
+#include "lib/util.h"
 
 #define J(v, r, at) judgement_make((v), (r), (at))
 #define SAFE_J J(VERDICT_SAFE, NULL, -1)

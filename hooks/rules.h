@@ -6,8 +6,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "ast.h"
-#include "classify.h"
+#include "shell/ast.h"
+#include "hooks/classify.h"
 
 /* One argument as far as the classifier can know it before it runs.
  * Pointers first, flags last (no padding between them); build one with

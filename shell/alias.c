@@ -1,6 +1,7 @@
 /* The alias table: a sorted array, so listing needs no extra sort and
  * lookups are a binary search (alias tables are small). */
-#include "shell.h"
+#include "shell/shell.h"
+#include "shell/alias.h"
 
 #include <stdlib.h>
 #include <string.h>

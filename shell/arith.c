@@ -1,7 +1,9 @@
 /* Arithmetic evaluation: a recursive-descent evaluator over the C operator
  * set (plus bash's **). A "skip" depth evaluates nothing in the branches
  * that && || ?: do not take, so they have no side effects. */
-#include "shell.h"
+#include "shell/shell.h"
+#include "shell/vars.h"
+#include "shell/arith.h"
 
 #include <ctype.h>
 #include <inttypes.h>

@@ -1,12 +1,12 @@
 /* The AST module: freeing, deep copies, and the printer that turns a tree
  * back into shell text that parses to an equivalent tree. */
-#include "ast.h"
+#include "shell/ast.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "lexer.h"
+#include "shell/lexer.h"
 
 /* ---- the arena ---------------------------------------------------------- */
 

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "util.h"
+#include "lib/util.h"
 
 /* 1-based line and column; offset is the byte offset into the parsed text. */
 struct src_pos {

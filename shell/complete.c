@@ -1,5 +1,5 @@
 /* Completion candidates: what a word can become at the cursor. */
-#include "complete.h"
+#include "shell/complete.h"
 
 #include <dirent.h>
 #include <pwd.h>
@@ -8,8 +8,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../builtins/builtins.h"
-#include "users.h"
+#include "builtins/builtins.h"
+#include "shell/users.h"
+#include "shell/vars.h"
+#include "shell/funcs.h"
+#include "shell/alias.h"
 
 #if defined(HAVE_READLINE)
 #include <stdio.h>

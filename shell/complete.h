@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "shell.h"
+#include "shell/shell.h"
 
 /* True when the word starting at offset start of line is in command
  * position (first word, or after ; | & ( and the like). */

@@ -1,12 +1,23 @@
 /* The evaluator: runs the AST. Errors are statuses; break, continue,
  * return and exit unwind through sh->jump, checked after every command. */
-#include "shell.h"
-#include "approve.h"
-#include "denial.h"
-#include "builtins.h"
-#include "parser.h"
-#include "redir.h"
-#include "sandbox.h"
+#include "shell/shell.h"
+#include "hooks/approve.h"
+#include "sandbox/denial.h"
+#include "builtins/builtins.h"
+#include "shell/parser.h"
+#include "shell/redir.h"
+#include "sandbox/sandbox.h"
+#include "shell/vars.h"
+#include "shell/expand.h"
+#include "shell/arith.h"
+#include "shell/pattern.h"
+#include "shell/exec.h"
+#include "shell/funcs.h"
+#include "shell/cmdhash.h"
+#include "shell/alias.h"
+#include "shell/trap.h"
+#include "shell/jobs.h"
+#include "shell/input.h"
 
 #include <errno.h>
 #include <fcntl.h>

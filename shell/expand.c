@@ -6,10 +6,16 @@
  * a mark (the field exists even if empty: "" or "$x") and a break (a field
  * boundary that IFS does not decide: between the elements of "$@"). Field
  * splitting and pathname expansion then work on that buffer alone. */
-#include "shell.h"
-#include "parser.h"
-#include "lexer.h"
-#include "users.h"
+#include "shell/shell.h"
+#include "shell/parser.h"
+#include "shell/lexer.h"
+#include "shell/users.h"
+#include "shell/vars.h"
+#include "shell/options.h"
+#include "shell/expand.h"
+#include "shell/arith.h"
+#include "shell/pattern.h"
+#include "shell/exec.h"
 
 #include <ctype.h>
 #include <dirent.h>

@@ -1,12 +1,19 @@
 /* Reading commands: whole files (scripts, . and source), stdin line by line
  * without reading past what the commands parsed so far need, and the
  * interactive prompt. */
-#include "shell.h"
-#include "approve.h"
-#include "complete.h"
-#include "lineedit.h"
-#include "parser.h"
-#include "users.h"
+#include "shell/shell.h"
+#include "hooks/approve.h"
+#include "shell/complete.h"
+#include "shell/lineedit.h"
+#include "shell/parser.h"
+#include "shell/users.h"
+#include "shell/vars.h"
+#include "shell/expand.h"
+#include "shell/exec.h"
+#include "shell/alias.h"
+#include "shell/trap.h"
+#include "shell/jobs.h"
+#include "shell/input.h"
 
 #include <errno.h>
 #include <fcntl.h>

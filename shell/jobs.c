@@ -1,8 +1,10 @@
 /* The job table: background jobs, stopped jobs, their statuses until the
  * script asks for them, job control with process groups and the terminal,
  * and the builtins that live on the table (wait, jobs, fg, bg). */
-#include "shell.h"
-#include "builtins.h"
+#include "shell/shell.h"
+#include "builtins/builtins.h"
+#include "shell/trap.h"
+#include "shell/jobs.h"
 
 #include <errno.h>
 #include <fcntl.h>

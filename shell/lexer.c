@@ -1,5 +1,5 @@
 /* Character-level helpers shared by the parser and the AST printer. */
-#include "lexer.h"
+#include "shell/lexer.h"
 
 #include <stdint.h>
 #include <string.h>

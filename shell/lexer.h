@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "util.h"
+#include "lib/util.h"
 
 static inline bool lex_is_name_start(int c)
 {

@@ -1,10 +1,11 @@
 /* The line editor with libedit's readline compatibility layer. */
-#include "lineedit.h"
+#include "shell/lineedit.h"
 
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
-#include "shell.h"
+#include "shell/shell.h"
+#include "shell/trap.h"
 
 #include <stdio.h>
 #include <stdlib.h>

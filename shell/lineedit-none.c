@@ -1,6 +1,7 @@
 /* No line editor: plain reads from the terminal, no history. */
-#include "lineedit.h"
-#include "shell.h"
+#include "shell/lineedit.h"
+#include "shell/shell.h"
+#include "shell/trap.h"
 
 #include <errno.h>
 #include <signal.h>

@@ -1,6 +1,7 @@
 /* The line editor with GNU readline. */
-#include "lineedit.h"
-#include "shell.h"
+#include "shell/lineedit.h"
+#include "shell/shell.h"
+#include "shell/trap.h"
 
 #include <errno.h>
 #include <signal.h>

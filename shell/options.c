@@ -1,6 +1,7 @@
 /* Shell options: the single letters of `set -abC...`, the long names of
  * `set -o name`, $- and the `set -o` / `set +o` listings. */
-#include "shell.h"
+#include "shell/shell.h"
+#include "shell/options.h"
 
 #include <stdio.h>
 #include <string.h>

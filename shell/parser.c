@@ -11,7 +11,7 @@
  * of frames: the text itself at the bottom and, above it, alias values being
  * re-read. Errors are recorded once in the parser and every function returns
  * NULL/false after one, so the caller unwinds and frees. */
-#include "parser.h"
+#include "shell/parser.h"
 
 #include <limits.h>
 #include <stdarg.h>
@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lexer.h"
+#include "shell/lexer.h"
 
 #define END_OF_INPUT (-1)
 #define DEFAULT_MAX_DEPTH 1000

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "ast.h"
+#include "shell/ast.h"
 
 /* Returns the replacement text for an alias, or NULL. Called only for words
  * in command position that are entirely unquoted literals. */

@@ -1,6 +1,7 @@
 /* Shell pattern matching: * ? [...] with backslash quoting. Linear
  * backtracking to the last star, so no pattern can take exponential time. */
-#include "shell.h"
+#include "shell/shell.h"
+#include "shell/pattern.h"
 
 #include <ctype.h>
 #include <string.h>

@@ -1,8 +1,10 @@
 /* Redirections. Every fd the shell keeps for itself (saved copies, the
  * terminal) lives at 10 or above with close-on-exec, so commands never
  * inherit them. */
-#include "redir.h"
-#include "denial.h"
+#include "shell/redir.h"
+#include "sandbox/denial.h"
+#include "shell/vars.h"
+#include "shell/expand.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -3,7 +3,7 @@
 #ifndef SBSH_REDIR_H
 #define SBSH_REDIR_H
 
-#include "shell.h"
+#include "shell/shell.h"
 
 struct redir_saved_fd {
 	int fd;    /* the fd that was redirected */

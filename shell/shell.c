@@ -1,5 +1,8 @@
 /* The shell context: creation, teardown, and the one error printer. */
-#include "shell.h"
+#include "shell/shell.h"
+#include "shell/vars.h"
+#include "shell/trap.h"
+#include "shell/jobs.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,6 +1,9 @@
 /* Traps and the shell's own signal dispositions. Handlers only set flags;
  * actions run between commands (trap_run_pending), never inside a handler. */
-#include "shell.h"
+#include "shell/shell.h"
+#include "shell/exec.h"
+#include "shell/trap.h"
+#include "shell/jobs.h"
 
 #include <errno.h>
 #include <signal.h>

@@ -3,8 +3,8 @@
  * other than "files": the first lookup that reaches libnss_systemd
  * crashes. So a static sbsh pins NSS to the files, and asks getent(1), a
  * dynamically linked program, for a user the files do not list. */
-#include "users.h"
-#include "util.h"
+#include "shell/users.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

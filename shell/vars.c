@@ -1,8 +1,11 @@
 /* Variables: a stack of hash-table scopes (global first, then one per
  * function call or temporary-assignment command), dynamic scoping as in
  * bash, and a cached environment for execve. */
-#include "shell.h"
-#include "lexer.h"
+#include "shell/shell.h"
+#include "shell/lexer.h"
+#include "shell/vars.h"
+#include "shell/arith.h"
+#include "shell/cmdhash.h"
 
 #include <ctype.h>
 #include <inttypes.h>

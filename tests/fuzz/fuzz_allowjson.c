@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "approve.h"
-#include "util.h"
+#include "hooks/approve.h"
+#include "lib/util.h"
 
 static const char name[] = "fuzz/.agentcommands.json";
 

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "classify.h"
-#include "util.h"
+#include "hooks/classify.h"
+#include "lib/util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

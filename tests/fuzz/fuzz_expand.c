@@ -20,8 +20,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "parser.h"
-#include "shell.h"
+#include "shell/parser.h"
+#include "shell/shell.h"
+#include "shell/vars.h"
+#include "shell/expand.h"
+#include "shell/arith.h"
+#include "shell/pattern.h"
+#include "shell/exec.h"
+#include "shell/cmdhash.h"
 
 /* ---- stubs for what expand.c and vars.c call in the rest of the shell --- */
 

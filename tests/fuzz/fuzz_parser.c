@@ -1,15 +1,15 @@
 /* libFuzzer harness for the parser: any input must parse or fail cleanly,
  * and whatever parses must print, re-parse and copy without trouble.
  *   clang -fsanitize=fuzzer,address -Ishell tests/fuzz/fuzz_parser.c \
- *         shell/parser.c shell/ast.c shell/lexer.c shell/util.c -o fuzz_parser
+ *         shell/parser.c shell/ast.c shell/lexer.c lib/util.c -o fuzz_parser
  *   ./fuzz_parser tests/fuzz/corpus/parser */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ast.h"
-#include "parser.h"
+#include "shell/ast.h"
+#include "shell/parser.h"
 
 static const char *fuzz_alias(void *ctx, const char *name)
 {

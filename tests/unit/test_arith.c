@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "shell.h"
+#include "shell/shell.h"
+#include "shell/vars.h"
+#include "shell/arith.h"
 
 static struct shell sh;
 

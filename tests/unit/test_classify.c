@@ -9,8 +9,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../hooks/classify.h"
-#include "parser.h"
+#include "hooks/classify.h"
+#include "shell/parser.h"
 
 bool rules_table_sorted(void);
 

@@ -9,8 +9,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "shell.h"
-#include "parser.h"
+#include "shell/shell.h"
+#include "shell/parser.h"
+#include "shell/vars.h"
+#include "shell/options.h"
+#include "shell/expand.h"
+#include "shell/pattern.h"
 
 static struct shell sh;
 

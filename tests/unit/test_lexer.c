@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ast.h"
-#include "lexer.h"
-#include "parser.h"
+#include "shell/ast.h"
+#include "shell/lexer.h"
+#include "shell/parser.h"
 
 static char *decode(const char *s)
 {

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ast.h"
-#include "parser.h"
+#include "shell/ast.h"
+#include "shell/parser.h"
 
 static struct node *parse_ok_opts(const char *text, const struct parser_options *o)
 {

@@ -4,7 +4,8 @@
  * one failed (its audit records need privileges), so sbsh judges from what
  * it knows: its own redirections exactly, and for programs the paths they
  * were asked to write. No hint is better than a wrong one. */
-#include "denial.h"
+#include "sandbox/denial.h"
+#include "shell/vars.h"
 
 #include <errno.h>
 #include <libgen.h>

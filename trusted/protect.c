@@ -1,7 +1,7 @@
 /* Protected files: the baseline, the comparison, the restore, the warden.
  * Everything here runs outside the sandbox: in the startup process before
  * confinement, or in the warden. The shell only sends CHECK frames. */
-#include "protect.h"
+#include "trusted/protect.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -24,8 +24,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "broker.h"
-#include "events.h"
+#include "trusted/broker.h"
+#include "lib/events.h"
 
 #define PROTECT_FILE_MAX (16u << 20) /* bigger files are not hooks or configs */
 #define PROTECT_DEPTH 8

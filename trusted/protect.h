@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "util.h"
+#include "lib/util.h"
 
 struct events;
 

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "util.h"
+#include "lib/util.h"
 
 /* Landlock UAPI values (Debian 12's header stops at ABI 2). */
 enum {

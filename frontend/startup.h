@@ -6,10 +6,10 @@
 
 #include <stdbool.h>
 
-#include "broker.h"
-#include "sandbox.h"
-#include "../hooks/events.h"
-#include "../hooks/protect.h"
+#include "trusted/broker.h"
+#include "sandbox/sandbox.h"
+#include "lib/events.h"
+#include "trusted/protect.h"
 
 struct classifier;
 

@@ -1,8 +1,8 @@
 /* `sbsh --doctor`: what the sandbox can do on this kernel and terminal, and
  * what still escapes it, in plain words or JSON. The doctor applies the
  * sandbox to itself, so what it reports is what a shell here would get. */
-#include "startup.h"
-#include "approver.h"
+#include "frontend/startup.h"
+#include "trusted/approver.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,11 +1,18 @@
 /* sbsh's entry point: options, startup files, then one of the modes
  * (-c string, script file, stdin, interactive). */
-#include "shell.h"
-#include "approve.h"
-#include "lineedit.h"
-#include "sandbox.h"
-#include "startup.h"
-#include "users.h"
+#include "shell/shell.h"
+#include "hooks/approve.h"
+#include "shell/lineedit.h"
+#include "sandbox/sandbox.h"
+#include "frontend/startup.h"
+#include "shell/users.h"
+#include "shell/vars.h"
+#include "shell/options.h"
+#include "shell/expand.h"
+#include "shell/exec.h"
+#include "shell/trap.h"
+#include "shell/jobs.h"
+#include "shell/input.h"
 
 #include <stdio.h>
 #include <stdlib.h>

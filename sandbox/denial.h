@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 
-#include "shell.h"
+#include "shell/shell.h"
 
 /* True when writing path needs a folder outside roots (resolved folders the
  * sandbox lets the shell write). */

@@ -1,7 +1,7 @@
 /* Landlock + seccomp for the shell process. Best effort across ABI 1..9:
  * every right the kernel knows is handled, and whatever it lacks is
  * recorded for --doctor instead of silently assumed. */
-#include "sandbox.h"
+#include "sandbox/sandbox.h"
 
 #include <errno.h>
 #include <dirent.h>

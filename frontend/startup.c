@@ -1,11 +1,11 @@
 /* sbsh's own options and config file, the one-shot modes, and confinement,
  * all before the shell reads a single line of user input. */
-#include "startup.h"
+#include "frontend/startup.h"
 
-#include "approver.h"
-#include "broker.h"
-#include "shims.h"
-#include "../hooks/classify.h"
+#include "trusted/approver.h"
+#include "trusted/broker.h"
+#include "frontend/shims.h"
+#include "hooks/classify.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,9 +1,9 @@
 /* Shim scripts for tools that run `bash` or `sh` by name: put first on PATH,
  * they hand the same arguments to sbsh, so the command still runs sandboxed
  * and classified. */
-#include "shims.h"
+#include "frontend/shims.h"
 
-#include "util.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "util.h"
+#include "lib/util.h"
 
 /* One question for the human. On the wire (a BROKER_ASK frame, value =
  * timeout_s) its strings go in this order: kind ("approval" or "escape"),

@@ -7,8 +7,8 @@
 
 #include <jansson.h>
 
-#include "classify.h"
-#include "util.h"
+#include "hooks/classify.h"
+#include "lib/util.h"
 
 static int usage(void)
 {

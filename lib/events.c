@@ -1,5 +1,5 @@
 /* The JSON-lines event stream for agent tools and audits. */
-#include "events.h"
+#include "lib/events.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -9,9 +9,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ast.h"
-#include "sandbox.h"
-#include "util.h"
+#include "shell/ast.h"
+#include "sandbox/sandbox.h"
+#include "lib/util.h"
 
 struct events {
 	int fd;

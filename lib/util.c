@@ -1,5 +1,5 @@
 /* Checked allocation, strbuf and strvec. */
-#include "util.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <stdint.h>

@@ -5,7 +5,7 @@
  * approver says, so the broker checks the approver (folder, owner, peer
  * uid). The approver need not trust who asks: asking grants nothing, and
  * the pid it shows comes from the kernel (SO_PEERCRED), not from the asker. */
-#include "approver.h"
+#include "trusted/approver.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -25,7 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "broker.h"
+#include "trusted/broker.h"
 
 #define APPROVER_SOCKET_NAME "approver.sock"
 #define APPROVER_ASKERS_MAX 32

@@ -1,7 +1,7 @@
 /* The broker process: terminal owner, prompter, runner of approved escapes.
  * It is forked before the sandbox is applied and never runs shell code; its
  * only input from the sandboxed side is fixed frames on a SEQPACKET socket. */
-#include "broker.h"
+#include "trusted/broker.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -21,11 +21,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "approver.h"
-#include "sandbox.h"
-#include "util.h"
-#include "../hooks/events.h"
-#include "../hooks/protect.h"
+#include "trusted/approver.h"
+#include "sandbox/sandbox.h"
+#include "lib/util.h"
+#include "lib/events.h"
+#include "trusted/protect.h"
 
 extern char **environ;
 

@@ -1,0 +1,20 @@
+/* Reading commands: files, stdin, the interactive loop. */
+#ifndef SBSH_INPUT_H
+#define SBSH_INPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "shell/shell.h"
+
+/* Runs commands from an fd until EOF (scripts, stdin, interactive). Returns
+ * the last status. */
+int input_run_fd(struct shell *sh, int fd, const char *source_name);
+/* Runs a whole file (. and source, scripts): syntax is checked for the whole
+ * text before anything runs. */
+int input_run_file(struct shell *sh, const char *path, bool must_exist);
+int input_run_interactive(struct shell *sh);
+/* Runs a file if it exists (profile, rc files); silent when missing. */
+int input_run_optional_file(struct shell *sh, const char *path);
+
+#endif

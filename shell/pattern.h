@@ -1,0 +1,19 @@
+/* Shell pattern matching: case, [[ == ]], ${x#pat}, pathname expansion. */
+#ifndef SBSH_PATTERN_H
+#define SBSH_PATTERN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Shell pattern matching (*, ?, [...], backslash quoting). */
+enum pattern_flags {
+	PATTERN_NOCASE = 1 << 0,
+	PATTERN_PERIOD = 1 << 1, /* a leading . must be matched explicitly */
+};
+bool pattern_match(const char *pattern, const char *string, unsigned flags);
+/* True when pattern has an unquoted *, ? or [. */
+bool pattern_has_magic(const char *pattern);
+/* Removes backslash quoting from a pattern-escaped string (in place). */
+void pattern_unescape(char *s);
+
+#endif
