@@ -2,6 +2,7 @@
  * resolution of words to what is known of them before anything runs, and
  * the dynamic check of a final argv. The rules themselves are in rules.c. */
 #include "hooks/classify.h"
+#include "lib/gitconfig.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -203,13 +204,6 @@ int classifier_add_rule(struct classifier *cl, const char *spec, char **error)
 	return 0;
 }
 
-static void lowercase(char *s)
-{
-	for (; *s; s++)
-		if (*s >= 'A' && *s <= 'Z')
-			*s = (char)(*s - 'A' + 'a');
-}
-
 static char *trim(char *s)
 {
 	while (*s == ' ' || *s == '\t')
@@ -220,93 +214,21 @@ static char *trim(char *s)
 	return s;
 }
 
-/* A git config value: quotes removed, escapes decoded, comments dropped. */
-static char *git_cfg_value(const char *v)
+/* Keeps what the classifier needs of a config file: aliases and push
+ * behaviour; everything else is skipped. */
+static bool git_cfg_take(const struct gitconfig_entry *e, void *ctx)
 {
-	struct strbuf sb;
-	strbuf_init(&sb);
-	bool quoted = false;
-	for (; *v; v++) {
-		if (*v == '"') {
-			quoted = !quoted;
-		} else if (*v == '\\' && v[1]) {
-			v++;
-			strbuf_addc(&sb, *v == 'n' ? '\n' : *v == 't' ? '\t' : *v);
-		} else if (!quoted && (*v == '#' || *v == ';')) {
-			break;
-		} else {
-			strbuf_addc(&sb, *v);
-		}
+	struct git_cfg_file *f = ctx;
+	const char *value = e->value ? e->value : "true";
+	if (strcmp(e->section, "alias") == 0 && !e->subsection) {
+		strvec_push(&f->aliases, e->key);
+		strvec_push(&f->aliases, value);
+	} else if (strcmp(e->section, "remote") == 0 && e->subsection) {
+		if ((strcmp(e->key, "mirror") == 0 && strcmp(value, "false") != 0) ||
+		    (strcmp(e->key, "push") == 0 && (value[0] == '+' || value[0] == ':')))
+			f->forces_push = true;
 	}
-	char *s = strbuf_detach(&sb);
-	char *t = trim(s);
-	memmove(s, t, strlen(t) + 1);
-	return s;
-}
-
-/* Reads the sections git uses for aliases and push behaviour; everything
- * else is skipped. Malformed lines are ignored as git would refuse them. */
-static void git_cfg_parse(struct git_cfg_file *f, FILE *fp)
-{
-	char section[256] = "";
-	char *line = NULL;
-	size_t cap = 0;
-	while (getline(&line, &cap, fp) > 0) {
-		char *s = trim(line);
-		size_t n = strlen(s);
-		if (n && s[n - 1] == '\n')
-			s[--n] = '\0';
-		s = trim(s);
-		if (*s == '#' || *s == ';' || *s == '\0')
-			continue;
-		if (*s == '[') {
-			char *end = strchr(s, ']');
-			if (!end)
-				continue;
-			*end = '\0';
-			char *name = s + 1;
-			char *sub = strchr(name, ' ');
-			char *subname = NULL;
-			if (sub) {
-				*sub++ = '\0';
-				subname = strchr(sub, '"');
-				if (subname) {
-					subname++;
-					char *q = strrchr(subname, '"');
-					if (q)
-						*q = '\0';
-				}
-			}
-			lowercase(name);
-			snprintf(section, sizeof section, "%s%s%s", name, subname ? "." : "",
-			         subname ? subname : "");
-			continue;
-		}
-		char *eq = strchr(s, '=');
-		char *key = s;
-		char *value = NULL;
-		if (eq) {
-			*eq = '\0';
-			value = git_cfg_value(eq + 1);
-		} else {
-			value = xstrdup("true");
-		}
-		key = trim(key);
-		if (strcmp(section, "alias") == 0) {
-			lowercase(key);
-			strvec_push(&f->aliases, key);
-			strvec_push_owned(&f->aliases, value);
-			continue;
-		}
-		if (strncmp(section, "remote.", 7) == 0) {
-			lowercase(key);
-			if ((strcmp(key, "mirror") == 0 && strcmp(value, "false") != 0) ||
-			    (strcmp(key, "push") == 0 && (value[0] == '+' || value[0] == ':')))
-				f->forces_push = true;
-		}
-		free(value);
-	}
-	free(line);
+	return true;
 }
 
 static struct git_cfg_file *git_cfg_load(struct classifier *cl, const char *path)
@@ -335,11 +257,14 @@ static struct git_cfg_file *git_cfg_load(struct classifier *cl, const char *path
 		f->mtime = st.st_mtim;
 		f->size = st.st_size;
 		/* what the stat saw may have been swapped for a FIFO since: never
-		 * wait on one */
-		FILE *fp = util_fopen_regular(path);
-		if (fp) {
-			git_cfg_parse(f, fp);
-			fclose(fp);
+		 * wait on one (util_read_file reads only a regular file) */
+		size_t len = 0;
+		char *text = util_read_file(path, 0, GIT_CFG_MAX, &len);
+		if (text) {
+			/* git refuses a file with a syntax error: what follows
+			 * one never counts */
+			gitconfig_parse(text, len, git_cfg_take, f, NULL);
+			free(text);
 		}
 	}
 	return f;

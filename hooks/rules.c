@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "hooks/rules.h"
+#include "lib/gitconfig.h"
 #include "lib/util.h"
 
 #define J(v, r, at) judgement_make((v), (r), (at))
@@ -1178,25 +1179,6 @@ static const char *const git_builtin_cmds =
 	"update-ref|update-server-info|upload-archive|upload-pack|var|verify-commit|verify-pack|"
 	"verify-tag|version|whatchanged|worktree|write-tree";
 
-/* Config keys whose value git runs as a command. */
-static bool git_key_runs_command(const char *key)
-{
-	static const char *const exact =
-		"core.pager|core.editor|sequence.editor|core.sshcommand|diff.external|core.fsmonitor|"
-		"core.askpass|credential.helper|gpg.program|web.browser|sendemail.sendmailcmd|"
-		"uploadpack.packobjectshook|core.gitproxy|core.hookspath|protocol.allow|protocol.ext.allow";
-	if (in_lists(exact, key))
-		return true;
-	const char *last = strrchr(key, '.');
-	if (!last)
-		return false;
-	if (starts(key, "pager.") || starts(key, "alias."))
-		return starts(key, "pager.");
-	return in_lists(".textconv|.command|.driver|.clean|.smudge|.process|.cmd|.program|.helper|"
-	                ".uploadpack|.receivepack|.proxycommand|.sshcommand",
-	                last);
-}
-
 struct git_state {
 	const struct sarg *aliases[16]; /* -c alias.X=... values, as sargs */
 	size_t naliases;
@@ -1253,16 +1235,23 @@ static struct judgement judge_git_config(struct cctx *c, struct git_state *gs, c
 		if (!harmless)
 			gs->forces_push = true;
 	}
-	if (git_key_runs_command(key)) {
+	enum gitconfig_effect effect = gitconfig_name_effect(key);
+	if (effect != GITCONFIG_PLAIN) {
 		if (!val_known)
 			return J(VERDICT_ASK, cl_printf(c, "git -c %s runs a command that is not known", key), at);
 		if (eq(key, "core.hookspath"))
 			return J(VERDICT_ASK, "git -c core.hooksPath runs hooks from another folder", at);
-		if (starts(key, "protocol."))
-			return eq(val, "always") ? J(VERDICT_ASK, "git -c protocol.*.allow=always lets URLs run commands", at)
-			                         : SAFE_J;
+		if (effect == GITCONFIG_ELSEWHERE)
+			return J(VERDICT_ASK, cl_printf(c, "git -c %s takes settings from another file", key), at);
+		/* of the protocols, only ext:: runs a command */
+		if (effect == GITCONFIG_PROTOCOL)
+			return (eq(key, "protocol.allow") || eq(key, "protocol.ext.allow")) && eq(val, "always")
+			               ? J(VERDICT_ASK, "git -c protocol.*.allow=always lets URLs run commands", at)
+			               : SAFE_J;
 		const char *cmd = val;
-		if (contains(key, "credential") || contains(key, "helper")) {
+		/* credential helpers and submodule.*.update are git's own words
+		 * unless they start with "!" */
+		if (effect == GITCONFIG_RUNS_BANG || contains(key, "credential") || contains(key, "helper")) {
 			if (cmd[0] != '!')
 				return SAFE_J;
 		}
@@ -1644,7 +1633,7 @@ static struct judgement judge_git_argv(struct cctx *c, const struct sarg *a, siz
 			const char *v = t[12] == '=' ? t + 13 : (i + 1 < n ? a[++i].text : "");
 			size_t klen = strcspn(v, "=");
 			const char *key = git_lower_key(c, v, klen);
-			if (git_key_runs_command(key) || starts(key, "alias.") || starts(key, "remote.") ||
+			if (gitconfig_name_effect(key) != GITCONFIG_PLAIN || starts(key, "alias.") || starts(key, "remote.") ||
 			    starts(key, "push."))
 				j = judgement_max(j, J(VERDICT_ASK, "git --config-env takes a setting from the environment", (int)i));
 		} else if (eq(t, "--git-dir") || eq(t, "--work-tree") || eq(t, "--namespace") ||

@@ -2,6 +2,7 @@
  * Everything here runs outside the sandbox: in the startup process before
  * confinement, or in the warden. The shell only sends CHECK frames. */
 #include "trusted/protect.h"
+#include "lib/gitconfig.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -420,66 +421,12 @@ bool protect_applies(void)
 	return access(".agentcommands.json", F_OK) == 0;
 }
 
-/* core.hooksPath from a config file's text (the last one wins, as in git). */
-/* The values of SECTION.KEY (any subsection) in config text, in order,
- * appended to out. A plain reading of git's format: quotes around a value
- * are dropped, comments after it too; what it cannot read is skipped. */
-static void config_values(const char *text, size_t len, const char *section, const char *key,
-                          struct strvec *out)
-{
-	bool in_section = false;
-	size_t klen = strlen(key);
-	const char *s = text, *end = text + len;
-	while (s < end) {
-		const char *nl = memchr(s, '\n', (size_t)(end - s));
-		size_t n = nl ? (size_t)(nl - s) : (size_t)(end - s);
-		char *line = xstrndup(s, n);
-		s += n + (nl ? 1 : 0);
-		char *l = line;
-		while (*l == ' ' || *l == '\t')
-			l++;
-		if (*l == '[') {
-			char *close = strchr(l, ']');
-			size_t sec = close ? (size_t)(close - l - 1) : 0;
-			char *name = xstrndup(l + 1, sec);
-			char *t = name;
-			while (*t == ' ')
-				t++;
-			t[strcspn(t, " \t\".")] = '\0';
-			in_section = strcasecmp(t, section) == 0;
-			free(name);
-			l = close ? close + 1 : l + strlen(l);
-			while (*l == ' ' || *l == '\t')
-				l++;
-		}
-		if (in_section && strncasecmp(l, key, klen) == 0) {
-			char *v = l + klen;
-			while (*v == ' ' || *v == '\t')
-				v++;
-			if (*v == '=') {
-				v++;
-				while (*v == ' ' || *v == '\t')
-					v++;
-				size_t vn = strcspn(v, "#;\r");
-				while (vn && (v[vn - 1] == ' ' || v[vn - 1] == '\t'))
-					vn--;
-				if (vn >= 2 && v[0] == '"' && v[vn - 1] == '"') {
-					v++;
-					vn -= 2;
-				}
-				strvec_push_owned(out, xstrndup(v, vn));
-			}
-		}
-		free(line);
-	}
-}
-
 /* core.hooksPath as git takes it (the last one), or NULL. */
 static char *config_hooks_path(const char *text, size_t len)
 {
 	struct strvec v;
 	strvec_init(&v);
-	config_values(text, len, "core", "hookspath", &v);
+	gitconfig_values(text, len, "core", "hookspath", &v);
 	char *res = v.len ? xstrdup(v.items[v.len - 1]) : NULL;
 	strvec_free(&v);
 	return res;
@@ -487,228 +434,57 @@ static char *config_hooks_path(const char *text, size_t len)
 
 /* ---- a new submodule's config ------------------------------------------ */
 
-/* Keys that make git run a program, or read config from elsewhere that
- * may. Git reads a submodule's config when the human works in it, outside
- * the sandbox, so a config that appears during a session loses them (the
- * rest of it stays: the submodule keeps working). As git lowercases them;
- * a subsection does not count (credential.helper and credential.URL.helper
- * alike), "*" is any section, a NULL key any key. */
-struct config_key {
-	const char *section, *key;
+/* Git reads a submodule's config when the human works in it, outside the
+ * sandbox, so a config that appears during a session loses the entries
+ * that make git run a program or read settings from elsewhere (the one
+ * table in lib/gitconfig.c); the rest of it stays, so the submodule keeps
+ * working. */
+struct config_cut {
+	const char *text;
+	size_t kept; /* text[kept..] is not in out yet */
+	struct strbuf out;
+	bool cut;
 };
 
-static const struct config_key program_keys[] = {
-	{"core", "hookspath"}, {"core", "fsmonitor"}, {"core", "sshcommand"}, {"core", "pager"},
-	{"core", "editor"}, {"core", "askpass"}, {"core", "gitproxy"}, {"core", "alternaterefscommand"},
-	{"sequence", "editor"}, {"diff", "external"}, {"diff", "command"}, {"*", "textconv"},
-	{"*", "cmd"}, {"filter", "clean"}, {"filter", "smudge"}, {"filter", "process"},
-	{"merge", "driver"}, {"interactive", "difffilter"}, {"uploadpack", "packobjectshook"},
-	{"remote", "uploadpack"}, {"remote", "receivepack"}, {"remote", "vcs"}, {"protocol", "allow"},
-	{"gc", "recentobjectshook"}, {"imap", "tunnel"}, {"credential", NULL}, {"gpg", NULL},
-	{"pager", NULL}, {"hook", NULL}, {"sendemail", NULL}, {"difftool", NULL}, {"mergetool", NULL},
-	{"man", NULL}, {"browser", NULL}, {"include", "path"}, {"includeif", "path"},
-	{"extensions", "worktreeconfig"}, /* reads config.worktree beside it */
-};
-
-/* ... and those whose value runs in a shell when it starts with "!" */
-static const struct config_key bang_keys[] = {{"alias", NULL}, {"submodule", "update"}};
-
-static bool key_in(const struct config_key *keys, size_t n, const char *section, const char *key)
+/* Leaves out text[begin..end), from the start of its line when nothing
+ * but blanks comes before it. */
+static void config_cut_range(struct config_cut *cc, size_t begin, size_t end)
 {
-	size_t sn = strcspn(section, "."); /* [section.sub], the old way to write a subsection */
-	for (size_t i = 0; i < n; i++) {
-		const char *s = keys[i].section;
-		if ((strcmp(s, "*") == 0 || (strlen(s) == sn && strncmp(s, section, sn) == 0)) &&
-		    (!keys[i].key || strcmp(keys[i].key, key) == 0))
-			return true;
-	}
-	return false;
+	size_t from = begin;
+	while (from > cc->kept && (cc->text[from - 1] == ' ' || cc->text[from - 1] == '\t'))
+		from--;
+	if (from == 0 || cc->text[from - 1] == '\n')
+		begin = from;
+	strbuf_addmem(&cc->out, cc->text + cc->kept, begin - cc->kept);
+	cc->kept = end;
+	cc->cut = true;
 }
 
-static bool runs_program(const char *section, const char *key, int first)
+static bool config_cut_entry(const struct gitconfig_entry *e, void *ctx)
 {
-	return key_in(program_keys, sizeof program_keys / sizeof *program_keys, section, key) ||
-	       (first == '!' && key_in(bang_keys, sizeof bang_keys / sizeof *bang_keys, section, key));
-}
-
-/* A config's text read as git's config.c reads it: "\r\n" is "\n", and
- * past the end every read is "\n" (at > len then). */
-struct config_reader {
-	const char *s;
-	size_t len, at;
-};
-
-static int config_next(struct config_reader *r)
-{
-	if (r->at >= r->len) {
-		r->at = r->len + 1;
-		return '\n';
-	}
-	int c = (unsigned char)r->s[r->at++];
-	if (c == '\r' && r->at < r->len && r->s[r->at] == '\n') {
-		r->at++;
-		c = '\n';
-	}
-	return c;
-}
-
-/* git's own character classes: ASCII only, and no \v or \f as spaces */
-static bool config_space(int c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-static bool config_alpha(int c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-
-static bool config_keychar(int c)
-{
-	return config_alpha(c) || (c >= '0' && c <= '9') || c == '-';
-}
-
-static char config_lower(int c)
-{
-	return (char)(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-}
-
-/* After "[": the section's name, lowercased, into sec; a quoted
- * subsection is read past. False on a syntax error. */
-static bool config_section(struct config_reader *r, struct strbuf *sec)
-{
-	strbuf_truncate(sec, 0);
-	int c;
-	for (;;) {
-		c = config_next(r);
-		if (r->at > r->len || c == '\n')
-			return false;
-		if (c == ']')
-			return sec->len > 0;
-		if (config_space(c))
-			break;
-		if (!config_keychar(c) && c != '.')
-			return false;
-		strbuf_addc(sec, config_lower(c));
-	}
-	while (config_space(c)) {
-		if (c == '\n')
-			return false;
-		c = config_next(r);
-	}
-	if (c != '"')
-		return false;
-	while ((c = config_next(r)) != '"')
-		if (c == '\n' || (c == '\\' && config_next(r) == '\n'))
-			return false;
-	return config_next(r) == ']';
-}
-
-/* After a key's first letter c: the key, lowercased, into key, and the
- * first character of its value into *first (0: none), up to the newline
- * that ends the value. False on a syntax error. */
-static bool config_entry(struct config_reader *r, int c, struct strbuf *key, int *first)
-{
-	strbuf_truncate(key, 0);
-	do {
-		strbuf_addc(key, config_lower(c));
-		c = config_next(r);
-	} while (r->at <= r->len && config_keychar(c));
-	while (c == ' ' || c == '\t')
-		c = config_next(r);
-	*first = 0;
-	if (c == '\n')
-		return true; /* a boolean: no value */
-	if (c != '=')
-		return false;
-	bool quote = false, comment = false;
-	while ((c = config_next(r)) != '\n' || quote) {
-		if (c == '\n')
-			return false; /* an open quote at the end of the line */
-		if (comment || (config_space(c) && !quote))
-			continue;
-		if (!quote && (c == '#' || c == ';')) {
-			comment = true;
-			continue;
-		}
-		if (c == '"') {
-			quote = !quote;
-			continue;
-		}
-		if (c == '\\') {
-			c = config_next(r);
-			if (c == '\n')
-				continue; /* the value goes on on the next line */
-			if (c != 'n' && c != 't' && c != 'b' && c != '\\' && c != '"')
-				return false;
-		}
-		if (!*first)
-			*first = c;
-	}
+	if (gitconfig_entry_runs(e->section, e->subsection, e->key, e->value))
+		config_cut_range(ctx, e->begin, e->end);
 	return true;
 }
 
-/* The config's text without the entries whose key runs a program
- * (program_keys), or NULL when it has none. Read as git reads it, since
- * a value may go on over several lines (after a backslash) and what looks
- * like a section or a key there is neither. From a syntax error on (git
- * would refuse the file), the rest goes too. */
+/* The config's text without those entries, or NULL when it has none. Read
+ * as git reads it, since a value may go on over several lines (after a
+ * backslash) and what looks like a section or a key there is neither.
+ * From a syntax error on (git would refuse the file), the rest goes too. */
 static char *config_without_programs(const char *text, size_t len, size_t *out_len)
 {
-	struct config_reader r = {.s = text, .len = len};
-	struct strbuf out, sec, key;
-	strbuf_init(&out);
-	strbuf_init(&sec);
-	strbuf_init(&key);
-	size_t kept = 0; /* text[kept..] is not in out yet */
-	bool cut = false;
-	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
-		r.at = 3; /* a UTF-8 byte order mark */
-	for (;;) {
-		size_t start = r.at;
-		int c = config_next(&r);
-		if (r.at > len)
-			break;
-		if (config_space(c))
-			continue;
-		if (c == '#' || c == ';') {
-			while (config_next(&r) != '\n')
-				;
-			continue;
-		}
-		bool ok;
-		int first = 0;
-		if (c == '[') {
-			if (config_section(&r, &sec))
-				continue;
-			ok = false;
-		} else {
-			/* a key before any section is one git never looks up */
-			ok = config_alpha(c) && config_entry(&r, c, &key, &first);
-			if (ok && (!sec.len || !runs_program(sec.data, key.data, first)))
-				continue;
-		}
-		/* the whole line when nothing but blanks comes before the key */
-		size_t from = start;
-		while (from > kept && (text[from - 1] == ' ' || text[from - 1] == '\t'))
-			from--;
-		if (from == 0 || text[from - 1] == '\n')
-			start = from;
-		strbuf_addmem(&out, text + kept, start - kept);
-		kept = ok && r.at < len ? r.at : len;
-		cut = true;
-		if (!ok)
-			break;
-	}
-	strbuf_free(&sec);
-	strbuf_free(&key);
-	if (!cut) {
-		strbuf_free(&out);
+	struct config_cut cc = {.text = text};
+	strbuf_init(&cc.out);
+	size_t bad_at = 0;
+	if (gitconfig_parse(text, len, config_cut_entry, &cc, &bad_at) != 0)
+		config_cut_range(&cc, bad_at, len);
+	if (!cc.cut) {
+		strbuf_free(&cc.out);
 		return NULL;
 	}
-	strbuf_addmem(&out, text + kept, len - kept);
-	*out_len = out.len;
-	return strbuf_detach(&out);
+	strbuf_addmem(&cc.out, text + cc.kept, len - cc.kept);
+	*out_len = cc.out.len;
+	return strbuf_detach(&cc.out);
 }
 
 /* The protected folders and files of the project here, before any scan. */
@@ -789,7 +565,7 @@ static void add_worktree_modules(struct protect *p, int root)
 		return;
 	struct strvec rels;
 	strvec_init(&rels);
-	config_values(text, len, "submodule", "path", &rels);
+	gitconfig_values(text, len, "submodule", "path", &rels);
 	free(text);
 	for (size_t i = 0; i < rels.len && i < PROTECT_SUBMODULES_MAX; i++) {
 		const char *rel = rels.items[i];
