@@ -1,4 +1,4 @@
-/* The builtin table: name, flags the evaluator and the classifier need, and
+/* The builtin table: name, the flags the evaluator needs, and
  * the function. One file per builtin or small family implements them. */
 #ifndef SBSH_BUILTINS_H
 #define SBSH_BUILTINS_H
@@ -13,8 +13,6 @@ typedef int builtin_fn(struct shell *sh, int argc, char **argv);
 enum builtin_flags {
 	BUILTIN_SPECIAL = 1 << 0,     /* POSIX special builtin: assignments persist, errors exit */
 	BUILTIN_DECLARATION = 1 << 1, /* export/readonly/local/declare: NAME=value args expanded as assignments */
-	BUILTIN_REENTERS = 1 << 2,    /* eval, ., source, command, trap: runs shell text (the classifier re-parses) */
-	BUILTIN_ESCAPE = 1 << 3,      /* escape: runs outside the sandbox */
 };
 
 struct builtin {
