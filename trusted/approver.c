@@ -25,7 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "trusted/broker.h"
+#include "trusted/broker_proto.h"
 
 #define APPROVER_SOCKET_NAME "approver.sock"
 #define APPROVER_ASKERS_MAX 32
