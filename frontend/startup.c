@@ -3,6 +3,7 @@
 #include "frontend/startup.h"
 
 #include "trusted/approver.h"
+#include "trusted/approver_client.h"
 #include "trusted/broker.h"
 #include "frontend/shims.h"
 #include "hooks/classify.h"

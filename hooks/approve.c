@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "hooks/broker_client.h"
-#include "trusted/approver.h"
+#include "trusted/approver_client.h"
 #include "trusted/broker_proto.h"
 #include "sandbox/denial.h"
 #include "lib/events.h"

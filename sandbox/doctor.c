@@ -2,7 +2,7 @@
  * what still escapes it, in plain words or JSON. The doctor applies the
  * sandbox to itself, so what it reports is what a shell here would get. */
 #include "frontend/startup.h"
-#include "trusted/approver.h"
+#include "trusted/approver_client.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -22,7 +22,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "trusted/approver.h"
+#include "trusted/approver_client.h"
+#include "trusted/prompt.h"
 #include "sandbox/sandbox.h"
 #include "lib/util.h"
 #include "lib/events.h"

@@ -21,7 +21,7 @@ enum broker_type {
 	                      * (value: a broker_check_kind) */
 	BROKER_RESTORED = 7, /* warden -> asker: value = count, payload = paths NUL-separated */
 	BROKER_ASK = 8,      /* broker -> approver: value = seconds to answer, payload =
-	                      * BROKER_ASK_FIELDS strings (see trusted/approver.h) */
+	                      * BROKER_ASK_FIELDS strings (see trusted/prompt.h) */
 };
 
 /* What a BROKER_CHECK asks for, in its value. */
