@@ -6,6 +6,7 @@
 #include "trusted/approver_client.h"
 #include "trusted/broker.h"
 #include "frontend/shims.h"
+#include "sandbox/doctor.h"
 #include "hooks/classify.h"
 
 #include <errno.h>

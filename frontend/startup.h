@@ -48,7 +48,4 @@ int startup_run(struct startup *st, int *argc, char ***argv);
 	"this sbsh -c has no broker: its text needed no approval as written, so nobody can be asked " \
 	"when one turns out to be needed as it runs; run that command as its own sbsh -c"
 
-/* `sbsh --doctor [--json]`: prints what the sandbox can do here. */
-int doctor_main(const struct sandbox_config *cfg, const char *config_path, bool json);
-
 #endif
