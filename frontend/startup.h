@@ -13,6 +13,9 @@
 
 struct classifier;
 
+/* Exit statuses of the front end (the shell's are in shell.h). */
+enum { STARTUP_CONTINUE = -1, STARTUP_USAGE = 2, STARTUP_SANDBOX = 7 };
+
 struct startup {
 	struct sandbox_config sandbox;
 	struct sandbox_state state;
