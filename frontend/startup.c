@@ -1,13 +1,13 @@
-/* sbsh's own options, the one-shot modes, and confinement, all before the
- * shell reads a single line of user input. The config file is config.c. */
+/* The order of startup, all before the shell reads a single line of user
+ * input: the config file (config.c), sbsh's own options, the one-shot modes
+ * (modes.c), then confinement, with the protection warden and the broker
+ * forked before it. */
 #include "frontend/startup.h"
 
 #include "frontend/config.h"
-#include "trusted/approver.h"
+#include "frontend/modes.h"
 #include "trusted/approver_client.h"
 #include "trusted/broker.h"
-#include "frontend/shims.h"
-#include "sandbox/doctor.h"
 #include "hooks/classify.h"
 
 #include <fcntl.h>
@@ -143,6 +143,69 @@ static void remove_args(int *argc, char **argv, int at, int count)
 	*argc -= count;
 }
 
+/* sbsh's own options, which may stand among the shell's up to the first
+ * operand (the script, or the -c string): taken out of argv. A mode's
+ * option (modes.c) goes into *mode; one that runs at once ends the reading
+ * there, its arguments left in argv. Returns STARTUP_CONTINUE, or the exit
+ * status of a wrong option. */
+static int take_own_options(struct startup *st, int *argc, char **argv, const char **events_spec,
+                            struct mode_call *mode)
+{
+	const struct mode *found;
+	for (int i = 1; i < *argc;) {
+		char *a = argv[i];
+		if (strcmp(a, "--") == 0 || (a[0] != '-' && a[0] != '+') || strcmp(a, "-") == 0)
+			break;
+		if (strcmp(a, "--sandbox") == 0) {
+			st->sandbox.mode = SANDBOX_REQUIRED;
+		} else if (strcmp(a, "--no-sandbox") == 0) {
+			st->sandbox.mode = SANDBOX_OFF;
+		} else if (strcmp(a, "--headless") == 0) {
+			st->headless = true;
+		} else if (strcmp(a, "--audit") == 0) {
+			st->sandbox.audit = true;
+		} else if ((found = modes_find(a)) != NULL) {
+			*mode = (struct mode_call){.mode = found, .at = found->place == MODE_AFTER ? -1 : i,
+			                           .modified = mode->modified};
+			if (found->place == MODE_AT_ONCE)
+				break;
+		} else if (mode->mode && mode->mode->modifier && strcmp(a, mode->mode->modifier) == 0) {
+			mode->modified = true;
+		} else if (strncmp(a, "--net=", 6) == 0 || strcmp(a, "--net") == 0) {
+			const char *spec = a[5] == '=' ? a + 6 : (i + 1 < *argc ? argv[i + 1] : "");
+			if (sandbox_parse_net(&st->sandbox, spec) != 0) {
+				fprintf(stderr, "sbsh: --net: expected on, off or allow:PORT[,PORT...]\n");
+				return STARTUP_USAGE;
+			}
+			if (a[5] != '=')
+				remove_args(argc, argv, i, 1);
+		} else if (strncmp(a, "--allow-write=", 14) == 0 || strcmp(a, "--allow-write") == 0) {
+			const char *dir = a[13] == '=' ? a + 14 : (i + 1 < *argc ? argv[i + 1] : NULL);
+			if (!dir || !*dir) {
+				fprintf(stderr, "sbsh: --allow-write: needs a folder\n");
+				return STARTUP_USAGE;
+			}
+			strvec_push(&st->sandbox.extra_write, dir);
+			if (a[13] != '=')
+				remove_args(argc, argv, i, 1);
+		} else if (strcmp(a, "--no-protect") == 0) {
+			st->no_protect = true;
+		} else if (strncmp(a, "--events=", 9) == 0 || strcmp(a, "--events") == 0) {
+			*events_spec = a[8] == '=' ? a + 9 : (i + 1 < *argc ? argv[i + 1] : "");
+			if (a[8] != '=')
+				remove_args(argc, argv, i, 1);
+		} else {
+			/* a shell option: -o NAME takes the next word with it */
+			if ((strcmp(a, "-o") == 0 || strcmp(a, "+o") == 0) && i + 1 < *argc)
+				i++;
+			i++;
+			continue;
+		}
+		remove_args(argc, argv, i, 1);
+	}
+	return STARTUP_CONTINUE;
+}
+
 int startup_run(struct startup *st, int *argc, char ***argvp)
 {
 	char **argv = *argvp;
@@ -168,76 +231,20 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 	if (st->config_path && config_read(st, st->config_path) != 0)
 		return STARTUP_USAGE;
 
-	bool doctor = false, json = false;
 	const char *ci = getenv("CI");
 	st->headless = ci && *ci && strcmp(ci, "0") != 0 && strcmp(ci, "false") != 0;
 
-	/* --classify judges a command line without running it: no sandbox,
-	 * no broker, nothing else of the shell. */
-	if (*argc > 1 && strcmp(argv[1], "--classify") == 0)
-		return classify_main(*argc, argv, st->classify_rules.items);
-
-	/* sbsh's own options may stand among the shell's, up to the first
-	 * operand (the script, or the -c string). */
-	for (int i = 1; i < *argc;) {
-		char *a = argv[i];
-		if (strcmp(a, "--") == 0 || (a[0] != '-' && a[0] != '+') || strcmp(a, "-") == 0)
-			break;
-		if (strcmp(a, "--sandbox") == 0) {
-			st->sandbox.mode = SANDBOX_REQUIRED;
-		} else if (strcmp(a, "--no-sandbox") == 0) {
-			st->sandbox.mode = SANDBOX_OFF;
-		} else if (strcmp(a, "--headless") == 0) {
-			st->headless = true;
-		} else if (strcmp(a, "--audit") == 0) {
-			st->sandbox.audit = true;
-		} else if (strcmp(a, "--doctor") == 0) {
-			doctor = true;
-		} else if (strcmp(a, "--json") == 0 && doctor) {
-			json = true;
-		} else if (strncmp(a, "--net=", 6) == 0 || strcmp(a, "--net") == 0) {
-			const char *spec = a[5] == '=' ? a + 6 : (i + 1 < *argc ? argv[i + 1] : "");
-			if (sandbox_parse_net(&st->sandbox, spec) != 0) {
-				fprintf(stderr, "sbsh: --net: expected on, off or allow:PORT[,PORT...]\n");
-				return STARTUP_USAGE;
-			}
-			if (a[5] != '=')
-				remove_args(argc, argv, i, 1);
-		} else if (strncmp(a, "--allow-write=", 14) == 0 || strcmp(a, "--allow-write") == 0) {
-			const char *dir = a[13] == '=' ? a + 14 : (i + 1 < *argc ? argv[i + 1] : NULL);
-			if (!dir || !*dir) {
-				fprintf(stderr, "sbsh: --allow-write: needs a folder\n");
-				return STARTUP_USAGE;
-			}
-			strvec_push(&st->sandbox.extra_write, dir);
-			if (a[13] != '=')
-				remove_args(argc, argv, i, 1);
-		} else if (strcmp(a, "--approver") == 0) {
-			return approver_main();
-		} else if (strcmp(a, "--shims") == 0) {
-			return shims_main(i + 1 < *argc ? argv[i + 1] : NULL);
-		} else if (strcmp(a, "--config") == 0) {
-			return config_main(st->config_path, *argc, argv, i);
-		} else if (strcmp(a, "--protect") == 0) {
-			return protect_main(*argc, argv, i, st->protect_extra.items);
-		} else if (strcmp(a, "--no-protect") == 0) {
-			st->no_protect = true;
-		} else if (strncmp(a, "--events=", 9) == 0 || strcmp(a, "--events") == 0) {
-			events_spec = a[8] == '=' ? a + 9 : (i + 1 < *argc ? argv[i + 1] : "");
-			if (a[8] != '=')
-				remove_args(argc, argv, i, 1);
-		} else {
-			/* a shell option: -o NAME takes the next word with it */
-			if ((strcmp(a, "-o") == 0 || strcmp(a, "+o") == 0) && i + 1 < *argc)
-				i++;
-			i++;
-			continue;
-		}
-		remove_args(argc, argv, i, 1);
+	/* The one-shot modes (modes.c): one that must come first runs before
+	 * sbsh's options are read, the others once those before them are. */
+	struct mode_call mode = {.mode = modes_first(*argc, argv), .at = 1};
+	if (!mode.mode) {
+		int rc = take_own_options(st, argc, argv, &events_spec, &mode);
+		if (rc != STARTUP_CONTINUE)
+			return rc;
 	}
+	if (mode.mode)
+		return modes_run(&mode, st, *argc, argv);
 
-	if (doctor)
-		return doctor_main(&st->sandbox, st->config_path, json);
 	/* Who is asked: an approver when one runs, else the terminal stdio is
 	 * on; nobody with CI or --headless. Without a terminal, one lstat of
 	 * the approver's socket decides whether a broker is forked. */

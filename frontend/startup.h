@@ -1,6 +1,5 @@
-/* What happens before the shell proper starts: sbsh's own options, the
- * config file, --doctor / --classify / --config / --approver, and
- * confinement. */
+/* What happens before the shell proper starts: the config file, sbsh's own
+ * options, the one-shot modes (frontend/modes.c), and confinement. */
 #ifndef SBSH_STARTUP_H
 #define SBSH_STARTUP_H
 
@@ -40,7 +39,7 @@ struct startup {
 };
 
 /* Reads the config file and removes sbsh's own options from argv (shell
- * options stay). Runs the one-shot modes (--doctor, --classify, --config).
+ * options stay). Runs the one-shot mode one names (frontend/modes.c).
  * Applies the sandbox. Returns -1 to go on with the shell using the
  * remaining argc and argv, or an exit status to leave with at once (7 when a
  * required sandbox is unavailable). */
