@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "trusted/broker.h"
+#include "hooks/broker_client.h"
 #include "shell/vars.h"
 
 static void describe(struct strbuf *sb, int argc, char **argv)

@@ -1,13 +1,15 @@
-/* sbsh's own options and config file, the one-shot modes, and confinement,
- * all before the shell reads a single line of user input. */
+/* The order of startup, all before the shell reads a single line of user
+ * input: the config file (config.c), sbsh's own options, the one-shot modes
+ * (modes.c), then confinement, with the protection warden and the broker
+ * forked before it. */
 #include "frontend/startup.h"
 
-#include "trusted/approver.h"
+#include "frontend/config.h"
+#include "frontend/modes.h"
+#include "trusted/approver_client.h"
 #include "trusted/broker.h"
-#include "frontend/shims.h"
 #include "hooks/classify.h"
 
-#include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
 #include <stdint.h>
@@ -20,228 +22,6 @@
 #include <sys/stat.h>
 #include <termios.h>
 #include <unistd.h>
-
-/* Exit statuses of the front end (the shell's are in shell.h). */
-enum { STARTUP_CONTINUE = -1, STARTUP_USAGE = 2, STARTUP_SANDBOX = 7 };
-
-static char *config_file_path(void)
-{
-	const char *xdg = getenv("XDG_CONFIG_HOME");
-	if (xdg && *xdg == '/')
-		return xasprintf("%s/sbsh/config", xdg);
-	const char *home = getenv("HOME");
-	if (home && *home)
-		return xasprintf("%s/.config/sbsh/config", home);
-	return NULL;
-}
-
-static char *trim(char *s)
-{
-	while (*s == ' ' || *s == '\t')
-		s++;
-	size_t n = strlen(s);
-	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r'))
-		s[--n] = '\0';
-	return s;
-}
-
-static int parse_sandbox_mode(const char *v, enum sandbox_mode *mode)
-{
-	if (strcmp(v, "on") == 0 || strcmp(v, "required") == 0)
-		*mode = SANDBOX_REQUIRED;
-	else if (strcmp(v, "off") == 0)
-		*mode = SANDBOX_OFF;
-	else if (strcmp(v, "auto") == 0)
-		*mode = SANDBOX_AUTO;
-	else
-		return -1;
-	return 0;
-}
-
-/* The config file is `key = value` lines; `#` starts a comment. A line we
- * cannot read is an error naming the file and line: a typo must not quietly
- * turn a required sandbox into an optional one. */
-static int read_config(struct startup *st, const char *path)
-{
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return errno == ENOENT ? 0 : (fprintf(stderr, "sbsh: %s: %s\n", path, strerror(errno)), -1);
-	char line[4096];
-	unsigned lineno = 0;
-	int rc = 0;
-	while (fgets(line, sizeof line, f)) {
-		lineno++;
-		char *s = trim(line);
-		if (*s == '\0' || *s == '#')
-			continue;
-		char *eq = strchr(s, '=');
-		if (!eq) {
-			fprintf(stderr, "sbsh: %s:%u: expected `key = value'\n", path, lineno);
-			rc = -1;
-			break;
-		}
-		*eq = '\0';
-		char *key = trim(s), *value = trim(eq + 1);
-		if (strcmp(key, "sandbox") == 0) {
-			if (parse_sandbox_mode(value, &st->sandbox.mode) != 0) {
-				fprintf(stderr, "sbsh: %s:%u: sandbox must be on, off or auto\n", path, lineno);
-				rc = -1;
-				break;
-			}
-		} else if (strcmp(key, "network") == 0 || strcmp(key, "net") == 0) {
-			if (sandbox_parse_net(&st->sandbox, value) != 0) {
-				fprintf(stderr, "sbsh: %s:%u: network must be on, off or allow:PORT[,PORT...]\n",
-				        path, lineno);
-				rc = -1;
-				break;
-			}
-		} else if (strcmp(key, "allow-write") == 0) {
-			if (*value != '/') {
-				fprintf(stderr, "sbsh: %s:%u: allow-write needs an absolute path\n", path, lineno);
-				rc = -1;
-				break;
-			}
-			strvec_push(&st->sandbox.extra_write, value);
-		} else if (strcmp(key, "approval-timeout") == 0) {
-			char *end;
-			long t = strtol(value, &end, 10);
-			if (*value == '\0' || *end || t < 1 || t > 86400) {
-				fprintf(stderr, "sbsh: %s:%u: approval-timeout must be a number of seconds\n",
-				        path, lineno);
-				rc = -1;
-				break;
-			}
-			st->broker.timeout_s = (unsigned)t;
-		} else if (strcmp(key, "protect") == 0) {
-			if (strcmp(value, "on") != 0 && strcmp(value, "off") != 0) {
-				fprintf(stderr, "sbsh: %s:%u: protect must be on or off\n", path, lineno);
-				rc = -1;
-				break;
-			}
-			st->no_protect = strcmp(value, "off") == 0;
-		} else if (strcmp(key, "protect-path") == 0) {
-			if (protect_check_extra(value) != 0) {
-				fprintf(stderr, "sbsh: %s:%u: protect-path must be a path inside the project, "
-				        "relative to its top (no `..')\n", path, lineno);
-				rc = -1;
-				break;
-			}
-			strvec_push(&st->protect_extra, value);
-		} else if (strcmp(key, "classify") == 0) {
-			char *why = NULL;
-			if (classifier_add_rule(NULL, value, &why) != 0) {
-				fprintf(stderr, "sbsh: %s:%u: classify: %s\n", path, lineno, why);
-				free(why);
-				rc = -1;
-				break;
-			}
-			strvec_push(&st->classify_rules, value);
-		} else {
-			/* Keys of later features are accepted so old shells read new files. */
-			continue;
-		}
-	}
-	fclose(f);
-	return rc;
-}
-
-/* `sbsh --config set-KEY VALUE`: rewrites that key's line, keeping the rest. */
-static int config_set(const char *path, const char *key, const char *value)
-{
-	if (!path) {
-		fprintf(stderr, "sbsh: --config: neither XDG_CONFIG_HOME nor HOME is set\n");
-		return 1;
-	}
-	struct strbuf out;
-	strbuf_init(&out);
-	bool replaced = false;
-	FILE *f = fopen(path, "re");
-	if (f) {
-		char line[4096];
-		while (fgets(line, sizeof line, f)) {
-			char copy[4096];
-			snprintf(copy, sizeof copy, "%s", line);
-			char *s = trim(copy);
-			char *eq = strchr(s, '=');
-			if (eq && *s != '#') {
-				*eq = '\0';
-				if (strcmp(trim(s), key) == 0) {
-					if (!replaced)
-						strbuf_addf(&out, "%s = %s\n", key, value);
-					replaced = true;
-					continue;
-				}
-			}
-			strbuf_adds(&out, line);
-			if (out.len && out.data[out.len - 1] != '\n')
-				strbuf_addc(&out, '\n');
-		}
-		fclose(f);
-	}
-	if (!replaced)
-		strbuf_addf(&out, "%s = %s\n", key, value);
-
-	char *dir = xstrdup(path);
-	char *slash = strrchr(dir, '/');
-	if (slash) {
-		*slash = '\0';
-		char *parent = strrchr(dir, '/');
-		if (parent) {
-			*parent = '\0';
-			mkdir(dir, 0700);
-			*parent = '/';
-		}
-		mkdir(dir, 0700);
-	}
-	free(dir);
-	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	bool ok = fd >= 0 && write(fd, out.data, out.len) == (ssize_t)out.len;
-	if (fd >= 0 && close(fd) != 0)
-		ok = false;
-	if (ok && rename(tmp, path) != 0)
-		ok = false;
-	if (!ok) {
-		fprintf(stderr, "sbsh: cannot write %s: %s\n", path, strerror(errno));
-		unlink(tmp);
-	} else {
-		printf("%s: %s = %s\n", path, key, value);
-	}
-	free(tmp);
-	strbuf_free(&out);
-	return ok ? 0 : 1;
-}
-
-static int config_main(const char *path, int argc, char **argv, int i)
-{
-	if (i + 2 >= argc) {
-		fprintf(stderr, "sbsh: usage: sbsh --config set-sandbox on|off|auto\n"
-		                "       sbsh --config set-network on|off|allow:PORT[,PORT...]\n");
-		return STARTUP_USAGE;
-	}
-	const char *what = argv[i + 1], *value = argv[i + 2];
-	if (strcmp(what, "set-sandbox") == 0) {
-		enum sandbox_mode m;
-		if (parse_sandbox_mode(value, &m) != 0) {
-			fprintf(stderr, "sbsh: --config set-sandbox: expected on, off or auto\n");
-			return STARTUP_USAGE;
-		}
-		return config_set(path, "sandbox", value);
-	}
-	if (strcmp(what, "set-network") == 0) {
-		struct sandbox_config probe;
-		sandbox_config_init(&probe);
-		int bad = sandbox_parse_net(&probe, value);
-		sandbox_config_free(&probe);
-		if (bad) {
-			fprintf(stderr, "sbsh: --config set-network: expected on, off or allow:PORT[,PORT...]\n");
-			return STARTUP_USAGE;
-		}
-		return config_set(path, "network", value);
-	}
-	fprintf(stderr, "sbsh: --config: unknown setting `%s'\n", what);
-	return STARTUP_USAGE;
-}
 
 /* An interactive shell keeps its history in $XDG_STATE_HOME/sbsh/history,
  * a folder the sandbox must not write (the protection baselines live
@@ -363,6 +143,69 @@ static void remove_args(int *argc, char **argv, int at, int count)
 	*argc -= count;
 }
 
+/* sbsh's own options, which may stand among the shell's up to the first
+ * operand (the script, or the -c string): taken out of argv. A mode's
+ * option (modes.c) goes into *mode; one that runs at once ends the reading
+ * there, its arguments left in argv. Returns STARTUP_CONTINUE, or the exit
+ * status of a wrong option. */
+static int take_own_options(struct startup *st, int *argc, char **argv, const char **events_spec,
+                            struct mode_call *mode)
+{
+	const struct mode *found;
+	for (int i = 1; i < *argc;) {
+		char *a = argv[i];
+		if (strcmp(a, "--") == 0 || (a[0] != '-' && a[0] != '+') || strcmp(a, "-") == 0)
+			break;
+		if (strcmp(a, "--sandbox") == 0) {
+			st->sandbox.mode = SANDBOX_REQUIRED;
+		} else if (strcmp(a, "--no-sandbox") == 0) {
+			st->sandbox.mode = SANDBOX_OFF;
+		} else if (strcmp(a, "--headless") == 0) {
+			st->headless = true;
+		} else if (strcmp(a, "--audit") == 0) {
+			st->sandbox.audit = true;
+		} else if ((found = modes_find(a)) != NULL) {
+			*mode = (struct mode_call){.mode = found, .at = found->place == MODE_AFTER ? -1 : i,
+			                           .modified = mode->modified};
+			if (found->place == MODE_AT_ONCE)
+				break;
+		} else if (mode->mode && mode->mode->modifier && strcmp(a, mode->mode->modifier) == 0) {
+			mode->modified = true;
+		} else if (strncmp(a, "--net=", 6) == 0 || strcmp(a, "--net") == 0) {
+			const char *spec = a[5] == '=' ? a + 6 : (i + 1 < *argc ? argv[i + 1] : "");
+			if (sandbox_parse_net(&st->sandbox, spec) != 0) {
+				fprintf(stderr, "sbsh: --net: expected on, off or allow:PORT[,PORT...]\n");
+				return STARTUP_USAGE;
+			}
+			if (a[5] != '=')
+				remove_args(argc, argv, i, 1);
+		} else if (strncmp(a, "--allow-write=", 14) == 0 || strcmp(a, "--allow-write") == 0) {
+			const char *dir = a[13] == '=' ? a + 14 : (i + 1 < *argc ? argv[i + 1] : NULL);
+			if (!dir || !*dir) {
+				fprintf(stderr, "sbsh: --allow-write: needs a folder\n");
+				return STARTUP_USAGE;
+			}
+			strvec_push(&st->sandbox.extra_write, dir);
+			if (a[13] != '=')
+				remove_args(argc, argv, i, 1);
+		} else if (strcmp(a, "--no-protect") == 0) {
+			st->no_protect = true;
+		} else if (strncmp(a, "--events=", 9) == 0 || strcmp(a, "--events") == 0) {
+			*events_spec = a[8] == '=' ? a + 9 : (i + 1 < *argc ? argv[i + 1] : "");
+			if (a[8] != '=')
+				remove_args(argc, argv, i, 1);
+		} else {
+			/* a shell option: -o NAME takes the next word with it */
+			if ((strcmp(a, "-o") == 0 || strcmp(a, "+o") == 0) && i + 1 < *argc)
+				i++;
+			i++;
+			continue;
+		}
+		remove_args(argc, argv, i, 1);
+	}
+	return STARTUP_CONTINUE;
+}
+
 int startup_run(struct startup *st, int *argc, char ***argvp)
 {
 	char **argv = *argvp;
@@ -385,79 +228,23 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 	const char *events_spec = getenv("SBSH_EVENTS");
 	sandbox_config_init(&st->sandbox);
 	st->config_path = config_file_path();
-	if (st->config_path && read_config(st, st->config_path) != 0)
+	if (st->config_path && config_read(st, st->config_path) != 0)
 		return STARTUP_USAGE;
 
-	bool doctor = false, json = false;
 	const char *ci = getenv("CI");
 	st->headless = ci && *ci && strcmp(ci, "0") != 0 && strcmp(ci, "false") != 0;
 
-	/* --classify judges a command line without running it: no sandbox,
-	 * no broker, nothing else of the shell. */
-	if (*argc > 1 && strcmp(argv[1], "--classify") == 0)
-		return classify_main(*argc, argv, st->classify_rules.items);
-
-	/* sbsh's own options may stand among the shell's, up to the first
-	 * operand (the script, or the -c string). */
-	for (int i = 1; i < *argc;) {
-		char *a = argv[i];
-		if (strcmp(a, "--") == 0 || (a[0] != '-' && a[0] != '+') || strcmp(a, "-") == 0)
-			break;
-		if (strcmp(a, "--sandbox") == 0) {
-			st->sandbox.mode = SANDBOX_REQUIRED;
-		} else if (strcmp(a, "--no-sandbox") == 0) {
-			st->sandbox.mode = SANDBOX_OFF;
-		} else if (strcmp(a, "--headless") == 0) {
-			st->headless = true;
-		} else if (strcmp(a, "--audit") == 0) {
-			st->sandbox.audit = true;
-		} else if (strcmp(a, "--doctor") == 0) {
-			doctor = true;
-		} else if (strcmp(a, "--json") == 0 && doctor) {
-			json = true;
-		} else if (strncmp(a, "--net=", 6) == 0 || strcmp(a, "--net") == 0) {
-			const char *spec = a[5] == '=' ? a + 6 : (i + 1 < *argc ? argv[i + 1] : "");
-			if (sandbox_parse_net(&st->sandbox, spec) != 0) {
-				fprintf(stderr, "sbsh: --net: expected on, off or allow:PORT[,PORT...]\n");
-				return STARTUP_USAGE;
-			}
-			if (a[5] != '=')
-				remove_args(argc, argv, i, 1);
-		} else if (strncmp(a, "--allow-write=", 14) == 0 || strcmp(a, "--allow-write") == 0) {
-			const char *dir = a[13] == '=' ? a + 14 : (i + 1 < *argc ? argv[i + 1] : NULL);
-			if (!dir || !*dir) {
-				fprintf(stderr, "sbsh: --allow-write: needs a folder\n");
-				return STARTUP_USAGE;
-			}
-			strvec_push(&st->sandbox.extra_write, dir);
-			if (a[13] != '=')
-				remove_args(argc, argv, i, 1);
-		} else if (strcmp(a, "--approver") == 0) {
-			return approver_main();
-		} else if (strcmp(a, "--shims") == 0) {
-			return shims_main(i + 1 < *argc ? argv[i + 1] : NULL);
-		} else if (strcmp(a, "--config") == 0) {
-			return config_main(st->config_path, *argc, argv, i);
-		} else if (strcmp(a, "--protect") == 0) {
-			return protect_main(*argc, argv, i, st->protect_extra.items);
-		} else if (strcmp(a, "--no-protect") == 0) {
-			st->no_protect = true;
-		} else if (strncmp(a, "--events=", 9) == 0 || strcmp(a, "--events") == 0) {
-			events_spec = a[8] == '=' ? a + 9 : (i + 1 < *argc ? argv[i + 1] : "");
-			if (a[8] != '=')
-				remove_args(argc, argv, i, 1);
-		} else {
-			/* a shell option: -o NAME takes the next word with it */
-			if ((strcmp(a, "-o") == 0 || strcmp(a, "+o") == 0) && i + 1 < *argc)
-				i++;
-			i++;
-			continue;
-		}
-		remove_args(argc, argv, i, 1);
+	/* The one-shot modes (modes.c): one that must come first runs before
+	 * sbsh's options are read, the others once those before them are. */
+	struct mode_call mode = {.mode = modes_first(*argc, argv), .at = 1};
+	if (!mode.mode) {
+		int rc = take_own_options(st, argc, argv, &events_spec, &mode);
+		if (rc != STARTUP_CONTINUE)
+			return rc;
 	}
+	if (mode.mode)
+		return modes_run(&mode, st, *argc, argv);
 
-	if (doctor)
-		return doctor_main(&st->sandbox, st->config_path, json);
 	/* Who is asked: an approver when one runs, else the terminal stdio is
 	 * on; nobody with CI or --headless. Without a terminal, one lstat of
 	 * the approver's socket decides whether a broker is forked. */
@@ -570,3 +357,4 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 	events_session_start(st->events, &st->sandbox, &st->state, st->headless, st->protect.root);
 	return STARTUP_CONTINUE;
 }
+

@@ -1,6 +1,5 @@
-/* What happens before the shell proper starts: sbsh's own options, the
- * config file, --doctor / --classify / --config / --approver, and
- * confinement. */
+/* What happens before the shell proper starts: the config file, sbsh's own
+ * options, the one-shot modes (frontend/modes.c), and confinement. */
 #ifndef SBSH_STARTUP_H
 #define SBSH_STARTUP_H
 
@@ -12,6 +11,9 @@
 #include "trusted/protect.h"
 
 struct classifier;
+
+/* Exit statuses of the front end (the shell's are in shell.h). */
+enum { STARTUP_CONTINUE = -1, STARTUP_USAGE = 2, STARTUP_SANDBOX = 7 };
 
 struct startup {
 	struct sandbox_config sandbox;
@@ -37,7 +39,7 @@ struct startup {
 };
 
 /* Reads the config file and removes sbsh's own options from argv (shell
- * options stay). Runs the one-shot modes (--doctor, --classify, --config).
+ * options stay). Runs the one-shot mode one names (frontend/modes.c).
  * Applies the sandbox. Returns -1 to go on with the shell using the
  * remaining argc and argv, or an exit status to leave with at once (7 when a
  * required sandbox is unavailable). */
@@ -47,8 +49,5 @@ int startup_run(struct startup *st, int *argc, char ***argv);
 #define QUIET_NOBODY_WHY \
 	"this sbsh -c has no broker: its text needed no approval as written, so nobody can be asked " \
 	"when one turns out to be needed as it runs; run that command as its own sbsh -c"
-
-/* `sbsh --doctor [--json]`: prints what the sandbox can do here. */
-int doctor_main(const struct sandbox_config *cfg, const char *config_path, bool json);
 
 #endif

@@ -13,8 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "trusted/broker.h"
-#include "trusted/approver.h"
+#include "hooks/broker_client.h"
+#include "trusted/approver_client.h"
+#include "trusted/broker_proto.h"
 #include "sandbox/denial.h"
 #include "lib/events.h"
 #include "trusted/protect.h"

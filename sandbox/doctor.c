@@ -1,8 +1,10 @@
 /* `sbsh --doctor`: what the sandbox can do on this kernel and terminal, and
  * what still escapes it, in plain words or JSON. The doctor applies the
  * sandbox to itself, so what it reports is what a shell here would get. */
-#include "frontend/startup.h"
-#include "trusted/approver.h"
+#include "sandbox/doctor.h"
+
+#include "sandbox/sandbox.h"
+#include "trusted/approver_client.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,6 +1,8 @@
 /* Landlock + seccomp confinement of the shell process, applied once at
  * startup before any user code runs. Children inherit it; it cannot be
- * lifted. See ../shared/docs/landlock.md for the facts behind each choice. */
+ * lifted. See docs/sandbox.md for the facts behind each choice. The order
+ * of confinement is sandbox.c; Landlock, seccomp and the writable folders
+ * are landlock.c, seccomp.c and writable.c. */
 #ifndef SBSH_SANDBOX_H
 #define SBSH_SANDBOX_H
 
@@ -10,49 +12,6 @@
 #include <sys/types.h>
 
 #include "lib/util.h"
-
-/* Landlock UAPI values (Debian 12's header stops at ABI 2). */
-enum {
-	LL_FS_EXECUTE = 1ULL << 0,
-	LL_FS_WRITE_FILE = 1ULL << 1,
-	LL_FS_READ_FILE = 1ULL << 2,
-	LL_FS_READ_DIR = 1ULL << 3,
-	LL_FS_REMOVE_DIR = 1ULL << 4,
-	LL_FS_REMOVE_FILE = 1ULL << 5,
-	LL_FS_MAKE_CHAR = 1ULL << 6,
-	LL_FS_MAKE_DIR = 1ULL << 7,
-	LL_FS_MAKE_REG = 1ULL << 8,
-	LL_FS_MAKE_SOCK = 1ULL << 9,
-	LL_FS_MAKE_FIFO = 1ULL << 10,
-	LL_FS_MAKE_BLOCK = 1ULL << 11,
-	LL_FS_MAKE_SYM = 1ULL << 12,
-	LL_FS_REFER = 1ULL << 13,      /* ABI 2 */
-	LL_FS_TRUNCATE = 1ULL << 14,   /* ABI 3 */
-	LL_FS_IOCTL_DEV = 1ULL << 15,  /* ABI 5 */
-	LL_FS_RESOLVE_UNIX = 1ULL << 16, /* ABI 9 */
-};
-enum {
-	LL_NET_BIND_TCP = 1ULL << 0,   /* ABI 4 */
-	LL_NET_CONNECT_TCP = 1ULL << 1,
-};
-enum {
-	LL_SCOPE_ABSTRACT_UNIX_SOCKET = 1ULL << 0, /* ABI 6 */
-	LL_SCOPE_SIGNAL = 1ULL << 1,
-};
-enum {
-	LL_RESTRICT_LOG_SAME_EXEC_OFF = 1U << 0, /* ABI 7 */
-	LL_RESTRICT_LOG_NEW_EXEC_ON = 1U << 1,
-	LL_RESTRICT_LOG_SUBDOMAINS_OFF = 1U << 2,
-	LL_RESTRICT_TSYNC = 1U << 3,             /* ABI 8 */
-};
-
-/* The rights each ABI knows, cumulatively. */
-uint64_t sandbox_fs_rights_for_abi(int abi);
-uint64_t sandbox_net_rights_for_abi(int abi);
-uint64_t sandbox_scopes_for_abi(int abi);
-uint32_t sandbox_restrict_flags_for_abi(int abi);
-/* Rights that make sense on a non-directory (others give EINVAL there). */
-uint64_t sandbox_file_rights(uint64_t rights);
 
 enum sandbox_mode {
 	SANDBOX_AUTO,     /* apply where the kernel allows, else run unconfined */
@@ -121,9 +80,12 @@ struct sandbox_state {
 
 void sandbox_config_init(struct sandbox_config *cfg);
 void sandbox_config_free(struct sandbox_config *cfg);
+/* Parses "on", "off", "allow:80,443" into cfg. Returns 0 or -1. */
+int sandbox_parse_net(struct sandbox_config *cfg, const char *spec);
 void sandbox_state_free(struct sandbox_state *st);
 
-/* Asks the kernel for the Landlock ABI and errata (no side effects). */
+/* Asks the kernel for the Landlock ABI and errata (no side effects;
+ * landlock.c). */
 void sandbox_probe(struct sandbox_state *st);
 
 /* Applies the sandbox to the calling (single-threaded) process. Returns 0
@@ -142,11 +104,13 @@ int sandbox_apply(const struct sandbox_config *cfg, struct sandbox_state *st);
 int sandbox_prepare(const struct sandbox_config *cfg, struct sandbox_state *st);
 int sandbox_commit(const struct sandbox_config *cfg, struct sandbox_state *st);
 
-/* Loads the terminal guard sandbox_commit left pending (st->guard_pending):
- * called before the shell first starts another program (fork, exec, spawn).
- * Returns 0 (also when nothing was pending) or -1 with errno; it stays
- * pending then. sandbox_apply loads it at once. */
+/* Loads the terminal guard sandbox_commit left pending (st->guard_pending;
+ * seccomp.c): called before the shell first starts another program (fork,
+ * exec, spawn). Returns 0 (also when nothing was pending) or -1 with errno;
+ * it stays pending then. sandbox_apply loads it at once. */
 int sandbox_guard_terminal(struct sandbox_state *st);
+
+/* ---- the writable folders (writable.c) ---- */
 
 /* Opens the writable folders now (making missing caches), once, for
  * sandbox_apply and sandbox_writable_paths to share: the broker forked in
@@ -160,8 +124,5 @@ void sandbox_close_collected(const struct sandbox_config *cfg);
 /* The folders the sandbox makes writable (resolved paths): those
  * sandbox_collect opened; none when it did not run. */
 void sandbox_writable_paths(const struct sandbox_config *cfg, struct strvec *out);
-
-/* Parses "on", "off", "allow:80,443" into cfg. Returns 0 or -1. */
-int sandbox_parse_net(struct sandbox_config *cfg, const char *spec);
 
 #endif

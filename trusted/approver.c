@@ -1,22 +1,20 @@
-/* `sbsh --approver` and what brokers need to use it, plus the prompt text
- * both the approver and the broker's own terminal show.
- *
- * Trust runs one way: a broker answers for its session only with what the
- * approver says, so the broker checks the approver (folder, owner, peer
- * uid). The approver need not trust who asks: asking grants nothing, and
- * the pid it shows comes from the kernel (SO_PEERCRED), not from the asker. */
+/* `sbsh --approver`: the server that answers the prompts of every sbsh of
+ * this user from a terminal of the human's own. Its clients (brokers, and
+ * shells without one) are in approver_client.c; the prompt text it shows,
+ * in prompt.c. The approver need not trust who asks: asking grants
+ * nothing, and the pid it shows comes from the kernel (SO_PEERCRED), not
+ * from the asker. */
 #include "trusted/approver.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -25,434 +23,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "trusted/broker.h"
+#include "trusted/approver_socket.h"
+#include "trusted/broker_proto.h"
+#include "trusted/prompt.h"
+#include "lib/util.h"
 
-#define APPROVER_SOCKET_NAME "approver.sock"
 #define APPROVER_ASKERS_MAX 32
 /* A connection that has not asked anything by then is dropped (startup's
  * probe connects and leaves at once). */
 #define APPROVER_IDLE_MS 10000
-
-/* ---- prompt text -------------------------------------------------------- */
-
-static bool is_invisible_control(unsigned long cp)
-{
-	/* C1 controls (a terminal may take U+009B as CSI) and the format
-	 * characters that reorder or hide text (bidi overrides, zero widths). */
-	return (cp >= 0x80 && cp <= 0x9f) || cp == 0x061c || (cp >= 0x200b && cp <= 0x200f) ||
-	       (cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2060 && cp <= 0x206f) || cp == 0xfeff ||
-	       (cp >= 0xfff9 && cp <= 0xfffb);
-}
-
-/* Columns a printable code point takes: a rough table, enough to keep the
- * caret line under the right word for common scripts. */
-static size_t columns_of(unsigned long cp)
-{
-	if ((cp >= 0x0300 && cp <= 0x036f) || (cp >= 0xfe00 && cp <= 0xfe0f))
-		return 0;
-	if ((cp >= 0x1100 && cp <= 0x115f) || (cp >= 0x2e80 && cp <= 0xa4cf) ||
-	    (cp >= 0xac00 && cp <= 0xd7a3) || (cp >= 0xf900 && cp <= 0xfaff) ||
-	    (cp >= 0xfe30 && cp <= 0xfe4f) || (cp >= 0xff00 && cp <= 0xff60) ||
-	    (cp >= 0xffe0 && cp <= 0xffe6) || (cp >= 0x1f300 && cp <= 0x1f64f) ||
-	    (cp >= 0x1f900 && cp <= 0x1f9ff) || (cp >= 0x20000 && cp <= 0x3fffd))
-		return 2;
-	return 1;
-}
-
-/* Decodes one UTF-8 sequence at s (n bytes left). Returns its length, or 0
- * when the bytes there are not valid UTF-8. */
-static size_t utf8_decode(const unsigned char *s, size_t n, unsigned long *cp)
-{
-	size_t len;
-	unsigned long min;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		len = 2, min = 0x80, *cp = s[0] & 0x1fu;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		len = 3, min = 0x800, *cp = s[0] & 0x0fu;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		len = 4, min = 0x10000, *cp = s[0] & 0x07u;
-	} else {
-		return 0;
-	}
-	if (n < len)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		*cp = (*cp << 6) | (s[i] & 0x3fu);
-	}
-	if (*cp < min || *cp > 0x10ffff || (*cp >= 0xd800 && *cp <= 0xdfff))
-		return 0;
-	return len;
-}
-
-/* Appends n bytes of s so that none of them can act on the terminal:
- * control characters, invalid UTF-8 and invisible format characters are
- * shown as escapes. Returns the columns the text takes. */
-static size_t add_visible(struct strbuf *sb, const char *s, size_t n)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	size_t cols = 0;
-	for (size_t i = 0; i < n;) {
-		unsigned long cp;
-		size_t len;
-		if (p[i] >= 0x20 && p[i] < 0x7f) {
-			strbuf_addc(sb, (char)p[i]);
-			cols++;
-			i++;
-		} else if (p[i] < 0x80 || (len = utf8_decode(p + i, n - i, &cp)) == 0) {
-			strbuf_addf(sb, "\\x%02x", p[i]);
-			cols += 4;
-			i++;
-		} else if (is_invisible_control(cp)) {
-			strbuf_addf(sb, "\\u%04lx", cp);
-			cols += 6;
-			i += len;
-		} else {
-			strbuf_addmem(sb, s + i, len);
-			cols += columns_of(cp);
-			i += len;
-		}
-	}
-	return cols;
-}
-
-static void add_visible_str(struct strbuf *sb, const char *s)
-{
-	add_visible(sb, s, strlen(s));
-}
-
-/* The command on its own line, its marked words in reverse video when the
- * terminal can show it, and a caret line under them either way. */
-static void add_marked_command(struct strbuf *sb, const char *command, const char *marks, bool attrs)
-{
-	struct broker_mark m[BROKER_MARKS_MAX];
-	size_t len = strlen(command);
-	int n = marks && *marks ? broker_frame_marks(marks, len, m, BROKER_MARKS_MAX) : 0;
-	if (n < 0)
-		n = 0; /* checked where it was received; here it is only drawn */
-	struct strbuf carets;
-	strbuf_init(&carets);
-	size_t col = 0, at = 0;
-	strbuf_adds(sb, "    ");
-	for (int i = 0; i < n; i++) {
-		col += add_visible(sb, command + at, m[i].at - at);
-		while (carets.len < col)
-			strbuf_addc(&carets, ' ');
-		if (attrs)
-			strbuf_adds(sb, "\033[7m");
-		size_t width = add_visible(sb, command + m[i].at, m[i].len);
-		if (attrs)
-			strbuf_adds(sb, "\033[27m");
-		col += width;
-		for (size_t k = 0; k < (width ? width : 1); k++)
-			strbuf_addc(&carets, '^');
-		at = m[i].at + m[i].len;
-	}
-	add_visible(sb, command + at, len - at);
-	strbuf_addc(sb, '\n');
-	if (n > 0)
-		strbuf_addf(sb, "    %s\n", carets.data);
-	strbuf_free(&carets);
-}
-
-void approval_prompt(struct strbuf *sb, const struct approval_question *q, pid_t from,
-                     const char *code, size_t waiting, bool attrs)
-{
-	if (q->escape)
-		strbuf_adds(sb, "\nsbsh: the agent asks to run a command OUTSIDE the sandbox:\n");
-	else
-		strbuf_adds(sb, "\nsbsh: the agent wants to run a command that needs your approval:\n");
-	add_marked_command(sb, q->command, q->marks, attrs);
-	if (q->escape) {
-		strbuf_adds(sb, "  program: ");
-		add_visible_str(sb, q->program);
-	} else {
-		strbuf_adds(sb, "  verdict: ");
-		add_visible_str(sb, q->verdict);
-		strbuf_adds(sb, " — ");
-		add_visible_str(sb, q->reason);
-	}
-	strbuf_adds(sb, "\n  in: ");
-	add_visible_str(sb, q->folder);
-	strbuf_addc(sb, '\n');
-	if (from > 0)
-		strbuf_addf(sb, "  session: sbsh pid %ld\n", (long)from);
-	if (q->escape && q->warning && *q->warning) {
-		strbuf_adds(sb, "  WARNING: ");
-		add_visible_str(sb, q->warning);
-		strbuf_addc(sb, '\n');
-	}
-	if (waiting)
-		strbuf_addf(sb, "  (%zu more waiting)\n", waiting);
-	if (q->escape)
-		strbuf_addf(sb, "Type %s and Enter to run it; anything else refuses (%u s): ",
-		            code ? code : "?", q->timeout_s);
-	else
-		strbuf_addf(sb, "Allow? [y]es once, yes for this [s]ession, [n]o (%u s): ", q->timeout_s);
-}
-
-int approval_parse_answer(const char *typed)
-{
-	if (strcmp(typed, "y") == 0 || strcmp(typed, "yes") == 0)
-		return BROKER_YES_ONCE;
-	if (strcmp(typed, "s") == 0 || strcmp(typed, "session") == 0)
-		return BROKER_YES_SESSION;
-	return BROKER_NO;
-}
-
-void approval_make_code(char *code, size_t size)
-{
-	static const char alphabet[] = "abcdefghjkmnpqrstuvwxyz23456789";
-	unsigned char rnd[16];
-	if (getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd) {
-		uint64_t t = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
-		memcpy(rnd, &t, sizeof t);
-		memcpy(rnd + 8, &t, sizeof t);
-	}
-	for (size_t i = 0; i + 1 < size; i++)
-		code[i] = alphabet[rnd[i % sizeof rnd] % (sizeof alphabet - 1)];
-	code[size - 1] = '\0';
-}
-
-bool approval_terminal_attrs(const char *term)
-{
-	return term && *term && strcmp(term, "dumb") != 0;
-}
-
-/* ---- the socket --------------------------------------------------------- */
-
-/* $XDG_RUNTIME_DIR/sbsh, or NULL when XDG_RUNTIME_DIR is not an absolute
- * path. */
-static char *approver_dir(void)
-{
-	const char *rt = getenv("XDG_RUNTIME_DIR");
-	if (!rt || rt[0] != '/')
-		return NULL;
-	return xasprintf("%s/sbsh", rt);
-}
-
-static bool fill_address(struct sockaddr_un *addr, const char *path)
-{
-	memset(addr, 0, sizeof *addr);
-	addr->sun_family = AF_UNIX;
-	size_t len = strlen(path);
-	if (len >= sizeof addr->sun_path)
-		return false;
-	memcpy(addr->sun_path, path, len + 1);
-	return true;
-}
-
-static int connect_path(const char *path)
-{
-	struct sockaddr_un addr;
-	if (!fill_address(&addr, path))
-		return -1;
-	int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -1;
-	int r;
-	do
-		r = connect(fd, (struct sockaddr *)&addr, sizeof addr);
-	while (r < 0 && errno == EINTR);
-	if (r < 0) {
-		int saved = errno;
-		close(fd);
-		errno = saved;
-		return -1;
-	}
-	return fd;
-}
-
-/* The approver's socket path, when a socket of ours is there. */
-static char *approver_socket(void)
-{
-	char *dir = approver_dir();
-	if (!dir)
-		return NULL;
-	char *path = xasprintf("%s/" APPROVER_SOCKET_NAME, dir);
-	free(dir);
-	struct stat sb;
-	if (lstat(path, &sb) == 0 && S_ISSOCK(sb.st_mode) && sb.st_uid == geteuid())
-		return path;
-	free(path);
-	return NULL;
-}
-
-int approver_await(int fd, const struct approval_question *q, struct pollfd *others, size_t nothers,
-                   bool (*tend)(void *ctx, const struct pollfd *others), void *ctx)
-{
-	if (approver_send(fd, q) != 0) {
-		close(fd);
-		return -1;
-	}
-	/* A little longer than the approver's own limit, so it is the one
-	 * that withdraws the question and says so. */
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	int64_t deadline = (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000 + ((int64_t)q->timeout_s + 2) * 1000;
-	int answer = BROKER_NO;
-	struct pollfd pfd[4];
-	if (nothers > 3)
-		nothers = 3;
-	while (1) {
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		int64_t left = deadline - ((int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000);
-		if (left <= 0)
-			break;
-		pfd[0] = (struct pollfd){.fd = fd, .events = POLLIN};
-		for (size_t i = 0; i < nothers; i++)
-			pfd[i + 1] = others[i];
-		int r = poll(pfd, (nfds_t)(nothers + 1), left > 60000 ? 60000 : (int)left);
-		if (r < 0 && errno != EINTR)
-			break;
-		if (r <= 0)
-			continue;
-		if (pfd[0].revents) {
-			int got = approver_receive(fd);
-			answer = got < 0 ? BROKER_NO : got;
-			break;
-		}
-		for (size_t i = 0; i < nothers; i++)
-			others[i].revents = pfd[i + 1].revents;
-		if (tend && !tend(ctx, others))
-			break;
-	}
-	close(fd);
-	return answer;
-}
-
-int approver_ask(const struct approval_question *q, char *const *writable, const char **why)
-{
-	*why = NULL;
-	int fd = approver_connect(writable, why);
-	if (fd < 0)
-		return -1;
-	int answer = approver_await(fd, q, NULL, 0, NULL, NULL);
-	if (answer < 0)
-		*why = "the approver went away";
-	return answer;
-}
-
-bool approver_present(void)
-{
-	char *path = approver_socket();
-	free(path);
-	return path != NULL;
-}
-
-bool approver_listening(void)
-{
-	char *path = approver_socket();
-	int fd = path ? connect_path(path) : -1;
-	free(path);
-	if (fd < 0)
-		return false;
-	close(fd);
-	return true;
-}
-
-static bool inside_any(const char *path, char *const *folders)
-{
-	for (char *const *w = folders; w && *w; w++) {
-		size_t n = strlen(*w);
-		while (n > 1 && (*w)[n - 1] == '/')
-			n--;
-		if (strncmp(path, *w, n) == 0 && (path[n] == '/' || path[n] == '\0' || n == 1))
-			return true;
-	}
-	return false;
-}
-
-int approver_connect(char *const *writable, const char **why)
-{
-	*why = NULL;
-	char *dir = approver_dir();
-	char *real = dir ? realpath(dir, NULL) : NULL;
-	free(dir);
-	if (!real)
-		return -1;
-	/* Checked and connected through one descriptor of the folder, so the
-	 * folder checked is the folder used. */
-	int dfd = open(real, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	struct stat sb, sock;
-	int fd = -1;
-	if (dfd < 0 || fstat(dfd, &sb) != 0)
-		goto out;
-	if (fstatat(dfd, APPROVER_SOCKET_NAME, &sock, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISSOCK(sock.st_mode))
-		goto out; /* none runs: nothing to distrust */
-	if (inside_any(real, writable)) {
-		*why = "the approver's socket is in a folder the sandbox can write";
-		goto out;
-	}
-	if (sb.st_uid != geteuid()) {
-		*why = "the approver's folder belongs to another user";
-		goto out;
-	}
-	if (sb.st_mode & (S_IWGRP | S_IWOTH)) {
-		*why = "the approver's folder is writable by group or others";
-		goto out;
-	}
-	char path[64];
-	snprintf(path, sizeof path, "/proc/self/fd/%d/" APPROVER_SOCKET_NAME, dfd);
-	fd = connect_path(path);
-	if (fd < 0)
-		goto out; /* none listens: not an error */
-	struct ucred cred;
-	socklen_t len = sizeof cred;
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0 || cred.uid != geteuid()) {
-		*why = "the approver runs as another user";
-		close(fd);
-		fd = -1;
-	}
-out:
-	if (dfd >= 0)
-		close(dfd);
-	free(real);
-	return fd;
-}
-
-int approver_send(int fd, const struct approval_question *q)
-{
-	struct broker_frame f;
-	memset(&f, 0, BROKER_HEADER_SIZE);
-	f.magic = BROKER_MAGIC;
-	f.type = BROKER_ASK;
-	f.value = (int32_t)q->timeout_s;
-	const char *parts[BROKER_ASK_FIELDS] = {
-		q->escape ? "escape" : "approval", q->folder, q->verdict, q->command,
-		q->reason, q->marks, q->program, q->warning,
-	};
-	size_t off = 0;
-	for (size_t i = 0; i < BROKER_ASK_FIELDS; i++) {
-		const char *s = parts[i] ? parts[i] : "";
-		size_t n = strlen(s) + 1;
-		if (n > BROKER_PAYLOAD_MAX - off)
-			return -1;
-		memcpy(f.payload + off, s, n);
-		off += n;
-	}
-	f.len = (uint32_t)off;
-	ssize_t sent;
-	do
-		sent = send(fd, &f, BROKER_HEADER_SIZE + off, MSG_NOSIGNAL);
-	while (sent < 0 && errno == EINTR);
-	return sent == (ssize_t)(BROKER_HEADER_SIZE + off) ? 0 : -1;
-}
-
-int approver_receive(int fd)
-{
-	struct broker_frame f;
-	ssize_t n;
-	do
-		n = recv(fd, &f, sizeof f, MSG_DONTWAIT);
-	while (n < 0 && errno == EINTR);
-	if (n <= 0 || broker_frame_check(&f, (size_t)n) != 0 || f.type != BROKER_RESULT)
-		return -1;
-	return f.value == BROKER_YES_ONCE || f.value == BROKER_YES_SESSION ? f.value : BROKER_NO;
-}
-
-/* ---- the approver ------------------------------------------------------- */
 
 struct asker {
 	int fd;                     /* -1: a free slot */
@@ -784,14 +363,14 @@ static int approver_listen(struct approver *a)
 	a->path = xasprintf("%s/" APPROVER_SOCKET_NAME, dir);
 	free(dir);
 	struct sockaddr_un addr;
-	if (!problem && !fill_address(&addr, a->path))
+	if (!problem && !approver_fill_address(&addr, a->path))
 		problem = xasprintf("the socket path %s is too long", a->path);
 	if (problem) {
 		fprintf(stderr, "sbsh: --approver: %s\n", problem);
 		free(problem);
 		return -1;
 	}
-	int probe = connect_path(a->path);
+	int probe = approver_connect_path(a->path);
 	if (probe >= 0) {
 		close(probe);
 		fprintf(stderr, "sbsh: --approver: another approver is already running (%s)\n", a->path);
@@ -869,7 +448,7 @@ int approver_main(void)
 	struct strbuf sb;
 	strbuf_init(&sb);
 	strbuf_adds(&sb, "sbsh: approver ready on ");
-	add_visible_str(&sb, a.path);
+	approval_add_visible(&sb, a.path);
 	strbuf_adds(&sb, "\nsbsh: it answers for every sbsh of this user; Ctrl-C or Ctrl-D stops it.\n");
 	say(&a, sb.data);
 	strbuf_free(&sb);

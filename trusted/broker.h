@@ -3,83 +3,14 @@
  * (through `sbsh --approver` when one runs, else on that terminal) when the
  * shell requests something only a human may allow, runs approved
  * `escape` commands outside the sandbox, forwards signals to the shell and
- * leaves with the shell's exit status. */
+ * leaves with the shell's exit status. The shell's side of the socket is
+ * hooks/broker_client.h; the frames both ends send, trusted/broker_proto.h. */
 #ifndef SBSH_BROKER_H
 #define SBSH_BROKER_H
 
 #include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
 
 struct events;
-
-#define BROKER_MAGIC 0x53424252u /* "SBBR" */
-#define BROKER_PAYLOAD_MAX 16384
-
-enum broker_type {
-	BROKER_ESCAPE = 1, /* shell -> broker: argv (value = argc), fds 0 1 2 cwd */
-	BROKER_SIGNAL = 2, /* shell -> broker: forward value to the running escape */
-	BROKER_RESULT = 3, /* broker -> shell: value = exit status */
-	BROKER_REFUSED = 4, /* broker -> shell: payload = why */
-	BROKER_APPROVE = 5, /* shell -> broker: payload = verdict NUL command NUL reason NUL marks NUL */
-	BROKER_CHECK = 6,    /* shell or broker -> warden: compare the protected files
-	                      * (value: a broker_check_kind) */
-	BROKER_RESTORED = 7, /* warden -> asker: value = count, payload = paths NUL-separated */
-	BROKER_ASK = 8,      /* broker -> approver: value = seconds to answer, payload =
-	                      * BROKER_ASK_FIELDS strings (see approver.h) */
-};
-
-/* What a BROKER_CHECK asks for, in its value. */
-enum broker_check_kind {
-	BROKER_CHECK_LINE = 0,  /* after a command line: answered */
-	BROKER_CHECK_FINAL = 1, /* the session's last check: answered */
-	BROKER_CHECK_QUIET = 2, /* the session's last, unanswered: the shell saw no
-	                         * protected file change and leaves no jobs */
-};
-
-/* NUL-terminated strings in the payload of an APPROVE and of an ASK. */
-#define BROKER_APPROVE_FIELDS 4
-#define BROKER_ASK_FIELDS 8
-
-/* A range of the command to mark in the prompt (the word that made the
- * verdict). On the wire, "AT:LEN" byte ranges joined by commas, in order
- * and not overlapping; "" marks nothing. */
-struct broker_mark {
-	size_t at, len;
-};
-#define BROKER_MARKS_MAX 16
-
-/* Answers to BROKER_APPROVE, in a BROKER_RESULT's value. */
-enum broker_answer {
-	BROKER_NO = 0,
-	BROKER_YES_ONCE = 1,
-	BROKER_YES_SESSION = 2,
-};
-
-/* One datagram: a fixed header, then len payload bytes. */
-struct broker_frame {
-	uint32_t magic;
-	uint32_t type;
-	int32_t value;
-	uint32_t len;
-	char payload[BROKER_PAYLOAD_MAX];
-};
-
-#define BROKER_HEADER_SIZE (4 * sizeof(uint32_t))
-
-/* Checks a received frame: magic, known type, len within what arrived.
- * Returns 0 or -1. Kept separate so it can be fuzzed. */
-int broker_frame_check(const struct broker_frame *f, size_t received);
-/* Splits an ESCAPE payload into argv (pointers into the frame, which must
- * have room for the terminating NUL). Returns argc, or -1 when malformed. */
-int broker_frame_argv(struct broker_frame *f, char **argv, size_t max);
-/* Splits a payload of exactly n NUL-terminated strings (an APPROVE, an
- * ASK) into out (pointers into the frame). Returns 0, or -1 when malformed. */
-int broker_frame_fields(const struct broker_frame *f, const char **out, size_t n);
-/* Parses marks ("AT:LEN,...") for a command of command_len bytes into out.
- * Returns how many, or -1 when malformed, out of range or more than max. */
-int broker_frame_marks(const char *spec, size_t command_len, struct broker_mark *out, size_t max);
-
 struct sandbox_config;
 
 struct broker_options {
@@ -100,18 +31,5 @@ struct broker_options {
  * fd (CLOEXEC) and, when a pty was made, *pty_path (malloc'd); -1 when no
  * broker could be made (the terminal could not be opened, or no fork). */
 int broker_start(const struct broker_options *opts, char **pty_path);
-
-/* Shell side: asks to run argv outside the sandbox; returns its exit
- * status, or -1 with *why set (static text) when refused. */
-int broker_request_escape(int fd, char *const *argv, const char **why);
-
-/* Shell side: asks the human to approve a command the classifier flagged;
- * marks ("AT:LEN,..." or NULL) are the words of command to point at.
- * Returns a broker_answer, or -1 with *why set when nobody could answer. */
-int broker_request_approval(int fd, const char *verdict, const char *command, const char *reason,
-                            const char *marks, const char **why);
-
-/* Encodes a waitpid() status as a shell exit status. */
-int broker_wait_status(int wstatus);
 
 #endif

@@ -1,6 +1,6 @@
 /* The broker's frame decoder, apart from broker.c so the fuzzer links
  * only this: everything the sandboxed side sends passes through here. */
-#include "trusted/broker.h"
+#include "trusted/broker_proto.h"
 
 #include <string.h>
 

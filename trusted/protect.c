@@ -25,7 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "trusted/broker.h"
+#include "trusted/broker_proto.h"
 #include "lib/events.h"
 
 #define PROTECT_FILE_MAX (16u << 20) /* bigger files are not hooks or configs */

@@ -1,0 +1,15 @@
+/* seccomp, as sandbox.c uses it to confine the shell process. Not for use
+ * outside sandbox/ (the terminal guard's entry point, sandbox_guard_terminal,
+ * is in sandbox.h). */
+#ifndef SBSH_SECCOMP_H
+#define SBSH_SECCOMP_H
+
+#include <stdbool.h>
+
+#include "sandbox/sandbox.h"
+
+/* Loads the network filter for cfg: MPTCP and io_uring refused, and all
+ * of TCP when cut_tcp. Returns 0 (st->seccomp_applied) or -1. */
+int sandbox_seccomp_network(const struct sandbox_config *cfg, struct sandbox_state *st, bool cut_tcp);
+
+#endif

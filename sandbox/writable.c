@@ -1,0 +1,319 @@
+/* The folders the sandbox lets the shell write: the project, the temporary
+ * folders, the package caches where each tool looks for its own, and
+ * --allow-write; never / nor all of $HOME. Opened once (sandbox_collect)
+ * so the rules and the broker's list name the very same folders. */
+#include "sandbox/writable.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *env_nonempty(const char *name)
+{
+	const char *v = getenv(name);
+	return v && *v ? v : NULL;
+}
+
+/* mkdir -p with mode 0700 for the parts it creates; true if it exists after. */
+static bool make_dirs(const char *path, bool *created)
+{
+	struct stat st;
+	if (stat(path, &st) == 0)
+		return S_ISDIR(st.st_mode);
+	if (errno != ENOENT)
+		return false;
+	char *copy = xstrdup(path);
+	for (char *p = copy + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(copy, 0700) != 0 && errno != EEXIST) {
+			free(copy);
+			return false;
+		}
+		*p = '/';
+	}
+	bool ok = mkdir(copy, 0700) == 0 || errno == EEXIST;
+	free(copy);
+	if (ok)
+		*created = true;
+	return ok;
+}
+
+/* The folders nothing may make writable: `/`, and $HOME with each of its
+ * ancestors (granting one grants all of $HOME). Compared by device and
+ * inode, which costs a stat each instead of a realpath per grant. */
+struct forbidden {
+	dev_t dev[32];
+	ino_t ino[32];
+	size_t n;
+};
+
+static void forbid_path(struct forbidden *f, const char *path)
+{
+	struct stat sb;
+	if (f->n < 32 && stat(path, &sb) == 0) {
+		f->dev[f->n] = sb.st_dev;
+		f->ino[f->n] = sb.st_ino;
+		f->n++;
+	}
+}
+
+static void forbidden_init(struct forbidden *f, const char *home)
+{
+	f->n = 0;
+	forbid_path(f, "/");
+	char *real = home ? realpath(home, NULL) : NULL;
+	if (!real)
+		return;
+	for (char *p = real + strlen(real); p > real; p--) {
+		if (*p == '/' || p == real + strlen(real)) {
+			char saved = *p;
+			*p = '\0';
+			forbid_path(f, real);
+			*p = saved;
+		}
+	}
+	free(real);
+}
+
+static bool is_forbidden(const struct forbidden *f, const struct stat *sb)
+{
+	for (size_t i = 0; i < f->n; i++)
+		if (f->dev[i] == sb->st_dev && f->ino[i] == sb->st_ino)
+			return true;
+	return false;
+}
+
+static void add_grant(struct sandbox_grant_list *list, struct sandbox_state *st, const char *path,
+                      const char *why, bool create, const struct forbidden *forbid)
+{
+	if (!path || !*path)
+		return;
+	bool created = false;
+	int fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT && create && make_dirs(path, &created))
+		fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		if (create || errno != ENOENT)
+			strvec_push_owned(&st->skipped, xasprintf("%s (%s): %s", path, why, strerror(errno)));
+		return;
+	}
+	struct stat sb;
+	if (fstat(fd, &sb) != 0 || is_forbidden(forbid, &sb)) {
+		strvec_push_owned(&st->skipped,
+		                  xasprintf("%s (%s): refused, it would make / or all of $HOME writable",
+		                            path, why));
+		close(fd);
+		return;
+	}
+	for (size_t i = 0; i < list->len; i++) {
+		if (list->items[i].dev == sb.st_dev && list->items[i].ino == sb.st_ino) {
+			close(fd);
+			return;
+		}
+	}
+	if (list->len == list->cap) {
+		list->cap = list->cap ? list->cap * 2 : 32;
+		list->items = xreallocarray(list->items, list->cap, sizeof *list->items);
+	}
+	list->items[list->len++] = (struct sandbox_grant){
+		.path = xstrdup(path), .why = why, .rights = 0, .created = created,
+		.fd = fd, .dev = sb.st_dev, .ino = sb.st_ino};
+}
+
+static char *join(const char *a, const char *b)
+{
+	return xasprintf("%s/%s", a, b);
+}
+
+/* The package caches, each where its tool would look for it. */
+static void add_caches(struct sandbox_grant_list *list, struct sandbox_state *st, const char *home,
+                       const struct forbidden *home_real)
+{
+	char *p;
+	const char *xdg_cache = env_nonempty("XDG_CACHE_HOME");
+	char *cache = xdg_cache ? xstrdup(xdg_cache) : home ? join(home, ".cache") : NULL;
+
+	/* npm */
+	const char *npm = env_nonempty("npm_config_cache");
+	if (!npm)
+		npm = env_nonempty("NPM_CONFIG_CACHE");
+	p = npm ? xstrdup(npm) : home ? join(home, ".npm") : NULL;
+	add_grant(list, st, p, "npm cache", true, home_real);
+	free(p);
+
+	/* pip */
+	const char *pip = env_nonempty("PIP_CACHE_DIR");
+	p = pip ? xstrdup(pip) : cache ? join(cache, "pip") : NULL;
+	add_grant(list, st, p, "pip cache", true, home_real);
+	free(p);
+
+	/* NuGet */
+	const char *nuget = env_nonempty("NUGET_PACKAGES");
+	p = nuget ? xstrdup(nuget) : home ? join(home, ".nuget/packages") : NULL;
+	add_grant(list, st, p, "NuGet packages", true, home_real);
+	if (p && !nuget)
+		strvec_push_owned(&st->env, xasprintf("NUGET_PACKAGES=%s", p));
+	free(p);
+
+	/* Go: module cache and build cache */
+	const char *gomod = env_nonempty("GOMODCACHE");
+	if (gomod) {
+		p = xstrdup(gomod);
+	} else {
+		const char *gopath = env_nonempty("GOPATH");
+		if (gopath) {
+			size_t n = strcspn(gopath, ":");
+			char *first = xstrndup(gopath, n);
+			p = join(first, "pkg/mod");
+			free(first);
+		} else {
+			p = home ? join(home, "go/pkg/mod") : NULL;
+		}
+	}
+	add_grant(list, st, p, "Go module cache", true, home_real);
+	free(p);
+	const char *gocache = env_nonempty("GOCACHE");
+	p = gocache ? xstrdup(gocache) : cache ? join(cache, "go-build") : NULL;
+	add_grant(list, st, p, "Go build cache", true, home_real);
+	free(p);
+
+	/* Cargo: registry and git checkouts, not the binaries or config */
+	const char *cargo = env_nonempty("CARGO_HOME");
+	char *cargo_home = cargo ? xstrdup(cargo) : home ? join(home, ".cargo") : NULL;
+	if (cargo_home) {
+		p = join(cargo_home, "registry");
+		add_grant(list, st, p, "Cargo registry", true, home_real);
+		free(p);
+		p = join(cargo_home, "git");
+		add_grant(list, st, p, "Cargo git", true, home_real);
+		free(p);
+		free(cargo_home);
+	}
+
+	/* Gradle: caches and wrapper downloads, not init.d or properties */
+	const char *gradle = env_nonempty("GRADLE_USER_HOME");
+	char *gradle_home = gradle ? xstrdup(gradle) : home ? join(home, ".gradle") : NULL;
+	if (gradle_home) {
+		p = join(gradle_home, "caches");
+		add_grant(list, st, p, "Gradle caches", true, home_real);
+		free(p);
+		p = join(gradle_home, "wrapper");
+		add_grant(list, st, p, "Gradle wrapper", true, home_real);
+		free(p);
+		free(gradle_home);
+	}
+
+	/* Maven: the local repository, not settings.xml */
+	p = home ? join(home, ".m2/repository") : NULL;
+	add_grant(list, st, p, "Maven repository", true, home_real);
+	free(p);
+
+	/* .NET: a private CLI home, so ~/.dotnet (global tools) stays read-only */
+	if (cache) {
+		p = join(cache, "sbsh/sandbox-dotnet");
+		add_grant(list, st, p, ".NET CLI home", true, home_real);
+		strvec_push_owned(&st->env, xasprintf("DOTNET_CLI_HOME=%s", p));
+		free(p);
+	}
+	free(cache);
+}
+
+static void collect_writable(const struct sandbox_config *cfg, struct sandbox_state *st,
+                             struct sandbox_grant_list *list)
+{
+	const char *home = env_nonempty("HOME");
+	struct forbidden forbid;
+	forbidden_init(&forbid, home);
+	const struct forbidden *home_real = &forbid;
+
+	char cwd[PATH_MAX];
+	if (getcwd(cwd, sizeof cwd))
+		add_grant(list, st, cwd, "project", false, home_real);
+	add_grant(list, st, env_nonempty("TMPDIR"), "temp", false, home_real);
+	add_grant(list, st, "/tmp", "temp", false, home_real);
+	add_grant(list, st, "/var/tmp", "temp", false, home_real);
+	add_grant(list, st, "/dev/shm", "POSIX shared memory", false, home_real);
+	add_caches(list, st, home, home_real);
+	for (size_t i = 0; i < cfg->extra_write.len; i++)
+		add_grant(list, st, cfg->extra_write.items[i], "--allow-write", false, home_real);
+}
+
+struct sandbox_collected {
+	struct sandbox_grant_list list;
+	struct strvec skipped, env; /* what collect_writable put in the state */
+};
+
+void sandbox_collect(struct sandbox_config *cfg)
+{
+	if (cfg->collected || cfg->mode == SANDBOX_OFF)
+		return;
+	struct sandbox_state st = {0};
+	strvec_init(&st.skipped);
+	strvec_init(&st.env);
+	struct sandbox_collected *c = xcalloc(1, sizeof *c);
+	collect_writable(cfg, &st, &c->list);
+	c->skipped = st.skipped;
+	c->env = st.env;
+	cfg->collected = c;
+}
+
+/* sandbox_prepare's list: opened now, or a copy of the collected one
+ * whose descriptors stay open (a broker forked before sandbox_commit
+ * names its folders by them). Returns whether the descriptors are ours. */
+bool sandbox_take_writable(const struct sandbox_config *cfg, struct sandbox_state *st,
+                           struct sandbox_grant_list *list)
+{
+	struct sandbox_collected *c = cfg->collected;
+	if (!c) {
+		collect_writable(cfg, st, list);
+		return true;
+	}
+	list->len = list->cap = c->list.len;
+	list->items = xcalloc(list->len ? list->len : 1, sizeof *list->items);
+	for (size_t i = 0; i < c->list.len; i++) {
+		list->items[i] = c->list.items[i];
+		list->items[i].path = xstrdup(c->list.items[i].path);
+	}
+	for (size_t i = 0; i < c->skipped.len; i++)
+		strvec_push(&st->skipped, c->skipped.items[i]);
+	for (size_t i = 0; i < c->env.len; i++)
+		strvec_push(&st->env, c->env.items[i]);
+	return false;
+}
+
+void sandbox_writable_paths(const struct sandbox_config *cfg, struct strvec *out)
+{
+	if (!cfg->collected)
+		return;
+	const struct sandbox_grant_list *list = &cfg->collected->list;
+	for (size_t i = 0; i < list->len; i++) {
+		/* The folder each rule names, by its open descriptor: one
+		 * readlink, where realpath() looks at every component. */
+		char link[64], buf[PATH_MAX];
+		snprintf(link, sizeof link, "/proc/self/fd/%d", list->items[i].fd);
+		ssize_t n = readlink(link, buf, sizeof buf - 1);
+		char *real = n > 0 && buf[0] == '/' && (size_t)n < sizeof buf - 1 ? xstrndup(buf, (size_t)n)
+		                                                                    : realpath(list->items[i].path, NULL);
+		strvec_push_owned(out, real ? real : xstrdup(list->items[i].path));
+	}
+}
+
+void sandbox_close_collected(const struct sandbox_config *cfg)
+{
+	/* The shell's copies of the collected folders: the broker has its own. */
+	if (!cfg->collected)
+		return;
+	const struct sandbox_grant_list *list = &cfg->collected->list;
+	for (size_t i = 0; i < list->len; i++)
+		if (list->items[i].fd >= 0) {
+			close(list->items[i].fd);
+			list->items[i].fd = -1;
+		}
+}
