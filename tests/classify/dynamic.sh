@@ -3,9 +3,7 @@
 # sh -c are judged on their final argv and refused headless: nothing
 # happens (the file survives, the force-push is not made).
 set -u
-passed=0 failed=0
-ok() { passed=$((passed + 1)); echo "ok   $1"; }
-bad() { failed=$((failed + 1)); echo "FAIL $1${2:+: $2}"; }
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/report.sh"
 work=$(mktemp -d)
 # HOME must not contain the work folder: the sandbox never grants an
 # ancestor of $HOME (it would grant all of it).
@@ -90,7 +88,7 @@ if command -v git >/dev/null; then
 		bad "git fp without the environment" "$(cat err)"
 	fi
 else
-	bad "git checks" "git is not installed"
+	missing "git checks" "git is not installed (./bootstrap installs it)"
 fi
 
 # The user's allow-list pre-approves exact commands; the deny list wins.
@@ -165,5 +163,4 @@ status=$?
 if [ -f victim ] && [ "$status" = 2 ] && grep -q 'config:1: classify: a rule cannot make a command SAFE' err; then ok "a config rule cannot lower a verdict"; else bad "config rule SAFE" "status $status $(cat err)"; fi
 rm -f config/sbsh/config deploy.sh
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish

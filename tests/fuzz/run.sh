@@ -4,6 +4,7 @@
 # source tree may be read-only, as in distcheck). Every seed is a
 # regression case: crashes once found are kept in the corpus.
 set -eu
+. "$top_srcdir/tests/lib/report.sh"
 name=${1:-parser}
 case $name in
 parser) default=60 ;;
@@ -20,8 +21,10 @@ cp "$top_srcdir"/tests/fuzz/corpus/"$name"/* "$work/corpus/" 2>/dev/null || true
 	for f in "$work"/crash-* "$work"/timeout-* "$work"/leak-* "$work"/oom-*; do
 		[ -f "$f" ] && { echo "input that failed ($f):" >&2; od -c "$f" | head -n 20 >&2; }
 	done
-	exit 1
+	bad "fuzz_$name for $seconds s"
+	finish
 }
 grep -E '^#[0-9]+.*DONE' "$work/log" || tail -n 3 "$work/log"
 grep -E '^stat::number_of_executed_units' "$work/log" || true
-echo "1 passed, 0 failed"
+ok "fuzz_$name for $seconds s"
+finish

@@ -19,7 +19,8 @@ user=$(id -un)
 
 t() { tmux -S "$sock" "$@"; }
 screen() { t capture-pane -p -J -t sbsh -S -100 2>/dev/null; }
-finish() { t kill-server 2>/dev/null; echo "$passed passed, $failed failed"; [ "$failed" -eq 0 ]; exit $?; }
+cleanup() { t kill-server 2>/dev/null; rm -rf "$scratch"; }
+trap cleanup EXIT
 wait_for() {
 	n=$(( ${2:-10} * 10 ))
 	while [ "$n" -gt 0 ]; do
@@ -32,15 +33,15 @@ wait_for() {
 # type TEXT, press Tab, expect LINE on screen, then cancel the line
 try() { # name typed expected
 	t send-keys -t sbsh "$2" Tab
-	if wait_for "$3" 5; then ok "$1"; else not_ok "$1" "screen:" "$(screen | tail -n 5)"; fi
+	if wait_for "$3" 5; then ok "$1"; else bad "$1" "screen:" "$(screen | tail -n 5)"; fi
 	t send-keys -t sbsh C-c
 	sleep 0.3
 }
 
 env -u CI -u TMUX SHELL=/bin/sh HOME="$home" TERM=xterm-256color \
 	tmux -S "$sock" -f /dev/null new-session -d -s sbsh -x 120 -y 30 -c "$work" "exec '$SBSH'" || {
-	not_ok "tmux: start a session"; finish; }
-wait_for 'sbsh-test> ' 10 || { not_ok "tmux: sbsh shows its prompt" "$(screen)"; finish; }
+	bad "tmux: start a session"; finish; }
+wait_for 'sbsh-test> ' 10 || { bad "tmux: sbsh shows its prompt" "$(screen)"; finish; }
 
 try "a builtin name completes" 'readarr' 'sbsh-test> readarray'
 try "a function name completes" 'mycompletedf' 'sbsh-test> mycompletedfunc'
@@ -53,7 +54,7 @@ sleep 0.7
 if wait_for 'echo readarr' 3 && ! screen | grep -qF 'echo readarray'; then
 	ok "an argument is not completed as a command name"
 else
-	not_ok "an argument is not completed as a command name" "$(screen | tail -n 3)"
+	bad "an argument is not completed as a command name" "$(screen | tail -n 3)"
 fi
 t send-keys -t sbsh C-c
 
@@ -62,12 +63,12 @@ sleep 0.3
 t send-keys -t sbsh "PS1='[\\u@\\W]\\$ '" Enter
 sign='$'
 [ "$(id -u)" = 0 ] && sign='#'
-if wait_for "[$user@work]$sign " 5; then ok "PS1 escapes \\u \\W \\$"; else not_ok "PS1 escapes" "$(screen | tail -n 3)"; fi
+if wait_for "[$user@work]$sign " 5; then ok "PS1 escapes \\u \\W \\$"; else bad "PS1 escapes" "$(screen | tail -n 3)"; fi
 
 # --version names the line editor and the Landlock ABI.
 version=$("$SBSH" --version)
 case $version in
 "sbsh "*"line editor: "*"Landlock ABI "*) ok "--version: $version" ;;
-*) not_ok "--version names the line editor and the Landlock ABI" "$version" ;;
+*) bad "--version names the line editor and the Landlock ABI" "$version" ;;
 esac
 finish

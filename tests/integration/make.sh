@@ -63,13 +63,15 @@ out=$(make -s SHELL="$SBSH" which-shell 2>&1)
 check "make: recipes run by sbsh" "$SBSH" "$out"
 
 # The sandbox holds inside make's recipes: $HOME is not writable.
-out=$(make -s SHELL="$SBSH" outside 2>&1)
-status=$?
-rm -f "$HOME"/.sbsh-make-probe-* 2>/dev/null
-if [ "$status" -ne 0 ]; then
-	check_contains "make: a write outside the project is blocked" "Permission denied" "$out"
-else
-	not_ok "make: a write outside the project is blocked" "make succeeded: $out"
+if sandboxed "make: a write outside the project is blocked"; then
+	out=$(make -s SHELL="$SBSH" outside 2>&1)
+	status=$?
+	rm -f "$HOME"/.sbsh-make-probe-* 2>/dev/null
+	if [ "$status" -ne 0 ]; then
+		check_contains "make: a write outside the project is blocked" "Permission denied" "$out"
+	else
+		bad "make: a write outside the project is blocked" "make succeeded: $out"
+	fi
 fi
 
 # Recipes are the project's own code (policy rule 10): the sandbox bounds
@@ -77,11 +79,11 @@ fi
 # The agent's own command line (here `make delete`) is judged, and SAFE.
 out=$(CI=1 "$SBSH" -c 'make -s SHELL="$SBSH" delete' 2>&1)
 status=$?
-[ ! -e victim ] && ok "make: a recipe's rm runs headless (project code)" || not_ok "make: a recipe's rm runs headless" "$out"
+[ ! -e victim ] && ok "make: a recipe's rm runs headless (project code)" || bad "make: a recipe's rm runs headless" "$out"
 check "make: exits 0" "0" "$status"
 echo keep >victim
 out=$(CI=1 "$SBSH" -c 'rm victim' 2>&1)
-[ -e victim ] && ok "make: the same rm typed by the agent is refused" || not_ok "make: the same rm typed by the agent is refused" "$out"
+[ -e victim ] && ok "make: the same rm typed by the agent is refused" || bad "make: the same rm typed by the agent is refused" "$out"
 
 # A tiny C project built with make SHELL=sbsh.
 cd "$scratch" && mkdir cproj && cd cproj || exit 1
@@ -122,7 +124,7 @@ status=$?
 check "make: C project builds (status)" "0" "$status"
 check_contains "make: C project version from \$(shell)" "built app 1.2" "$out"
 check_contains "make: C project runs" "check ok" "$out"
-[ -x app ] && [ -f main.o ] && [ -f util.o ] && ok "make: C project outputs exist" || not_ok "make: C project outputs exist"
+[ -x app ] && [ -f main.o ] && [ -f util.o ] && ok "make: C project outputs exist" || bad "make: C project outputs exist"
 out=$(make SHELL="$SBSH" -q app 2>&1; echo "status $?")
 check "make: up to date afterwards" "status 0" "$out"
 

@@ -45,7 +45,7 @@ out=$(npm run -s build 2>&1)
 check "npm: pre and post scripts around a build" "pre
 built 42
 post" "$out"
-[ -f dist/out.txt ] && ok "npm: the build wrote into the project" || not_ok "npm: the build wrote into the project"
+[ -f dist/out.txt ] && ok "npm: the build wrote into the project" || bad "npm: the build wrote into the project"
 
 out=$(npm run -s args -- one 'two words' '$HOME' 2>&1)
 check "npm: arguments after -- reach the script quoted" "<one><two words><\$HOME>" "$out"
@@ -62,7 +62,7 @@ check "npm: a failing script fails npm run" "3" "$?"
 out=$(CI=1 npm run -s clean 2>&1)
 status=$?
 check "npm: a deleting script runs headless (project code)" "0" "$status"
-[ ! -d dist ] && ok "npm: dist was removed by the project's script" || not_ok "npm: dist was removed" "$out"
+[ ! -d dist ] && ok "npm: dist was removed by the project's script" || bad "npm: dist was removed" "$out"
 
 # Per run, without a .npmrc.
 rm -f .npmrc

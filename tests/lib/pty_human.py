@@ -1,21 +1,9 @@
-"""Shared by the pty tests: counting checks, and playing the human on a pty.
+"""Shared by the pty tests: playing the human on a pty.
 
 play() runs a program on a fresh pty and hands everything it printed so far
 to respond() each time more arrives; whatever respond() returns (bytes) is
 typed, as a human would, a moment later."""
 import os, pty, select, time
-
-passed = failed = 0
-
-
-def check(ok, name, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print("ok   " + name)
-    else:
-        failed += 1
-        print("FAIL " + name + (": " + detail[-400:] if detail else ""))
 
 
 def play(argv, respond, env=None, cwd=None, limit=30):
@@ -48,7 +36,3 @@ def play(argv, respond, env=None, cwd=None, limit=30):
     os.close(fd)
     return pid, status, out.decode(errors="replace")
 
-
-def summary():
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0

@@ -2,8 +2,11 @@
 # sbsh --doctor --json is valid JSON with every field the sandbox issue
 # names, and the plain report runs and exits 0.
 set -u
-out=$("$SBSH" --doctor --json) || { echo "FAIL --doctor --json exited $?"; echo "0 passed, 1 failed"; exit 1; }
-printf '%s\n' "$out" | python3 -c '
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/report.sh"
+require python3
+out=$("$SBSH" --doctor --json) || { bad "--doctor --json exited $?"; finish; }
+# The fields missing or mistyped, one a line.
+bad_fields=$(printf '%s\n' "$out" | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
 need = {
@@ -24,10 +27,16 @@ if d["applied"] and d["capabilities"].get("terminal_guard") is not True:
     bad.append("capabilities.terminal_guard: not loaded")
 if not any(w.get("why") == "project" for w in d["writable"]) and d["applied"]:
     bad.append("writable: the project folder")
-for k in bad:
-    print("FAIL missing or mistyped:", k)
-print("%d passed, %d failed" % (1 if not bad else 0, len(bad)))
-sys.exit(1 if bad else 0)
-' || exit 1
-"$SBSH" --doctor >/dev/null || { echo "FAIL --doctor exited $?"; exit 1; }
-echo "1 passed, 0 failed"
+print("\n".join(bad))
+' 2>&1) || { bad "--doctor --json is JSON" "$bad_fields"; finish; }
+if [ -z "$bad_fields" ]; then
+	ok "--doctor --json has every field"
+else
+	IFS='
+'
+	for field in $bad_fields; do bad "missing or mistyped: $field"; done
+	unset IFS
+fi
+"$SBSH" --doctor >/dev/null || { bad "--doctor exited $?"; finish; }
+ok "--doctor runs and exits 0"
+finish

@@ -8,7 +8,8 @@ answer (TIOCSTI, /dev/tty) cannot approve anything."""
 import os, re, shutil, sys, tempfile, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from pty_human import check, play, summary  # noqa: E402
+from pty_human import play  # noqa: E402
+from report import check, summary  # noqa: E402
 
 SBSH = os.environ["SBSH"]
 REFUSED = 121

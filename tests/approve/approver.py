@@ -9,7 +9,7 @@ approver's socket. Every outcome is checked from outside the sandbox."""
 import os, pty, re, select, shutil, signal, socket, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from pty_human import check, summary  # noqa: E402
+from report import check, check_sandboxed, summary  # noqa: E402
 
 SBSH = os.environ["SBSH"]
 REFUSED = 121
@@ -297,9 +297,9 @@ try:
     ready = b2.wait_for(rb"approver ready")
     status, out, err, seen, screen = session("rm -f victim; echo status=$?",
                                              dict(env, XDG_RUNTIME_DIR=inside), project, b2, [b"y"], limit=15)
-    check(ready is not None and seen == 0 and os.path.exists(victim) and "status=%d" % REFUSED in out
-          and "a folder the sandbox can write" in err,
-          "an approver in a folder the sandbox can write is not trusted", screen + err)
+    check_sandboxed(ready is not None and seen == 0 and os.path.exists(victim) and "status=%d" % REFUSED in out
+                    and "a folder the sandbox can write" in err,
+                    "an approver in a folder the sandbox can write is not trusted", screen + err)
     b2.type(b"\x03")
     b2.wait_exit()
 
@@ -330,9 +330,10 @@ try:
     proc = subprocess.run([SBSH, "--sandbox", "-c", 'python3 bind.py "$1" "$2"', "sbsh", sock, other],
                           stdin=subprocess.DEVNULL, capture_output=True, text=True, cwd=project,
                           env=dict(env, CI="1"), start_new_session=True, timeout=30)
-    check(not os.path.exists(sock) and not os.path.exists(other) and len(re.findall(r"^denied .*Permission denied$", proc.stdout, re.M)) == 2,
-          "a sandboxed process cannot create a socket in XDG_RUNTIME_DIR",
-          "%s%s exists: %s %s" % (proc.stdout, proc.stderr, os.path.exists(sock), os.path.exists(other)))
+    check_sandboxed(not os.path.exists(sock) and not os.path.exists(other)
+                    and len(re.findall(r"^denied .*Permission denied$", proc.stdout, re.M)) == 2,
+                    "a sandboxed process cannot create a socket in XDG_RUNTIME_DIR",
+                    "%s%s exists: %s %s" % (proc.stdout, proc.stderr, os.path.exists(sock), os.path.exists(other)))
     proc = subprocess.run([sys.executable, os.path.join(project, "bind.py"), other], capture_output=True,
                           text=True, timeout=30)
     check(os.path.exists(other) and "bound" in proc.stdout, "(unsandboxed, the same bind works)", proc.stdout)

@@ -7,7 +7,8 @@ without one, and refuses what turns out to need approval (both checked)."""
 import os, re, shutil, sys, tempfile, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from pty_human import check, play, summary  # noqa: E402
+from pty_human import play  # noqa: E402
+from report import check, check_sandboxed, summary  # noqa: E402
 
 SBSH = os.environ["SBSH"]
 last_pid = 0
@@ -139,27 +140,28 @@ while time.time() < end:
                      "try:\n fcntl.ioctl(0, termios.TIOCSTI, b\"y\"); print(\"typed\")\n"
                      "except OSError as e: print(\"errno\", e.errno)'")
     prompts, out = run(check_tiocsti, [], env, work)
-    check("errno 1\r\n" in out, "a command cannot type into the terminal it inherited (TIOCSTI: EPERM)", out)
+    check_sandboxed("errno 1\r\n" in out,
+                    "a command cannot type into the terminal it inherited (TIOCSTI: EPERM)", out)
     # The guard is loaded just before the first program, on every path
     # that starts one: until then only sbsh's own code runs.
     filters = ("while read -r l; do case $l in Seccomp_filters*) echo \"%s ${l#*:}\";; esac; "
                "done </proc/$$/status")
     prompts, out = run(filters % "before" + "; /bin/true; " + filters % "after", [], env, work)
-    check(re.search(r"before\s+0\r\n", out) and
-          re.search(r"after\s+1\r\n", out),
-          "the terminal guard waits for the first program, and is there once it runs", out)
+    check_sandboxed(re.search(r"before\s+0\r\n", out) and
+                    re.search(r"after\s+1\r\n", out),
+                    "the terminal guard waits for the first program, and is there once it runs", out)
     for how, text in [("spawned", check_tiocsti + "; true"), ("in a pipeline", check_tiocsti + " | cat"),
                       ("in $( )", "echo \"$(" + check_tiocsti + ")\""), ("by exec", "exec " + check_tiocsti),
                       ("after ~user", "echo ~root >/dev/null; " + filters % "tilde")]:
         prompts, out = run(text, [], env, work)
         ok = "errno 1\r\n" in out if how != "after ~user" else re.search(
             r"tilde\s+1\r\n", out)
-        check(ok, "the terminal guard is loaded for a program started " + how, out)
+        check_sandboxed(ok, "the terminal guard is loaded for a program started " + how, out)
     prompts, out = run("grep Seccomp_filters /proc/self/status; \"$SBSH\" -c 'grep Seccomp_filters "
                        "/proc/self/status; " + check_tiocsti.replace("'", "'\\''") + "'",
                        [], dict(env, SBSH=SBSH), work)
-    check(out.count("Seccomp_filters:\t1\r\n") == 2 and "errno 1\r\n" in out,
-          "a nested sbsh keeps the guard it inherited instead of loading another", out)
+    check_sandboxed(out.count("Seccomp_filters:\t1\r\n") == 2 and "errno 1\r\n" in out,
+                    "a nested sbsh keeps the guard it inherited instead of loading another", out)
     # A git alias made by the line itself is seen only as it runs: without
     # a broker it is refused, and the message says why and what to do.
     repo = os.path.join(work, "gp")
