@@ -4,6 +4,7 @@
  * in the warden. The shell only sends CHECK frames. */
 #include "trusted/protect.h"
 #include "trusted/baseline.h"
+#include "trusted/warden_proto.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -28,32 +29,6 @@
 
 #include "trusted/broker.h"
 #include "lib/events.h"
-
-/* ---- telling the agent --------------------------------------------------- */
-
-static const char *why_protected(const char *path)
-{
-	const char *base = strrchr(path, '/');
-	base = base ? base + 1 : path;
-	if (strcmp(base, ".agentcommands.json") == 0)
-		return "it is sbsh's allow-list";
-	if (strcmp(base, ".git") == 0)
-		return "git follows it outside the sandbox";
-	if (strcmp(base, "config") == 0 || strcmp(base, "attributes") == 0 ||
-	    strcmp(base, "commondir") == 0 || strcmp(base, "config.worktree") == 0)
-		return "git reads it outside the sandbox";
-	if (strstr(path, "hooks/") || strncmp(path, ".git/", 5) == 0 || strstr(path, "/.git/") ||
-	    strncmp(path, ".husky/", 7) == 0)
-		return "hooks run outside the sandbox";
-	/* a protect-path of the config, or a hooks folder of another name */
-	return "protected: it runs or is read outside the sandbox";
-}
-
-static void print_restored(const char *path, const char *origin)
-{
-	fprintf(stderr, "sbsh: restored %s (%s; %s)\n", path, origin, why_protected(path));
-	fflush(stderr);
-}
 
 /* ---- the warden ---------------------------------------------------------- */
 
@@ -178,25 +153,6 @@ static bool warden_dirty(struct warden *w)
 	return dirty;
 }
 
-static void reply(int fd, const struct strvec *restored)
-{
-	struct broker_frame f;
-	f.magic = BROKER_MAGIC;
-	f.type = BROKER_RESTORED;
-	f.value = (int32_t)restored->len;
-	size_t off = 0;
-	for (size_t i = 0; i < restored->len; i++) {
-		size_t n = strlen(restored->items[i]) + 1;
-		if (off + n > BROKER_PAYLOAD_MAX)
-			break;
-		memcpy(f.payload + off, restored->items[i], n);
-		off += n;
-	}
-	f.len = (uint32_t)off;
-	ssize_t ignored = send(fd, &f, BROKER_HEADER_SIZE + off, MSG_NOSIGNAL);
-	(void)ignored;
-}
-
 /* The next session starts from the grown set, not from a scan that would
  * take what is in the new modules for a human's. Under the state lock,
  * which a starting session holds while it reads the baseline. */
@@ -259,7 +215,7 @@ static void warden_final(struct warden *w, const char *message)
 	strvec_init(&restored);
 	warden_check(w, &restored, "session end");
 	for (size_t i = 0; i < restored.len; i++)
-		print_restored(restored.items[i], message);
+		warden_print_restored(restored.items[i], message);
 	strvec_free(&restored);
 }
 
@@ -310,28 +266,10 @@ static bool jobs_has(const struct jobs *j, pid_t pid)
 
 /* Adds the children thread tid of process pid started (as /proc lists
  * them now) but skip. */
-/* The pids of a thread's children, as the kernel lists them ("12 34 "),
- * NUL-terminated in buf (size - 1 bytes at most: size - 1 may mean more).
- * Returns the length, or -1 when the kernel cannot tell. */
-static ssize_t read_children(pid_t pid, pid_t tid, char *buf, size_t size)
-{
-	char path[64];
-	snprintf(path, sizeof path, "/proc/%ld/task/%ld/children", (long)pid, (long)tid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	ssize_t n = read(fd, buf, size - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	return n;
-}
-
 static void jobs_add_thread_children(struct jobs *j, pid_t pid, pid_t tid, pid_t skip)
 {
 	char buf[4096];
-	if (read_children(pid, tid, buf, sizeof buf) <= 0)
+	if (warden_read_children(pid, tid, buf, sizeof buf) <= 0)
 		return;
 	for (char *s = buf, *end; *s && j->n < PROTECT_JOBS_MAX; s = end) {
 		long child = strtol(s, &end, 10);
@@ -437,7 +375,7 @@ static _Noreturn void warden_linger(struct warden *w, struct jobs *j)
 			strvec_free(&restored);
 			warden_check(w, &restored, "after the session");
 			for (size_t i = 0; i < restored.len; i++)
-				print_restored(restored.items[i], why);
+				warden_print_restored(restored.items[i], why);
 		}
 		jobs_refresh(j);
 	}
@@ -559,7 +497,7 @@ static _Noreturn void warden_main(struct warden *w)
 			if (f.value) /* sbsh has one thread */
 				jobs_add_thread_children(&left, w->origin, w->origin, getpid());
 			if (f.value && left.n > 0) {
-				reply(*fd, &restored);
+				warden_reply(*fd, &restored);
 				warden_linger(w, &left);
 			}
 			if (f.value) {
@@ -567,7 +505,7 @@ static _Noreturn void warden_main(struct warden *w)
 				 * before it exits: the session is over. Staying would race
 				 * the human, whose changes from now on are theirs. */
 				protect_remove_marker(w->p->state, getpid());
-				reply(*fd, &restored);
+				warden_reply(*fd, &restored);
 				/* Headless, the asker is the shell itself: outlive it,
 				 * so the inotify instance it shares with us (its watches)
 				 * is destroyed here, not in its exit, where the SRCU
@@ -580,7 +518,7 @@ static _Noreturn void warden_main(struct warden *w)
 				}
 				_exit(0);
 			}
-			reply(*fd, &restored);
+			warden_reply(*fd, &restored);
 		}
 		if (pid_i >= 0 && (pfd[pid_i].revents & (POLLIN | POLLHUP | POLLERR))) {
 			/* The shell (or what it exec'd) has exited without a last
@@ -600,7 +538,7 @@ static _Noreturn void warden_main(struct warden *w)
 		w->inotify = -1; /* the last check is a full one */
 		warden_check(w, &restored, "after the session");
 		for (size_t i = 0; i < restored.len; i++)
-			print_restored(restored.items[i], "changed by a session that ended before it could check");
+			warden_print_restored(restored.items[i], "changed by a session that ended before it could check");
 		strvec_free(&restored);
 	}
 	protect_remove_marker(w->p->state, getpid());
@@ -608,13 +546,6 @@ static _Noreturn void warden_main(struct warden *w)
 }
 
 /* ---- the clients --------------------------------------------------------- */
-
-struct protect_watch {
-	int wd;
-	bool names_only;
-	bool is_file;
-	char **names;     /* names_only: the protected names in that folder */
-};
 
 /* The shell's own copy of the warden's watches, taken before confinement
  * (inotify needs no write access, and the instance is the shell's alone). */
@@ -646,19 +577,6 @@ static void client_watch(struct protect_client *c, struct protect *p)
 	c->nwatches = tmp.nwatches;
 	c->inotify = ifd;
 	free(tmp.watches);
-}
-
-static void client_unwatch(struct protect_client *c)
-{
-	if (c->inotify >= 0)
-		close(c->inotify);
-	c->inotify = -1;
-	for (size_t i = 0; i < c->nwatches; i++)
-		if (c->watches[i].names)
-			strv_free(c->watches[i].names);
-	free(c->watches);
-	c->watches = NULL;
-	c->nwatches = 0;
 }
 
 static bool client_knows(const struct protect_watch *w, const char *name)
@@ -706,57 +624,6 @@ static bool client_dirty(struct protect_client *c, bool *stale)
 	return dirty;
 }
 
-/* Sends a CHECK of that kind, answered or not. */
-static int send_check(int fd, enum broker_check_kind kind)
-{
-	struct broker_frame f;
-	memset(&f, 0, BROKER_HEADER_SIZE);
-	f.magic = BROKER_MAGIC;
-	f.type = BROKER_CHECK;
-	f.value = kind;
-	f.len = 0;
-	ssize_t sent;
-	do
-		sent = send(fd, &f, BROKER_HEADER_SIZE, MSG_NOSIGNAL);
-	while (sent < 0 && errno == EINTR);
-	return sent < 0 ? -1 : 0;
-}
-
-/* Sends CHECK and collects the restored paths. Returns -1 when the warden
- * is gone. */
-static int ask_check(int fd, enum broker_check_kind kind, struct strvec *out)
-{
-	struct broker_frame f;
-	if (send_check(fd, kind) != 0)
-		return -1;
-	while (1) {
-		struct pollfd pfd = {.fd = fd, .events = POLLIN};
-		int r = poll(&pfd, 1, 10000);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		ssize_t n = recv(fd, &f, sizeof f, 0);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0 || broker_frame_check(&f, (size_t)n) != 0)
-			return -1;
-		if (f.type != BROKER_RESTORED)
-			continue;
-		size_t off = 0;
-		while (off < f.len) {
-			const char *end = memchr(f.payload + off, '\0', f.len - off);
-			if (!end)
-				break;
-			strvec_push(out, f.payload + off);
-			off = (size_t)(end - f.payload) + 1;
-		}
-		if (f.value > (int32_t)out->len)
-			strvec_push_owned(out, xasprintf("(%ld more)", (long)f.value - (long)out->len));
-		return 0;
-	}
-}
-
 void protect_client_settle(struct protect_client *c)
 {
 	if (!c || c->inotify < 0)
@@ -776,28 +643,16 @@ void protect_line_end(struct protect_client *c)
 		return;
 	struct strvec restored;
 	strvec_init(&restored);
-	if (ask_check(c->fd, BROKER_CHECK_LINE, &restored) != 0) {
+	if (warden_ask_check(c->fd, BROKER_CHECK_LINE, &restored) != 0) {
 		fprintf(stderr, "sbsh: the protection warden is gone: protected files are no longer checked\n");
 		close(c->fd);
 		c->fd = -1;
 	}
 	/* a restore writes new files: the watches saw the old ones */
 	if (stale || restored.len)
-		client_unwatch(c);
+		protect_client_unwatch(c);
 	for (size_t i = 0; i < restored.len; i++)
-		print_restored(restored.items[i], "changed by the last command");
-	strvec_free(&restored);
-}
-
-void protect_final_check(int fd)
-{
-	if (fd < 0)
-		return;
-	struct strvec restored;
-	strvec_init(&restored);
-	if (ask_check(fd, BROKER_CHECK_FINAL, &restored) == 0)
-		for (size_t i = 0; i < restored.len; i++)
-			print_restored(restored.items[i], "changed by the last command");
+		warden_print_restored(restored.items[i], "changed by the last command");
 	strvec_free(&restored);
 }
 
@@ -806,7 +661,7 @@ void protect_final_check(int fd)
 static bool leaves_children(pid_t warden)
 {
 	char buf[256];
-	ssize_t n = read_children(getpid(), getpid(), buf, sizeof buf);
+	ssize_t n = warden_read_children(getpid(), getpid(), buf, sizeof buf);
 	if (n < 0 || (size_t)n >= sizeof buf - 1)
 		return true;
 	for (char *s = buf, *end;; s = end) {
@@ -830,10 +685,10 @@ void protect_session_end(struct protect_client *c)
 	 * shell's word as it does after a final answer. */
 	bool stale = false;
 	if (c->inotify >= 0 && !leaves_children(c->warden) && !client_dirty(c, &stale) && !stale)
-		send_check(c->fd, BROKER_CHECK_QUIET);
+		warden_send_check(c->fd, BROKER_CHECK_QUIET);
 	else
 		protect_final_check(c->fd);
-	client_unwatch(c);
+	protect_client_unwatch(c);
 	close(c->fd);
 	c->fd = -1;
 }
@@ -902,7 +757,7 @@ int protect_start(struct events *ev, bool broker, char *const *extra, struct pro
 			const char *origin = ndead ? "changed by an earlier sbsh session that did not finish"
 			                           : "changed inside another running sbsh session";
 			for (size_t i = 0; i < restored.len; i++) {
-				print_restored(restored.items[i], origin);
+				warden_print_restored(restored.items[i], origin);
 				events_restore(ev, restored.items[i], "earlier session");
 			}
 			strvec_free(&restored);
@@ -980,7 +835,7 @@ int protect_start(struct events *ev, bool broker, char *const *extra, struct pro
 	if (broker_sv[0] >= 0)
 		close(broker_sv[0]);
 	if (pid < 0) {
-		client_unwatch(&out->shell);
+		protect_client_unwatch(&out->shell);
 		close(shell_sv[1]);
 		if (broker_sv[1] >= 0)
 			close(broker_sv[1]);

@@ -15,24 +15,9 @@
 #include <sys/types.h>
 
 #include "lib/util.h"
+#include "trusted/warden_proto.h"
 
 struct events;
-
-struct protect_watch;
-
-/* What the shell and the broker hold: a socket to the warden, and the
- * shell's own inotify watches on the protected set, so that a command
- * line that touched nothing protected costs one read() instead of a
- * round trip to the warden. */
-struct protect_client {
-	int fd;        /* CLOEXEC; -1 when nothing is protected */
-	pid_t pid;     /* only this process asks (not its subshells) */
-	pid_t warden;  /* headless, the warden is this process's child */
-	int inotify;   /* -1: ask the warden every time (no watches, or they may
-	                * no longer cover the files: after a restore or a rename) */
-	struct protect_watch *watches;
-	size_t nwatches;
-};
 
 struct protect_start_result {
 	struct protect_client shell;  /* for the shell */
@@ -69,9 +54,6 @@ void protect_line_end(struct protect_client *c);
  * forgets what its watches saw so far (sbsh itself reading the allow-list
  * opens a protected file), so the first line does not look dirty. */
 void protect_client_settle(struct protect_client *c);
-
-/* The broker's check after the shell has exited (printed on its stderr). */
-void protect_final_check(int fd);
 
 /* Shell side, when it exits: the last check, then closes the socket. */
 void protect_session_end(struct protect_client *c);
