@@ -45,19 +45,6 @@ int protect_start(struct events *ev, bool broker, char *const *extra, struct pro
  * that stays inside it, else -1. */
 int protect_check_extra(const char *rel);
 
-/* Shell side, at the end of a top-level command line: the warden puts
- * back what changed; one line per path on stderr. Cheap when nothing
- * changed: one round trip and a few stat calls in the warden. */
-void protect_line_end(struct protect_client *c);
-
-/* Shell side, once its own start-up is over and before any user code:
- * forgets what its watches saw so far (sbsh itself reading the allow-list
- * opens a protected file), so the first line does not look dirty. */
-void protect_client_settle(struct protect_client *c);
-
-/* Shell side, when it exits: the last check, then closes the socket. */
-void protect_session_end(struct protect_client *c);
-
 /* `sbsh --protect accept|status`: run outside the sandbox. extra: as for
  * protect_start. */
 int protect_main(int argc, char **argv, int i, char *const *extra);
