@@ -5,6 +5,7 @@
 #include "trusted/approver.h"
 #include "trusted/broker.h"
 #include "frontend/shims.h"
+#include "trusted/protect_cli.h"
 #include "hooks/classify.h"
 
 #include <errno.h>

@@ -45,8 +45,4 @@ int protect_start(struct events *ev, bool broker, char *const *extra, struct pro
  * that stays inside it, else -1. */
 int protect_check_extra(const char *rel);
 
-/* `sbsh --protect accept|status`: run outside the sandbox. extra: as for
- * protect_start. */
-int protect_main(int argc, char **argv, int i, char *const *extra);
-
 #endif
