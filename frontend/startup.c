@@ -5,7 +5,9 @@
 #include "trusted/approver.h"
 #include "trusted/broker.h"
 #include "frontend/shims.h"
+#include "trusted/baseline.h"
 #include "trusted/protect_cli.h"
+#include "trusted/warden.h"
 #include "hooks/classify.h"
 
 #include <errno.h>

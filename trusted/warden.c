@@ -1,30 +1,25 @@
-/* Protected files: the warden, the shell's client, `sbsh --protect`
- * (the baseline is trusted/baseline.c). Everything here but the client
- * runs outside the sandbox: in the startup process before confinement, or
- * in the warden. The shell only sends CHECK frames. */
-#include "trusted/protect.h"
+/* The warden: a process forked before confinement (protect_start) that
+ * holds the protected files' baseline outside the sandbox and puts back
+ * what the session changed, when the shell or the broker asks (a CHECK,
+ * trusted/warden_proto.h), when the shell has exited, and for as long as
+ * jobs the session left still run. One server; all of it runs unconfined. */
+#include "trusted/warden.h"
 #include "trusted/baseline.h"
-#include "trusted/warden_proto.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <sys/file.h>
 #include <sys/inotify.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "trusted/broker.h"
@@ -408,7 +403,7 @@ static _Noreturn void warden_main(struct warden *w)
 	sigprocmask(SIG_BLOCK, &set, NULL);
 	w->sigfd = signalfd(-1, &set, SFD_CLOEXEC);
 	/* each protected folder is an open descriptor, and submodules may
-	 * add folders (dirs_budget) */
+	 * add folders (dirs_budget in trusted/baseline.c) */
 	struct rlimit rl;
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
 		rl.rlim_cur = rl.rlim_max;
@@ -545,7 +540,7 @@ static _Noreturn void warden_main(struct warden *w)
 	_exit(0);
 }
 
-/* ---- the shell's watches, made before confinement ---------------------- */
+/* ---- the start: before the fork, before confinement --------------------- */
 
 /* The shell's own copy of the warden's watches, taken before confinement
  * (inotify needs no write access, and the instance is the shell's alone). */
@@ -599,7 +594,6 @@ static void git_env(struct protect *p, struct strvec *env)
 	n++;
 	strvec_push_owned(env, xasprintf("GIT_CONFIG_COUNT=%ld", n));
 }
-
 
 int protect_start(struct events *ev, bool broker, char *const *extra, struct protect_start_result *out)
 {
