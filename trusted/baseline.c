@@ -91,6 +91,21 @@ static int read_entry(int dirfd, const char *name, struct stat *st, char **data,
 	return 0;
 }
 
+/* A listing of folder fd from its first entry, through a duplicate (fd
+ * itself stays open); NULL when it cannot be read. */
+static DIR *list_dir(int fd)
+{
+	int dup = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	DIR *dir = dup >= 0 ? fdopendir(dup) : NULL;
+	if (!dir) {
+		if (dup >= 0)
+			close(dup);
+		return NULL;
+	}
+	rewinddir(dir); /* the duplicate shares the offset of the last listing */
+	return dir;
+}
+
 /* Removes NAME below dirfd, a whole folder included, never following a
  * link (a planted link is removed, not what it points to). */
 static void remove_at(int at, const char *name, int depth)
@@ -660,14 +675,9 @@ static void take_file(int dirfd, struct pfile *f)
  * only git's inert sample hooks, plain files named *.sample. */
 static void list_all(struct protect *p, int di, int depth, bool samples)
 {
-	int dup = fcntl(p->dirs[di].fd, F_DUPFD_CLOEXEC, 0);
-	DIR *dir = dup >= 0 ? fdopendir(dup) : NULL;
-	if (!dir) {
-		if (dup >= 0)
-			close(dup);
+	DIR *dir = list_dir(p->dirs[di].fd);
+	if (!dir)
 		return;
-	}
-	rewinddir(dir); /* the duplicate shares the offset of the last listing */
 	struct dirent *e;
 	while ((e = readdir(dir))) {
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
@@ -724,14 +734,9 @@ struct module_walk {
  * not followed, as git's own modules are never links. */
 static void find_modules(struct module_walk *w, int di, int fd, const char *prefix, int depth)
 {
-	int dup = fcntl(fd, F_DUPFD_CLOEXEC, 0);
-	DIR *dir = dup >= 0 ? fdopendir(dup) : NULL;
-	if (!dir) {
-		if (dup >= 0)
-			close(dup);
+	DIR *dir = list_dir(fd);
+	if (!dir)
 		return;
-	}
-	rewinddir(dir);
 	struct dirent *e;
 	while ((e = readdir(dir))) {
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
@@ -934,16 +939,11 @@ bool protect_known_name(struct protect *p, int di, const char *name)
 /* Entries of an `all` folder that the baseline does not have go. */
 static bool remove_unknown(struct protect *p, int di, struct strvec *restored)
 {
-	int dup = fcntl(p->dirs[di].fd, F_DUPFD_CLOEXEC, 0);
-	DIR *dir = dup >= 0 ? fdopendir(dup) : NULL;
-	if (!dir) {
-		if (dup >= 0)
-			close(dup);
+	DIR *dir = list_dir(p->dirs[di].fd);
+	if (!dir)
 		return false;
-	}
 	struct strvec extra;
 	strvec_init(&extra);
-	rewinddir(dir);
 	struct dirent *e;
 	while ((e = readdir(dir)))
 		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 && !protect_known_name(p, di, e->d_name))
