@@ -14,7 +14,7 @@
 #include "frontend/startup.h"
 #include "hooks/classify.h"
 #include "sandbox/sandbox.h"
-#include "trusted/protect.h"
+#include "trusted/baseline.h"
 #include "lib/util.h"
 
 char *config_file_path(void)

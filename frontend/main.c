@@ -5,6 +5,7 @@
 #include "shell/lineedit.h"
 #include "sandbox/sandbox.h"
 #include "frontend/startup.h"
+#include "hooks/protect_client.h"
 #include "shell/users.h"
 #include "shell/vars.h"
 #include "shell/options.h"

@@ -11,7 +11,7 @@
 #include "hooks/classify.h"
 #include "sandbox/doctor.h"
 #include "trusted/approver.h"
-#include "trusted/protect.h"
+#include "trusted/protect_cli.h"
 
 /* --classify [--json] -c STRING: judges a command line without running
  * it: no sandbox, no broker, nothing else of the shell (classify_cli.c). */

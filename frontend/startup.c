@@ -8,6 +8,7 @@
 #include "frontend/modes.h"
 #include "trusted/approver_client.h"
 #include "trusted/broker.h"
+#include "trusted/warden.h"
 #include "hooks/classify.h"
 
 #include <fcntl.h>

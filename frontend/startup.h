@@ -8,7 +8,7 @@
 #include "trusted/broker.h"
 #include "sandbox/sandbox.h"
 #include "lib/events.h"
-#include "trusted/protect.h"
+#include "trusted/warden.h"
 
 struct classifier;
 

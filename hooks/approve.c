@@ -18,7 +18,7 @@
 #include "trusted/broker_proto.h"
 #include "sandbox/denial.h"
 #include "lib/events.h"
-#include "trusted/protect.h"
+#include "hooks/protect_client.h"
 #include "shell/vars.h"
 
 struct allow_list {

@@ -27,7 +27,7 @@
 #include "sandbox/sandbox.h"
 #include "lib/util.h"
 #include "lib/events.h"
-#include "trusted/protect.h"
+#include "trusted/warden_proto.h"
 
 extern char **environ;
 

@@ -1,76 +1,27 @@
-/* Protected files: the baseline, the comparison, the restore, the warden.
+/* The protected-file baseline: the protected set, finding it, scanning,
+ * comparing and putting back, its persistence and the session markers.
  * Everything here runs outside the sandbox: in the startup process before
- * confinement, or in the warden. The shell only sends CHECK frames. */
-#include "trusted/protect.h"
+ * confinement, in the warden, or in `sbsh --protect`. */
+#include "trusted/baseline.h"
 #include "lib/gitconfig.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/file.h>
-#include <sys/inotify.h>
 #include <sys/resource.h>
-#include <sys/signalfd.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
-
-#include "trusted/broker_proto.h"
-#include "lib/events.h"
 
 #define PROTECT_FILE_MAX (16u << 20) /* bigger files are not hooks or configs */
 #define PROTECT_DEPTH 8
 #define PROTECT_MODULES_DEPTH 32 /* folders in a submodule's name ("a/b/c") */
 #define PROTECT_DIRS_MAX 16384     /* folders in the set, each an open descriptor */
-
-struct pfile {
-	char *name;
-	bool present;      /* in the baseline */
-	bool unheld;       /* present, but too big to keep a copy of: never touched */
-	mode_t mode;       /* baseline type and permissions */
-	struct timespec mtime;
-	char *data;        /* contents, or a symlink's target */
-	size_t len;
-	bool loaded;       /* data is here; else it is read from the mirror when needed */
-	struct stat seen;  /* the live file when last found equal; st_ino 0: unknown */
-};
-
-struct pdir {
-	char *rel;         /* "." (project), a path below it, or an absolute path */
-	char *name;        /* the name in the parent (roots: the absolute path) */
-	int parent;        /* index, -1 for a root */
-	bool all;          /* every entry is protected (hooks folders) */
-	bool present;
-	mode_t mode;
-	int fd;            /* the live folder, O_RDONLY|O_DIRECTORY, or -1 */
-	struct stat seen;  /* its dev/ino, and mtime/ctime when last read */
-	bool listed;       /* seen's times are those of the last full listing */
-	bool fresh;        /* recreated by the check in progress: its files are not listed one by one */
-	struct pfile *files;
-	size_t nfiles, cap;
-};
-
-struct protect {
-	struct pdir *dirs;
-	size_t ndirs, cap;
-	char *root;        /* the project folder, absolute */
-	char *hooks_rel;   /* the folder git runs hooks from, when inside the project */
-	char *state;       /* $XDG_STATE_HOME/sbsh/projects/KEY */
-	struct events *ev;
-	unsigned counter;  /* temporary names */
-	bool moved;        /* load_mirror: the live files' metadata differ from the manifest's */
-	bool grown;        /* modules joined the set since the baseline was last written */
-};
 
 /* ---- small helpers ----------------------------------------------------- */
 
@@ -140,6 +91,21 @@ static int read_entry(int dirfd, const char *name, struct stat *st, char **data,
 	return 0;
 }
 
+/* A listing of folder fd from its first entry, through a duplicate (fd
+ * itself stays open); NULL when it cannot be read. */
+static DIR *list_dir(int fd)
+{
+	int dup = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	DIR *dir = dup >= 0 ? fdopendir(dup) : NULL;
+	if (!dir) {
+		if (dup >= 0)
+			close(dup);
+		return NULL;
+	}
+	rewinddir(dir); /* the duplicate shares the offset of the last listing */
+	return dir;
+}
+
 /* Removes NAME below dirfd, a whole folder included, never following a
  * link (a planted link is removed, not what it points to). */
 static void remove_at(int at, const char *name, int depth)
@@ -172,7 +138,7 @@ static struct protect *protect_new(void)
 	return p;
 }
 
-static void protect_free(struct protect *p)
+void protect_free(struct protect *p)
 {
 	if (!p)
 		return;
@@ -291,7 +257,7 @@ static bool modules_dir(struct protect *p, int di)
 
 /* A modules/ folder or a folder below one that is part of a submodule's
  * name: any new name in it may be a new module git dir. */
-static bool modules_folder(struct protect *p, int di)
+bool protect_modules_folder(struct protect *p, int di)
 {
 	for (; di >= 0 && !git_dir(p, di); di = p->dirs[di].parent)
 		if (modules_dir(p, di))
@@ -487,7 +453,6 @@ static char *config_without_programs(const char *text, size_t len, size_t *out_l
 	return strbuf_detach(&cc.out);
 }
 
-/* The protected folders and files of the project here, before any scan. */
 int protect_check_extra(const char *rel)
 {
 	if (!rel || !*rel || rel[0] == '/')
@@ -585,7 +550,8 @@ static void add_worktree_modules(struct protect *p, int root)
 	strvec_free(&rels);
 }
 
-static struct protect *discover(char *const *extra)
+/* The protected folders and files of the project here, before any scan. */
+struct protect *protect_discover(char *const *extra)
 {
 	char *worktree = NULL, *gitdir = NULL;
 	struct protect *p = protect_new();
@@ -709,14 +675,9 @@ static void take_file(int dirfd, struct pfile *f)
  * only git's inert sample hooks, plain files named *.sample. */
 static void list_all(struct protect *p, int di, int depth, bool samples)
 {
-	int dup = fcntl(p->dirs[di].fd, F_DUPFD_CLOEXEC, 0);
-	DIR *dir = dup >= 0 ? fdopendir(dup) : NULL;
-	if (!dir) {
-		if (dup >= 0)
-			close(dup);
+	DIR *dir = list_dir(p->dirs[di].fd);
+	if (!dir)
 		return;
-	}
-	rewinddir(dir); /* the duplicate shares the offset of the last listing */
 	struct dirent *e;
 	while ((e = readdir(dir))) {
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
@@ -773,14 +734,9 @@ struct module_walk {
  * not followed, as git's own modules are never links. */
 static void find_modules(struct module_walk *w, int di, int fd, const char *prefix, int depth)
 {
-	int dup = fcntl(fd, F_DUPFD_CLOEXEC, 0);
-	DIR *dir = dup >= 0 ? fdopendir(dup) : NULL;
-	if (!dir) {
-		if (dup >= 0)
-			close(dup);
+	DIR *dir = list_dir(fd);
+	if (!dir)
 		return;
-	}
-	rewinddir(dir);
 	struct dirent *e;
 	while ((e = readdir(dir))) {
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
@@ -836,7 +792,7 @@ static void add_modules(struct protect *p, int m, struct strvec *restored)
 	strvec_free(&removed);
 }
 
-static void scan(struct protect *p)
+void protect_scan(struct protect *p)
 {
 	for (size_t i = 0; i < p->ndirs; i++) {
 		if (!take_dir(p, (int)i)) {
@@ -923,17 +879,13 @@ static bool put_back(struct protect *p, int dirfd, struct pfile *f)
 	return true;
 }
 
-static char *mirror_path(const char *tree, const char *rel);
-
 /* The baseline's contents of f, read from the read-only mirror the first
  * time they are needed: a start whose files did not move reads none. */
 static bool need_data(struct protect *p, int di, struct pfile *f)
 {
 	if (f->loaded || !f->present || f->unheld)
 		return true;
-	char *tree = xasprintf("%s/baseline/tree", p->state);
-	char *mdir = mirror_path(tree, p->dirs[di].rel);
-	free(tree);
+	char *mdir = protect_saved_path(p, p->dirs[di].rel);
 	int fd = open(mdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	free(mdir);
 	struct stat st;
@@ -944,7 +896,7 @@ static bool need_data(struct protect *p, int di, struct pfile *f)
 	return ok;
 }
 
-static bool need_all_data(struct protect *p)
+bool protect_need_all_data(struct protect *p)
 {
 	bool ok = true;
 	for (size_t i = 0; i < p->ndirs; i++)
@@ -979,7 +931,7 @@ static void check_file(struct protect *p, int di, struct pfile *f, struct strvec
 		note(restored, d->rel, f->name);
 }
 
-static bool known_name(struct protect *p, int di, const char *name)
+bool protect_known_name(struct protect *p, int di, const char *name)
 {
 	return find_file(p, di, name) || find_dir(p, di, name) >= 0;
 }
@@ -987,19 +939,14 @@ static bool known_name(struct protect *p, int di, const char *name)
 /* Entries of an `all` folder that the baseline does not have go. */
 static bool remove_unknown(struct protect *p, int di, struct strvec *restored)
 {
-	int dup = fcntl(p->dirs[di].fd, F_DUPFD_CLOEXEC, 0);
-	DIR *dir = dup >= 0 ? fdopendir(dup) : NULL;
-	if (!dir) {
-		if (dup >= 0)
-			close(dup);
+	DIR *dir = list_dir(p->dirs[di].fd);
+	if (!dir)
 		return false;
-	}
 	struct strvec extra;
 	strvec_init(&extra);
-	rewinddir(dir);
 	struct dirent *e;
 	while ((e = readdir(dir)))
-		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 && !known_name(p, di, e->d_name))
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 && !protect_known_name(p, di, e->d_name))
 			strvec_push(&extra, e->d_name);
 	closedir(dir);
 	for (size_t i = 0; i < extra.len; i++) {
@@ -1156,7 +1103,7 @@ static void grow_modules(struct protect *p, struct strvec *restored)
 		p->grown = true;
 }
 
-static void check(struct protect *p, struct strvec *restored)
+void protect_check(struct protect *p, struct strvec *restored)
 {
 	grow_modules(p, restored);
 	for (size_t i = 0; i < p->ndirs; i++)
@@ -1165,7 +1112,7 @@ static void check(struct protect *p, struct strvec *restored)
 
 /* ---- the persisted baseline ------------------------------------------- */
 
-static char *state_dir_for(const char *key_path)
+char *protect_state_dir(const char *key_path)
 {
 	const char *xdg = getenv("XDG_STATE_HOME");
 	char *base;
@@ -1207,6 +1154,14 @@ static char *mirror_path(const char *tree, const char *rel)
 	if (strcmp(rel, ".") == 0)
 		return xstrdup(tree);
 	return rel[0] == '/' ? xasprintf("%s%s", tree, rel) : xasprintf("%s/%s", tree, rel);
+}
+
+char *protect_saved_path(const struct protect *p, const char *rel)
+{
+	char *tree = xasprintf("%s/baseline/tree", p->state);
+	char *path = mirror_path(tree, rel);
+	free(tree);
+	return path;
 }
 
 static void remove_path(const char *path)
@@ -1368,14 +1323,14 @@ static char *manifest_name_read(struct manifest_reader *r)
 
 static int write_mirror_opt(struct protect *p, bool tree_too);
 
-static int write_mirror(struct protect *p)
+int protect_write_mirror(struct protect *p)
 {
 	return write_mirror_opt(p, true);
 }
 
 /* Only the manifest: the contents are the same, the live metadata moved
  * (a restore, a `touch`). */
-static int write_manifest(struct protect *p)
+int protect_write_manifest(struct protect *p)
 {
 	return write_mirror_opt(p, false);
 }
@@ -1455,7 +1410,7 @@ static int write_mirror_opt(struct protect *p, bool tree_too)
 /* Loads STATE/baseline as a protect set, with descriptors on the live
  * folders and nothing known about the live files (so the first check
  * compares every content). NULL when there is none. */
-static struct protect *load_mirror(const char *state)
+struct protect *protect_load_mirror(const char *state)
 {
 	char *path = xasprintf("%s/baseline/manifest", state);
 	size_t len = 0;
@@ -1554,7 +1509,7 @@ static struct protect *load_mirror(const char *state)
 			 * change all the time and do not matter; a hooks folder's
 			 * do, and a modules folder's (a submodule may have come) */
 			if (now.st_ino != d->seen.st_ino || now.st_dev != d->seen.st_dev || now.st_mode != d->mode ||
-			    ((d->all || modules_folder(p, (int)k)) &&
+			    ((d->all || protect_modules_folder(p, (int)k)) &&
 			     (!same_time(now.st_mtim, d->seen.st_mtim) || !same_time(now.st_ctim, d->seen.st_ctim))))
 				p->moved = true;
 			else
@@ -1578,7 +1533,7 @@ static struct protect *load_mirror(const char *state)
 }
 
 /* Whether two scans hold the same files (names, types, modes, contents). */
-static bool same_baseline(struct protect *a, struct protect *b)
+bool protect_same_baseline(struct protect *a, struct protect *b)
 {
 	if (a->ndirs != b->ndirs)
 		return false;
@@ -1615,7 +1570,7 @@ static bool same_baseline(struct protect *a, struct protect *b)
 /* Before the fork: a locked file the warden inherits (the lock belongs to
  * the open file, so it stays with the warden once we close our copy).
  * Returns the fd and the temporary name, or -1. */
-static int marker_prepare(const char *state, char **tmp_name)
+int protect_marker_prepare(const char *state, char **tmp_name)
 {
 	*tmp_name = xasprintf("%s/sessions/.new.%ld", state, (long)getpid());
 	int fd = open(*tmp_name, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
@@ -1637,7 +1592,7 @@ static int marker_prepare(const char *state, char **tmp_name)
 }
 
 /* After the fork: the marker takes the warden's name. */
-static void marker_publish(const char *state, char *tmp_name, int fd, pid_t pid)
+void protect_marker_publish(const char *state, char *tmp_name, int fd, pid_t pid)
 {
 	if (fd < 0)
 		return;
@@ -1649,7 +1604,7 @@ static void marker_publish(const char *state, char *tmp_name, int fd, pid_t pid)
 	close(fd);
 }
 
-static void remove_marker(const char *state, pid_t pid)
+void protect_remove_marker(const char *state, pid_t pid)
 {
 	char *path = xasprintf("%s/sessions/%ld", state, (long)pid);
 	unlink(path);
@@ -1658,7 +1613,7 @@ static void remove_marker(const char *state, pid_t pid)
 
 /* Session markers: counts those of live wardens and of dead ones (which
  * are removed); live pids go to *live when given. */
-static void sessions(const char *state, int *nlive, int *ndead, struct strvec *live)
+void protect_sessions(const char *state, int *nlive, int *ndead, struct strvec *live)
 {
 	*nlive = *ndead = 0;
 	char *dir = xasprintf("%s/sessions", state);
@@ -1692,820 +1647,9 @@ static void sessions(const char *state, int *nlive, int *ndead, struct strvec *l
 	closedir(d);
 }
 
-/* ---- telling the agent --------------------------------------------------- */
+/* ---- the state folder's lock ------------------------------------------- */
 
-static const char *why_protected(const char *path)
-{
-	const char *base = strrchr(path, '/');
-	base = base ? base + 1 : path;
-	if (strcmp(base, ".agentcommands.json") == 0)
-		return "it is sbsh's allow-list";
-	if (strcmp(base, ".git") == 0)
-		return "git follows it outside the sandbox";
-	if (strcmp(base, "config") == 0 || strcmp(base, "attributes") == 0 ||
-	    strcmp(base, "commondir") == 0 || strcmp(base, "config.worktree") == 0)
-		return "git reads it outside the sandbox";
-	if (strstr(path, "hooks/") || strncmp(path, ".git/", 5) == 0 || strstr(path, "/.git/") ||
-	    strncmp(path, ".husky/", 7) == 0)
-		return "hooks run outside the sandbox";
-	/* a protect-path of the config, or a hooks folder of another name */
-	return "protected: it runs or is read outside the sandbox";
-}
-
-static void print_restored(const char *path, const char *origin)
-{
-	fprintf(stderr, "sbsh: restored %s (%s; %s)\n", path, origin, why_protected(path));
-	fflush(stderr);
-}
-
-/* ---- the warden ---------------------------------------------------------- */
-
-struct watch {
-	int wd;
-	int dir;          /* index of the folder, or of the file's folder */
-	bool names_only;  /* a folder of named files: only their names count */
-	bool is_file;     /* a named file (its inode, which a rename replaces) */
-};
-
-struct warden {
-	struct protect *p;
-	int fds[2];       /* the shell's and the broker's sockets, -1 once closed */
-	int pidfd;        /* headless, no broker: the shell, watched until it exits; else -1 */
-	bool no_broker;   /* nobody makes the final check but the warden */
-	pid_t shell_pid;
-	pid_t origin;     /* the sbsh that forked us: the shell, or the broker; its
-	                   * children at the session's end are jobs it left */
-	int sigfd;
-	int inotify;      /* -1: every check is a full one */
-	struct watch *watches;
-	size_t nwatches;
-};
-
-static void add_watch(struct warden *w, int ifd, const char *path, uint32_t mask, int dir,
-                      bool names_only, bool is_file)
-{
-	int wd = inotify_add_watch(ifd, path, mask);
-	if (wd < 0)
-		return;
-	w->watches = xreallocarray(w->watches, w->nwatches + 1, sizeof *w->watches);
-	w->watches[w->nwatches++] =
-		(struct watch){.wd = wd, .dir = dir, .names_only = names_only, .is_file = is_file};
-}
-
-/* A fresh inotify instance on every protected folder and named file: as
- * long as it stays silent, nothing protected changed and a check costs
- * one read(). Opens count too, so a file opened for writing and changed
- * later through a mapping is compared at the next boundary. */
-static int watch_all(struct warden *w)
-{
-	free(w->watches);
-	w->watches = NULL;
-	w->nwatches = 0;
-	int ifd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-	if (ifd < 0)
-		return -1;
-	const uint32_t content = IN_MODIFY | IN_ATTRIB | IN_OPEN | IN_CLOSE_WRITE | IN_CREATE | IN_DELETE |
-	                         IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF;
-	const uint32_t names = IN_ATTRIB | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO |
-	                       IN_DELETE_SELF | IN_MOVE_SELF;
-	/* Each folder is named by its descriptor. Made the working folder for
-	 * the moment, it costs a short lookup per watch; a /proc/self/fd/N/
-	 * path cost ~15 us per watch here, 18 watches per start. */
-	int home = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (home >= 0 && fchdir(home) != 0) { /* the way back must work first */
-		close(home);
-		home = -1;
-	}
-	for (size_t i = 0; i < w->p->ndirs; i++) {
-		struct pdir *d = &w->p->dirs[i];
-		if (d->fd < 0)
-			continue;
-		char path[64];
-		const char *dir = path;
-		snprintf(path, sizeof path, "/proc/self/fd/%d", d->fd);
-		if (home >= 0 && fchdir(d->fd) == 0)
-			dir = ".";
-		/* in a modules folder any new name may be a submodule's git dir */
-		bool names_only = !d->all && !modules_folder(w->p, (int)i);
-		add_watch(w, ifd, dir, d->all ? content : names, (int)i, names_only, false);
-		if (d->all)
-			continue;
-		for (size_t j = 0; j < d->nfiles; j++) {
-			char *fp = dir == path ? xasprintf("%s/%s", path, d->files[j].name)
-			                       : xstrdup(d->files[j].name);
-			add_watch(w, ifd, fp, content | IN_DONT_FOLLOW, (int)i, false, true);
-			free(fp);
-		}
-	}
-	if (home >= 0) {
-		if (fchdir(home) != 0) {
-			/* It worked a moment ago; the shell must not go on in the
-			 * wrong folder. */
-			fprintf(stderr, "sbsh: cannot return to the working folder: %s\n", strerror(errno));
-			_exit(1);
-		}
-		close(home);
-	}
-	return ifd;
-}
-
-/* Whether anything protected may have moved since the watches were set. */
-static bool warden_dirty(struct warden *w)
-{
-	if (w->inotify < 0)
-		return true;
-	bool dirty = false;
-	char buf[8192] __attribute__((aligned(__alignof__(struct inotify_event))));
-	ssize_t n;
-	while ((n = read(w->inotify, buf, sizeof buf)) > 0) {
-		for (char *at = buf; at < buf + n;) {
-			struct inotify_event *e = (struct inotify_event *)at;
-			at += sizeof *e + e->len;
-			if (e->mask & IN_Q_OVERFLOW) {
-				dirty = true;
-				continue;
-			}
-			const struct watch *wt = NULL;
-			for (size_t i = 0; i < w->nwatches && !wt; i++)
-				if (w->watches[i].wd == e->wd)
-					wt = &w->watches[i];
-			if (!wt)
-				continue;
-			/* in a folder of named files (the project folder) only
-			 * those names matter, not the agent's own files */
-			if (wt->names_only && e->len && !known_name(w->p, wt->dir, e->name))
-				continue;
-			dirty = true;
-		}
-	}
-	return dirty;
-}
-
-static void reply(int fd, const struct strvec *restored)
-{
-	struct broker_frame f;
-	f.magic = BROKER_MAGIC;
-	f.type = BROKER_RESTORED;
-	f.value = (int32_t)restored->len;
-	size_t off = 0;
-	for (size_t i = 0; i < restored->len; i++) {
-		size_t n = strlen(restored->items[i]) + 1;
-		if (off + n > BROKER_PAYLOAD_MAX)
-			break;
-		memcpy(f.payload + off, restored->items[i], n);
-		off += n;
-	}
-	f.len = (uint32_t)off;
-	ssize_t ignored = send(fd, &f, BROKER_HEADER_SIZE + off, MSG_NOSIGNAL);
-	(void)ignored;
-}
-
-static int lock_state(const char *state);
-
-/* The next session starts from the grown set, not from a scan that would
- * take what is in the new modules for a human's. Under the state lock,
- * which a starting session holds while it reads the baseline. */
-static void save_grown(struct protect *p)
-{
-	int lock = lock_state(p->state);
-	if (lock < 0)
-		return;
-	if (need_all_data(p))
-		write_mirror(p);
-	close(lock);
-}
-
-static void warden_check(struct warden *w, struct strvec *restored, const char *origin)
-{
-	if (!warden_dirty(w))
-		return;
-	/* watch first, then compare: a change during the comparison is
-	 * caught next time */
-	int fresh = watch_all(w);
-	check(w->p, restored);
-	if (w->inotify >= 0)
-		close(w->inotify);
-	w->inotify = fresh;
-	if (w->p->grown) {
-		/* the watches were set before the new modules joined: the
-		 * next check is a full one, and sets them anew */
-		if (w->inotify >= 0)
-			close(w->inotify);
-		w->inotify = -1;
-		save_grown(w->p);
-	}
-	for (size_t i = 0; i < restored->len; i++)
-		events_restore(w->p->ev, restored->items[i], origin);
-}
-
-/* The baseline was accepted anew (`sbsh --protect accept`): take it. */
-static void warden_reload(struct warden *w)
-{
-	struct protect *fresh = load_mirror(w->p->state);
-	if (!fresh)
-		return;
-	fresh->ev = w->p->ev;
-	protect_free(w->p);
-	w->p = fresh;
-	if (w->inotify >= 0)
-		close(w->inotify);
-	w->inotify = -1;
-	struct strvec restored;
-	strvec_init(&restored);
-	warden_check(w, &restored, "accepted baseline");
-	strvec_free(&restored);
-}
-
-/* The session's last checks, when nobody waits for an answer: what the
- * last command (exec'd by the shell, or run by a job it left) changed. */
-static void warden_final(struct warden *w, const char *message)
-{
-	struct strvec restored;
-	strvec_init(&restored);
-	warden_check(w, &restored, "session end");
-	for (size_t i = 0; i < restored.len; i++)
-		print_restored(restored.items[i], message);
-	strvec_free(&restored);
-}
-
-/* The shell closed its socket: exiting (its last line was checked just
- * before), or exec'ing its last command, which must run first. An exiting
- * process has already dropped its memory, so /proc/PID/exe is gone; after
- * an exec it names the new program. */
-static bool shell_exiting(struct warden *w)
-{
-	struct pollfd pfd = {.fd = w->pidfd, .events = POLLIN};
-	if (poll(&pfd, 1, 0) > 0)
-		return true;
-	char path[64], target[16];
-	snprintf(path, sizeof path, "/proc/%ld/exe", (long)w->shell_pid);
-	return readlink(path, target, sizeof target) < 0;
-}
-
-/* A signal the warden takes: SIGUSR1, the baseline was accepted anew;
- * SIGTERM, stop (returns false). */
-static bool warden_signal(struct warden *w)
-{
-	struct signalfd_siginfo si;
-	if (read(w->sigfd, &si, sizeof si) != (ssize_t)sizeof si)
-		return true;
-	if (si.ssi_signo == SIGTERM)
-		return false;
-	warden_reload(w);
-	return true;
-}
-
-/* ---- after the session: the jobs it left ------------------------------- */
-
-#define PROTECT_JOBS_MAX 1024
-
-struct jobs {
-	pid_t pid[PROTECT_JOBS_MAX];
-	int fd[PROTECT_JOBS_MAX]; /* pidfds: a pid reused later is not ours */
-	size_t n;
-};
-
-static bool jobs_has(const struct jobs *j, pid_t pid)
-{
-	for (size_t i = 0; i < j->n; i++)
-		if (j->pid[i] == pid)
-			return true;
-	return false;
-}
-
-/* Adds the children thread tid of process pid started (as /proc lists
- * them now) but skip. */
-/* The pids of a thread's children, as the kernel lists them ("12 34 "),
- * NUL-terminated in buf (size - 1 bytes at most: size - 1 may mean more).
- * Returns the length, or -1 when the kernel cannot tell. */
-static ssize_t read_children(pid_t pid, pid_t tid, char *buf, size_t size)
-{
-	char path[64];
-	snprintf(path, sizeof path, "/proc/%ld/task/%ld/children", (long)pid, (long)tid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	ssize_t n = read(fd, buf, size - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	return n;
-}
-
-static void jobs_add_thread_children(struct jobs *j, pid_t pid, pid_t tid, pid_t skip)
-{
-	char buf[4096];
-	if (read_children(pid, tid, buf, sizeof buf) <= 0)
-		return;
-	for (char *s = buf, *end; *s && j->n < PROTECT_JOBS_MAX; s = end) {
-		long child = strtol(s, &end, 10);
-		if (end == s)
-			break;
-		if (child <= 0 || child == skip || jobs_has(j, (pid_t)child))
-			continue;
-		int pfd = (int)syscall(SYS_pidfd_open, (pid_t)child, 0);
-		if (pfd < 0)
-			continue;
-		j->pid[j->n] = (pid_t)child;
-		j->fd[j->n++] = pfd;
-	}
-}
-
-/* Adds parent's children but skip: those of its every thread (a job that
- * is a threaded program may start processes from any of them). */
-static void jobs_add_children(struct jobs *j, pid_t parent, pid_t skip)
-{
-	char path[64];
-	snprintf(path, sizeof path, "/proc/%ld/task", (long)parent);
-	DIR *dir = opendir(path);
-	if (!dir) {
-		jobs_add_thread_children(j, parent, parent, skip);
-		return;
-	}
-	struct dirent *e;
-	while ((e = readdir(dir))) {
-		long tid = strtol(e->d_name, NULL, 10);
-		if (tid > 0)
-			jobs_add_thread_children(j, parent, (pid_t)tid, skip);
-	}
-	closedir(dir);
-}
-
-/* Drops the jobs that have exited; the children of those still running
- * join first (an exited job's children are no longer found below it). */
-static void jobs_refresh(struct jobs *j)
-{
-	for (size_t i = 0; i < j->n; i++)
-		jobs_add_children(j, j->pid[i], getpid());
-	size_t k = 0;
-	for (size_t i = 0; i < j->n; i++) {
-		struct pollfd pfd = {.fd = j->fd[i], .events = POLLIN};
-		if (poll(&pfd, 1, 0) > 0) {
-			close(j->fd[i]);
-			continue;
-		}
-		j->pid[k] = j->pid[i];
-		j->fd[k++] = j->fd[i];
-	}
-	j->n = k;
-}
-
-/* The session is over but jobs it left still run (`cmd &`): what changes
- * now is still the sandbox's, not the human's. The warden stays, keeps
- * putting changes back as they come, and keeps the session's marker, so a
- * session started meanwhile takes what differs for this one's. It leaves
- * when the last job (or a child it started) has exited. A job that
- * detached itself during the session is found too: the shell (headless)
- * or the broker adopts orphans. */
-static _Noreturn void warden_linger(struct warden *w, struct jobs *j)
-{
-	for (int i = 0; i < 2; i++)
-		if (w->fds[i] >= 0) {
-			close(w->fds[i]);
-			w->fds[i] = -1;
-		}
-	/* Whoever reads sbsh's stderr through a pipe waits for every writer
-	 * to close it: an agent tool would wait for the job. A terminal stays,
-	 * to show what is put back. */
-	if (!isatty(2)) {
-		int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
-		if (null >= 0) {
-			dup2(null, 2);
-			close(null);
-		}
-	}
-	const char *why = "changed by a job the session left running";
-	struct strvec restored;
-	strvec_init(&restored);
-	while (j->n > 0) {
-		struct pollfd pfd[2 + PROTECT_JOBS_MAX];
-		nfds_t n = 0;
-		int ino_i = -1, sig_i = -1;
-		if (w->inotify >= 0) {
-			ino_i = (int)n;
-			pfd[n++] = (struct pollfd){.fd = w->inotify, .events = POLLIN};
-		}
-		if (w->sigfd >= 0) {
-			sig_i = (int)n;
-			pfd[n++] = (struct pollfd){.fd = w->sigfd, .events = POLLIN};
-		}
-		for (size_t i = 0; i < j->n; i++)
-			pfd[n++] = (struct pollfd){.fd = j->fd[i], .events = POLLIN};
-		/* children a job starts are looked for once a second */
-		int r = poll(pfd, n, w->inotify >= 0 ? 1000 : 200);
-		if (r < 0 && errno != EINTR)
-			break;
-		if (sig_i >= 0 && (pfd[sig_i].revents & POLLIN) && !warden_signal(w))
-			break;
-		if (ino_i < 0 || (pfd[ino_i].revents & POLLIN)) {
-			strvec_free(&restored);
-			warden_check(w, &restored, "after the session");
-			for (size_t i = 0; i < restored.len; i++)
-				print_restored(restored.items[i], why);
-		}
-		jobs_refresh(j);
-	}
-	warden_final(w, why);
-	strvec_free(&restored);
-	remove_marker(w->p->state, getpid());
-	_exit(0);
-}
-
-static _Noreturn void warden_main(struct warden *w)
-{
-	/* Its own session, unless the parent made it a group leader first
-	 * (then it stays in the caller's session, in a group of its own). */
-	setsid();
-	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
-	if (null >= 0) {
-		dup2(null, 0);
-		dup2(null, 1);
-		close(null);
-	}
-	signal(SIGPIPE, SIG_IGN);
-	signal(SIGINT, SIG_IGN);
-	signal(SIGHUP, SIG_IGN);
-	signal(SIGQUIT, SIG_IGN);
-	signal(SIGTTOU, SIG_IGN); /* saying what it restored, from a background group */
-	sigset_t set;
-	sigemptyset(&set);
-	sigaddset(&set, SIGUSR1);
-	sigaddset(&set, SIGTERM);
-	sigprocmask(SIG_BLOCK, &set, NULL);
-	w->sigfd = signalfd(-1, &set, SFD_CLOEXEC);
-	/* each protected folder is an open descriptor, and submodules may
-	 * add folders (dirs_budget) */
-	struct rlimit rl;
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
-		rl.rlim_cur = rl.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &rl);
-	}
-	struct strvec restored;
-	strvec_init(&restored);
-	bool clients_gone = false;
-	while (w->fds[0] >= 0 || w->fds[1] >= 0 || w->pidfd >= 0) {
-		if (!clients_gone && w->fds[0] < 0 && w->fds[1] < 0) {
-			/* The shell closed its end: it exited, or exec'd its last
-			 * command (the socket is close-on-exec). Check now, and once
-			 * more when a still running shell has exited. */
-			clients_gone = true;
-			if (w->pidfd >= 0 && !shell_exiting(w))
-				continue; /* checked when it has exited */
-			if (w->pidfd >= 0) {
-				close(w->pidfd);
-				w->pidfd = -1;
-			}
-			if (!w->no_broker) {
-				/* the broker never asked: killed along with the shell */
-				if (w->inotify >= 0)
-					close(w->inotify);
-				w->inotify = -1;
-			}
-			warden_final(w, w->no_broker ? "changed by the last command"
-			                             : "changed by a session that ended before it could check");
-			continue;
-		}
-		struct pollfd pfd[4];
-		int n = 0, map[4];
-		for (int i = 0; i < 2; i++) {
-			if (w->fds[i] >= 0) {
-				map[n] = i;
-				pfd[n++] = (struct pollfd){.fd = w->fds[i], .events = POLLIN};
-			}
-		}
-		int sig_i = -1, pid_i = -1;
-		if (w->sigfd >= 0) {
-			sig_i = n;
-			map[n] = -1;
-			pfd[n++] = (struct pollfd){.fd = w->sigfd, .events = POLLIN};
-		}
-		if (w->pidfd >= 0) {
-			pid_i = n;
-			map[n] = -1;
-			pfd[n++] = (struct pollfd){.fd = w->pidfd, .events = POLLIN};
-		}
-		if (poll(pfd, (nfds_t)n, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		if (sig_i >= 0 && (pfd[sig_i].revents & POLLIN) && !warden_signal(w))
-			break;
-		/* What the shell sent comes before its exit: a QUIET end read
-		 * after the exit's check would have checked what may already be
-		 * the human's. */
-		for (int k = 0; k < n; k++) {
-			if (k == sig_i || k == pid_i || !(pfd[k].revents & (POLLIN | POLLHUP | POLLERR)))
-				continue;
-			int *fd = &w->fds[map[k]];
-			struct broker_frame f;
-			ssize_t got = recv(*fd, &f, sizeof f, MSG_DONTWAIT);
-			if (got < 0 && (errno == EINTR || errno == EAGAIN))
-				continue;
-			if (got <= 0) {
-				close(*fd);
-				*fd = -1;
-				continue;
-			}
-			if (broker_frame_check(&f, (size_t)got) != 0 || f.type != BROKER_CHECK)
-				continue;
-			strvec_free(&restored);
-			/* QUIET: the shell's watches saw nothing, and the shell is
-			 * trusted as it is for a final answer (it could change a
-			 * file after one). What this warden's watches hold now may
-			 * already be the human's, after the shell exited. */
-			if (f.value != BROKER_CHECK_QUIET)
-				warden_check(w, &restored, f.value ? "session end" : "command");
-			/* Jobs the session leaves are found while their parent (the
-			 * shell, or the broker that adopted them) still waits for
-			 * this answer: one read when there are none. */
-			static struct jobs left;
-			if (f.value) /* sbsh has one thread */
-				jobs_add_thread_children(&left, w->origin, w->origin, getpid());
-			if (f.value && left.n > 0) {
-				reply(*fd, &restored);
-				warden_linger(w, &left);
-			}
-			if (f.value) {
-				/* The broker saw the shell exit and waits for this answer
-				 * before it exits: the session is over. Staying would race
-				 * the human, whose changes from now on are theirs. */
-				remove_marker(w->p->state, getpid());
-				reply(*fd, &restored);
-				/* Headless, the asker is the shell itself: outlive it,
-				 * so the inotify instance it shares with us (its watches)
-				 * is destroyed here, not in its exit, where the SRCU
-				 * grace period that costs (~10 ms) would hold up whoever
-				 * waits for the shell. */
-				if (w->pidfd >= 0) {
-					struct pollfd gone = {.fd = w->pidfd, .events = POLLIN};
-					while (poll(&gone, 1, 2000) < 0 && errno == EINTR)
-						continue;
-				}
-				_exit(0);
-			}
-			reply(*fd, &restored);
-		}
-		if (pid_i >= 0 && (pfd[pid_i].revents & (POLLIN | POLLHUP | POLLERR))) {
-			/* The shell (or what it exec'd) has exited without a last
-			 * check. Jobs it left may still hold its socket: they are
-			 * checked when they close it. */
-			close(w->pidfd);
-			w->pidfd = -1;
-			warden_final(w, "changed by the last command");
-		}
-	}
-	/* Everybody who could ask is gone (exited, or killed with the whole
-	 * process group): one last check, told on stderr when it finds anything. */
-	strvec_free(&restored);
-	if (!clients_gone) {
-		if (w->inotify >= 0)
-			close(w->inotify);
-		w->inotify = -1; /* the last check is a full one */
-		warden_check(w, &restored, "after the session");
-		for (size_t i = 0; i < restored.len; i++)
-			print_restored(restored.items[i], "changed by a session that ended before it could check");
-		strvec_free(&restored);
-	}
-	remove_marker(w->p->state, getpid());
-	_exit(0);
-}
-
-/* ---- the clients --------------------------------------------------------- */
-
-struct protect_watch {
-	int wd;
-	bool names_only;
-	bool is_file;
-	char **names;     /* names_only: the protected names in that folder */
-};
-
-/* The shell's own copy of the warden's watches, taken before confinement
- * (inotify needs no write access, and the instance is the shell's alone). */
-static void client_watch(struct protect_client *c, struct protect *p)
-{
-	struct warden tmp = {.p = p};
-	int ifd = watch_all(&tmp);
-	if (ifd < 0) {
-		free(tmp.watches);
-		return;
-	}
-	c->watches = xcalloc(tmp.nwatches ? tmp.nwatches : 1, sizeof *c->watches);
-	for (size_t i = 0; i < tmp.nwatches; i++) {
-		const struct watch *w = &tmp.watches[i];
-		struct protect_watch *cw = &c->watches[i];
-		*cw = (struct protect_watch){.wd = w->wd, .names_only = w->names_only, .is_file = w->is_file};
-		if (!w->names_only)
-			continue;
-		struct strvec names;
-		strvec_init(&names);
-		const struct pdir *d = &p->dirs[w->dir];
-		for (size_t j = 0; j < d->nfiles; j++)
-			strvec_push(&names, d->files[j].name);
-		for (size_t j = 0; j < p->ndirs; j++)
-			if (p->dirs[j].parent == w->dir)
-				strvec_push(&names, p->dirs[j].name);
-		cw->names = strvec_detach(&names);
-	}
-	c->nwatches = tmp.nwatches;
-	c->inotify = ifd;
-	free(tmp.watches);
-}
-
-static void client_unwatch(struct protect_client *c)
-{
-	if (c->inotify >= 0)
-		close(c->inotify);
-	c->inotify = -1;
-	for (size_t i = 0; i < c->nwatches; i++)
-		if (c->watches[i].names)
-			strv_free(c->watches[i].names);
-	free(c->watches);
-	c->watches = NULL;
-	c->nwatches = 0;
-}
-
-static bool client_knows(const struct protect_watch *w, const char *name)
-{
-	for (char **n = w->names; n && *n; n++)
-		if (strcmp(*n, name) == 0)
-			return true;
-	return false;
-}
-
-/* Whether the last line may have touched a protected file. *stale: the
- * watches may no longer cover them (a watched file or folder was renamed,
- * removed or replaced, or events were lost), so stop trusting them. */
-static bool client_dirty(struct protect_client *c, bool *stale)
-{
-	bool dirty = false;
-	char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
-	ssize_t n;
-	while ((n = read(c->inotify, buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR)) {
-		for (char *at = buf; n > 0 && at < buf + n;) {
-			struct inotify_event *e = (struct inotify_event *)at;
-			at += sizeof *e + e->len;
-			if (e->mask & IN_Q_OVERFLOW) {
-				dirty = *stale = true;
-				continue;
-			}
-			const struct protect_watch *w = NULL;
-			for (size_t i = 0; i < c->nwatches && !w; i++)
-				if (c->watches[i].wd == e->wd)
-					w = &c->watches[i];
-			if (!w)
-				continue;
-			if (w->names_only && e->len && !client_knows(w, e->name))
-				continue;
-			dirty = true;
-			if (e->mask & (IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED | IN_UNMOUNT))
-				*stale = true;
-			/* a name in a watched folder added, replaced or removed: a
-			 * protected file's watch is gone, or a submodule's git dir
-			 * came that no watch covers */
-			if (!w->is_file && (e->mask & (IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO)))
-				*stale = true;
-		}
-	}
-	return dirty;
-}
-
-/* Sends a CHECK of that kind, answered or not. */
-static int send_check(int fd, enum broker_check_kind kind)
-{
-	struct broker_frame f;
-	memset(&f, 0, BROKER_HEADER_SIZE);
-	f.magic = BROKER_MAGIC;
-	f.type = BROKER_CHECK;
-	f.value = kind;
-	f.len = 0;
-	ssize_t sent;
-	do
-		sent = send(fd, &f, BROKER_HEADER_SIZE, MSG_NOSIGNAL);
-	while (sent < 0 && errno == EINTR);
-	return sent < 0 ? -1 : 0;
-}
-
-/* Sends CHECK and collects the restored paths. Returns -1 when the warden
- * is gone. */
-static int ask_check(int fd, enum broker_check_kind kind, struct strvec *out)
-{
-	struct broker_frame f;
-	if (send_check(fd, kind) != 0)
-		return -1;
-	while (1) {
-		struct pollfd pfd = {.fd = fd, .events = POLLIN};
-		int r = poll(&pfd, 1, 10000);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		ssize_t n = recv(fd, &f, sizeof f, 0);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0 || broker_frame_check(&f, (size_t)n) != 0)
-			return -1;
-		if (f.type != BROKER_RESTORED)
-			continue;
-		size_t off = 0;
-		while (off < f.len) {
-			const char *end = memchr(f.payload + off, '\0', f.len - off);
-			if (!end)
-				break;
-			strvec_push(out, f.payload + off);
-			off = (size_t)(end - f.payload) + 1;
-		}
-		if (f.value > (int32_t)out->len)
-			strvec_push_owned(out, xasprintf("(%ld more)", (long)f.value - (long)out->len));
-		return 0;
-	}
-}
-
-void protect_client_settle(struct protect_client *c)
-{
-	if (!c || c->inotify < 0)
-		return;
-	char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
-	ssize_t n;
-	while ((n = read(c->inotify, buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR))
-		continue;
-}
-
-void protect_line_end(struct protect_client *c)
-{
-	if (!c || c->fd < 0 || getpid() != c->pid)
-		return;
-	bool stale = false;
-	if (c->inotify >= 0 && !client_dirty(c, &stale))
-		return;
-	struct strvec restored;
-	strvec_init(&restored);
-	if (ask_check(c->fd, BROKER_CHECK_LINE, &restored) != 0) {
-		fprintf(stderr, "sbsh: the protection warden is gone: protected files are no longer checked\n");
-		close(c->fd);
-		c->fd = -1;
-	}
-	/* a restore writes new files: the watches saw the old ones */
-	if (stale || restored.len)
-		client_unwatch(c);
-	for (size_t i = 0; i < restored.len; i++)
-		print_restored(restored.items[i], "changed by the last command");
-	strvec_free(&restored);
-}
-
-void protect_final_check(int fd)
-{
-	if (fd < 0)
-		return;
-	struct strvec restored;
-	strvec_init(&restored);
-	if (ask_check(fd, BROKER_CHECK_FINAL, &restored) == 0)
-		for (size_t i = 0; i < restored.len; i++)
-			print_restored(restored.items[i], "changed by the last command");
-	strvec_free(&restored);
-}
-
-/* Whether this process (one thread) has a child but the warden, running
- * or not yet waited for; true when the kernel cannot tell. */
-static bool leaves_children(pid_t warden)
-{
-	char buf[256];
-	ssize_t n = read_children(getpid(), getpid(), buf, sizeof buf);
-	if (n < 0 || (size_t)n >= sizeof buf - 1)
-		return true;
-	for (char *s = buf, *end;; s = end) {
-		long child = strtol(s, &end, 10);
-		if (end == s)
-			return false;
-		if (child != warden)
-			return true;
-	}
-}
-
-void protect_session_end(struct protect_client *c)
-{
-	if (!c || c->fd < 0 || getpid() != c->pid)
-		return;
-	/* What changes once the shell has exited is the human's, so the
-	 * warden's last check must be over before that: a round trip (~250 us,
-	 * two wake-ups). Not needed when the shell's watches saw nothing since
-	 * the last check and no child is left (jobs are found while the shell
-	 * still waits): the warden then just ends the session, taking the
-	 * shell's word as it does after a final answer. */
-	bool stale = false;
-	if (c->inotify >= 0 && !leaves_children(c->warden) && !client_dirty(c, &stale) && !stale)
-		send_check(c->fd, BROKER_CHECK_QUIET);
-	else
-		protect_final_check(c->fd);
-	client_unwatch(c);
-	close(c->fd);
-	c->fd = -1;
-}
-
-/* ---- startup ------------------------------------------------------------- */
-
-static int lock_state(const char *state)
+int protect_lock_state(const char *state)
 {
 	char *path = xasprintf("%s/lock", state);
 	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
@@ -2521,231 +1665,11 @@ static int lock_state(const char *state)
 	return fd;
 }
 
-/* GIT_CONFIG_KEY_n / VALUE_n after any the caller already set. */
-static void git_env(struct protect *p, struct strvec *env)
-{
-	const char *count = getenv("GIT_CONFIG_COUNT");
-	char *end;
-	long n = count && *count ? strtol(count, &end, 10) : 0;
-	if (n < 0 || n > 1000 || (count && *count && *end))
-		n = 0;
-	if (p->hooks_rel) {
-		char *tree = xasprintf("%s/baseline/tree", p->state);
-		char *hooks = mirror_path(tree, p->hooks_rel);
-		strvec_push_owned(env, xasprintf("GIT_CONFIG_KEY_%ld=core.hooksPath", n));
-		strvec_push_owned(env, xasprintf("GIT_CONFIG_VALUE_%ld=%s", n, hooks));
-		n++;
-		free(hooks);
-		free(tree);
-	}
-	strvec_push_owned(env, xasprintf("GIT_CONFIG_KEY_%ld=core.fsmonitor", n));
-	strvec_push_owned(env, xasprintf("GIT_CONFIG_VALUE_%ld=false", n));
-	n++;
-	strvec_push_owned(env, xasprintf("GIT_CONFIG_COUNT=%ld", n));
-}
-
 /* The state folder's lock; the folder is made only the first time. */
-static int open_state(const char *state)
+int protect_open_state(const char *state)
 {
-	int fd = lock_state(state);
+	int fd = protect_lock_state(state);
 	if (fd < 0 && errno == ENOENT && mkdir_p(state, 0700) == 0)
-		fd = lock_state(state);
+		fd = protect_lock_state(state);
 	return fd;
-}
-
-int protect_start(struct events *ev, bool broker, char *const *extra, struct protect_start_result *out)
-{
-	memset(out, 0, sizeof *out);
-	out->shell.fd = -1;
-	out->shell.inotify = -1;
-	out->broker_fd = -1;
-	strvec_init(&out->env);
-	struct protect *live = discover(extra);
-	if (!live)
-		return -1;
-	char *state = state_dir_for(live->root);
-	/* Inside another sbsh's sandbox the state folder is read-only: the
-	 * outer session protects the project. */
-	int lock = state ? open_state(state) : -1;
-	if (lock < 0) {
-		free(state);
-		protect_free(live);
-		return -1;
-	}
-	live->state = state;
-	/* always: a dead session's marker must not outlive the start that
-	 * found nothing of its to restore */
-	int nlive, ndead;
-	sessions(state, &nlive, &ndead, NULL);
-	struct protect *saved = load_mirror(state);
-	struct protect *base;
-	if (saved && !saved->moved) {
-		/* The usual start: every protected file has the metadata it had
-		 * when last found equal to the baseline. Nothing to read. */
-		base = saved;
-		protect_free(live);
-	} else {
-		if (saved && (nlive || ndead) && need_all_data(saved)) {
-			/* A session still running, or one that died before it could
-			 * check: what differs from the baseline is theirs, not a human's. */
-			base = saved;
-			struct strvec restored;
-			strvec_init(&restored);
-			check(base, &restored);
-			const char *origin = ndead ? "changed by an earlier sbsh session that did not finish"
-			                           : "changed inside another running sbsh session";
-			for (size_t i = 0; i < restored.len; i++) {
-				print_restored(restored.items[i], origin);
-				events_restore(ev, restored.items[i], "earlier session");
-			}
-			strvec_free(&restored);
-			if (base->grown)
-				write_mirror(base); /* submodules it added joined the set */
-			protect_free(live);
-		} else {
-			/* No session ran since the last one ended: the files as they
-			 * are are the human's, and the new baseline. */
-			scan(live);
-			if (!saved || !need_all_data(saved) || !same_baseline(live, saved))
-				write_mirror(live);
-			else
-				write_manifest(live); /* same contents, new metadata */
-			protect_free(saved);
-			base = live;
-		}
-	}
-	base->ev = ev;
-	state = NULL; /* freed with whichever set was not kept */
-	int shell_sv[2], broker_sv[2] = {-1, -1};
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, shell_sv) != 0) {
-		close(lock);
-		protect_free(base);
-		return -1;
-	}
-	if (broker && socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, broker_sv) != 0) {
-		close(shell_sv[0]);
-		close(shell_sv[1]);
-		close(lock);
-		protect_free(base);
-		return -1;
-	}
-	/* The warden sets its own watches at its first check, which (with none
-	 * yet) is a full comparison with the baseline, so nothing done before
-	 * them is missed. Most sessions never ask for one: the shell's own
-	 * watches, set before anything runs, end them QUIET. (Setting them
-	 * here cost every start ~40 us, and the warden a second instance.) */
-	struct warden w = {.p = base, .fds = {shell_sv[0], broker_sv[0]}, .pidfd = -1, .sigfd = -1,
-	                   .inotify = -1, .no_broker = !broker};
-	w.origin = getpid();
-	char *marker_tmp = NULL;
-	int marker = marker_prepare(base->state, &marker_tmp);
-	fflush(stderr);
-	pid_t shell_pid = getpid();
-	/* The shell's own watches, made before the fork so that the warden
-	 * holds them too (see the session's last check). */
-	client_watch(&out->shell, base);
-	pid_t pid = fork();
-	if (pid == 0) {
-		close(lock);
-		close(shell_sv[1]);
-		if (broker_sv[1] >= 0)
-			close(broker_sv[1]);
-		/* marker stays open: its lock says this warden is alive */
-		if (!broker) {
-			w.shell_pid = shell_pid;
-			w.pidfd = (int)syscall(SYS_pidfd_open, shell_pid, 0);
-			if (w.pidfd >= 0 && getppid() != shell_pid) {
-				close(w.pidfd); /* the shell is already gone */
-				w.pidfd = -1;
-			}
-		}
-		warden_main(&w);
-	}
-	/* Out of our process group at once, not only when the warden gets to
-	 * its setsid(): a kill of the whole group (an agent tool's timeout)
-	 * right after the start must not take the warden with it. */
-	if (pid > 0)
-		setpgid(pid, pid);
-	if (w.inotify >= 0)
-		close(w.inotify);
-	free(w.watches);
-	close(shell_sv[0]);
-	if (broker_sv[0] >= 0)
-		close(broker_sv[0]);
-	if (pid < 0) {
-		client_unwatch(&out->shell);
-		close(shell_sv[1]);
-		if (broker_sv[1] >= 0)
-			close(broker_sv[1]);
-		if (marker >= 0) {
-			unlink(marker_tmp);
-			free(marker_tmp);
-			close(marker);
-		}
-		close(lock);
-		protect_free(base);
-		return -1;
-	}
-	marker_publish(base->state, marker_tmp, marker, pid);
-	close(lock); /* releases the lock */
-	out->shell.fd = shell_sv[1];
-	out->shell.pid = shell_pid;
-	out->shell.warden = pid;
-	out->broker_fd = broker_sv[1];
-	out->root = xstrdup(base->root);
-	git_env(base, &out->env);
-	protect_free(base); /* the warden has it; the shell must not hold its folders */
-	return 0;
-}
-
-int protect_main(int argc, char **argv, int i, char *const *extra)
-{
-	const char *what = i + 1 < argc ? argv[i + 1] : "";
-	if (strcmp(what, "accept") != 0 && strcmp(what, "status") != 0) {
-		fprintf(stderr, "sbsh: usage: sbsh --protect accept|status\n");
-		return 2;
-	}
-	struct protect *live = discover(extra);
-	if (!live) {
-		fprintf(stderr, "sbsh: --protect: nothing to protect here (no git work tree, no .agentcommands.json)\n");
-		return 1;
-	}
-	char *state = state_dir_for(live->root);
-	if (strcmp(what, "status") == 0) {
-		int nlive = 0, ndead = 0;
-		if (state)
-			sessions(state, &nlive, &ndead, NULL);
-		printf("project: %s\nbaseline: %s/baseline\nsessions running: %d\n", live->root,
-		       state ? state : "(no state folder)", nlive);
-		free(state);
-		protect_free(live);
-		return 0;
-	}
-	int lock = state ? open_state(state) : -1;
-	if (lock < 0) {
-		fprintf(stderr, "sbsh: --protect accept: cannot write %s: %s (run it outside the sandbox)\n",
-		        state ? state : "the state folder", strerror(errno));
-		free(state);
-		protect_free(live);
-		return 1;
-	}
-	live->state = state;
-	scan(live);
-	int rc = write_mirror(live);
-	if (rc == 0) {
-		struct strvec pids;
-		strvec_init(&pids);
-		int nlive, ndead;
-		sessions(state, &nlive, &ndead, &pids);
-		for (size_t k = 0; k < pids.len; k++)
-			kill((pid_t)strtol(pids.items[k], NULL, 10), SIGUSR1);
-		strvec_free(&pids);
-		printf("sbsh: the protected files of %s are the new baseline\n", live->root);
-	} else {
-		fprintf(stderr, "sbsh: --protect accept: cannot write the baseline under %s (run it outside the sandbox)\n",
-		        state);
-	}
-	close(lock);
-	protect_free(live);
-	return rc == 0 ? 0 : 1;
 }

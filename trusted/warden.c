@@ -1,0 +1,741 @@
+/* The warden: a process forked before confinement (protect_start) that
+ * holds the protected files' baseline outside the sandbox and puts back
+ * what the session changed, when the shell or the broker asks (a CHECK,
+ * trusted/warden_proto.h), when the shell has exited, and for as long as
+ * jobs the session left still run. One server; all of it runs unconfined. */
+#include "trusted/warden.h"
+#include "trusted/baseline.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/inotify.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "trusted/broker_proto.h"
+#include "lib/events.h"
+
+/* ---- the warden ---------------------------------------------------------- */
+
+struct watch {
+	int wd;
+	int dir;          /* index of the folder, or of the file's folder */
+	bool names_only;  /* a folder of named files: only their names count */
+	bool is_file;     /* a named file (its inode, which a rename replaces) */
+};
+
+struct warden {
+	struct protect *p;
+	int fds[2];       /* the shell's and the broker's sockets, -1 once closed */
+	int pidfd;        /* headless, no broker: the shell, watched until it exits; else -1 */
+	bool no_broker;   /* nobody makes the final check but the warden */
+	pid_t shell_pid;
+	pid_t origin;     /* the sbsh that forked us: the shell, or the broker; its
+	                   * children at the session's end are jobs it left */
+	int sigfd;
+	int inotify;      /* -1: every check is a full one */
+	struct watch *watches;
+	size_t nwatches;
+};
+
+static void add_watch(struct warden *w, int ifd, const char *path, uint32_t mask, int dir,
+                      bool names_only, bool is_file)
+{
+	int wd = inotify_add_watch(ifd, path, mask);
+	if (wd < 0)
+		return;
+	w->watches = xreallocarray(w->watches, w->nwatches + 1, sizeof *w->watches);
+	w->watches[w->nwatches++] =
+		(struct watch){.wd = wd, .dir = dir, .names_only = names_only, .is_file = is_file};
+}
+
+/* A fresh inotify instance on every protected folder and named file: as
+ * long as it stays silent, nothing protected changed and a check costs
+ * one read(). Opens count too, so a file opened for writing and changed
+ * later through a mapping is compared at the next boundary. */
+static int watch_all(struct warden *w)
+{
+	free(w->watches);
+	w->watches = NULL;
+	w->nwatches = 0;
+	int ifd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	if (ifd < 0)
+		return -1;
+	const uint32_t content = IN_MODIFY | IN_ATTRIB | IN_OPEN | IN_CLOSE_WRITE | IN_CREATE | IN_DELETE |
+	                         IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF;
+	const uint32_t names = IN_ATTRIB | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO |
+	                       IN_DELETE_SELF | IN_MOVE_SELF;
+	/* Each folder is named by its descriptor. Made the working folder for
+	 * the moment, it costs a short lookup per watch; a /proc/self/fd/N/
+	 * path cost ~15 us per watch here, 18 watches per start. */
+	int home = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (home >= 0 && fchdir(home) != 0) { /* the way back must work first */
+		close(home);
+		home = -1;
+	}
+	for (size_t i = 0; i < w->p->ndirs; i++) {
+		struct pdir *d = &w->p->dirs[i];
+		if (d->fd < 0)
+			continue;
+		char path[64];
+		const char *dir = path;
+		snprintf(path, sizeof path, "/proc/self/fd/%d", d->fd);
+		if (home >= 0 && fchdir(d->fd) == 0)
+			dir = ".";
+		/* in a modules folder any new name may be a submodule's git dir */
+		bool names_only = !d->all && !protect_modules_folder(w->p, (int)i);
+		add_watch(w, ifd, dir, d->all ? content : names, (int)i, names_only, false);
+		if (d->all)
+			continue;
+		for (size_t j = 0; j < d->nfiles; j++) {
+			char *fp = dir == path ? xasprintf("%s/%s", path, d->files[j].name)
+			                       : xstrdup(d->files[j].name);
+			add_watch(w, ifd, fp, content | IN_DONT_FOLLOW, (int)i, false, true);
+			free(fp);
+		}
+	}
+	if (home >= 0) {
+		if (fchdir(home) != 0) {
+			/* It worked a moment ago; the shell must not go on in the
+			 * wrong folder. */
+			fprintf(stderr, "sbsh: cannot return to the working folder: %s\n", strerror(errno));
+			_exit(1);
+		}
+		close(home);
+	}
+	return ifd;
+}
+
+/* Whether anything protected may have moved since the watches were set. */
+static bool warden_dirty(struct warden *w)
+{
+	if (w->inotify < 0)
+		return true;
+	bool dirty = false;
+	char buf[8192] __attribute__((aligned(__alignof__(struct inotify_event))));
+	ssize_t n;
+	while ((n = read(w->inotify, buf, sizeof buf)) > 0) {
+		for (char *at = buf; at < buf + n;) {
+			struct inotify_event *e = (struct inotify_event *)at;
+			at += sizeof *e + e->len;
+			if (e->mask & IN_Q_OVERFLOW) {
+				dirty = true;
+				continue;
+			}
+			const struct watch *wt = NULL;
+			for (size_t i = 0; i < w->nwatches && !wt; i++)
+				if (w->watches[i].wd == e->wd)
+					wt = &w->watches[i];
+			if (!wt)
+				continue;
+			/* in a folder of named files (the project folder) only
+			 * those names matter, not the agent's own files */
+			if (wt->names_only && e->len && !protect_known_name(w->p, wt->dir, e->name))
+				continue;
+			dirty = true;
+		}
+	}
+	return dirty;
+}
+
+/* The next session starts from the grown set, not from a scan that would
+ * take what is in the new modules for a human's. Under the state lock,
+ * which a starting session holds while it reads the baseline. */
+static void save_grown(struct protect *p)
+{
+	int lock = protect_lock_state(p->state);
+	if (lock < 0)
+		return;
+	if (protect_need_all_data(p))
+		protect_write_mirror(p);
+	close(lock);
+}
+
+static void warden_check(struct warden *w, struct strvec *restored, const char *origin)
+{
+	if (!warden_dirty(w))
+		return;
+	/* watch first, then compare: a change during the comparison is
+	 * caught next time */
+	int fresh = watch_all(w);
+	protect_check(w->p, restored);
+	if (w->inotify >= 0)
+		close(w->inotify);
+	w->inotify = fresh;
+	if (w->p->grown) {
+		/* the watches were set before the new modules joined: the
+		 * next check is a full one, and sets them anew */
+		if (w->inotify >= 0)
+			close(w->inotify);
+		w->inotify = -1;
+		save_grown(w->p);
+	}
+	for (size_t i = 0; i < restored->len; i++)
+		events_restore(w->p->ev, restored->items[i], origin);
+}
+
+/* The baseline was accepted anew (`sbsh --protect accept`): take it. */
+static void warden_reload(struct warden *w)
+{
+	struct protect *fresh = protect_load_mirror(w->p->state);
+	if (!fresh)
+		return;
+	fresh->ev = w->p->ev;
+	protect_free(w->p);
+	w->p = fresh;
+	if (w->inotify >= 0)
+		close(w->inotify);
+	w->inotify = -1;
+	struct strvec restored;
+	strvec_init(&restored);
+	warden_check(w, &restored, "accepted baseline");
+	strvec_free(&restored);
+}
+
+/* The session's last checks, when nobody waits for an answer: what the
+ * last command (exec'd by the shell, or run by a job it left) changed. */
+static void warden_final(struct warden *w, const char *message)
+{
+	struct strvec restored;
+	strvec_init(&restored);
+	warden_check(w, &restored, "session end");
+	for (size_t i = 0; i < restored.len; i++)
+		warden_print_restored(restored.items[i], message);
+	strvec_free(&restored);
+}
+
+/* The shell closed its socket: exiting (its last line was checked just
+ * before), or exec'ing its last command, which must run first. An exiting
+ * process has already dropped its memory, so /proc/PID/exe is gone; after
+ * an exec it names the new program. */
+static bool shell_exiting(struct warden *w)
+{
+	struct pollfd pfd = {.fd = w->pidfd, .events = POLLIN};
+	if (poll(&pfd, 1, 0) > 0)
+		return true;
+	char path[64], target[16];
+	snprintf(path, sizeof path, "/proc/%ld/exe", (long)w->shell_pid);
+	return readlink(path, target, sizeof target) < 0;
+}
+
+/* A signal the warden takes: SIGUSR1, the baseline was accepted anew;
+ * SIGTERM, stop (returns false). */
+static bool warden_signal(struct warden *w)
+{
+	struct signalfd_siginfo si;
+	if (read(w->sigfd, &si, sizeof si) != (ssize_t)sizeof si)
+		return true;
+	if (si.ssi_signo == SIGTERM)
+		return false;
+	warden_reload(w);
+	return true;
+}
+
+/* ---- after the session: the jobs it left ------------------------------- */
+
+#define PROTECT_JOBS_MAX 1024
+
+struct jobs {
+	pid_t pid[PROTECT_JOBS_MAX];
+	int fd[PROTECT_JOBS_MAX]; /* pidfds: a pid reused later is not ours */
+	size_t n;
+};
+
+static bool jobs_has(const struct jobs *j, pid_t pid)
+{
+	for (size_t i = 0; i < j->n; i++)
+		if (j->pid[i] == pid)
+			return true;
+	return false;
+}
+
+/* Adds the children thread tid of process pid started (as /proc lists
+ * them now) but skip. */
+static void jobs_add_thread_children(struct jobs *j, pid_t pid, pid_t tid, pid_t skip)
+{
+	char buf[4096];
+	if (warden_read_children(pid, tid, buf, sizeof buf) <= 0)
+		return;
+	for (char *s = buf, *end; *s && j->n < PROTECT_JOBS_MAX; s = end) {
+		long child = strtol(s, &end, 10);
+		if (end == s)
+			break;
+		if (child <= 0 || child == skip || jobs_has(j, (pid_t)child))
+			continue;
+		int pfd = (int)syscall(SYS_pidfd_open, (pid_t)child, 0);
+		if (pfd < 0)
+			continue;
+		j->pid[j->n] = (pid_t)child;
+		j->fd[j->n++] = pfd;
+	}
+}
+
+/* Adds parent's children but skip: those of its every thread (a job that
+ * is a threaded program may start processes from any of them). */
+static void jobs_add_children(struct jobs *j, pid_t parent, pid_t skip)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%ld/task", (long)parent);
+	DIR *dir = opendir(path);
+	if (!dir) {
+		jobs_add_thread_children(j, parent, parent, skip);
+		return;
+	}
+	struct dirent *e;
+	while ((e = readdir(dir))) {
+		long tid = strtol(e->d_name, NULL, 10);
+		if (tid > 0)
+			jobs_add_thread_children(j, parent, (pid_t)tid, skip);
+	}
+	closedir(dir);
+}
+
+/* Drops the jobs that have exited; the children of those still running
+ * join first (an exited job's children are no longer found below it). */
+static void jobs_refresh(struct jobs *j)
+{
+	for (size_t i = 0; i < j->n; i++)
+		jobs_add_children(j, j->pid[i], getpid());
+	size_t k = 0;
+	for (size_t i = 0; i < j->n; i++) {
+		struct pollfd pfd = {.fd = j->fd[i], .events = POLLIN};
+		if (poll(&pfd, 1, 0) > 0) {
+			close(j->fd[i]);
+			continue;
+		}
+		j->pid[k] = j->pid[i];
+		j->fd[k++] = j->fd[i];
+	}
+	j->n = k;
+}
+
+/* The session is over but jobs it left still run (`cmd &`): what changes
+ * now is still the sandbox's, not the human's. The warden stays, keeps
+ * putting changes back as they come, and keeps the session's marker, so a
+ * session started meanwhile takes what differs for this one's. It leaves
+ * when the last job (or a child it started) has exited. A job that
+ * detached itself during the session is found too: the shell (headless)
+ * or the broker adopts orphans. */
+static _Noreturn void warden_linger(struct warden *w, struct jobs *j)
+{
+	for (int i = 0; i < 2; i++)
+		if (w->fds[i] >= 0) {
+			close(w->fds[i]);
+			w->fds[i] = -1;
+		}
+	/* Whoever reads sbsh's stderr through a pipe waits for every writer
+	 * to close it: an agent tool would wait for the job. A terminal stays,
+	 * to show what is put back. */
+	if (!isatty(2)) {
+		int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+		if (null >= 0) {
+			dup2(null, 2);
+			close(null);
+		}
+	}
+	const char *why = "changed by a job the session left running";
+	struct strvec restored;
+	strvec_init(&restored);
+	while (j->n > 0) {
+		struct pollfd pfd[2 + PROTECT_JOBS_MAX];
+		nfds_t n = 0;
+		int ino_i = -1, sig_i = -1;
+		if (w->inotify >= 0) {
+			ino_i = (int)n;
+			pfd[n++] = (struct pollfd){.fd = w->inotify, .events = POLLIN};
+		}
+		if (w->sigfd >= 0) {
+			sig_i = (int)n;
+			pfd[n++] = (struct pollfd){.fd = w->sigfd, .events = POLLIN};
+		}
+		for (size_t i = 0; i < j->n; i++)
+			pfd[n++] = (struct pollfd){.fd = j->fd[i], .events = POLLIN};
+		/* children a job starts are looked for once a second */
+		int r = poll(pfd, n, w->inotify >= 0 ? 1000 : 200);
+		if (r < 0 && errno != EINTR)
+			break;
+		if (sig_i >= 0 && (pfd[sig_i].revents & POLLIN) && !warden_signal(w))
+			break;
+		if (ino_i < 0 || (pfd[ino_i].revents & POLLIN)) {
+			strvec_free(&restored);
+			warden_check(w, &restored, "after the session");
+			for (size_t i = 0; i < restored.len; i++)
+				warden_print_restored(restored.items[i], why);
+		}
+		jobs_refresh(j);
+	}
+	warden_final(w, why);
+	strvec_free(&restored);
+	protect_remove_marker(w->p->state, getpid());
+	_exit(0);
+}
+
+static _Noreturn void warden_main(struct warden *w)
+{
+	/* Its own session, unless the parent made it a group leader first
+	 * (then it stays in the caller's session, in a group of its own). */
+	setsid();
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (null >= 0) {
+		dup2(null, 0);
+		dup2(null, 1);
+		close(null);
+	}
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGINT, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	signal(SIGTTOU, SIG_IGN); /* saying what it restored, from a background group */
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	sigaddset(&set, SIGTERM);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	w->sigfd = signalfd(-1, &set, SFD_CLOEXEC);
+	/* each protected folder is an open descriptor, and submodules may
+	 * add folders (dirs_budget in trusted/baseline.c) */
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	struct strvec restored;
+	strvec_init(&restored);
+	bool clients_gone = false;
+	while (w->fds[0] >= 0 || w->fds[1] >= 0 || w->pidfd >= 0) {
+		if (!clients_gone && w->fds[0] < 0 && w->fds[1] < 0) {
+			/* The shell closed its end: it exited, or exec'd its last
+			 * command (the socket is close-on-exec). Check now, and once
+			 * more when a still running shell has exited. */
+			clients_gone = true;
+			if (w->pidfd >= 0 && !shell_exiting(w))
+				continue; /* checked when it has exited */
+			if (w->pidfd >= 0) {
+				close(w->pidfd);
+				w->pidfd = -1;
+			}
+			if (!w->no_broker) {
+				/* the broker never asked: killed along with the shell */
+				if (w->inotify >= 0)
+					close(w->inotify);
+				w->inotify = -1;
+			}
+			warden_final(w, w->no_broker ? "changed by the last command"
+			                             : "changed by a session that ended before it could check");
+			continue;
+		}
+		struct pollfd pfd[4];
+		int n = 0, map[4];
+		for (int i = 0; i < 2; i++) {
+			if (w->fds[i] >= 0) {
+				map[n] = i;
+				pfd[n++] = (struct pollfd){.fd = w->fds[i], .events = POLLIN};
+			}
+		}
+		int sig_i = -1, pid_i = -1;
+		if (w->sigfd >= 0) {
+			sig_i = n;
+			map[n] = -1;
+			pfd[n++] = (struct pollfd){.fd = w->sigfd, .events = POLLIN};
+		}
+		if (w->pidfd >= 0) {
+			pid_i = n;
+			map[n] = -1;
+			pfd[n++] = (struct pollfd){.fd = w->pidfd, .events = POLLIN};
+		}
+		if (poll(pfd, (nfds_t)n, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (sig_i >= 0 && (pfd[sig_i].revents & POLLIN) && !warden_signal(w))
+			break;
+		/* What the shell sent comes before its exit: a QUIET end read
+		 * after the exit's check would have checked what may already be
+		 * the human's. */
+		for (int k = 0; k < n; k++) {
+			if (k == sig_i || k == pid_i || !(pfd[k].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			int *fd = &w->fds[map[k]];
+			struct broker_frame f;
+			ssize_t got = recv(*fd, &f, sizeof f, MSG_DONTWAIT);
+			if (got < 0 && (errno == EINTR || errno == EAGAIN))
+				continue;
+			if (got <= 0) {
+				close(*fd);
+				*fd = -1;
+				continue;
+			}
+			if (broker_frame_check(&f, (size_t)got) != 0 || f.type != BROKER_CHECK)
+				continue;
+			strvec_free(&restored);
+			/* QUIET: the shell's watches saw nothing, and the shell is
+			 * trusted as it is for a final answer (it could change a
+			 * file after one). What this warden's watches hold now may
+			 * already be the human's, after the shell exited. */
+			if (f.value != BROKER_CHECK_QUIET)
+				warden_check(w, &restored, f.value ? "session end" : "command");
+			/* Jobs the session leaves are found while their parent (the
+			 * shell, or the broker that adopted them) still waits for
+			 * this answer: one read when there are none. */
+			static struct jobs left;
+			if (f.value) /* sbsh has one thread */
+				jobs_add_thread_children(&left, w->origin, w->origin, getpid());
+			if (f.value && left.n > 0) {
+				warden_reply(*fd, &restored);
+				warden_linger(w, &left);
+			}
+			if (f.value) {
+				/* The broker saw the shell exit and waits for this answer
+				 * before it exits: the session is over. Staying would race
+				 * the human, whose changes from now on are theirs. */
+				protect_remove_marker(w->p->state, getpid());
+				warden_reply(*fd, &restored);
+				/* Headless, the asker is the shell itself: outlive it,
+				 * so the inotify instance it shares with us (its watches)
+				 * is destroyed here, not in its exit, where the SRCU
+				 * grace period that costs (~10 ms) would hold up whoever
+				 * waits for the shell. */
+				if (w->pidfd >= 0) {
+					struct pollfd gone = {.fd = w->pidfd, .events = POLLIN};
+					while (poll(&gone, 1, 2000) < 0 && errno == EINTR)
+						continue;
+				}
+				_exit(0);
+			}
+			warden_reply(*fd, &restored);
+		}
+		if (pid_i >= 0 && (pfd[pid_i].revents & (POLLIN | POLLHUP | POLLERR))) {
+			/* The shell (or what it exec'd) has exited without a last
+			 * check. Jobs it left may still hold its socket: they are
+			 * checked when they close it. */
+			close(w->pidfd);
+			w->pidfd = -1;
+			warden_final(w, "changed by the last command");
+		}
+	}
+	/* Everybody who could ask is gone (exited, or killed with the whole
+	 * process group): one last check, told on stderr when it finds anything. */
+	strvec_free(&restored);
+	if (!clients_gone) {
+		if (w->inotify >= 0)
+			close(w->inotify);
+		w->inotify = -1; /* the last check is a full one */
+		warden_check(w, &restored, "after the session");
+		for (size_t i = 0; i < restored.len; i++)
+			warden_print_restored(restored.items[i], "changed by a session that ended before it could check");
+		strvec_free(&restored);
+	}
+	protect_remove_marker(w->p->state, getpid());
+	_exit(0);
+}
+
+/* ---- the start: before the fork, before confinement --------------------- */
+
+/* The shell's own copy of the warden's watches, taken before confinement
+ * (inotify needs no write access, and the instance is the shell's alone). */
+static void client_watch(struct protect_client *c, struct protect *p)
+{
+	struct warden tmp = {.p = p};
+	int ifd = watch_all(&tmp);
+	if (ifd < 0) {
+		free(tmp.watches);
+		return;
+	}
+	c->watches = xcalloc(tmp.nwatches ? tmp.nwatches : 1, sizeof *c->watches);
+	for (size_t i = 0; i < tmp.nwatches; i++) {
+		const struct watch *w = &tmp.watches[i];
+		struct protect_watch *cw = &c->watches[i];
+		*cw = (struct protect_watch){.wd = w->wd, .names_only = w->names_only, .is_file = w->is_file};
+		if (!w->names_only)
+			continue;
+		struct strvec names;
+		strvec_init(&names);
+		const struct pdir *d = &p->dirs[w->dir];
+		for (size_t j = 0; j < d->nfiles; j++)
+			strvec_push(&names, d->files[j].name);
+		for (size_t j = 0; j < p->ndirs; j++)
+			if (p->dirs[j].parent == w->dir)
+				strvec_push(&names, p->dirs[j].name);
+		cw->names = strvec_detach(&names);
+	}
+	c->nwatches = tmp.nwatches;
+	c->inotify = ifd;
+	free(tmp.watches);
+}
+
+/* GIT_CONFIG_KEY_n / VALUE_n after any the caller already set. */
+static void git_env(struct protect *p, struct strvec *env)
+{
+	const char *count = getenv("GIT_CONFIG_COUNT");
+	char *end;
+	long n = count && *count ? strtol(count, &end, 10) : 0;
+	if (n < 0 || n > 1000 || (count && *count && *end))
+		n = 0;
+	if (p->hooks_rel) {
+		char *hooks = protect_saved_path(p, p->hooks_rel);
+		strvec_push_owned(env, xasprintf("GIT_CONFIG_KEY_%ld=core.hooksPath", n));
+		strvec_push_owned(env, xasprintf("GIT_CONFIG_VALUE_%ld=%s", n, hooks));
+		n++;
+		free(hooks);
+	}
+	strvec_push_owned(env, xasprintf("GIT_CONFIG_KEY_%ld=core.fsmonitor", n));
+	strvec_push_owned(env, xasprintf("GIT_CONFIG_VALUE_%ld=false", n));
+	n++;
+	strvec_push_owned(env, xasprintf("GIT_CONFIG_COUNT=%ld", n));
+}
+
+int protect_start(struct events *ev, bool broker, char *const *extra, struct protect_start_result *out)
+{
+	memset(out, 0, sizeof *out);
+	out->shell.fd = -1;
+	out->shell.inotify = -1;
+	out->broker_fd = -1;
+	strvec_init(&out->env);
+	struct protect *live = protect_discover(extra);
+	if (!live)
+		return -1;
+	char *state = protect_state_dir(live->root);
+	/* Inside another sbsh's sandbox the state folder is read-only: the
+	 * outer session protects the project. */
+	int lock = state ? protect_open_state(state) : -1;
+	if (lock < 0) {
+		free(state);
+		protect_free(live);
+		return -1;
+	}
+	live->state = state;
+	/* always: a dead session's marker must not outlive the start that
+	 * found nothing of its to restore */
+	int nlive, ndead;
+	protect_sessions(state, &nlive, &ndead, NULL);
+	struct protect *saved = protect_load_mirror(state);
+	struct protect *base;
+	if (saved && !saved->moved) {
+		/* The usual start: every protected file has the metadata it had
+		 * when last found equal to the baseline. Nothing to read. */
+		base = saved;
+		protect_free(live);
+	} else {
+		if (saved && (nlive || ndead) && protect_need_all_data(saved)) {
+			/* A session still running, or one that died before it could
+			 * check: what differs from the baseline is theirs, not a human's. */
+			base = saved;
+			struct strvec restored;
+			strvec_init(&restored);
+			protect_check(base, &restored);
+			const char *origin = ndead ? "changed by an earlier sbsh session that did not finish"
+			                           : "changed inside another running sbsh session";
+			for (size_t i = 0; i < restored.len; i++) {
+				warden_print_restored(restored.items[i], origin);
+				events_restore(ev, restored.items[i], "earlier session");
+			}
+			strvec_free(&restored);
+			if (base->grown)
+				protect_write_mirror(base); /* submodules it added joined the set */
+			protect_free(live);
+		} else {
+			/* No session ran since the last one ended: the files as they
+			 * are are the human's, and the new baseline. */
+			protect_scan(live);
+			if (!saved || !protect_need_all_data(saved) || !protect_same_baseline(live, saved))
+				protect_write_mirror(live);
+			else
+				protect_write_manifest(live); /* same contents, new metadata */
+			protect_free(saved);
+			base = live;
+		}
+	}
+	base->ev = ev;
+	state = NULL; /* freed with whichever set was not kept */
+	int shell_sv[2], broker_sv[2] = {-1, -1};
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, shell_sv) != 0) {
+		close(lock);
+		protect_free(base);
+		return -1;
+	}
+	if (broker && socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, broker_sv) != 0) {
+		close(shell_sv[0]);
+		close(shell_sv[1]);
+		close(lock);
+		protect_free(base);
+		return -1;
+	}
+	/* The warden sets its own watches at its first check, which (with none
+	 * yet) is a full comparison with the baseline, so nothing done before
+	 * them is missed. Most sessions never ask for one: the shell's own
+	 * watches, set before anything runs, end them QUIET. (Setting them
+	 * here cost every start ~40 us, and the warden a second instance.) */
+	struct warden w = {.p = base, .fds = {shell_sv[0], broker_sv[0]}, .pidfd = -1, .sigfd = -1,
+	                   .inotify = -1, .no_broker = !broker};
+	w.origin = getpid();
+	char *marker_tmp = NULL;
+	int marker = protect_marker_prepare(base->state, &marker_tmp);
+	fflush(stderr);
+	pid_t shell_pid = getpid();
+	/* The shell's own watches, made before the fork so that the warden
+	 * holds them too (see the session's last check). */
+	client_watch(&out->shell, base);
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(lock);
+		close(shell_sv[1]);
+		if (broker_sv[1] >= 0)
+			close(broker_sv[1]);
+		/* marker stays open: its lock says this warden is alive */
+		if (!broker) {
+			w.shell_pid = shell_pid;
+			w.pidfd = (int)syscall(SYS_pidfd_open, shell_pid, 0);
+			if (w.pidfd >= 0 && getppid() != shell_pid) {
+				close(w.pidfd); /* the shell is already gone */
+				w.pidfd = -1;
+			}
+		}
+		warden_main(&w);
+	}
+	/* Out of our process group at once, not only when the warden gets to
+	 * its setsid(): a kill of the whole group (an agent tool's timeout)
+	 * right after the start must not take the warden with it. */
+	if (pid > 0)
+		setpgid(pid, pid);
+	if (w.inotify >= 0)
+		close(w.inotify);
+	free(w.watches);
+	close(shell_sv[0]);
+	if (broker_sv[0] >= 0)
+		close(broker_sv[0]);
+	if (pid < 0) {
+		protect_client_unwatch(&out->shell);
+		close(shell_sv[1]);
+		if (broker_sv[1] >= 0)
+			close(broker_sv[1]);
+		if (marker >= 0) {
+			unlink(marker_tmp);
+			free(marker_tmp);
+			close(marker);
+		}
+		close(lock);
+		protect_free(base);
+		return -1;
+	}
+	protect_marker_publish(base->state, marker_tmp, marker, pid);
+	close(lock); /* releases the lock */
+	out->shell.fd = shell_sv[1];
+	out->shell.pid = shell_pid;
+	out->shell.warden = pid;
+	out->broker_fd = broker_sv[1];
+	out->root = xstrdup(base->root);
+	git_env(base, &out->env);
+	protect_free(base); /* the warden has it; the shell must not hold its folders */
+	return 0;
+}
