@@ -18,6 +18,7 @@
 #include "shell/trap.h"
 #include "shell/jobs.h"
 #include "shell/input.h"
+#include "shell/name_hash.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -52,159 +53,6 @@ static int run_node(struct shell *sh, const struct node *n, unsigned flags);
  * ( ), &): far above what scripts use, far below what a machine holds. */
 #define EXEC_MAX_SUBSHELL_DEPTH 256
 
-/* ---- the function table ------------------------------------------------- */
-
-struct func {
-	char *name;
-	char *source;    /* the file it was defined in (BASH_SOURCE), or NULL */
-	struct node *body;
-	unsigned refs;   /* calls in progress: a redefinition must not free it */
-	bool unlinked;
-	struct func *next;
-};
-
-struct func_table {
-	struct func **buckets;
-	size_t nbuckets, count;
-};
-
-static size_t hash_string(const char *s)
-{
-	size_t h = 2166136261u;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
-}
-
-static struct func_table *func_table(struct shell *sh)
-{
-	if (!sh->funcs) {
-		sh->funcs = xcalloc(1, sizeof *sh->funcs);
-		sh->funcs->nbuckets = 64;
-		sh->funcs->buckets = xcalloc(64, sizeof *sh->funcs->buckets);
-	}
-	return sh->funcs;
-}
-
-static struct func **func_slot(struct shell *sh, const char *name)
-{
-	struct func_table *t = func_table(sh);
-	struct func **pp = &t->buckets[hash_string(name) % t->nbuckets];
-	while (*pp && strcmp((*pp)->name, name) != 0)
-		pp = &(*pp)->next;
-	return pp;
-}
-
-static void func_release(struct func *f)
-{
-	if (f->refs == 0 && f->unlinked) {
-		free(f->name);
-		free(f->source);
-		ast_node_free(f->body);
-		free(f);
-	}
-}
-
-static struct func *func_find(struct shell *sh, const char *name)
-{
-	if (!sh->funcs)
-		return NULL;
-	return *func_slot(sh, name);
-}
-
-const struct node *funcs_lookup(struct shell *sh, const char *name)
-{
-	struct func *f = func_find(sh, name);
-	return f ? f->body : NULL;
-}
-
-void funcs_define(struct shell *sh, const char *name, const struct node *body)
-{
-	struct func **pp = func_slot(sh, name);
-	struct func *f = xcalloc(1, sizeof *f);
-	f->name = xstrdup(name);
-	f->source = sh->source_name ? xstrdup(sh->source_name) : NULL;
-	f->body = ast_node_copy(body);
-	if (*pp) {
-		struct func *old = *pp;
-		f->next = old->next;
-		old->unlinked = true;
-		func_release(old);
-	} else {
-		sh->funcs->count++;
-	}
-	*pp = f;
-}
-
-int funcs_unset(struct shell *sh, const char *name)
-{
-	if (!sh->funcs)
-		return 0;
-	struct func **pp = func_slot(sh, name);
-	if (*pp) {
-		struct func *old = *pp;
-		*pp = old->next;
-		old->unlinked = true;
-		sh->funcs->count--;
-		func_release(old);
-	}
-	return 0;
-}
-
-/* A script run by execve's ENOEXEC fallback starts without the parent's
- * functions, as a new shell would. */
-static void funcs_clear(struct shell *sh)
-{
-	if (!sh->funcs)
-		return;
-	struct func_table *t = sh->funcs;
-	for (size_t i = 0; i < t->nbuckets; i++) {
-		while (t->buckets[i]) {
-			struct func *f = t->buckets[i];
-			t->buckets[i] = f->next;
-			f->unlinked = true;
-			func_release(f);
-		}
-	}
-	t->count = 0;
-}
-
-static int compare_func_ptr(const void *a, const void *b)
-{
-	return strcmp((*(struct func *const *)a)->name, (*(struct func *const *)b)->name);
-}
-
-void funcs_foreach(struct shell *sh, void (*fn)(const char *name, const struct node *body, void *ctx), void *ctx)
-{
-	if (!sh->funcs || sh->funcs->count == 0)
-		return;
-	struct func_table *t = sh->funcs;
-	struct func **list = xcalloc(t->count, sizeof *list);
-	size_t n = 0;
-	for (size_t i = 0; i < t->nbuckets; i++)
-		for (struct func *f = t->buckets[i]; f; f = f->next)
-			if (n < t->count)
-				list[n++] = f;
-	qsort(list, n, sizeof *list, compare_func_ptr);
-	for (size_t i = 0; i < n; i++) {
-		list[i]->refs++;
-		fn(list[i]->name, list[i]->body, ctx);
-		list[i]->refs--;
-	}
-	for (size_t i = 0; i < n; i++)
-		func_release(list[i]);
-	free(list);
-}
-
-void funcs_print(struct strbuf *out, const char *name, const struct node *body)
-{
-	strbuf_adds(out, name);
-	strbuf_adds(out, " () \n");
-	ast_print_node(out, body);
-	if (out->len == 0 || out->data[out->len - 1] != '\n')
-		strbuf_addc(out, '\n');
-}
-
 /* ---- the command hash ------------------------------------------------- */
 
 struct hash_entry {
@@ -237,7 +85,7 @@ static struct hash_entry **hash_slot(struct shell *sh, const char *name)
 {
 	if (!sh->cmd_hash)
 		sh->cmd_hash = xcalloc(1, sizeof *sh->cmd_hash);
-	struct hash_entry **pp = &sh->cmd_hash->buckets[hash_string(name) % 128];
+	struct hash_entry **pp = &sh->cmd_hash->buckets[name_hash(name) % 128];
 	while (*pp && strcmp((*pp)->name, name) != 0)
 		pp = &(*pp)->next;
 	return pp;
@@ -939,7 +787,7 @@ static int call_function(struct shell *sh, struct func *f, int argc, char **argv
 {
 	if (sh->func_depth >= EXEC_MAX_DEPTH)
 		return nesting_error(sh, argv[0]);
-	f->refs++;
+	funcs_hold(f);
 	char **saved_pos = sh->positional;
 	size_t saved_npos = sh->npositional;
 	sh->positional = strv_copy(argv + 1);
@@ -962,8 +810,7 @@ static int call_function(struct shell *sh, struct func *f, int argc, char **argv
 	strv_free(sh->positional);
 	sh->positional = saved_pos;
 	sh->npositional = saved_npos;
-	f->refs--;
-	func_release(f);
+	funcs_release(f);
 	/* errexit looks at the call as a whole, ERR does not fire twice */
 	sh->status_flags &= ~(unsigned)EXEC_STATUS_EXEMPT;
 	return status;
@@ -1123,7 +970,7 @@ static void resolve_name(struct shell *sh, const char *name, unsigned aflags, st
 		return;
 	}
 	if (!(aflags & EXEC_ARGV_NO_FUNCS)) {
-		r->func = func_find(sh, name);
+		r->func = funcs_find(sh, name);
 		if (r->func)
 			return;
 	}
