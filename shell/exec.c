@@ -18,11 +18,9 @@
 #include "shell/trap.h"
 #include "shell/jobs.h"
 #include "shell/input.h"
-#include "shell/name_hash.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <regex.h>
 #include <signal.h>
 #include <spawn.h>
@@ -52,142 +50,6 @@ static int run_node(struct shell *sh, const struct node *n, unsigned flags);
 /* Nesting limit for subshell processes inside each other ($( ), pipelines,
  * ( ), &): far above what scripts use, far below what a machine holds. */
 #define EXEC_MAX_SUBSHELL_DEPTH 256
-
-/* ---- the command hash ------------------------------------------------- */
-
-struct hash_entry {
-	char *name;
-	char *path;
-	unsigned hits;
-	struct hash_entry *next;
-};
-
-struct hash_table {
-	struct hash_entry *buckets[128];
-};
-
-void exec_hash_clear(struct shell *sh)
-{
-	if (!sh->cmd_hash)
-		return;
-	for (size_t i = 0; i < 128; i++) {
-		for (struct hash_entry *e = sh->cmd_hash->buckets[i], *next; e; e = next) {
-			next = e->next;
-			free(e->name);
-			free(e->path);
-			free(e);
-		}
-		sh->cmd_hash->buckets[i] = NULL;
-	}
-}
-
-static struct hash_entry **hash_slot(struct shell *sh, const char *name)
-{
-	if (!sh->cmd_hash)
-		sh->cmd_hash = xcalloc(1, sizeof *sh->cmd_hash);
-	struct hash_entry **pp = &sh->cmd_hash->buckets[name_hash(name) % 128];
-	while (*pp && strcmp((*pp)->name, name) != 0)
-		pp = &(*pp)->next;
-	return pp;
-}
-
-static int compare_hash_ptr(const void *a, const void *b)
-{
-	return strcmp((*(struct hash_entry *const *)a)->name, (*(struct hash_entry *const *)b)->name);
-}
-
-void exec_hash_foreach(struct shell *sh, void (*fn)(const char *name, const char *path, unsigned hits, void *ctx), void *ctx)
-{
-	if (!sh->cmd_hash)
-		return;
-	size_t n = 0, cap = 0;
-	struct hash_entry **list = NULL;
-	for (size_t i = 0; i < 128; i++)
-		for (struct hash_entry *e = sh->cmd_hash->buckets[i]; e; e = e->next) {
-			if (n == cap) {
-				cap = cap ? cap * 2 : 16;
-				list = xreallocarray(list, cap, sizeof *list);
-			}
-			list[n++] = e;
-		}
-	if (n)
-		qsort(list, n, sizeof *list, compare_hash_ptr);
-	for (size_t i = 0; i < n; i++)
-		fn(list[i]->name, list[i]->path, list[i]->hits, ctx);
-	free(list);
-}
-
-const char *exec_default_path(void)
-{
-	return "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
-}
-
-static bool is_executable_file(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
-}
-
-/* PATH search without the hash. */
-static char *search_path(const char *name, const char *path_var)
-{
-	if (!path_var)
-		path_var = exec_default_path();
-	size_t nlen = strlen(name);
-	char buf[PATH_MAX];
-	const char *p = path_var;
-	for (;;) {
-		size_t dlen = strcspn(p, ":");
-		const char *colon = p[dlen] == ':' ? p + dlen : NULL;
-		if (dlen + nlen + 2 <= sizeof buf) {
-			if (dlen == 0) {
-				memcpy(buf, name, nlen + 1); /* empty entry: the current directory */
-			} else {
-				memcpy(buf, p, dlen);
-				buf[dlen] = '/';
-				memcpy(buf + dlen + 1, name, nlen + 1);
-			}
-			if (is_executable_file(buf))
-				return xstrdup(buf);
-		}
-		if (!colon)
-			break;
-		p = colon + 1;
-	}
-	return NULL;
-}
-
-char *exec_find_program(struct shell *sh, const char *name, const char *path_var)
-{
-	bool use_hash = sh->opt.hashall && path_var == NULL;
-	if (!path_var)
-		path_var = vars_get(sh, "PATH");
-	if (use_hash) {
-		struct hash_entry **pp = hash_slot(sh, name);
-		if (*pp) {
-			if (access((*pp)->path, X_OK) == 0) {
-				(*pp)->hits++;
-				return xstrdup((*pp)->path);
-			}
-			struct hash_entry *stale = *pp;
-			*pp = stale->next;
-			free(stale->name);
-			free(stale->path);
-			free(stale);
-		}
-	}
-	char *found = search_path(name, path_var);
-	/* Relative PATH entries depend on the cwd: do not remember them. */
-	if (found && use_hash && found[0] == '/') {
-		struct hash_entry **pp = hash_slot(sh, name);
-		struct hash_entry *e = xcalloc(1, sizeof *e);
-		e->name = xstrdup(name);
-		e->path = xstrdup(found);
-		e->hits = 1;
-		*pp = e;
-	}
-	return found;
-}
 
 /* ---- keywords ------------------------------------------------------------- */
 
@@ -853,38 +715,6 @@ _Noreturn static void exec_program(struct shell *sh, const char *path, char **ar
 	_exit(err == ENOENT ? STATUS_NOTFOUND : STATUS_NOEXEC);
 }
 
-/* Finds the program for argv[0]: a malloc'd path, or NULL with *status
- * set (127 not found, 126 found but not executable). */
-static char *find_command(struct shell *sh, const char *name, const char *path_var, int *status)
-{
-	if (strchr(name, '/'))
-		return xstrdup(name);
-	char *path = exec_find_program(sh, name, path_var);
-	if (path)
-		return path;
-	*status = STATUS_NOTFOUND;
-	/* A file that exists but is not executable is 126, as bash says. */
-	const char *pv = path_var ? path_var : vars_get(sh, "PATH");
-	if (!pv)
-		return NULL;
-	for (const char *p = pv;;) {
-		const char *colon = strchr(p, ':');
-		size_t dlen = colon ? (size_t)(colon - p) : strlen(p);
-		char *cand = dlen ? xasprintf("%.*s/%s", (int)dlen, p, name) : xstrdup(name);
-		struct stat st;
-		bool exists = stat(cand, &st) == 0 && S_ISREG(st.st_mode);
-		free(cand);
-		if (exists) {
-			*status = STATUS_NOEXEC;
-			return NULL;
-		}
-		if (!colon)
-			break;
-		p = colon + 1;
-	}
-	return NULL;
-}
-
 static void report_not_found(struct shell *sh, const char *name, int status)
 {
 	if (status == STATUS_NOEXEC)
@@ -895,7 +725,7 @@ static void report_not_found(struct shell *sh, const char *name, int status)
 
 static char *resolve_program(struct shell *sh, const char *name, const char *path_var, int *status)
 {
-	char *path = find_command(sh, name, path_var, status);
+	char *path = exec_find_command(sh, name, path_var, status);
 	if (!path)
 		report_not_found(sh, name, *status);
 	return path;
@@ -1068,7 +898,7 @@ static int run_command(struct shell *sh, const struct node *n, int argc, char **
 		}
 	}
 	const char *path_var = (aflags & EXEC_ARGV_DEFAULT_PATH) ? exec_default_path() : NULL;
-	char *path = find_command(sh, argv[0], path_var, &status);
+	char *path = exec_find_command(sh, argv[0], path_var, &status);
 	if (!path) {
 		/* Redirections still happen (and may fail) for a missing command,
 		 * and the message goes where they say. */
