@@ -14,6 +14,7 @@
 #include "shell/exec.h"
 #include "shell/funcs.h"
 #include "shell/cmdhash.h"
+#include "shell/xtrace.h"
 #include "shell/alias.h"
 #include "shell/trap.h"
 #include "shell/jobs.h"
@@ -233,84 +234,6 @@ static void close_procsubs(struct shell *sh, size_t keep)
 		close(sh->procsub_fds[--sh->nprocsub_fds]);
 }
 
-/* ---- xtrace -------------------------------------------------------------- */
-
-static bool needs_quotes(const char *s)
-{
-	if (!*s)
-		return true;
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-		      strchr("_./:=@%+,-", c) || c >= 0x80))
-			return true;
-	}
-	return false;
-}
-
-static void trace_word(struct strbuf *sb, const char *s)
-{
-	if (needs_quotes(s))
-		vars_quote(sb, s);
-	else
-		strbuf_adds(sb, s);
-}
-
-static void trace_prefix(struct shell *sh, struct strbuf *sb)
-{
-	const char *ps4 = vars_get(sh, "PS4");
-	if (!ps4)
-		return;
-	/* PS4 expansion must not trace itself. */
-	bool saved = sh->opt.xtrace;
-	sh->opt.xtrace = false;
-	char *p = expand_prompt(sh, ps4);
-	sh->opt.xtrace = saved;
-	/* bash repeats PS4's first character once per command substitution */
-	for (unsigned i = 0; p[0] && i < sh->cmdsub_depth; i++)
-		strbuf_addc(sb, p[0]);
-	strbuf_adds(sb, p);
-	free(p);
-}
-
-static void trace_write(struct strbuf *sb)
-{
-	fflush(stdout);
-	size_t off = 0;
-	while (off < sb->len) {
-		ssize_t n = write(2, sb->data + off, sb->len - off);
-		if (n <= 0)
-			break;
-		off += (size_t)n;
-	}
-}
-
-static void trace_argv(struct shell *sh, char *const *argv)
-{
-	struct strbuf sb;
-	strbuf_init(&sb);
-	trace_prefix(sh, &sb);
-	for (size_t i = 0; argv[i]; i++) {
-		if (i)
-			strbuf_addc(&sb, ' ');
-		trace_word(&sb, argv[i]);
-	}
-	strbuf_addc(&sb, '\n');
-	trace_write(&sb);
-	strbuf_free(&sb);
-}
-
-static void trace_text(struct shell *sh, const char *text)
-{
-	struct strbuf sb;
-	strbuf_init(&sb);
-	trace_prefix(sh, &sb);
-	strbuf_adds(&sb, text);
-	strbuf_addc(&sb, '\n');
-	trace_write(&sb);
-	strbuf_free(&sb);
-}
-
 /* ---- assignments ----------------------------------------------------------- */
 
 enum assign_mode {
@@ -497,20 +420,8 @@ static int do_assignments(struct shell *sh, const struct assign *as, size_t n, e
 				strvec_free(&vals);
 				return -1;
 			}
-			if (sh->opt.xtrace) {
-				struct strbuf sb;
-				strbuf_init(&sb);
-				trace_prefix(sh, &sb);
-				strbuf_addf(&sb, "%s%s=(", a->name, a->append ? "+" : "");
-				for (size_t k = 0; k < vals.len; k++) {
-					if (k)
-						strbuf_addc(&sb, ' ');
-					trace_word(&sb, vals.items[k]);
-				}
-				strbuf_adds(&sb, ")\n");
-				trace_write(&sb);
-				strbuf_free(&sb);
-			}
+			if (sh->opt.xtrace)
+				xtrace_array(sh, a->name, a->append, vals.items, vals.len);
 			int rc = vars_set_array(sh, a->name, vals.items, vals.len, a->append);
 			strvec_free(&vals);
 			if (rc != 0)
@@ -523,16 +434,8 @@ static int do_assignments(struct shell *sh, const struct assign *as, size_t n, e
 		struct var *assoc = a->index ? vars_lookup(sh, a->name) : NULL;
 		if (assoc && (assoc->flags & VAR_ASSOC)) {
 			char *key = expand_word_str(sh, a->index, 0);
-			if (key && sh->opt.xtrace) {
-				struct strbuf sb;
-				strbuf_init(&sb);
-				trace_prefix(sh, &sb);
-				strbuf_addf(&sb, "%s[%s]%s=", a->name, key, a->append ? "+" : "");
-				trace_word(&sb, value);
-				strbuf_addc(&sb, '\n');
-				trace_write(&sb);
-				strbuf_free(&sb);
-			}
+			if (key && sh->opt.xtrace)
+				xtrace_value(sh, value, "%s[%s]%s=", a->name, key, a->append ? "+" : "");
 			int rc = key ? vars_assoc_set(sh, a->name, key, value, a->append) : -1;
 			free(key);
 			free(value);
@@ -567,16 +470,8 @@ static int do_assignments(struct shell *sh, const struct assign *as, size_t n, e
 					value = joined;
 				}
 			}
-			if (sh->opt.xtrace) {
-				struct strbuf sb;
-				strbuf_init(&sb);
-				trace_prefix(sh, &sb);
-				strbuf_addf(&sb, "%s[%jd]=", a->name, k);
-				trace_word(&sb, value);
-				strbuf_addc(&sb, '\n');
-				trace_write(&sb);
-				strbuf_free(&sb);
-			}
+			if (sh->opt.xtrace)
+				xtrace_value(sh, value, "%s[%jd]=", a->name, k);
 			int rc = vars_set_element(sh, a->name, (long)k, value);
 			free(value);
 			if (rc != 0)
@@ -598,16 +493,8 @@ static int do_assignments(struct shell *sh, const struct assign *as, size_t n, e
 				}
 			}
 		}
-		if (sh->opt.xtrace) {
-			struct strbuf sb;
-			strbuf_init(&sb);
-			trace_prefix(sh, &sb);
-			strbuf_addf(&sb, "%s=", a->name);
-			trace_word(&sb, value);
-			strbuf_addc(&sb, '\n');
-			trace_write(&sb);
-			strbuf_free(&sb);
-		}
+		if (sh->opt.xtrace)
+			xtrace_value(sh, value, "%s=", a->name);
 		int rc = mode == ASSIGN_TEMP ? vars_set_temp(sh, a->name, value) : vars_set(sh, a->name, value, 0);
 		free(value);
 		if (rc != 0)
@@ -1194,7 +1081,7 @@ static int run_simple(struct shell *sh, const struct node *n, unsigned flags)
 		return status;
 	}
 	if (sh->opt.xtrace)
-		trace_argv(sh, args.items);
+		xtrace_argv(sh, args.items);
 	status = run_command(sh, n, (int)args.len, args.items, n->u.simple.assigns, n->u.simple.nassigns,
 	                     n->redirs, n->nredirs, flags, 0);
 	strvec_free(&args);
@@ -1368,7 +1255,7 @@ static int run_pipeline(struct shell *sh, const struct node *n, unsigned flags)
 		print_time(&sb, "real", (long)t1.tv_sec, (long)t1.tv_usec);
 		print_time(&sb, "user", us / 1000000, us % 1000000);
 		print_time(&sb, "sys", ss / 1000000, ss % 1000000);
-		trace_write(&sb);
+		shell_write_message(&sb);
 		strbuf_free(&sb);
 	}
 	if (bang)
@@ -1552,16 +1439,8 @@ static int run_for(struct shell *sh, const struct node *n)
 	int status = 0;
 	sh->loop_depth++;
 	for (size_t i = 0; i < items.len; i++) {
-		if (sh->opt.xtrace) {
-			struct strbuf sb;
-			strbuf_init(&sb);
-			trace_prefix(sh, &sb);
-			strbuf_addf(&sb, "for %s in ", n->u.for_.var);
-			trace_word(&sb, items.items[i]);
-			strbuf_addc(&sb, '\n');
-			trace_write(&sb);
-			strbuf_free(&sb);
-		}
+		if (sh->opt.xtrace)
+			xtrace_value(sh, items.items[i], "for %s in ", n->u.for_.var);
 		if (vars_set(sh, n->u.for_.var, items.items[i], 0) != 0) {
 			status = 1;
 			break;
@@ -1855,7 +1734,7 @@ static int run_cond(struct shell *sh, const struct node *n)
 	sh->lineno = n->range.begin.line;
 	if (sh->opt.xtrace) {
 		char *text = node_text(n);
-		trace_text(sh, text);
+		xtrace_text(sh, text);
 		free(text);
 	}
 	return cond_eval(sh, n->u.cond.expr);
@@ -1869,7 +1748,7 @@ static int run_arith(struct shell *sh, const struct node *n)
 		return 1;
 	if (sh->opt.xtrace) {
 		char *t = xasprintf("(( %s ))", s);
-		trace_text(sh, t);
+		xtrace_text(sh, t);
 		free(t);
 	}
 	intmax_t v;

@@ -82,7 +82,7 @@ void shell_set_positional(struct shell *sh, char *const *args, size_t n)
 	sh->npositional = n;
 }
 
-static void write_message(struct strbuf *sb)
+void shell_write_message(const struct strbuf *sb)
 {
 	/* One write, so concurrent shells do not interleave halves of lines. */
 	fflush(stdout);
@@ -113,7 +113,7 @@ void shell_error(struct shell *sh, const char *fmt, ...)
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
 	strbuf_addc(&sb, '\n');
-	write_message(&sb);
+	shell_write_message(&sb);
 	strbuf_free(&sb);
 }
 
@@ -127,6 +127,6 @@ void shell_warn(const char *fmt, ...)
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
 	strbuf_addc(&sb, '\n');
-	write_message(&sb);
+	shell_write_message(&sb);
 	strbuf_free(&sb);
 }

@@ -182,6 +182,9 @@ void shell_free(struct shell *sh);
 void shell_error(struct shell *sh, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Like shell_error but without the source position (usage messages). */
 void shell_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Writes sb to stderr in one write, after flushing stdout: messages, set -x
+ * lines, `time` reports. */
+void shell_write_message(const struct strbuf *sb);
 /* The call stack (struct call_frame): a frame per function call and per
  * sourced file, pushed before it runs and popped after. */
 void shell_push_frame(struct shell *sh, const char *name, const char *file, unsigned line);
