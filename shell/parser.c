@@ -1,5 +1,5 @@
 /* The parser: shell text to the AST of ast.h, by recursive descent over
- * the tokens of lexer.c.
+ * the tokens of lexer.c (the grammar of [[ ]] is in cond_parse.c).
  *
  * Memory: every tree is built in an arena (ast.h) that the root owns.
  * Arrays whose length is not known yet are grown in the lexer's scratch
@@ -12,21 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "shell/cond_parse.h"
+#include "shell/grammar.h"
 #include "shell/lexer.h"
-
-struct parser {
-	struct lexer lx; /* the text; words, errors and the arena are there */
-	struct parser_options opts;
-	/* One token of lookahead. */
-	struct token tok;
-	bool have_tok;
-	struct src_pos last_end; /* the end of the last token consumed */
-	bool alias_next;     /* the previous alias ended in a blank */
-	bool whole_program;  /* parse_program: the text is all there is */
-	/* The arena is the parent's (sub-parsers) or parse_program()'s, not
-	 * one of parser_next()'s own. */
-	bool arena_shared;
-};
 
 /* ---- scratch arrays ----------------------------------------------------- */
 
@@ -52,7 +40,7 @@ static char *arena_str(struct parser *p, const char *s, size_t len)
 
 /* ---- tokens ------------------------------------------------------------- */
 
-static struct token *parser_peek(struct parser *p)
+struct token *parser_peek(struct parser *p)
 {
 	if (!p->have_tok) {
 		if (p->lx.failed) {
@@ -76,14 +64,13 @@ static struct token *parser_peek(struct parser *p)
 	return &p->tok;
 }
 
-static void parser_consume(struct parser *p)
+void parser_consume(struct parser *p)
 {
 	p->last_end = p->tok.range.end;
 	p->have_tok = false;
 }
 
-/* Takes the word out of the current token and consumes it. */
-static struct word *parser_take_word(struct parser *p)
+struct word *parser_take_word(struct parser *p)
 {
 	struct word *w = lex_token_word(&p->lx, &p->tok);
 	p->tok.word = NULL;
@@ -92,7 +79,7 @@ static struct word *parser_take_word(struct parser *p)
 	return w;
 }
 
-static void parser_fail_unexpected(struct parser *p, const struct token *t)
+void parser_fail_unexpected(struct parser *p, const struct token *t)
 {
 	if (p->lx.failed)
 		return;
@@ -111,7 +98,7 @@ static struct node *parse_and_or(struct parser *p);
 static struct node *parse_command(struct parser *p);
 static struct node *parse_compound_list(struct parser *p, bool allow_empty);
 
-static struct node *parser_new_node(struct parser *p, enum node_kind kind, struct src_pos begin)
+struct node *parser_new_node(struct parser *p, enum node_kind kind, struct src_pos begin)
 {
 	struct node *n = ast_arena_zalloc(p->lx.arena, sizeof *n);
 	n->arena = p->lx.arena;
@@ -121,7 +108,7 @@ static struct node *parser_new_node(struct parser *p, enum node_kind kind, struc
 	return n;
 }
 
-static void parser_finish_node(struct parser *p, struct node *n)
+void parser_finish_node(struct parser *p, struct node *n)
 {
 	n->range.end = p->last_end;
 }
@@ -138,7 +125,7 @@ static void list_finish(struct parser *p, struct node *list, struct builder *ite
 	list->u.list.items = bld_finish(p, items, sizeof *list->u.list.items, &list->u.list.nitems);
 }
 
-static void parser_skip_newlines(struct parser *p)
+void parser_skip_newlines(struct parser *p)
 {
 	while (parser_peek(p)->kind == TK_NEWLINE)
 		parser_consume(p);
@@ -638,207 +625,6 @@ static struct node *parse_case(struct parser *p)
 fail:
 	bld_release(p, &items);
 	bld_release(p, &patterns);
-	return NULL;
-}
-
-/* ---- [[ ]] -------------------------------------------------------------- */
-
-static struct cond_expr *parse_cond_or(struct parser *p);
-
-static struct cond_expr *new_cond(struct parser *p, enum cond_kind kind, struct src_pos begin)
-{
-	struct cond_expr *c = ast_arena_zalloc(p->lx.arena, sizeof *c);
-	c->kind = kind;
-	c->range.begin = begin;
-	c->range.end = begin;
-	return c;
-}
-
-static bool is_cond_unary(const char *s)
-{
-	return s[0] == '-' && s[1] && !s[2] && strchr("abcdefghknoprstuvwxzGLNORS", s[1]);
-}
-
-static bool is_cond_binary(const char *s)
-{
-	static const char *const ops[] = {"=", "==", "!=", "=~", "-eq", "-ne", "-lt",
-	                                  "-le", "-gt", "-ge", "-nt", "-ot", "-ef"};
-	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-		if (strcmp(s, ops[i]) == 0)
-			return true;
-	return false;
-}
-
-static void fail_cond(struct parser *p, const struct token *t)
-{
-	if (t->kind == TK_EOF) {
-		parser_fail_unexpected(p, t);
-		return;
-	}
-	char *s = lex_token_text(&p->lx, t);
-	lex_fail_at(&p->lx, t->range.begin, false, "syntax error in conditional expression: unexpected token `%s'", s);
-	free(s);
-}
-
-static bool cond_operand_ok(const struct token *t)
-{
-	return t->kind == TK_WORD && !t->asg_array && !lex_token_is_kw(t, "]]");
-}
-
-static struct cond_expr *parse_cond_primary(struct parser *p)
-{
-	parser_skip_newlines(p);
-	struct token *t = parser_peek(p);
-	struct src_pos begin = t->range.begin;
-	if (lex_token_is_kw(t, "!")) {
-		parser_consume(p);
-		if (!lex_enter(&p->lx))
-			return NULL;
-		struct cond_expr *inner = parse_cond_primary(p);
-		lex_leave(&p->lx);
-		if (!inner)
-			return NULL;
-		struct cond_expr *c = new_cond(p, COND_NOT, begin);
-		c->left = inner;
-		c->range.end = p->last_end;
-		return c;
-	}
-	if (t->kind == TK_LPAREN) {
-		parser_consume(p);
-		if (!lex_enter(&p->lx))
-			return NULL;
-		struct cond_expr *inner = parse_cond_or(p);
-		lex_leave(&p->lx);
-		if (!inner)
-			return NULL;
-		parser_skip_newlines(p);
-		t = parser_peek(p);
-		if (t->kind != TK_RPAREN) {
-			fail_cond(p, t);
-			return NULL;
-		}
-		parser_consume(p);
-		return inner;
-	}
-	if (!cond_operand_ok(t)) {
-		fail_cond(p, t);
-		return NULL;
-	}
-	struct word *first = parser_take_word(p);
-	struct token *next = parser_peek(p);
-	/* Unary test: an operator word followed by an operand. */
-	if (lex_word_is_plain(first) && is_cond_unary(first->parts[0].u.literal.text) &&
-	    cond_operand_ok(next)) {
-		const char *nt = lex_token_plain(next);
-		if (!(nt && is_cond_binary(nt))) {
-			struct cond_expr *c = new_cond(p, COND_UNARY, begin);
-			c->op = first->parts[0].u.literal.text;
-			c->lhs = parser_take_word(p);
-			c->range.end = p->last_end;
-			return c;
-		}
-	}
-	const char *op = NULL;
-	if (next->kind == TK_LESS)
-		op = "<";
-	else if (next->kind == TK_GREAT)
-		op = ">";
-	else if (next->kind == TK_WORD && lex_token_plain(next) && is_cond_binary(lex_token_plain(next)))
-		op = lex_token_plain(next);
-	if (!op) {
-		struct cond_expr *c = new_cond(p, COND_WORD, begin);
-		c->lhs = first;
-		c->range.end = p->last_end;
-		return c;
-	}
-	struct cond_expr *c = new_cond(p, COND_BINARY, begin);
-	c->op = arena_str(p, op, strlen(op));
-	c->lhs = first;
-	parser_consume(p);
-	if (strcmp(c->op, "=~") == 0) {
-		struct word *rx = lex_regex_word(&p->lx);
-		if (!rx)
-			return NULL;
-		if (rx->nparts == 0 || (lex_word_is_plain(rx) && strcmp(rx->parts[0].u.literal.text, "]]") == 0)) {
-			fail_cond(p, parser_peek(p));
-			return NULL;
-		}
-		c->rhs = rx;
-		p->last_end = lex_pos(&p->lx);
-	} else {
-		t = parser_peek(p);
-		if (!cond_operand_ok(t)) {
-			fail_cond(p, t);
-			return NULL;
-		}
-		c->rhs = parser_take_word(p);
-	}
-	c->range.end = p->last_end;
-	return c;
-}
-
-static struct cond_expr *parse_cond_and(struct parser *p)
-{
-	struct cond_expr *left = parse_cond_primary(p);
-	if (!left)
-		return NULL;
-	for (;;) {
-		parser_skip_newlines(p);
-		if (parser_peek(p)->kind != TK_AND_IF)
-			break;
-		parser_consume(p);
-		struct cond_expr *right = parse_cond_primary(p);
-		if (!right)
-			return NULL;
-		struct cond_expr *c = new_cond(p, COND_AND, left->range.begin);
-		c->left = left;
-		c->right = right;
-		c->range.end = p->last_end;
-		left = c;
-	}
-	return left;
-}
-
-static struct cond_expr *parse_cond_or(struct parser *p)
-{
-	struct cond_expr *left = parse_cond_and(p);
-	if (!left)
-		return NULL;
-	for (;;) {
-		parser_skip_newlines(p);
-		if (parser_peek(p)->kind != TK_OR_IF)
-			break;
-		parser_consume(p);
-		struct cond_expr *right = parse_cond_and(p);
-		if (!right)
-			return NULL;
-		struct cond_expr *c = new_cond(p, COND_OR, left->range.begin);
-		c->left = left;
-		c->right = right;
-		c->range.end = p->last_end;
-		left = c;
-	}
-	return left;
-}
-
-static struct node *parse_cond_command(struct parser *p)
-{
-	struct node *n = parser_new_node(p, NODE_COND, parser_peek(p)->range.begin);
-	parser_consume(p); /* [[ */
-	n->u.cond.expr = parse_cond_or(p);
-	if (!n->u.cond.expr)
-		goto fail;
-	parser_skip_newlines(p);
-	struct token *t = parser_peek(p);
-	if (!lex_token_is_kw(t, "]]")) {
-		fail_cond(p, t);
-		goto fail;
-	}
-	parser_consume(p);
-	parser_finish_node(p, n);
-	return n;
-fail:
-	ast_node_free(n);
 	return NULL;
 }
 
