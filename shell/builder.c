@@ -6,12 +6,6 @@
 
 #include "lib/util.h"
 
-struct scratch_vec {
-	char *data;
-	size_t cap; /* bytes */
-	struct scratch_vec *next_free;
-};
-
 static struct scratch_vec *vec_get(struct scratch *s)
 {
 	struct scratch_vec *v = s->free_vecs;
@@ -48,7 +42,7 @@ void builder_release(struct scratch *s, struct builder *b)
 	b->n = 0;
 }
 
-void *builder_push(struct scratch *s, struct builder *b, size_t size)
+void builder_grow(struct scratch *s, struct builder *b, size_t size)
 {
 	if (!b->v)
 		b->v = vec_get(s);
@@ -60,15 +54,6 @@ void *builder_push(struct scratch *s, struct builder *b, size_t size)
 		v->data = xrealloc(v->data, cap);
 		v->cap = cap;
 	}
-	void *e = v->data + b->n * size;
-	memset(e, 0, size);
-	b->n++;
-	return e;
-}
-
-void *builder_at(const struct builder *b, size_t i, size_t size)
-{
-	return b->v->data + i * size;
 }
 
 void *builder_finish(struct scratch *s, struct ast_arena *arena, struct builder *b, size_t size,

@@ -5,10 +5,16 @@
 #define SBSH_BUILDER_H
 
 #include <stddef.h>
+#include <string.h>
 
 #include "shell/ast.h"
 
-struct scratch_vec;
+/* A growable scratch array. */
+struct scratch_vec {
+	char *data;
+	size_t cap; /* bytes */
+	struct scratch_vec *next_free;
+};
 
 /* The scratch vectors of one parser, free ones on a list. */
 struct scratch {
@@ -25,9 +31,26 @@ struct builder {
 
 void scratch_free(struct scratch *s);
 
-/* A new zeroed element at the end; valid until the next push to b. */
-void *builder_push(struct scratch *s, struct builder *b, size_t size);
-void *builder_at(const struct builder *b, size_t i, size_t size);
+/* Makes room in b for one more element (a vector first, if it has none). */
+void builder_grow(struct scratch *s, struct builder *b, size_t size);
+
+/* A new zeroed element at the end; valid until the next push to b. Inline:
+ * the lexer pushes every word part. */
+static inline void *builder_push(struct scratch *s, struct builder *b, size_t size)
+{
+	if (!b->v || (b->n + 1) * size > b->v->cap)
+		builder_grow(s, b, size);
+	void *e = b->v->data + b->n * size;
+	memset(e, 0, size);
+	b->n++;
+	return e;
+}
+
+static inline void *builder_at(const struct builder *b, size_t i, size_t size)
+{
+	return b->v->data + i * size;
+}
+
 /* The elements, copied to the arena (NULL when there are none); b is
  * released. */
 void *builder_finish(struct scratch *s, struct ast_arena *arena, struct builder *b, size_t size,
