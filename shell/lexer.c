@@ -21,6 +21,8 @@
 #define END_OF_INPUT (-1)
 #define DEFAULT_MAX_DEPTH 1000
 
+/* The tokens as messages name them; an operator's name is its spelling,
+ * which match_operator() reads. */
 static const char *const tok_names[] = {
 	[TK_EOF] = "end of file", [TK_NEWLINE] = "newline", [TK_WORD] = "word",
 	[TK_IO_NUMBER] = "number", [TK_SEMI] = ";", [TK_DSEMI] = ";;",
@@ -1589,6 +1591,26 @@ static void lex_word_token(struct lexer *lx, struct token *t)
 	t->range.end = lex_pos(lx);
 }
 
+/* The longest operator that tok_names spells from c, c1, c2 (the next
+ * characters): its kind in *kind and its length, or 0 when there is none. */
+static size_t match_operator(int c, int c1, int c2, enum tok_kind *kind)
+{
+	size_t best = 0;
+	/* Unrolled, the names are constants: a chain of compares on c. */
+#pragma GCC unroll 32
+	for (int k = TK_SEMI; k <= TK_AND_DGREAT; k++) {
+		const unsigned char *op = (const unsigned char *)tok_names[k];
+		if (op[0] != c)
+			continue;
+		size_t n = !op[1] ? 1 : !op[2] ? 2 : 3;
+		if (n > best && (n < 2 || op[1] == c1) && (n < 3 || op[2] == c2)) {
+			best = n;
+			*kind = (enum tok_kind)k;
+		}
+	}
+	return best;
+}
+
 static void read_heredocs(struct lexer *lx, bool at_end);
 
 void lex_next_token(struct lexer *lx, struct token *t)
@@ -1619,11 +1641,6 @@ void lex_next_token(struct lexer *lx, struct token *t)
 	t->raw_frame_id = lx->frames[rc.f].id;
 	t->raw_begin = rc.pos;
 	int c1 = END_OF_INPUT, c2 = END_OF_INPUT;
-	if (c == ';' || c == '&' || c == '|' || c == '<' || c == '>') {
-		c1 = la(lx, 1);
-		c2 = c1 == END_OF_INPUT ? END_OF_INPUT : la(lx, 2);
-	}
-	size_t oplen = 1;
 	switch (c) {
 	case END_OF_INPUT:
 		t->kind = TK_EOF;
@@ -1639,87 +1656,22 @@ void lex_next_token(struct lexer *lx, struct token *t)
 			read_heredocs(lx, false);
 		return;
 	case ';':
-		if (c1 == ';') {
-			t->kind = c2 == '&' ? TK_DSEMI_AND : TK_DSEMI;
-			oplen = c2 == '&' ? 3 : 2;
-		} else if (c1 == '&') {
-			t->kind = TK_SEMI_AND;
-			oplen = 2;
-		} else {
-			t->kind = TK_SEMI;
-		}
-		break;
 	case '&':
-		if (c1 == '&') {
-			t->kind = TK_AND_IF;
-			oplen = 2;
-		} else if (c1 == '>') {
-			t->kind = c2 == '>' ? TK_AND_DGREAT : TK_AND_GREAT;
-			oplen = c2 == '>' ? 3 : 2;
-		} else {
-			t->kind = TK_AMP;
-		}
-		break;
 	case '|':
-		if (c1 == '|') {
-			t->kind = TK_OR_IF;
-			oplen = 2;
-		} else if (c1 == '&') {
-			t->kind = TK_PIPE_AMP;
-			oplen = 2;
-		} else {
-			t->kind = TK_PIPE;
-		}
+	case '<':
+	case '>':
+		c1 = la(lx, 1);
+		c2 = c1 == END_OF_INPUT ? END_OF_INPUT : la(lx, 2);
+		if ((c == '<' || c == '>') && c1 == '(')
+			goto word; /* process substitution */
 		break;
 	case '(':
-		t->kind = TK_LPAREN;
-		break;
 	case ')':
-		t->kind = TK_RPAREN;
-		break;
-	case '<':
-		if (c1 == '(')
-			goto word;
-		if (c1 == '<') {
-			if (c2 == '<') {
-				t->kind = TK_TLESS;
-				oplen = 3;
-			} else if (c2 == '-') {
-				t->kind = TK_DLESSDASH;
-				oplen = 3;
-			} else {
-				t->kind = TK_DLESS;
-				oplen = 2;
-			}
-		} else if (c1 == '&') {
-			t->kind = TK_LESSAND;
-			oplen = 2;
-		} else if (c1 == '>') {
-			t->kind = TK_LESSGREAT;
-			oplen = 2;
-		} else {
-			t->kind = TK_LESS;
-		}
-		break;
-	case '>':
-		if (c1 == '(')
-			goto word;
-		if (c1 == '>') {
-			t->kind = TK_DGREAT;
-			oplen = 2;
-		} else if (c1 == '&') {
-			t->kind = TK_GREATAND;
-			oplen = 2;
-		} else if (c1 == '|') {
-			t->kind = TK_CLOBBER;
-			oplen = 2;
-		} else {
-			t->kind = TK_GREAT;
-		}
 		break;
 	default:
 		goto word;
 	}
+	size_t oplen = match_operator(c, c1, c2, &t->kind);
 	for (size_t i = 0; i < oplen; i++)
 		advance(lx);
 	t->range.end = lex_pos(lx);
