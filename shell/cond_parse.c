@@ -141,20 +141,23 @@ static struct cond_expr *parse_cond_primary(struct parser *p)
 	return c;
 }
 
-static struct cond_expr *parse_cond_and(struct parser *p)
+/* Operands joined by the operator token op (&& or ||) into kind nodes,
+ * from the left. */
+static struct cond_expr *parse_cond_chain(struct parser *p, enum tok_kind op, enum cond_kind kind,
+                                          struct cond_expr *(*operand)(struct parser *p))
 {
-	struct cond_expr *left = parse_cond_primary(p);
+	struct cond_expr *left = operand(p);
 	if (!left)
 		return NULL;
 	for (;;) {
 		parser_skip_newlines(p);
-		if (parser_peek(p)->kind != TK_AND_IF)
+		if (parser_peek(p)->kind != op)
 			break;
 		parser_consume(p);
-		struct cond_expr *right = parse_cond_primary(p);
+		struct cond_expr *right = operand(p);
 		if (!right)
 			return NULL;
-		struct cond_expr *c = new_cond(p, COND_AND, left->range.begin);
+		struct cond_expr *c = new_cond(p, kind, left->range.begin);
 		c->left = left;
 		c->right = right;
 		c->range.end = p->last_end;
@@ -163,26 +166,14 @@ static struct cond_expr *parse_cond_and(struct parser *p)
 	return left;
 }
 
+static struct cond_expr *parse_cond_and(struct parser *p)
+{
+	return parse_cond_chain(p, TK_AND_IF, COND_AND, parse_cond_primary);
+}
+
 static struct cond_expr *parse_cond_or(struct parser *p)
 {
-	struct cond_expr *left = parse_cond_and(p);
-	if (!left)
-		return NULL;
-	for (;;) {
-		parser_skip_newlines(p);
-		if (parser_peek(p)->kind != TK_OR_IF)
-			break;
-		parser_consume(p);
-		struct cond_expr *right = parse_cond_and(p);
-		if (!right)
-			return NULL;
-		struct cond_expr *c = new_cond(p, COND_OR, left->range.begin);
-		c->left = left;
-		c->right = right;
-		c->range.end = p->last_end;
-		left = c;
-	}
-	return left;
+	return parse_cond_chain(p, TK_OR_IF, COND_OR, parse_cond_and);
 }
 
 struct node *parse_cond_command(struct parser *p)

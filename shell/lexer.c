@@ -1187,6 +1187,23 @@ static inline bool dquote_special(unsigned char c)
 	return c == '"' || c == '$' || c == '`' || c == '\\' || c == '\n';
 }
 
+/* In a bracketed mode: whether c ends it, being an unbalanced closing
+ * bracket or the stop character outside nested brackets; *depth counts
+ * the nesting. */
+static inline bool nesting_ends(int c, int open, int close, int stop, int *depth)
+{
+	if (c == close) {
+		if (*depth == 0)
+			return true;
+		(*depth)--;
+	} else if (c == open) {
+		(*depth)++;
+	} else if (c == stop && *depth == 0) {
+		return true;
+	}
+	return false;
+}
+
 /* The loop at the heart of the lexer: word parts until the mode's end. The
  * terminator is not consumed. */
 static bool lex_parts(struct lexer *lx, struct parts *ps, const struct wopts *wo)
@@ -1274,35 +1291,16 @@ static bool lex_parts(struct lexer *lx, struct parts *ps, const struct wopts *wo
 		case WM_HEREDOC:
 			break;
 		case WM_PARAM:
-			if (c == '}') {
-				if (depth == 0)
-					return true;
-				depth--;
-			} else if (c == '{') {
-				depth++;
-			} else if (c == wo->stop && depth == 0) {
+			if (nesting_ends(c, '{', '}', wo->stop, &depth))
 				return true;
-			}
 			break;
 		case WM_ARITH:
-			if (c == ')') {
-				if (depth == 0)
-					return true;
-				depth--;
-			} else if (c == '(') {
-				depth++;
-			} else if (c == wo->stop && depth == 0) {
+			if (nesting_ends(c, '(', ')', wo->stop, &depth))
 				return true;
-			}
 			break;
 		case WM_SUBSCRIPT:
-			if (c == ']') {
-				if (depth == 0)
-					return true;
-				depth--;
-			} else if (c == '[') {
-				depth++;
-			}
+			if (nesting_ends(c, '[', ']', END_OF_INPUT, &depth)) /* no stop character */
+				return true;
 			break;
 		}
 

@@ -461,20 +461,11 @@ fail:
 /* `do list done`, or bash's `{ list }` form, as a for-loop body. */
 static struct node *parse_do_group(struct parser *p)
 {
-	struct token *t = parser_peek(p);
-	if (lex_token_is_kw(t, "{")) {
-		parser_consume(p);
-		struct node *body = parse_compound_list(p, false);
-		if (!body || !expect_kw(p, "}")) {
-			ast_node_free(body);
-			return NULL;
-		}
-		return body;
-	}
-	if (!expect_kw(p, "do"))
+	bool brace = lex_token_is_kw(parser_peek(p), "{");
+	if (!expect_kw(p, brace ? "{" : "do"))
 		return NULL;
 	struct node *body = parse_compound_list(p, false);
-	if (!body || !expect_kw(p, "done")) {
+	if (!body || !expect_kw(p, brace ? "}" : "done")) {
 		ast_node_free(body);
 		return NULL;
 	}
