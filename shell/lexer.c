@@ -557,6 +557,37 @@ struct wopts {
 
 static bool lex_parts(struct lexer *lx, struct parts *ps, const struct wopts *wo);
 
+/* A word of its own in the given mode, from the cursor (which stood at
+ * begin) to the mode's end, not consumed. NULL on error. */
+static struct word *lex_mode_word(struct lexer *lx, struct src_pos begin, enum wmode mode, bool dq,
+                                  int stop)
+{
+	struct parts ps;
+	parts_init(&ps);
+	struct wopts wo = {mode, dq, stop};
+	if (!lex_parts(lx, &ps, &wo)) {
+		parts_discard(lx, &ps);
+		return NULL;
+	}
+	return parts_finish(lx, &ps, begin);
+}
+
+/* At `[`: the subscript up to the matching `]`, both brackets consumed. */
+static struct word *lex_subscript(struct lexer *lx)
+{
+	struct src_pos begin = lex_pos(lx);
+	advance(lx);
+	struct word *w = lex_mode_word(lx, begin, WM_SUBSCRIPT, true, 0);
+	if (!w)
+		return NULL;
+	if (la(lx, 0) != ']') {
+		lex_fail_eof(lx, "]");
+		return NULL;
+	}
+	advance(lx);
+	return w;
+}
+
 void lex_fail_eof(struct lexer *lx, const char *what)
 {
 	lex_fail_at(lx, lex_pos(lx), true, "unexpected EOF while looking for matching `%s'", what);
@@ -743,16 +774,8 @@ static bool lex_cmdsub_body(struct lexer *lx, struct node **program, char **text
 
 static bool lex_arith_body(struct lexer *lx, struct word **expr, int stop)
 {
-	struct src_pos begin = lex_pos(lx);
-	struct parts inner;
-	parts_init(&inner);
-	struct wopts wo = {WM_ARITH, true, stop};
-	if (!lex_parts(lx, &inner, &wo)) {
-		parts_discard(lx, &inner);
-		return false;
-	}
-	*expr = parts_finish(lx, &inner, begin);
-	return true;
+	*expr = lex_mode_word(lx, lex_pos(lx), WM_ARITH, true, stop);
+	return *expr != NULL;
 }
 
 /* At `((`-less position just after `$((`: the expression and `))`. */
@@ -866,16 +889,8 @@ static int char_after_name(const struct lexer *lx, struct cursor c)
 
 static bool lex_param_word(struct lexer *lx, struct word **out, bool dq, int stop)
 {
-	struct src_pos begin = lex_pos(lx);
-	struct parts inner;
-	parts_init(&inner);
-	struct wopts wo = {WM_PARAM, dq, stop};
-	if (!lex_parts(lx, &inner, &wo)) {
-		parts_discard(lx, &inner);
-		return false;
-	}
-	*out = parts_finish(lx, &inner, begin);
-	return true;
+	*out = lex_mode_word(lx, lex_pos(lx), WM_PARAM, dq, stop);
+	return *out != NULL;
 }
 
 static void bad_substitution(struct lexer *lx, struct src_pos pos)
@@ -932,22 +947,9 @@ static bool lex_braced_param(struct lexer *lx, struct parts *ps, bool dq)
 		advance(lx);
 	}
 	if (lex_is_name_start((unsigned char)wp.name[0]) && la(lx, 0) == '[') {
-		struct src_pos ib = lex_pos(lx);
-		advance(lx);
-		struct parts inner;
-		parts_init(&inner);
-		struct wopts wo = {WM_SUBSCRIPT, true, 0};
-		if (!lex_parts(lx, &inner, &wo)) {
-			parts_discard(lx, &inner);
+		wp.index = lex_subscript(lx);
+		if (!wp.index)
 			goto fail;
-		}
-		if (la(lx, 0) != ']') {
-			parts_discard(lx, &inner);
-			lex_fail_eof(lx, "]");
-			goto fail;
-		}
-		wp.index = parts_finish(lx, &inner, ib);
-		advance(lx);
 		if (wp.indirect && wp.index->nparts == 1 && wp.index->parts[0].kind == WORD_LITERAL &&
 		    wp.index->parts[0].u.literal.len == 1 &&
 		    (wp.index->parts[0].u.literal.text[0] == '@' ||
@@ -1430,18 +1432,9 @@ static bool lex_assignment(struct lexer *lx, struct token *t, struct parts *ps,
 	size_t plen = strlen(t->asg_name);
 	if (la(lx, 0) == '[') {
 		struct src_pos ib = lex_pos(lx);
-		advance(lx);
-		struct parts inner;
-		parts_init(&inner);
-		struct wopts wo = {WM_SUBSCRIPT, true, 0};
-		if (!lex_parts(lx, &inner, &wo) || la(lx, 0) != ']') {
-			parts_discard(lx, &inner);
-			if (!lx->failed)
-				lex_fail_eof(lx, "]");
+		t->asg_index = lex_subscript(lx);
+		if (!t->asg_index)
 			return false;
-		}
-		t->asg_index = parts_finish(lx, &inner, ib);
-		advance(lx);
 		/* The whole word keeps the subscript too (its parts shared: all
 		 * of it is in the arena). */
 		char *head = ast_arena_alloc(lx->arena, plen + 2);
@@ -1512,16 +1505,11 @@ static bool lex_assignment(struct lexer *lx, struct token *t, struct parts *ps,
 				lex_fail_at(lx, lex_pos(lx), false, "syntax error near unexpected token `%c'", c);
 				return false;
 			}
-			struct src_pos eb = lex_pos(lx);
-			struct parts elem;
-			parts_init(&elem);
-			struct wopts wo = {WM_NORMAL, false, 0};
-			if (!lex_parts(lx, &elem, &wo)) {
-				parts_discard(lx, &elem);
+			struct word *w = lex_mode_word(lx, lex_pos(lx), WM_NORMAL, false, 0);
+			if (!w) {
 				builder_release(&lx->scratch, &elems);
 				return false;
 			}
-			struct word *w = parts_finish(lx, &elem, eb);
 			*(struct word **)builder_push(&lx->scratch, &elems, sizeof w) = w;
 		}
 		t->asg_elems = builder_finish(&lx->scratch, lx->arena, &elems, sizeof *t->asg_elems, &t->asg_nelems);
@@ -1778,17 +1766,13 @@ static void fill_heredoc(struct lexer *lx, struct lex_heredoc *h, struct strbuf 
 	/* Its $( ) need a grammar of their own text. */
 	struct lexer *s = lx->grammar->text_lexer(lx->grammar_ctx, body->data ? body->data : "",
 	                                          body->len, begin);
-	struct parts ps;
-	parts_init(&ps);
-	struct wopts wo = {WM_HEREDOC, true, 0};
-	if (!lex_parts(s, &ps, &wo)) {
-		parts_discard(s, &ps);
+	struct word *bw = lex_mode_word(s, begin, WM_HEREDOC, true, 0);
+	if (!bw) {
 		lx->failed = true;
 		lx->err = s->err;
 		s->err.message = NULL;
 		s->failed = false;
 	} else {
-		struct word *bw = parts_finish(s, &ps, begin);
 		w->parts = bw->parts;
 		w->nparts = bw->nparts;
 		w->range = bw->range;
@@ -1943,15 +1927,7 @@ struct word *lex_regex_word(struct lexer *lx)
 {
 	while (la(lx, 0) == ' ' || la(lx, 0) == '\t')
 		advance(lx);
-	struct src_pos begin = lex_pos(lx);
-	struct parts ps;
-	parts_init(&ps);
-	struct wopts wo = {WM_REGEX, false, 0};
-	if (!lex_parts(lx, &ps, &wo)) {
-		parts_discard(lx, &ps);
-		return NULL;
-	}
-	return parts_finish(lx, &ps, begin);
+	return lex_mode_word(lx, lex_pos(lx), WM_REGEX, false, 0);
 }
 
 int lex_peek(const struct lexer *lx)
