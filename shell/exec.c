@@ -965,6 +965,17 @@ static bool loop_should_end(struct shell *sh)
 	}
 }
 
+/* One pass of a loop's body, its status in *status: true when the loop
+ * must end. */
+static bool run_loop_body(struct shell *sh, const struct node *body, int *status)
+{
+	*status = run_node(sh, body, 0);
+	if (loop_should_end(sh))
+		return true;
+	trap_run_pending(sh);
+	return false;
+}
+
 static int run_loop(struct shell *sh, const struct node *n)
 {
 	int status = 0;
@@ -982,10 +993,8 @@ static int run_loop(struct shell *sh, const struct node *n)
 			break;
 		if ((cond == 0) == n->u.loop.until)
 			break;
-		status = run_node(sh, n->u.loop.body, 0);
-		if (loop_should_end(sh))
+		if (run_loop_body(sh, n->u.loop.body, &status))
 			break;
-		trap_run_pending(sh);
 	}
 	sh->loop_depth--;
 	return status;
@@ -1014,10 +1023,8 @@ static int run_for(struct shell *sh, const struct node *n)
 			status = 1;
 			break;
 		}
-		status = run_node(sh, n->u.for_.body, 0);
-		if (loop_should_end(sh))
+		if (run_loop_body(sh, n->u.for_.body, &status))
 			break;
-		trap_run_pending(sh);
 	}
 	sh->loop_depth--;
 	strvec_free(&items);
@@ -1053,10 +1060,8 @@ static int run_arith_for(struct shell *sh, const struct node *n)
 		}
 		if (v == 0)
 			break;
-		status = run_node(sh, n->u.arith_for.body, 0);
-		if (loop_should_end(sh))
+		if (run_loop_body(sh, n->u.arith_for.body, &status))
 			break;
-		trap_run_pending(sh);
 		if (n->u.arith_for.step && eval_arith_word(sh, n->u.arith_for.step, &v) != 0) {
 			status = 1;
 			break;
@@ -1273,17 +1278,6 @@ static bool only_blank_left(const char *text, size_t len, size_t off)
 	return true;
 }
 
-/* Reports a syntax error from the parser. */
-static void report_syntax_error(struct shell *sh, const struct parse_error *e)
-{
-	sh->lineno = e->pos.line;
-	const char *msg = e->message ? e->message : "syntax error";
-	if (strncmp(msg, "syntax error", 12) == 0)
-		shell_error(sh, "%s", msg);
-	else
-		shell_error(sh, "syntax error: %s", msg);
-}
-
 static int exec_text(struct shell *sh, const char *text, size_t len, const char *source_name,
                      unsigned first_line, bool may_exec)
 {
@@ -1307,7 +1301,7 @@ static int exec_text(struct shell *sh, const char *text, size_t len, const char 
 		if (r == 0)
 			break;
 		if (r < 0) {
-			report_syntax_error(sh, parser_error(p));
+			shell_syntax_error(sh, parser_error(p));
 			status = STATUS_SYNTAX;
 			sh->last_status = status;
 			break;
