@@ -901,6 +901,17 @@ static void bad_substitution(struct lexer *lx, struct src_pos pos)
 		lex_fail_at(lx, pos, false, "bad substitution");
 }
 
+/* At the operator character c of ${x op...}: past it, and past a second c
+ * when it is doubled (%% ## ^^ ,,), which the result tells. */
+static bool op_doubled(struct lexer *lx, int c)
+{
+	advance(lx);
+	if (la(lx, 0) != c)
+		return false;
+	advance(lx);
+	return true;
+}
+
 /* ${...}: at the `$`. */
 static bool lex_braced_param(struct lexer *lx, struct parts *ps, bool dq)
 {
@@ -999,13 +1010,10 @@ simple_op:
 			break;
 		case '%':
 		case '#':
-			advance(lx);
-			if (la(lx, 0) == c) {
-				advance(lx);
+			if (op_doubled(lx, c))
 				wp.op = c == '%' ? PARAM_REMOVE_LARGE_SUFFIX : PARAM_REMOVE_LARGE_PREFIX;
-			} else {
+			else
 				wp.op = c == '%' ? PARAM_REMOVE_SMALL_SUFFIX : PARAM_REMOVE_SMALL_PREFIX;
-			}
 			if (!lex_param_word(lx, &wp.arg, dq, 0))
 				goto fail;
 			break;
@@ -1047,13 +1055,10 @@ simple_op:
 			break;
 		case '^':
 		case ',':
-			advance(lx);
-			if (la(lx, 0) == c) {
-				advance(lx);
+			if (op_doubled(lx, c))
 				wp.op = c == '^' ? PARAM_UPPER_ALL : PARAM_LOWER_ALL;
-			} else {
+			else
 				wp.op = c == '^' ? PARAM_UPPER_FIRST : PARAM_LOWER_FIRST;
-			}
 			if (la(lx, 0) != '}' && !lex_param_word(lx, &wp.arg, dq, 0))
 				goto fail;
 			break;
