@@ -160,7 +160,7 @@ struct shell {
 	/* exec.c: counts command substitutions, so a command without a name
 	 * knows whether its status comes from one. */
 	unsigned cmdsub_count;
-	/* exec.c: nesting of command substitutions, for set -x prefixes. */
+	/* exec.c: nesting of command substitutions, for xtrace.c's prefixes. */
 	unsigned cmdsub_depth;
 	/* exec.c: an interactive shell's foreground job died of SIGINT, or a
 	 * nesting limit was hit: the rest of the command line is abandoned. */
