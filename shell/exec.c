@@ -14,6 +14,9 @@
 #include "shell/exec.h"
 #include "shell/funcs.h"
 #include "shell/cmdhash.h"
+#include "shell/xtrace.h"
+#include "shell/assign.h"
+#include "shell/cond_eval.h"
 #include "shell/alias.h"
 #include "shell/trap.h"
 #include "shell/jobs.h"
@@ -21,8 +24,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
-#include <regex.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -51,295 +52,6 @@ static int run_node(struct shell *sh, const struct node *n, unsigned flags);
 /* Nesting limit for subshell processes inside each other ($( ), pipelines,
  * ( ), &): far above what scripts use, far below what a machine holds. */
 #define EXEC_MAX_SUBSHELL_DEPTH 256
-
-/* ---- the function table ------------------------------------------------- */
-
-struct func {
-	char *name;
-	char *source;    /* the file it was defined in (BASH_SOURCE), or NULL */
-	struct node *body;
-	unsigned refs;   /* calls in progress: a redefinition must not free it */
-	bool unlinked;
-	struct func *next;
-};
-
-struct func_table {
-	struct func **buckets;
-	size_t nbuckets, count;
-};
-
-static size_t hash_string(const char *s)
-{
-	size_t h = 2166136261u;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
-}
-
-static struct func_table *func_table(struct shell *sh)
-{
-	if (!sh->funcs) {
-		sh->funcs = xcalloc(1, sizeof *sh->funcs);
-		sh->funcs->nbuckets = 64;
-		sh->funcs->buckets = xcalloc(64, sizeof *sh->funcs->buckets);
-	}
-	return sh->funcs;
-}
-
-static struct func **func_slot(struct shell *sh, const char *name)
-{
-	struct func_table *t = func_table(sh);
-	struct func **pp = &t->buckets[hash_string(name) % t->nbuckets];
-	while (*pp && strcmp((*pp)->name, name) != 0)
-		pp = &(*pp)->next;
-	return pp;
-}
-
-static void func_release(struct func *f)
-{
-	if (f->refs == 0 && f->unlinked) {
-		free(f->name);
-		free(f->source);
-		ast_node_free(f->body);
-		free(f);
-	}
-}
-
-static struct func *func_find(struct shell *sh, const char *name)
-{
-	if (!sh->funcs)
-		return NULL;
-	return *func_slot(sh, name);
-}
-
-const struct node *funcs_lookup(struct shell *sh, const char *name)
-{
-	struct func *f = func_find(sh, name);
-	return f ? f->body : NULL;
-}
-
-void funcs_define(struct shell *sh, const char *name, const struct node *body)
-{
-	struct func **pp = func_slot(sh, name);
-	struct func *f = xcalloc(1, sizeof *f);
-	f->name = xstrdup(name);
-	f->source = sh->source_name ? xstrdup(sh->source_name) : NULL;
-	f->body = ast_node_copy(body);
-	if (*pp) {
-		struct func *old = *pp;
-		f->next = old->next;
-		old->unlinked = true;
-		func_release(old);
-	} else {
-		sh->funcs->count++;
-	}
-	*pp = f;
-}
-
-int funcs_unset(struct shell *sh, const char *name)
-{
-	if (!sh->funcs)
-		return 0;
-	struct func **pp = func_slot(sh, name);
-	if (*pp) {
-		struct func *old = *pp;
-		*pp = old->next;
-		old->unlinked = true;
-		sh->funcs->count--;
-		func_release(old);
-	}
-	return 0;
-}
-
-/* A script run by execve's ENOEXEC fallback starts without the parent's
- * functions, as a new shell would. */
-static void funcs_clear(struct shell *sh)
-{
-	if (!sh->funcs)
-		return;
-	struct func_table *t = sh->funcs;
-	for (size_t i = 0; i < t->nbuckets; i++) {
-		while (t->buckets[i]) {
-			struct func *f = t->buckets[i];
-			t->buckets[i] = f->next;
-			f->unlinked = true;
-			func_release(f);
-		}
-	}
-	t->count = 0;
-}
-
-static int compare_func_ptr(const void *a, const void *b)
-{
-	return strcmp((*(struct func *const *)a)->name, (*(struct func *const *)b)->name);
-}
-
-void funcs_foreach(struct shell *sh, void (*fn)(const char *name, const struct node *body, void *ctx), void *ctx)
-{
-	if (!sh->funcs || sh->funcs->count == 0)
-		return;
-	struct func_table *t = sh->funcs;
-	struct func **list = xcalloc(t->count, sizeof *list);
-	size_t n = 0;
-	for (size_t i = 0; i < t->nbuckets; i++)
-		for (struct func *f = t->buckets[i]; f; f = f->next)
-			if (n < t->count)
-				list[n++] = f;
-	qsort(list, n, sizeof *list, compare_func_ptr);
-	for (size_t i = 0; i < n; i++) {
-		list[i]->refs++;
-		fn(list[i]->name, list[i]->body, ctx);
-		list[i]->refs--;
-	}
-	for (size_t i = 0; i < n; i++)
-		func_release(list[i]);
-	free(list);
-}
-
-void funcs_print(struct strbuf *out, const char *name, const struct node *body)
-{
-	strbuf_adds(out, name);
-	strbuf_adds(out, " () \n");
-	ast_print_node(out, body);
-	if (out->len == 0 || out->data[out->len - 1] != '\n')
-		strbuf_addc(out, '\n');
-}
-
-/* ---- the command hash ------------------------------------------------- */
-
-struct hash_entry {
-	char *name;
-	char *path;
-	unsigned hits;
-	struct hash_entry *next;
-};
-
-struct hash_table {
-	struct hash_entry *buckets[128];
-};
-
-void exec_hash_clear(struct shell *sh)
-{
-	if (!sh->cmd_hash)
-		return;
-	for (size_t i = 0; i < 128; i++) {
-		for (struct hash_entry *e = sh->cmd_hash->buckets[i], *next; e; e = next) {
-			next = e->next;
-			free(e->name);
-			free(e->path);
-			free(e);
-		}
-		sh->cmd_hash->buckets[i] = NULL;
-	}
-}
-
-static struct hash_entry **hash_slot(struct shell *sh, const char *name)
-{
-	if (!sh->cmd_hash)
-		sh->cmd_hash = xcalloc(1, sizeof *sh->cmd_hash);
-	struct hash_entry **pp = &sh->cmd_hash->buckets[hash_string(name) % 128];
-	while (*pp && strcmp((*pp)->name, name) != 0)
-		pp = &(*pp)->next;
-	return pp;
-}
-
-static int compare_hash_ptr(const void *a, const void *b)
-{
-	return strcmp((*(struct hash_entry *const *)a)->name, (*(struct hash_entry *const *)b)->name);
-}
-
-void exec_hash_foreach(struct shell *sh, void (*fn)(const char *name, const char *path, unsigned hits, void *ctx), void *ctx)
-{
-	if (!sh->cmd_hash)
-		return;
-	size_t n = 0, cap = 0;
-	struct hash_entry **list = NULL;
-	for (size_t i = 0; i < 128; i++)
-		for (struct hash_entry *e = sh->cmd_hash->buckets[i]; e; e = e->next) {
-			if (n == cap) {
-				cap = cap ? cap * 2 : 16;
-				list = xreallocarray(list, cap, sizeof *list);
-			}
-			list[n++] = e;
-		}
-	if (n)
-		qsort(list, n, sizeof *list, compare_hash_ptr);
-	for (size_t i = 0; i < n; i++)
-		fn(list[i]->name, list[i]->path, list[i]->hits, ctx);
-	free(list);
-}
-
-const char *exec_default_path(void)
-{
-	return "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
-}
-
-static bool is_executable_file(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
-}
-
-/* PATH search without the hash. */
-static char *search_path(const char *name, const char *path_var)
-{
-	if (!path_var)
-		path_var = exec_default_path();
-	size_t nlen = strlen(name);
-	char buf[PATH_MAX];
-	const char *p = path_var;
-	for (;;) {
-		size_t dlen = strcspn(p, ":");
-		const char *colon = p[dlen] == ':' ? p + dlen : NULL;
-		if (dlen + nlen + 2 <= sizeof buf) {
-			if (dlen == 0) {
-				memcpy(buf, name, nlen + 1); /* empty entry: the current directory */
-			} else {
-				memcpy(buf, p, dlen);
-				buf[dlen] = '/';
-				memcpy(buf + dlen + 1, name, nlen + 1);
-			}
-			if (is_executable_file(buf))
-				return xstrdup(buf);
-		}
-		if (!colon)
-			break;
-		p = colon + 1;
-	}
-	return NULL;
-}
-
-char *exec_find_program(struct shell *sh, const char *name, const char *path_var)
-{
-	bool use_hash = sh->opt.hashall && path_var == NULL;
-	if (!path_var)
-		path_var = vars_get(sh, "PATH");
-	if (use_hash) {
-		struct hash_entry **pp = hash_slot(sh, name);
-		if (*pp) {
-			if (access((*pp)->path, X_OK) == 0) {
-				(*pp)->hits++;
-				return xstrdup((*pp)->path);
-			}
-			struct hash_entry *stale = *pp;
-			*pp = stale->next;
-			free(stale->name);
-			free(stale->path);
-			free(stale);
-		}
-	}
-	char *found = search_path(name, path_var);
-	/* Relative PATH entries depend on the cwd: do not remember them. */
-	if (found && use_hash && found[0] == '/') {
-		struct hash_entry **pp = hash_slot(sh, name);
-		struct hash_entry *e = xcalloc(1, sizeof *e);
-		e->name = xstrdup(name);
-		e->path = xstrdup(found);
-		e->hits = 1;
-		*pp = e;
-	}
-	return found;
-}
 
 /* ---- keywords ------------------------------------------------------------- */
 
@@ -523,389 +235,6 @@ static void close_procsubs(struct shell *sh, size_t keep)
 		close(sh->procsub_fds[--sh->nprocsub_fds]);
 }
 
-/* ---- xtrace -------------------------------------------------------------- */
-
-static bool needs_quotes(const char *s)
-{
-	if (!*s)
-		return true;
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-		      strchr("_./:=@%+,-", c) || c >= 0x80))
-			return true;
-	}
-	return false;
-}
-
-static void trace_word(struct strbuf *sb, const char *s)
-{
-	if (needs_quotes(s))
-		vars_quote(sb, s);
-	else
-		strbuf_adds(sb, s);
-}
-
-static void trace_prefix(struct shell *sh, struct strbuf *sb)
-{
-	const char *ps4 = vars_get(sh, "PS4");
-	if (!ps4)
-		return;
-	/* PS4 expansion must not trace itself. */
-	bool saved = sh->opt.xtrace;
-	sh->opt.xtrace = false;
-	char *p = expand_prompt(sh, ps4);
-	sh->opt.xtrace = saved;
-	/* bash repeats PS4's first character once per command substitution */
-	for (unsigned i = 0; p[0] && i < sh->cmdsub_depth; i++)
-		strbuf_addc(sb, p[0]);
-	strbuf_adds(sb, p);
-	free(p);
-}
-
-static void trace_write(struct strbuf *sb)
-{
-	fflush(stdout);
-	size_t off = 0;
-	while (off < sb->len) {
-		ssize_t n = write(2, sb->data + off, sb->len - off);
-		if (n <= 0)
-			break;
-		off += (size_t)n;
-	}
-}
-
-static void trace_argv(struct shell *sh, char *const *argv)
-{
-	struct strbuf sb;
-	strbuf_init(&sb);
-	trace_prefix(sh, &sb);
-	for (size_t i = 0; argv[i]; i++) {
-		if (i)
-			strbuf_addc(&sb, ' ');
-		trace_word(&sb, argv[i]);
-	}
-	strbuf_addc(&sb, '\n');
-	trace_write(&sb);
-	strbuf_free(&sb);
-}
-
-static void trace_text(struct shell *sh, const char *text)
-{
-	struct strbuf sb;
-	strbuf_init(&sb);
-	trace_prefix(sh, &sb);
-	strbuf_adds(&sb, text);
-	strbuf_addc(&sb, '\n');
-	trace_write(&sb);
-	strbuf_free(&sb);
-}
-
-/* ---- assignments ----------------------------------------------------------- */
-
-enum assign_mode {
-	ASSIGN_PERSIST, /* no command, or a special builtin */
-	ASSIGN_TEMP,    /* in a pushed scope, exported to what runs */
-};
-
-/* For a=([i]=v ...): when w starts with an unquoted [index]=, fills the
- * index and value words (their parts point into w) and returns true. */
-static bool split_indexed_element(const struct word *w, struct word *index, struct word *value,
-                                  struct word_part *scratch)
-{
-	if (w->nparts == 0 || w->parts[0].kind != WORD_LITERAL || w->parts[0].u.literal.quote != QUOTE_NONE ||
-	    w->parts[0].u.literal.len == 0 || w->parts[0].u.literal.text[0] != '[')
-		return false;
-	for (size_t k = 0; k < w->nparts; k++) {
-		const struct word_part *p = &w->parts[k];
-		if (p->kind != WORD_LITERAL || p->u.literal.quote != QUOTE_NONE)
-			continue;
-		const char *t = p->u.literal.text;
-		size_t len = p->u.literal.len;
-		size_t from = k == 0 ? 1 : 0;
-		for (size_t j = from; j + 1 < len; j++) {
-			if (t[j] != ']' || t[j + 1] != '=')
-				continue;
-			/* scratch[0]: the index's last literal, scratch[1]: the
-			 * value's first literal, scratch[2]: the index's first. */
-			scratch[0] = *p;
-			scratch[0].u.literal.text = (char *)t + (k == 0 ? 1 : 0);
-			scratch[0].u.literal.len = j - (k == 0 ? 1 : 0);
-			scratch[1] = *p;
-			scratch[1].u.literal.text = (char *)t + j + 2;
-			scratch[1].u.literal.len = len - j - 2;
-			if (k == 0) {
-				index->parts = &scratch[0];
-				index->nparts = 1;
-			} else {
-				/* parts[0] without its '[', parts 1..k-1, then the head of k */
-				struct word_part *ip = xcalloc(k + 1, sizeof *ip);
-				ip[0] = w->parts[0];
-				ip[0].u.literal.text++;
-				ip[0].u.literal.len--;
-				for (size_t m = 1; m < k; m++)
-					ip[m] = w->parts[m];
-				ip[k] = scratch[0];
-				index->parts = ip;
-				index->nparts = k + 1;
-			}
-			struct word_part *vp = xcalloc(w->nparts - k, sizeof *vp);
-			vp[0] = scratch[1];
-			for (size_t m = k + 1; m < w->nparts; m++)
-				vp[m - k] = w->parts[m];
-			value->parts = vp;
-			value->nparts = w->nparts - k;
-			index->range = value->range = w->range;
-			return true;
-		}
-	}
-	return false;
-}
-
-/* m=([key]=v ...) for an associative array: every element has its key. */
-static int assign_assoc_array(struct shell *sh, const struct assign *a)
-{
-	if (!a->append && vars_set_array(sh, a->name, NULL, 0, false) != 0)
-		return -1;
-	for (size_t k = 0; k < a->narray; k++) {
-		struct word index, value;
-		struct word_part scratch[2];
-		if (!split_indexed_element(a->array[k], &index, &value, scratch)) {
-			/* reported and skipped, as bash does */
-			char *text = expand_word_str(sh, a->array[k], 0);
-			shell_error(sh, "%s: %s: must use subscript when assigning associative array", a->name,
-			            text ? text : "");
-			free(text);
-			continue;
-		}
-		char *key = expand_word_str(sh, &index, 0);
-		char *val = key ? expand_word_str(sh, &value, EXPAND_ASSIGN) : NULL;
-		if (index.parts != &scratch[0])
-			free(index.parts);
-		free(value.parts);
-		int rc = key && val ? vars_assoc_set(sh, a->name, key, val, false) : -1;
-		free(key);
-		free(val);
-		if (rc != 0)
-			return -1;
-	}
-	return 0;
-}
-
-/* a=(...) with some [i]=v elements. */
-static int assign_indexed_array(struct shell *sh, const struct assign *a)
-{
-	long next = 0;
-	struct var *v = vars_lookup(sh, a->name);
-	if (a->append && v && (v->flags & VAR_ARRAY))
-		next = (long)v->array_len;
-	else if (a->append && v && v->value)
-		next = 1;
-	if (!a->append && vars_set_array(sh, a->name, NULL, 0, false) != 0)
-		return -1;
-	for (size_t k = 0; k < a->narray; k++) {
-		struct word index, value;
-		struct word_part scratch[2];
-		if (split_indexed_element(a->array[k], &index, &value, scratch)) {
-			char *idx = expand_word_str(sh, &index, 0);
-			char *val = idx ? expand_word_str(sh, &value, EXPAND_ASSIGN) : NULL;
-			if (index.parts != &scratch[0])
-				free(index.parts);
-			free(value.parts);
-			intmax_t n = 0;
-			int rc = (!idx || !val || arith_eval(sh, idx, &n) != 0) ? -1 : 0;
-			if (rc == 0 && n < 0) {
-				shell_error(sh, "%s[%s]: bad array subscript", a->name, idx);
-				rc = -1;
-			}
-			if (rc == 0)
-				rc = vars_set_element(sh, a->name, (long)n, val);
-			free(idx);
-			free(val);
-			if (rc != 0)
-				return -1;
-			next = (long)n + 1;
-			continue;
-		}
-		struct strvec vals;
-		strvec_init(&vals);
-		if (expand_words(sh, &a->array[k], 1, &vals) != 0) {
-			strvec_free(&vals);
-			return -1;
-		}
-		for (size_t m = 0; m < vals.len; m++) {
-			if (vars_set_element(sh, a->name, next++, vals.items[m]) != 0) {
-				strvec_free(&vals);
-				return -1;
-			}
-		}
-		strvec_free(&vals);
-	}
-	return 0;
-}
-
-static bool has_indexed_element(const struct assign *a)
-{
-	for (size_t k = 0; k < a->narray; k++) {
-		const struct word *w = a->array[k];
-		if (w->nparts && w->parts[0].kind == WORD_LITERAL && w->parts[0].u.literal.quote == QUOTE_NONE &&
-		    w->parts[0].u.literal.len && w->parts[0].u.literal.text[0] == '[')
-			return true;
-	}
-	return false;
-}
-
-static int do_assignments(struct shell *sh, const struct assign *as, size_t n, enum assign_mode mode)
-{
-	for (size_t i = 0; i < n; i++) {
-		const struct assign *a = &as[i];
-		struct var *target = a->is_array ? vars_lookup(sh, a->name) : NULL;
-		bool to_assoc = target && (target->flags & VAR_ASSOC);
-		if (to_assoc && a->narray > 0) {
-			/* m=([k]=v ...) when the first element has its key; else
-			 * m=(k v ...) pairs, through vars_set_array below */
-			struct word index, value;
-			struct word_part scratch[2];
-			if (split_indexed_element(a->array[0], &index, &value, scratch)) {
-				if (index.parts != &scratch[0])
-					free(index.parts);
-				free(value.parts);
-				if (assign_assoc_array(sh, a) != 0)
-					return -1;
-				continue;
-			}
-		}
-		if (a->is_array && !to_assoc && has_indexed_element(a)) {
-			if (assign_indexed_array(sh, a) != 0)
-				return -1;
-			continue;
-		}
-		if (a->is_array) {
-			struct strvec vals;
-			strvec_init(&vals);
-			if (expand_words(sh, a->array, a->narray, &vals) != 0) {
-				strvec_free(&vals);
-				return -1;
-			}
-			if (sh->opt.xtrace) {
-				struct strbuf sb;
-				strbuf_init(&sb);
-				trace_prefix(sh, &sb);
-				strbuf_addf(&sb, "%s%s=(", a->name, a->append ? "+" : "");
-				for (size_t k = 0; k < vals.len; k++) {
-					if (k)
-						strbuf_addc(&sb, ' ');
-					trace_word(&sb, vals.items[k]);
-				}
-				strbuf_adds(&sb, ")\n");
-				trace_write(&sb);
-				strbuf_free(&sb);
-			}
-			int rc = vars_set_array(sh, a->name, vals.items, vals.len, a->append);
-			strvec_free(&vals);
-			if (rc != 0)
-				return -1;
-			continue;
-		}
-		char *value = a->value ? expand_word_str(sh, a->value, EXPAND_ASSIGN) : xstrdup("");
-		if (!value)
-			return -1;
-		struct var *assoc = a->index ? vars_lookup(sh, a->name) : NULL;
-		if (assoc && (assoc->flags & VAR_ASSOC)) {
-			char *key = expand_word_str(sh, a->index, 0);
-			if (key && sh->opt.xtrace) {
-				struct strbuf sb;
-				strbuf_init(&sb);
-				trace_prefix(sh, &sb);
-				strbuf_addf(&sb, "%s[%s]%s=", a->name, key, a->append ? "+" : "");
-				trace_word(&sb, value);
-				strbuf_addc(&sb, '\n');
-				trace_write(&sb);
-				strbuf_free(&sb);
-			}
-			int rc = key ? vars_assoc_set(sh, a->name, key, value, a->append) : -1;
-			free(key);
-			free(value);
-			if (rc != 0)
-				return -1;
-			continue;
-		}
-		if (a->index) {
-			char *idx = expand_word_str(sh, a->index, 0);
-			intmax_t k = 0;
-			if (!idx || arith_eval(sh, idx, &k) != 0) {
-				free(idx);
-				free(value);
-				return -1;
-			}
-			free(idx);
-			if (k < 0) {
-				struct var *v = vars_lookup(sh, a->name);
-				if (v && (v->flags & VAR_ARRAY))
-					k += (intmax_t)v->array_len;
-				if (k < 0) {
-					shell_error(sh, "%s[%jd]: bad array subscript", a->name, k - (intmax_t)(v ? v->array_len : 0));
-					free(value);
-					return -1;
-				}
-			}
-			if (a->append) {
-				struct var *v = vars_lookup(sh, a->name);
-				if (v && (v->flags & VAR_ARRAY) && (size_t)k < v->array_len && v->array[k]) {
-					char *joined = xasprintf("%s%s", v->array[k], value);
-					free(value);
-					value = joined;
-				}
-			}
-			if (sh->opt.xtrace) {
-				struct strbuf sb;
-				strbuf_init(&sb);
-				trace_prefix(sh, &sb);
-				strbuf_addf(&sb, "%s[%jd]=", a->name, k);
-				trace_word(&sb, value);
-				strbuf_addc(&sb, '\n');
-				trace_write(&sb);
-				strbuf_free(&sb);
-			}
-			int rc = vars_set_element(sh, a->name, (long)k, value);
-			free(value);
-			if (rc != 0)
-				return -1;
-			continue;
-		}
-		if (a->append) {
-			struct var *v = vars_lookup(sh, a->name);
-			if (v && (v->flags & VAR_INTEGER)) {
-				char *expr = xasprintf("%s+(%s)", v->value ? v->value : "0", value);
-				free(value);
-				value = expr;
-			} else {
-				const char *old = vars_get(sh, a->name);
-				if (old) {
-					char *joined = xasprintf("%s%s", old, value);
-					free(value);
-					value = joined;
-				}
-			}
-		}
-		if (sh->opt.xtrace) {
-			struct strbuf sb;
-			strbuf_init(&sb);
-			trace_prefix(sh, &sb);
-			strbuf_addf(&sb, "%s=", a->name);
-			trace_word(&sb, value);
-			strbuf_addc(&sb, '\n');
-			trace_write(&sb);
-			strbuf_free(&sb);
-		}
-		int rc = mode == ASSIGN_TEMP ? vars_set_temp(sh, a->name, value) : vars_set(sh, a->name, value, 0);
-		free(value);
-		if (rc != 0)
-			return -1;
-	}
-	return 0;
-}
-
 /* ---- running commands ------------------------------------------------------ */
 
 static int run_builtin(struct shell *sh, const struct builtin *b, int argc, char **argv)
@@ -939,7 +268,7 @@ static int call_function(struct shell *sh, struct func *f, int argc, char **argv
 {
 	if (sh->func_depth >= EXEC_MAX_DEPTH)
 		return nesting_error(sh, argv[0]);
-	f->refs++;
+	funcs_hold(f);
 	char **saved_pos = sh->positional;
 	size_t saved_npos = sh->npositional;
 	sh->positional = strv_copy(argv + 1);
@@ -962,8 +291,7 @@ static int call_function(struct shell *sh, struct func *f, int argc, char **argv
 	strv_free(sh->positional);
 	sh->positional = saved_pos;
 	sh->npositional = saved_npos;
-	f->refs--;
-	func_release(f);
+	funcs_release(f);
 	/* errexit looks at the call as a whole, ERR does not fire twice */
 	sh->status_flags &= ~(unsigned)EXEC_STATUS_EXEMPT;
 	return status;
@@ -1006,38 +334,6 @@ _Noreturn static void exec_program(struct shell *sh, const char *path, char **ar
 	_exit(err == ENOENT ? STATUS_NOTFOUND : STATUS_NOEXEC);
 }
 
-/* Finds the program for argv[0]: a malloc'd path, or NULL with *status
- * set (127 not found, 126 found but not executable). */
-static char *find_command(struct shell *sh, const char *name, const char *path_var, int *status)
-{
-	if (strchr(name, '/'))
-		return xstrdup(name);
-	char *path = exec_find_program(sh, name, path_var);
-	if (path)
-		return path;
-	*status = STATUS_NOTFOUND;
-	/* A file that exists but is not executable is 126, as bash says. */
-	const char *pv = path_var ? path_var : vars_get(sh, "PATH");
-	if (!pv)
-		return NULL;
-	for (const char *p = pv;;) {
-		const char *colon = strchr(p, ':');
-		size_t dlen = colon ? (size_t)(colon - p) : strlen(p);
-		char *cand = dlen ? xasprintf("%.*s/%s", (int)dlen, p, name) : xstrdup(name);
-		struct stat st;
-		bool exists = stat(cand, &st) == 0 && S_ISREG(st.st_mode);
-		free(cand);
-		if (exists) {
-			*status = STATUS_NOEXEC;
-			return NULL;
-		}
-		if (!colon)
-			break;
-		p = colon + 1;
-	}
-	return NULL;
-}
-
 static void report_not_found(struct shell *sh, const char *name, int status)
 {
 	if (status == STATUS_NOEXEC)
@@ -1048,7 +344,7 @@ static void report_not_found(struct shell *sh, const char *name, int status)
 
 static char *resolve_program(struct shell *sh, const char *name, const char *path_var, int *status)
 {
-	char *path = find_command(sh, name, path_var, status);
+	char *path = exec_find_command(sh, name, path_var, status);
 	if (!path)
 		report_not_found(sh, name, *status);
 	return path;
@@ -1123,7 +419,7 @@ static void resolve_name(struct shell *sh, const char *name, unsigned aflags, st
 		return;
 	}
 	if (!(aflags & EXEC_ARGV_NO_FUNCS)) {
-		r->func = func_find(sh, name);
+		r->func = funcs_find(sh, name);
 		if (r->func)
 			return;
 	}
@@ -1146,7 +442,7 @@ static int run_command(struct shell *sh, const struct node *n, int argc, char **
 	if (r.builtin && (r.builtin->flags & BUILTIN_SPECIAL) && !(aflags & (EXEC_ARGV_NO_FUNCS | EXEC_ARGV_BUILTIN_ONLY))) {
 		/* Special builtin: assignments persist; its errors are fatal to a
 		 * non-interactive shell. */
-		if (do_assignments(sh, assigns, nassigns, ASSIGN_PERSIST) != 0) {
+		if (assign_apply(sh, assigns, nassigns, ASSIGN_PERSIST) != 0) {
 			if (!sh->opt.interactive && sh->jump == JUMP_NONE) {
 				sh->jump = JUMP_EXIT;
 				sh->exit_status = 1;
@@ -1178,7 +474,7 @@ static int run_command(struct shell *sh, const struct node *n, int argc, char **
 		bool scoped = nassigns > 0;
 		if (scoped) {
 			vars_push_scope(sh);
-			if (do_assignments(sh, assigns, nassigns, ASSIGN_TEMP) != 0) {
+			if (assign_apply(sh, assigns, nassigns, ASSIGN_TEMP) != 0) {
 				vars_pop_scope(sh);
 				return 1;
 			}
@@ -1215,13 +511,13 @@ static int run_command(struct shell *sh, const struct node *n, int argc, char **
 	bool scoped = nassigns > 0;
 	if (scoped) {
 		vars_push_scope(sh);
-		if (do_assignments(sh, assigns, nassigns, ASSIGN_TEMP) != 0) {
+		if (assign_apply(sh, assigns, nassigns, ASSIGN_TEMP) != 0) {
 			vars_pop_scope(sh);
 			return 1;
 		}
 	}
 	const char *path_var = (aflags & EXEC_ARGV_DEFAULT_PATH) ? exec_default_path() : NULL;
-	char *path = find_command(sh, argv[0], path_var, &status);
+	char *path = exec_find_command(sh, argv[0], path_var, &status);
 	if (!path) {
 		/* Redirections still happen (and may fail) for a missing command,
 		 * and the message goes where they say. */
@@ -1313,176 +609,13 @@ static int run_command(struct shell *sh, const struct node *n, int argc, char **
 	return status_done;
 }
 
-/* Declaration builtins take NAME=value operands expanded like assignments. */
-static bool is_declaration_word(const struct word *w)
-{
-	if (w->nparts != 1 || w->parts[0].kind != WORD_LITERAL || w->parts[0].u.literal.quote != QUOTE_NONE)
-		return false;
-	const char *t = w->parts[0].u.literal.text;
-	size_t len = w->parts[0].u.literal.len;
-	/* Cheap filter first: this runs for every simple command. */
-	if (len < 5 || len > 8 || !strchr("delrt", t[0]))
-		return false;
-	char name[16];
-	memcpy(name, t, len);
-	name[len] = '\0';
-	const struct builtin *b = builtin_find(name);
-	return b && (b->flags & BUILTIN_DECLARATION);
-}
-
-/* An operand word of a declaration builtin that starts NAME= unquoted. */
-static bool is_assignment_operand(const struct word *w)
-{
-	if (w->nparts == 0 || w->parts[0].kind != WORD_LITERAL || w->parts[0].u.literal.quote != QUOTE_NONE)
-		return false;
-	const char *t = w->parts[0].u.literal.text;
-	size_t len = w->parts[0].u.literal.len;
-	size_t i = 0;
-	if (len == 0 || !((t[0] >= 'a' && t[0] <= 'z') || (t[0] >= 'A' && t[0] <= 'Z') || t[0] == '_'))
-		return false;
-	while (i < len && ((t[i] >= 'a' && t[i] <= 'z') || (t[i] >= 'A' && t[i] <= 'Z') || (t[i] >= '0' && t[i] <= '9') || t[i] == '_'))
-		i++;
-	if (i < len && t[i] == '[') {
-		while (i < len && t[i] != ']')
-			i++;
-		if (i < len)
-			i++;
-	}
-	if (i < len && t[i] == '+')
-		i++;
-	return i < len && t[i] == '=';
-}
-
-static bool same_range(const struct src_range *a, const struct src_range *b)
-{
-	return a->begin.offset == b->begin.offset && a->end.offset == b->end.offset &&
-	       a->begin.line == b->begin.line && a->begin.col == b->begin.col;
-}
-
-/* The parser hands `declare a=(x "y z")` over as one word: "a=(" then
- * the elements' parts separated by single-quoted " " parts, then ")";
- * those three pieces all carry the whole token's range, which no part of
- * an element can. True when w has that shape. */
-static bool is_declaration_array(const struct word *w)
-{
-	if (w->nparts < 2)
-		return false;
-	const struct word_part *first = &w->parts[0], *last = &w->parts[w->nparts - 1];
-	if (first->kind != WORD_LITERAL || first->u.literal.quote != QUOTE_NONE || last->kind != WORD_LITERAL ||
-	    last->u.literal.quote != QUOTE_NONE || last->u.literal.len != 1 || last->u.literal.text[0] != ')')
-		return false;
-	size_t len = first->u.literal.len;
-	const char *t = first->u.literal.text;
-	return len >= 3 && t[len - 2] == '=' && t[len - 1] == '(' && same_range(&first->range, &last->range);
-}
-
-static bool is_element_separator(const struct word *w, const struct word_part *part)
-{
-	return part->kind == WORD_LITERAL && part->u.literal.quote == QUOTE_SINGLE && part->u.literal.len == 1 &&
-	       part->u.literal.text[0] == ' ' && same_range(&part->range, &w->parts[0].range);
-}
-
-/* 'text' as the builtin's array splitter reads it back ('\'' for '). */
-static void add_single_quoted(struct strbuf *sb, const char *text)
-{
-	strbuf_addc(sb, '\'');
-	for (const char *c = text; *c; c++) {
-		if (*c == '\'')
-			strbuf_adds(sb, "'\\''");
-		else
-			strbuf_addc(sb, *c);
-	}
-	strbuf_addc(sb, '\'');
-}
-
-/* Expands each element of a declaration array on its own (fields and all,
- * as in a=(...)) and passes NAME=('e1' 'e2') quoted for the builtin. */
-static int expand_declaration_array(struct shell *sh, const struct word *w, struct strvec *out)
-{
-	struct strbuf sb;
-	strbuf_init(&sb);
-	strbuf_addmem(&sb, w->parts[0].u.literal.text, w->parts[0].u.literal.len);
-	size_t i = 1, end = w->nparts - 1;
-	bool first_element = true;
-	while (i < end) {
-		size_t j = i;
-		while (j < end && !is_element_separator(w, &w->parts[j]))
-			j++;
-		struct word elem = {.parts = &w->parts[i], .nparts = j - i, .range = w->parts[i].range};
-		const struct word_part *p0 = &w->parts[i];
-		/* [index]=value written unquoted keeps its subscript syntax. */
-		const char *eq = NULL;
-		if (elem.nparts > 0 && p0->kind == WORD_LITERAL && p0->u.literal.quote == QUOTE_NONE &&
-		    p0->u.literal.len > 0 && p0->u.literal.text[0] == '[')
-			eq = strstr(p0->u.literal.text, "]=");
-		if (eq && (size_t)(eq - p0->u.literal.text) + 2 <= p0->u.literal.len) {
-			char *value = expand_word_str(sh, &elem, EXPAND_ASSIGN);
-			if (!value) {
-				strbuf_free(&sb);
-				return -1;
-			}
-			size_t prefix = (size_t)(eq - p0->u.literal.text) + 2;
-			if (!first_element)
-				strbuf_addc(&sb, ' ');
-			/* The subscript is arithmetic: no quoting needed inside []. */
-			strbuf_addmem(&sb, value, prefix);
-			add_single_quoted(&sb, value + prefix);
-			free(value);
-			first_element = false;
-		} else if (elem.nparts > 0) {
-			struct word *wp = &elem;
-			struct strvec fields;
-			strvec_init(&fields);
-			if (expand_words(sh, &wp, 1, &fields) != 0) {
-				strvec_free(&fields);
-				strbuf_free(&sb);
-				return -1;
-			}
-			for (size_t k = 0; k < fields.len; k++) {
-				if (!first_element)
-					strbuf_addc(&sb, ' ');
-				add_single_quoted(&sb, fields.items[k]);
-				first_element = false;
-			}
-			strvec_free(&fields);
-		}
-		i = j < end ? j + 1 : j;
-	}
-	strbuf_addc(&sb, ')');
-	strvec_push_owned(out, strbuf_detach(&sb));
-	return 0;
-}
-
-static int expand_declaration_args(struct shell *sh, struct word *const *words, size_t nwords, struct strvec *out)
-{
-	for (size_t i = 0; i < nwords; i++) {
-		if (i > 0 && is_declaration_array(words[i])) {
-			if (expand_declaration_array(sh, words[i], out) != 0)
-				return -1;
-		} else if (i > 0 && is_assignment_operand(words[i])) {
-			char *s = expand_word_str(sh, words[i], EXPAND_ASSIGN);
-			if (!s)
-				return -1;
-			strvec_push_owned(out, s);
-		} else if (expand_words(sh, &words[i], 1, out) != 0) {
-			return -1;
-		}
-	}
-	return 0;
-}
-
 static int run_simple(struct shell *sh, const struct node *n, unsigned flags)
 {
 	sh->lineno = n->range.begin.line;
 	struct strvec args;
 	strvec_init(&args);
 	unsigned cmdsubs_before = sh->cmdsub_count;
-	int rc;
-	if (n->u.simple.nwords > 0 && is_declaration_word(n->u.simple.words[0]))
-		rc = expand_declaration_args(sh, n->u.simple.words, n->u.simple.nwords, &args);
-	else
-		rc = expand_words(sh, n->u.simple.words, n->u.simple.nwords, &args);
-	if (rc != 0) {
+	if (assign_expand_argv(sh, n->u.simple.words, n->u.simple.nwords, &args) != 0) {
 		strvec_free(&args);
 		if (sh->jump == JUMP_NONE && !sh->opt.interactive && sh->opt.posix) {
 			sh->jump = JUMP_EXIT;
@@ -1498,7 +631,7 @@ static int run_simple(struct shell *sh, const struct node *n, unsigned flags)
 	int status;
 	if (args.len == 0) {
 		/* Assignments and redirections only. */
-		if (do_assignments(sh, n->u.simple.assigns, n->u.simple.nassigns, ASSIGN_PERSIST) != 0) {
+		if (assign_apply(sh, n->u.simple.assigns, n->u.simple.nassigns, ASSIGN_PERSIST) != 0) {
 			strvec_free(&args);
 			if (!sh->opt.interactive && sh->jump == JUMP_NONE) {
 				sh->jump = JUMP_EXIT;
@@ -1517,7 +650,7 @@ static int run_simple(struct shell *sh, const struct node *n, unsigned flags)
 		return status;
 	}
 	if (sh->opt.xtrace)
-		trace_argv(sh, args.items);
+		xtrace_argv(sh, args.items);
 	status = run_command(sh, n, (int)args.len, args.items, n->u.simple.assigns, n->u.simple.nassigns,
 	                     n->redirs, n->nredirs, flags, 0);
 	strvec_free(&args);
@@ -1691,7 +824,7 @@ static int run_pipeline(struct shell *sh, const struct node *n, unsigned flags)
 		print_time(&sb, "real", (long)t1.tv_sec, (long)t1.tv_usec);
 		print_time(&sb, "user", us / 1000000, us % 1000000);
 		print_time(&sb, "sys", ss / 1000000, ss % 1000000);
-		trace_write(&sb);
+		shell_write_message(&sb);
 		strbuf_free(&sb);
 	}
 	if (bang)
@@ -1832,6 +965,17 @@ static bool loop_should_end(struct shell *sh)
 	}
 }
 
+/* One pass of a loop's body, its status in *status: true when the loop
+ * must end. */
+static bool run_loop_body(struct shell *sh, const struct node *body, int *status)
+{
+	*status = run_node(sh, body, 0);
+	if (loop_should_end(sh))
+		return true;
+	trap_run_pending(sh);
+	return false;
+}
+
 static int run_loop(struct shell *sh, const struct node *n)
 {
 	int status = 0;
@@ -1849,10 +993,8 @@ static int run_loop(struct shell *sh, const struct node *n)
 			break;
 		if ((cond == 0) == n->u.loop.until)
 			break;
-		status = run_node(sh, n->u.loop.body, 0);
-		if (loop_should_end(sh))
+		if (run_loop_body(sh, n->u.loop.body, &status))
 			break;
-		trap_run_pending(sh);
 	}
 	sh->loop_depth--;
 	return status;
@@ -1875,24 +1017,14 @@ static int run_for(struct shell *sh, const struct node *n)
 	int status = 0;
 	sh->loop_depth++;
 	for (size_t i = 0; i < items.len; i++) {
-		if (sh->opt.xtrace) {
-			struct strbuf sb;
-			strbuf_init(&sb);
-			trace_prefix(sh, &sb);
-			strbuf_addf(&sb, "for %s in ", n->u.for_.var);
-			trace_word(&sb, items.items[i]);
-			strbuf_addc(&sb, '\n');
-			trace_write(&sb);
-			strbuf_free(&sb);
-		}
+		if (sh->opt.xtrace)
+			xtrace_value(sh, items.items[i], "for %s in ", n->u.for_.var);
 		if (vars_set(sh, n->u.for_.var, items.items[i], 0) != 0) {
 			status = 1;
 			break;
 		}
-		status = run_node(sh, n->u.for_.body, 0);
-		if (loop_should_end(sh))
+		if (run_loop_body(sh, n->u.for_.body, &status))
 			break;
-		trap_run_pending(sh);
 	}
 	sh->loop_depth--;
 	strvec_free(&items);
@@ -1928,10 +1060,8 @@ static int run_arith_for(struct shell *sh, const struct node *n)
 		}
 		if (v == 0)
 			break;
-		status = run_node(sh, n->u.arith_for.body, 0);
-		if (loop_should_end(sh))
+		if (run_loop_body(sh, n->u.arith_for.body, &status))
 			break;
-		trap_run_pending(sh);
 		if (n->u.arith_for.step && eval_arith_word(sh, n->u.arith_for.step, &v) != 0) {
 			status = 1;
 			break;
@@ -1974,211 +1104,14 @@ static int run_case(struct shell *sh, const struct node *n, unsigned flags)
 	return status;
 }
 
-/* ---- [[ ]] ----------------------------------------------------------------- */
-
-static void regex_escape(struct strbuf *out, const char *s)
-{
-	for (; *s; s++) {
-		if (strchr("\\.[]()*+?{}|^$", *s))
-			strbuf_addc(out, '\\');
-		strbuf_addc(out, *s);
-	}
-}
-
-/* The right side of =~: quoted parts match literally. */
-static char *expand_regex_word(struct shell *sh, const struct word *w)
-{
-	struct strbuf out;
-	strbuf_init(&out);
-	for (size_t i = 0; i < w->nparts; i++) {
-		const struct word_part *p = &w->parts[i];
-		struct word one = {.parts = (struct word_part *)p, .nparts = 1, .range = p->range};
-		bool quoted = p->kind == WORD_DQUOTE || (p->kind == WORD_LITERAL && p->u.literal.quote != QUOTE_NONE);
-		if (p->kind == WORD_LITERAL && !quoted) {
-			strbuf_addmem(&out, p->u.literal.text, p->u.literal.len);
-			continue;
-		}
-		char *s = expand_word_str(sh, &one, EXPAND_NOTILDE);
-		if (!s) {
-			strbuf_free(&out);
-			return NULL;
-		}
-		if (quoted)
-			regex_escape(&out, s);
-		else
-			strbuf_adds(&out, s);
-		free(s);
-	}
-	return strbuf_detach(&out);
-}
-
-static int cond_test_builtin(struct shell *sh, const char *a, const char *b, const char *c)
-{
-	char *argv[5] = {(char *)"test", (char *)a, (char *)b, (char *)c, NULL};
-	int argc = c ? 4 : 3;
-	return builtin_test(sh, argc, argv);
-}
-
-static bool option_is_on(struct shell *sh, const char *name)
-{
-	const struct {
-		const char *name;
-		size_t off;
-	} opts[] = {
-		{"allexport", offsetof(struct shell_options, allexport)},
-		{"notify", offsetof(struct shell_options, notify)},
-		{"noclobber", offsetof(struct shell_options, noclobber)},
-		{"errexit", offsetof(struct shell_options, errexit)},
-		{"noglob", offsetof(struct shell_options, noglob)},
-		{"hashall", offsetof(struct shell_options, hashall)},
-		{"monitor", offsetof(struct shell_options, monitor)},
-		{"noexec", offsetof(struct shell_options, noexec)},
-		{"nounset", offsetof(struct shell_options, nounset)},
-		{"verbose", offsetof(struct shell_options, verbose)},
-		{"xtrace", offsetof(struct shell_options, xtrace)},
-		{"ignoreeof", offsetof(struct shell_options, ignoreeof)},
-		{"pipefail", offsetof(struct shell_options, pipefail)},
-		{"vi", offsetof(struct shell_options, vi)},
-		{"emacs", offsetof(struct shell_options, emacs)},
-		{"posix", offsetof(struct shell_options, posix)},
-	};
-	for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
-		if (strcmp(opts[i].name, name) == 0)
-			return *(const bool *)((const char *)&sh->opt + opts[i].off);
-	return false;
-}
-
-/* 0 true, 1 false, 2 error. */
-static int cond_eval(struct shell *sh, const struct cond_expr *c)
-{
-	switch (c->kind) {
-	case COND_NOT: {
-		int r = cond_eval(sh, c->left);
-		return r == 2 ? 2 : !r;
-	}
-	case COND_AND: {
-		int r = cond_eval(sh, c->left);
-		return r != 0 ? r : cond_eval(sh, c->right);
-	}
-	case COND_OR: {
-		int r = cond_eval(sh, c->left);
-		return r == 1 ? cond_eval(sh, c->right) : r;
-	}
-	case COND_WORD: {
-		char *s = expand_word_str(sh, c->lhs, 0);
-		if (!s)
-			return 2;
-		int r = *s ? 0 : 1;
-		free(s);
-		return r;
-	}
-	case COND_UNARY: {
-		char *s = expand_word_str(sh, c->lhs, 0);
-		if (!s)
-			return 2;
-		int r;
-		if (strcmp(c->op, "-o") == 0) {
-			r = option_is_on(sh, s) ? 0 : 1;
-		} else if (strcmp(c->op, "-z") == 0) {
-			r = *s ? 1 : 0;
-		} else if (strcmp(c->op, "-n") == 0) {
-			r = *s ? 0 : 1;
-		} else {
-			const char *op = strcmp(c->op, "-a") == 0 ? "-e" : c->op;
-			r = cond_test_builtin(sh, op, s, NULL);
-		}
-		free(s);
-		return r;
-	}
-	case COND_BINARY:
-		break;
-	}
-	const char *op = c->op;
-	char *lhs = expand_word_str(sh, c->lhs, 0);
-	if (!lhs)
-		return 2;
-	int r = 2;
-	if (strcmp(op, "=") == 0 || strcmp(op, "==") == 0 || strcmp(op, "!=") == 0) {
-		char *pat = expand_word_str(sh, c->rhs, EXPAND_PATTERN);
-		if (pat) {
-			bool m = pattern_match(pat, lhs, sh->opt.nocasematch ? PATTERN_NOCASE : 0);
-			r = (m == (op[0] != '!')) ? 0 : 1;
-			free(pat);
-		}
-	} else if (strcmp(op, "=~") == 0) {
-		char *re = expand_regex_word(sh, c->rhs);
-		if (re) {
-			regex_t rx;
-			int cflags = REG_EXTENDED | (sh->opt.nocasematch ? REG_ICASE : 0);
-			if (regcomp(&rx, re, cflags) != 0) {
-				r = 2;
-			} else {
-				size_t nm = rx.re_nsub + 1;
-				regmatch_t *m = xcalloc(nm, sizeof *m);
-				if (regexec(&rx, lhs, nm, m, 0) == 0) {
-					r = 0;
-					char **vals = xcalloc(nm + 1, sizeof *vals);
-					for (size_t i = 0; i < nm; i++) {
-						if (m[i].rm_so < 0)
-							vals[i] = xstrdup("");
-						else
-							vals[i] = xstrndup(lhs + m[i].rm_so, (size_t)(m[i].rm_eo - m[i].rm_so));
-					}
-					vars_set_array(sh, "BASH_REMATCH", vals, nm, false);
-					strv_free(vals);
-				} else {
-					r = 1;
-					vars_set_array(sh, "BASH_REMATCH", NULL, 0, false);
-				}
-				free(m);
-				regfree(&rx);
-			}
-			free(re);
-		}
-	} else {
-		char *rhs = expand_word_str(sh, c->rhs, 0);
-		if (rhs) {
-			if (strcmp(op, "<") == 0) {
-				r = strcoll(lhs, rhs) < 0 ? 0 : 1;
-			} else if (strcmp(op, ">") == 0) {
-				r = strcoll(lhs, rhs) > 0 ? 0 : 1;
-			} else if (op[0] == '-' && (strcmp(op, "-nt") == 0 || strcmp(op, "-ot") == 0 || strcmp(op, "-ef") == 0)) {
-				r = cond_test_builtin(sh, lhs, op, rhs);
-			} else if (op[0] == '-') {
-				intmax_t a, b;
-				if (arith_eval(sh, lhs, &a) != 0 || arith_eval(sh, rhs, &b) != 0) {
-					r = 2;
-				} else if (strcmp(op, "-eq") == 0) {
-					r = a == b ? 0 : 1;
-				} else if (strcmp(op, "-ne") == 0) {
-					r = a != b ? 0 : 1;
-				} else if (strcmp(op, "-lt") == 0) {
-					r = a < b ? 0 : 1;
-				} else if (strcmp(op, "-le") == 0) {
-					r = a <= b ? 0 : 1;
-				} else if (strcmp(op, "-gt") == 0) {
-					r = a > b ? 0 : 1;
-				} else if (strcmp(op, "-ge") == 0) {
-					r = a >= b ? 0 : 1;
-				} else {
-					shell_error(sh, "%s: unknown conditional operator", op);
-				}
-			} else {
-				shell_error(sh, "%s: unknown conditional operator", op);
-			}
-			free(rhs);
-		}
-	}
-	free(lhs);
-	return r;
-}
+/* ---- [[ ]] and (( )) ---------------------------------------------------- */
 
 static int run_cond(struct shell *sh, const struct node *n)
 {
 	sh->lineno = n->range.begin.line;
 	if (sh->opt.xtrace) {
 		char *text = node_text(n);
-		trace_text(sh, text);
+		xtrace_text(sh, text);
 		free(text);
 	}
 	return cond_eval(sh, n->u.cond.expr);
@@ -2192,7 +1125,7 @@ static int run_arith(struct shell *sh, const struct node *n)
 		return 1;
 	if (sh->opt.xtrace) {
 		char *t = xasprintf("(( %s ))", s);
-		trace_text(sh, t);
+		xtrace_text(sh, t);
 		free(t);
 	}
 	intmax_t v;
@@ -2345,17 +1278,6 @@ static bool only_blank_left(const char *text, size_t len, size_t off)
 	return true;
 }
 
-/* Reports a syntax error from the parser. */
-static void report_syntax_error(struct shell *sh, const struct parse_error *e)
-{
-	sh->lineno = e->pos.line;
-	const char *msg = e->message ? e->message : "syntax error";
-	if (strncmp(msg, "syntax error", 12) == 0)
-		shell_error(sh, "%s", msg);
-	else
-		shell_error(sh, "syntax error: %s", msg);
-}
-
 static int exec_text(struct shell *sh, const char *text, size_t len, const char *source_name,
                      unsigned first_line, bool may_exec)
 {
@@ -2379,7 +1301,7 @@ static int exec_text(struct shell *sh, const char *text, size_t len, const char 
 		if (r == 0)
 			break;
 		if (r < 0) {
-			report_syntax_error(sh, parser_error(p));
+			shell_syntax_error(sh, parser_error(p));
 			status = STATUS_SYNTAX;
 			sh->last_status = status;
 			break;

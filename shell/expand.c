@@ -279,17 +279,6 @@ static bool is_digits(const char *s)
 	return true;
 }
 
-static bool is_name(const char *s)
-{
-	if (!(*s == '_' || isalpha((unsigned char)*s)))
-		return false;
-	for (s++; *s; s++) {
-		if (!(*s == '_' || isalnum((unsigned char)*s)))
-			return false;
-	}
-	return true;
-}
-
 /* Evaluates a subscript given as text; -1 after reporting. */
 static int eval_subscript(struct expander *ex, const char *text, intmax_t *index)
 {
@@ -347,7 +336,7 @@ static int lookup_param(struct expander *ex, const char *name, const char *subsc
 		}
 		return 0;
 	}
-	struct var *v = is_name(name) ? vars_lookup(sh, name) : NULL;
+	struct var *v = vars_valid_name(name) ? vars_lookup(sh, name) : NULL;
 	if (strcmp(subscript, "@") == 0 || strcmp(subscript, "*") == 0) {
 		pv->is_list = true;
 		pv->star = subscript[0] == '*';
@@ -872,7 +861,7 @@ static int assign_param(struct expander *ex, const struct word_param *p, const c
                         const char *subscript, bool quoted, struct xbuf *xb)
 {
 	struct shell *sh = ex->sh;
-	if (!is_name(name) || (subscript && (strcmp(subscript, "@") == 0 || strcmp(subscript, "*") == 0))) {
+	if (!vars_valid_name(name) || (subscript && (strcmp(subscript, "@") == 0 || strcmp(subscript, "*") == 0))) {
 		shell_error(sh, "$%s: cannot assign in this way", name);
 		fatal_expansion_error(sh);
 		if (sh->jump == JUMP_EXIT)
@@ -956,7 +945,7 @@ static int expand_param(struct expander *ex, const struct word_param *p, bool qu
 
 	if (subscript_text(ex, p, &subscript) < 0)
 		return -1;
-	struct var *nameref = p->indirect && !subscript && is_name(p->name) ? vars_lookup_ref(sh, p->name) : NULL;
+	struct var *nameref = p->indirect && !subscript && vars_valid_name(p->name) ? vars_lookup_ref(sh, p->name) : NULL;
 	bool looked_up = false;
 	if (nameref && (nameref->flags & VAR_NAMEREF)) {
 		/* ${!ref} of a name reference is the name it refers to */
@@ -987,7 +976,7 @@ static int expand_param(struct expander *ex, const struct word_param *p, bool qu
 		split_subscripted(target, &owned_name, &subscript);
 		free(target);
 		name = owned_name;
-		if (!(is_name(name) || is_digits(name) || (strlen(name) == 1 && strchr("@*#?-$!", name[0])))) {
+		if (!(vars_valid_name(name) || is_digits(name) || (strlen(name) == 1 && strchr("@*#?-$!", name[0])))) {
 			shell_error(sh, "%s: invalid variable name", name);
 			free(owned_name);
 			free(subscript);

@@ -29,16 +29,6 @@
 #define PACKAGE_VERSION "0.1"
 #endif
 
-static void report_parse_error(struct shell *sh, const struct parse_error *e)
-{
-	sh->lineno = e->pos.line;
-	const char *msg = e->message ? e->message : "syntax error";
-	if (strncmp(msg, "syntax error", 12) == 0)
-		shell_error(sh, "%s", msg);
-	else
-		shell_error(sh, "syntax error: %s", msg);
-}
-
 /* ---- whole files ------------------------------------------------------------ */
 
 /* NUL bytes cannot be part of C strings in the shell: drop them, as bash
@@ -185,7 +175,7 @@ int input_run_file(struct shell *sh, const char *path, bool must_exist)
 	struct node *prog = NULL;
 	struct parse_error err = {0};
 	if (parse_program(text.data, text.len, &o, &prog, &err) != 0) {
-		report_parse_error(sh, &err);
+		shell_syntax_error(sh, &err);
 		free(err.message);
 		status = STATUS_SYNTAX;
 	} else {
@@ -488,7 +478,7 @@ static int run_reader(struct reader *r)
 					lineedit_add_history(r->le, h);
 					free(h);
 				}
-				report_parse_error(sh, e);
+				shell_syntax_error(sh, e);
 				status = STATUS_SYNTAX;
 				sh->last_status = status;
 				consumed = buf.len;

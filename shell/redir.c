@@ -343,19 +343,13 @@ static int apply_one(struct shell *sh, const struct redir *r, struct redir_saved
 			rc = -1;
 			break;
 		}
-		if (src == fd) {
-			/* n>&n: nothing to do, but the fd must be open */
-			if (fcntl(fd, F_GETFD) < 0) {
-				shell_error(sh, "%d: %s", src, strerror(errno));
-				rc = -1;
-			}
-			break;
-		}
 		if (fcntl(src, F_GETFD) < 0) {
 			shell_error(sh, "%d: %s", src, strerror(errno));
 			rc = -1;
 			break;
 		}
+		if (src == fd)
+			break; /* n>&n: nothing to do, but the fd must be open */
 		if (!save_fd(sh, save, fd)) {
 			rc = -1;
 			break;

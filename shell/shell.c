@@ -1,5 +1,6 @@
 /* The shell context: creation, teardown, and the one error printer. */
 #include "shell/shell.h"
+#include "shell/parser.h"
 #include "shell/vars.h"
 #include "shell/trap.h"
 #include "shell/jobs.h"
@@ -82,7 +83,7 @@ void shell_set_positional(struct shell *sh, char *const *args, size_t n)
 	sh->npositional = n;
 }
 
-static void write_message(struct strbuf *sb)
+void shell_write_message(const struct strbuf *sb)
 {
 	/* One write, so concurrent shells do not interleave halves of lines. */
 	fflush(stdout);
@@ -95,10 +96,14 @@ static void write_message(struct strbuf *sb)
 	}
 }
 
-void shell_error(struct shell *sh, const char *fmt, ...)
+/* "sbsh: " [source:LINE: ] message "\n", in one write; no position
+ * without sh. */
+static void vmessage(const struct shell *sh, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+
+static void vmessage(const struct shell *sh, const char *fmt, va_list ap)
 {
 	struct strbuf sb;
-	va_list ap;
 	strbuf_init(&sb);
 	strbuf_adds(&sb, "sbsh: ");
 	if (sh && !sh->opt.interactive) {
@@ -109,24 +114,34 @@ void shell_error(struct shell *sh, const char *fmt, ...)
 		else if (sh->lineno > 0)
 			strbuf_addf(&sb, "line %u: ", sh->lineno); /* a script on stdin, as bash says */
 	}
-	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
-	va_end(ap);
 	strbuf_addc(&sb, '\n');
-	write_message(&sb);
+	shell_write_message(&sb);
 	strbuf_free(&sb);
+}
+
+void shell_error(struct shell *sh, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmessage(sh, fmt, ap);
+	va_end(ap);
+}
+
+void shell_syntax_error(struct shell *sh, const struct parse_error *e)
+{
+	sh->lineno = e->pos.line;
+	const char *msg = e->message ? e->message : "syntax error";
+	if (strncmp(msg, "syntax error", 12) == 0)
+		shell_error(sh, "%s", msg);
+	else
+		shell_error(sh, "syntax error: %s", msg);
 }
 
 void shell_warn(const char *fmt, ...)
 {
-	struct strbuf sb;
 	va_list ap;
-	strbuf_init(&sb);
-	strbuf_adds(&sb, "sbsh: ");
 	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
+	vmessage(NULL, fmt, ap);
 	va_end(ap);
-	strbuf_addc(&sb, '\n');
-	write_message(&sb);
-	strbuf_free(&sb);
 }

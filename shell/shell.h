@@ -66,14 +66,15 @@ enum exec_jump {
 
 /* Opaque tables, each owned by its module. */
 struct var_table;   /* vars.c */
-struct func_table;  /* exec.c */
+struct func_table;  /* funcs.c */
 struct alias_table; /* alias.c */
 struct job_table;   /* jobs.c */
 struct trap_table;  /* trap.c */
-struct hash_table;  /* exec.c: the command hash */
+struct hash_table;  /* cmdhash.c: the command hash */
 struct job;         /* jobs.c: one pipeline or async list */
 struct policy;      /* hooks/approve.c */
 struct sandbox_state; /* sandbox.c */
+struct parse_error;  /* parser.h */
 
 /* One level of the call stack bash shows in FUNCNAME, BASH_SOURCE and
  * BASH_LINENO: a function call, or a file being sourced. */
@@ -159,7 +160,7 @@ struct shell {
 	/* exec.c: counts command substitutions, so a command without a name
 	 * knows whether its status comes from one. */
 	unsigned cmdsub_count;
-	/* exec.c: nesting of command substitutions, for set -x prefixes. */
+	/* exec.c: nesting of command substitutions, for xtrace.c's prefixes. */
 	unsigned cmdsub_depth;
 	/* exec.c: an interactive shell's foreground job died of SIGINT, or a
 	 * nesting limit was hit: the rest of the command line is abandoned. */
@@ -180,8 +181,13 @@ void shell_free(struct shell *sh);
 /* Prints "sbsh: " [source:LINE: ] message "\n" to stderr. The one place
  * messages are formatted; call it once, where the error is handled. */
 void shell_error(struct shell *sh, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A syntax error from the parser, at its line, "syntax error" in front. */
+void shell_syntax_error(struct shell *sh, const struct parse_error *e);
 /* Like shell_error but without the source position (usage messages). */
 void shell_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Writes sb to stderr in one write, after flushing stdout: messages, set -x
+ * lines, `time` reports. */
+void shell_write_message(const struct strbuf *sb);
 /* The call stack (struct call_frame): a frame per function call and per
  * sourced file, pushed before it runs and popped after. */
 void shell_push_frame(struct shell *sh, const char *name, const char *file, unsigned line);

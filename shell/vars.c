@@ -6,6 +6,7 @@
 #include "shell/vars.h"
 #include "shell/arith.h"
 #include "shell/cmdhash.h"
+#include "shell/name_hash.h"
 
 #include <ctype.h>
 #include <inttypes.h>
@@ -55,15 +56,7 @@ struct var_table {
 	bool env_dirty;
 };
 
-static size_t hash_name(const char *s)
-{
-	size_t h = 1469598103934665603u;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211u;
-	return h;
-}
-
-static bool valid_name(const char *s)
+bool vars_valid_name(const char *s)
 {
 	if (!(*s == '_' || isalpha((unsigned char)*s)))
 		return false;
@@ -182,7 +175,7 @@ static void scope_remove(struct scope *sc, const char *name, size_t h)
 /* The visible entry and the index of its scope. */
 static struct var *find_visible(struct var_table *t, const char *name, size_t *scope_index)
 {
-	size_t h = hash_name(name);
+	size_t h = name_hash(name);
 	for (size_t i = t->nscopes; i-- > 0;) {
 		struct var_entry *e = scope_find(&t->scopes[i], name, h);
 		if (e) {
@@ -443,9 +436,9 @@ static struct var *find_visible_hashed(struct var_table *t, const char *name, si
 
 int vars_set(struct shell *sh, const char *name, const char *value, unsigned flags)
 {
-	if (!valid_name(name))
+	if (!vars_valid_name(name))
 		return name_error(sh, name);
-	size_t h = hash_name(name);
+	size_t h = name_hash(name);
 	struct var *v = find_visible_hashed(sh->vars, name, h);
 	FOLLOW_REF(sh, name, v, vars_set(sh, target_, value, flags));
 	if (v && (v->flags & VAR_NAMEREF))
@@ -479,7 +472,7 @@ int vars_set(struct shell *sh, const char *name, const char *value, unsigned fla
 		return -1;
 	v = find_visible(sh->vars, name, NULL);
 	if (!v)
-		v = scope_add(&sh->vars->scopes[0], name, hash_name(name));
+		v = scope_add(&sh->vars->scopes[0], name, name_hash(name));
 	mark_env_dirty(sh, v);
 	v->flags |= flags;
 	if (sh->opt.allexport)
@@ -500,7 +493,7 @@ int vars_set(struct shell *sh, const char *name, const char *value, unsigned fla
 
 int vars_set_array(struct shell *sh, const char *name, char *const *values, size_t n, bool append)
 {
-	if (!valid_name(name))
+	if (!vars_valid_name(name))
 		return name_error(sh, name);
 	struct var *v = find_visible(sh->vars, name, NULL);
 	FOLLOW_REF(sh, name, v, vars_set_array(sh, target_, values, n, append));
@@ -526,7 +519,7 @@ int vars_set_array(struct shell *sh, const char *name, char *const *values, size
 	}
 	v = find_visible(sh->vars, name, NULL);
 	if (!v)
-		v = scope_add(&sh->vars->scopes[0], name, hash_name(name));
+		v = scope_add(&sh->vars->scopes[0], name, name_hash(name));
 	mark_env_dirty(sh, v);
 	if (!append) {
 		var_clear_value(v); /* an associative array stays one, emptied */
@@ -546,7 +539,7 @@ int vars_set_array(struct shell *sh, const char *name, char *const *values, size
 
 int vars_set_element(struct shell *sh, const char *name, long index, const char *value)
 {
-	if (!valid_name(name))
+	if (!vars_valid_name(name))
 		return name_error(sh, name);
 	struct var *v = find_visible(sh->vars, name, NULL);
 	FOLLOW_REF(sh, name, v, vars_set_element(sh, target_, index, value));
@@ -576,7 +569,7 @@ int vars_set_element(struct shell *sh, const char *name, long index, const char 
 		return -1;
 	}
 	if (!v)
-		v = scope_add(&sh->vars->scopes[0], name, hash_name(name));
+		v = scope_add(&sh->vars->scopes[0], name, name_hash(name));
 	mark_env_dirty(sh, v);
 	make_array(v);
 	array_store(v, (size_t)index, stored);
@@ -604,7 +597,7 @@ const char *vars_assoc_get(const struct var *v, const char *key)
 
 int vars_declare_assoc(struct shell *sh, const char *name)
 {
-	if (!valid_name(name))
+	if (!vars_valid_name(name))
 		return name_error(sh, name);
 	struct var *v = find_visible(sh->vars, name, NULL);
 	FOLLOW_REF(sh, name, v, vars_declare_assoc(sh, target_));
@@ -617,7 +610,7 @@ int vars_declare_assoc(struct shell *sh, const char *name)
 	if (v && (v->flags & VAR_READONLY))
 		return readonly_error(sh, name);
 	if (!v)
-		v = scope_add(&sh->vars->scopes[0], name, hash_name(name));
+		v = scope_add(&sh->vars->scopes[0], name, name_hash(name));
 	mark_env_dirty(sh, v);
 	char *old = (v->flags & VAR_NOVALUE) ? NULL : v->value;
 	v->value = NULL;
@@ -701,13 +694,13 @@ int vars_unset(struct shell *sh, const char *name)
 
 int vars_set_nameref(struct shell *sh, const char *name, const char *target)
 {
-	if (!valid_name(name))
+	if (!vars_valid_name(name))
 		return name_error(sh, name);
 	if (target && strchr(target, '[')) {
 		shell_error(sh, "%s: name references to array elements are not supported", name);
 		return -1;
 	}
-	if (target && !valid_name(target)) {
+	if (target && !vars_valid_name(target)) {
 		shell_error(sh, "`%s': invalid variable name for name reference", target);
 		return -1;
 	}
@@ -723,7 +716,7 @@ int vars_set_nameref(struct shell *sh, const char *name, const char *target)
 		return -1;
 	}
 	if (!v)
-		v = scope_add(&sh->vars->scopes[0], name, hash_name(name));
+		v = scope_add(&sh->vars->scopes[0], name, name_hash(name));
 	mark_env_dirty(sh, v);
 	var_clear_value(v);
 	v->flags = (v->flags & ~(unsigned)(VAR_DYNAMIC | VAR_INTEGER | VAR_LOWER | VAR_UPPER)) | VAR_NAMEREF;
@@ -752,7 +745,7 @@ int vars_unset_ref(struct shell *sh, const char *name)
 		var_clear_value(v);
 		v->flags = (v->flags & ~(unsigned)(VAR_ARRAY | VAR_ASSOC | VAR_NAMEREF | VAR_DYNAMIC)) | VAR_NOVALUE;
 	} else {
-		scope_remove(&sh->vars->scopes[scope], name, hash_name(name));
+		scope_remove(&sh->vars->scopes[scope], name, name_hash(name));
 		sh->vars->env_dirty = true;
 	}
 	note_special_assignment(sh, name);
@@ -832,10 +825,10 @@ int vars_make_local(struct shell *sh, const char *name)
 	struct var_table *t = sh->vars;
 	if (sh->func_depth == 0)
 		return -1;
-	if (!valid_name(name))
+	if (!vars_valid_name(name))
 		return name_error(sh, name);
 	struct scope *sc = &t->scopes[t->nscopes - 1];
-	size_t h = hash_name(name);
+	size_t h = name_hash(name);
 	if (scope_find(sc, name, h))
 		return 0;
 	struct var *outer = find_visible(t, name, NULL);
@@ -854,13 +847,13 @@ int vars_make_local(struct shell *sh, const char *name)
 int vars_set_temp(struct shell *sh, const char *name, const char *value)
 {
 	struct var_table *t = sh->vars;
-	if (!valid_name(name))
+	if (!vars_valid_name(name))
 		return name_error(sh, name);
 	struct var *outer = find_visible(t, name, NULL);
 	if (outer && (outer->flags & VAR_READONLY))
 		return readonly_error(sh, name);
 	struct scope *sc = &t->scopes[t->nscopes - 1];
-	size_t h = hash_name(name);
+	size_t h = name_hash(name);
 	struct var_entry *e = scope_find(sc, name, h);
 	struct var *v = e ? &e->v : scope_add(sc, name, h);
 	var_clear_value(v);
@@ -1019,7 +1012,7 @@ static bool pwd_is_valid(const char *path)
 static void add_dynamic(struct shell *sh, const char *name, unsigned flag)
 {
 	struct scope *global = &sh->vars->scopes[0];
-	size_t h = hash_name(name);
+	size_t h = name_hash(name);
 	struct var_entry *e = scope_find(global, name, h);
 	struct var *v = e ? &e->v : scope_add(global, name, h);
 	v->flags |= flag;
@@ -1041,8 +1034,8 @@ void vars_init(struct shell *sh, char **envp)
 		if (!eq)
 			continue;
 		char *name = xstrndup(*e, (size_t)(eq - *e));
-		if (valid_name(name) && strcmp(name, "IFS") != 0) {
-			size_t h = hash_name(name);
+		if (vars_valid_name(name) && strcmp(name, "IFS") != 0) {
+			size_t h = name_hash(name);
 			struct var_entry *old = scope_find(&t->scopes[0], name, h);
 			struct var *v = old ? &old->v : scope_add(&t->scopes[0], name, h);
 			free(v->value);
@@ -1066,7 +1059,7 @@ void vars_init(struct shell *sh, char **envp)
 		{"OPTERR", "1", true},
 	};
 	for (size_t i = 0; i < sizeof defaults / sizeof defaults[0]; i++) {
-		size_t h = hash_name(defaults[i].name);
+		size_t h = name_hash(defaults[i].name);
 		struct var_entry *old = scope_find(&t->scopes[0], defaults[i].name, h);
 		if (old && defaults[i].only_if_unset)
 			continue;
@@ -1079,7 +1072,7 @@ void vars_init(struct shell *sh, char **envp)
 	char buf[32];
 	snprintf(buf, sizeof buf, "%ld", (long)sh->parent_pid);
 	{
-		size_t h = hash_name("PPID");
+		size_t h = name_hash("PPID");
 		struct var_entry *old = scope_find(&t->scopes[0], "PPID", h);
 		struct var *v = old ? &old->v : scope_add(&t->scopes[0], "PPID", h);
 		free(v->value);
@@ -1093,7 +1086,7 @@ void vars_init(struct shell *sh, char **envp)
 
 	const char *pwd = NULL;
 	{
-		struct var_entry *e = scope_find(&t->scopes[0], "PWD", hash_name("PWD"));
+		struct var_entry *e = scope_find(&t->scopes[0], "PWD", name_hash("PWD"));
 		if (e)
 			pwd = e->v.value;
 	}
@@ -1134,7 +1127,7 @@ void vars_free(struct shell *sh)
 
 int vars_set_flags(struct shell *sh, const char *name, unsigned set, unsigned clear)
 {
-	if (!valid_name(name))
+	if (!vars_valid_name(name))
 		return name_error(sh, name);
 	struct var *v = find_visible(sh->vars, name, NULL);
 	/* declare -i r gives the attribute to what r names; +n acts on r */
@@ -1143,7 +1136,7 @@ int vars_set_flags(struct shell *sh, const char *name, unsigned set, unsigned cl
 	if (v && (v->flags & VAR_READONLY) && (clear & VAR_READONLY))
 		return readonly_error(sh, name);
 	if (!v)
-		v = scope_add(&sh->vars->scopes[0], name, hash_name(name));
+		v = scope_add(&sh->vars->scopes[0], name, name_hash(name));
 	mark_env_dirty(sh, v);
 	if ((set & VAR_ARRAY) && !(v->flags & VAR_ARRAY)) {
 		make_array(v);

@@ -32,6 +32,8 @@ struct var {
 
 void vars_init(struct shell *sh, char **envp); /* imports envp, sets IFS, PS1.., PPID, PWD */
 void vars_free(struct shell *sh);
+/* s is a variable name: a letter or `_`, then letters, digits and `_`. */
+bool vars_valid_name(const char *s);
 /* The visible variable of that name (innermost scope), or NULL. */
 struct var *vars_lookup(struct shell *sh, const char *name);
 /* The scalar value (element 0 of an array); dynamic ones (RANDOM, SECONDS,

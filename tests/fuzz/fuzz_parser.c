@@ -1,7 +1,7 @@
 /* libFuzzer harness for the parser: any input must parse or fail cleanly,
  * and whatever parses must print, re-parse and copy without trouble.
- *   clang -fsanitize=fuzzer,address -Ishell tests/fuzz/fuzz_parser.c \
- *         shell/parser.c shell/ast.c shell/lexer.c lib/util.c -o fuzz_parser
+ *   clang -fsanitize=fuzzer,address -I. tests/fuzz/fuzz_parser.c shell/parser.c \
+ *         shell/cond_parse.c shell/lexer.c shell/builder.c shell/ast.c lib/util.c -o fuzz_parser
  *   ./fuzz_parser tests/fuzz/corpus/parser */
 #include <stddef.h>
 #include <stdint.h>

@@ -1,6 +1,7 @@
-/* Lexer tests: the character-level helpers of lexer.c and token recognition
- * as seen through the parser (operators, quoting, IO numbers, comments,
- * line continuations, assignment words). */
+/* Lexer tests: the character-level helpers of lexer.c, the lexer on its own
+ * (tokens, words, here-documents), and token recognition as seen through
+ * the parser (operators, quoting, IO numbers, comments, line
+ * continuations, assignment words). */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +76,126 @@ Test(lexer, name_chars)
 	cr_assert_not(lex_is_name_char('-'));
 	cr_assert(lex_is_word_break(';'));
 	cr_assert_not(lex_is_word_break('{'));
+}
+
+/* ---- the lexer on its own --------------------------------------------- */
+
+/* Texts without $( ) or `...` never call the grammar. */
+static struct node *no_subprogram(void *ctx, struct lex_mark *close)
+{
+	(void)ctx;
+	(void)close;
+	cr_assert_fail("the lexer asked for a subprogram");
+	return NULL;
+}
+
+static struct node *no_text_program(void *ctx, const char *text, size_t len, struct src_pos at)
+{
+	(void)ctx;
+	(void)text;
+	(void)len;
+	(void)at;
+	cr_assert_fail("the lexer asked for a text program");
+	return NULL;
+}
+
+static struct lexer *no_text_lexer(void *ctx, const char *text, size_t len, struct src_pos at)
+{
+	(void)ctx;
+	(void)text;
+	(void)len;
+	(void)at;
+	cr_assert_fail("the lexer asked for a text lexer");
+	return NULL;
+}
+
+static void no_text_lexer_free(void *ctx)
+{
+	(void)ctx;
+}
+
+static const struct lex_grammar no_grammar = {no_subprogram, no_text_program, no_text_lexer,
+                                              no_text_lexer_free};
+
+static void lexer_open(struct lexer *lx, const char *text)
+{
+	struct parser_options o = {0};
+	lex_init(lx, text, strlen(text), &o, &no_grammar, NULL);
+	lx->arena = ast_arena_create();
+}
+
+static void lexer_close(struct lexer *lx)
+{
+	ast_arena_destroy(lx->arena);
+	lex_free(lx);
+}
+
+Test(lexer, token_kinds)
+{
+	static const enum tok_kind want[] = {
+		TK_WORD, TK_AND_IF, TK_WORD, TK_OR_IF, TK_WORD, TK_PIPE_AMP, TK_WORD, TK_DSEMI_AND,
+		TK_WORD, TK_SEMI_AND, TK_WORD, TK_AND_DGREAT, TK_WORD, TK_TLESS, TK_WORD, TK_CLOBBER,
+		TK_WORD, TK_LESSGREAT, TK_WORD, TK_IO_NUMBER, TK_GREATAND, TK_WORD, TK_NEWLINE,
+		TK_LPAREN, TK_WORD, TK_RPAREN, TK_EOF,
+	};
+	struct lexer lx;
+	lexer_open(&lx, "a&&b||c|&d;;&e;&f&>>g<<<h>|i<>j 2>&1 # note\n(k)");
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		struct token t;
+		lex_next_token(&lx, &t);
+		cr_expect_eq(t.kind, want[i], "token %zu: %d", i, (int)t.kind);
+	}
+	cr_assert_not(lx.failed);
+	lexer_close(&lx);
+}
+
+Test(lexer, words_and_assignments)
+{
+	struct lexer lx;
+	lexer_open(&lx, "echo a[1]+=x'y' \"q\"");
+	struct token t;
+	lex_next_token(&lx, &t);
+	cr_assert(t.lazy && t.plain);
+	cr_assert_str_eq(lex_token_plain(&t), "echo");
+	struct word *w = lex_token_word(&lx, &t);
+	cr_assert(lex_word_is_plain(w));
+	cr_assert_eq(w->range.end.col, 5);
+	lex_next_token(&lx, &t);
+	cr_assert(t.is_asg && t.asg_append);
+	cr_assert_str_eq(t.asg_name, "a");
+	cr_assert_eq(t.asg_index->nparts, 1);
+	char *raw = lex_token_text(&lx, &t);
+	cr_assert_str_eq(raw, "a[1]+=x'y'");
+	free(raw);
+	lex_next_token(&lx, &t);
+	cr_assert_not(t.plain);
+	cr_assert_eq(t.word->parts[0].kind, WORD_DQUOTE);
+	lexer_close(&lx);
+}
+
+Test(lexer, quoted_heredoc_and_errors)
+{
+	struct lexer lx;
+	lexer_open(&lx, "cat <<'E'\n$x\nE\n'open");
+	struct token t;
+	lex_next_token(&lx, &t);
+	lex_next_token(&lx, &t);
+	cr_assert_eq(t.kind, TK_DLESS);
+	lex_next_token(&lx, &t);
+	bool quoted = false;
+	struct word *body = lex_add_heredoc(&lx, &t, false, &quoted);
+	cr_assert(quoted);
+	lex_next_token(&lx, &t);
+	cr_assert_eq(t.kind, TK_NEWLINE);
+	char *text;
+	cr_assert(ast_word_literal_value(body, &text));
+	cr_assert_str_eq(text, "$x\n");
+	free(text);
+	lex_next_token(&lx, &t);
+	cr_assert(lx.failed);
+	cr_assert(lx.err.incomplete);
+	cr_assert_eq(lx.err.pos.line, 4);
+	lexer_close(&lx);
 }
 
 /* ---- tokens through the parser ---------------------------------------- */

@@ -1,0 +1,438 @@
+/* Assignments: NAME=value and NAME=(...) before a command or alone, and the
+ * NAME=value operands of the declaration builtins (declare, local...),
+ * expanded as assignments are. */
+#include "shell/assign.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtins/builtins.h"
+#include "shell/arith.h"
+#include "shell/expand.h"
+#include "shell/vars.h"
+#include "shell/xtrace.h"
+
+/* For a=([i]=v ...): when w starts with an unquoted [index]=, fills the
+ * index and value words (their parts point into w) and returns true. */
+static bool split_indexed_element(const struct word *w, struct word *index, struct word *value,
+                                  struct word_part *scratch)
+{
+	if (w->nparts == 0 || w->parts[0].kind != WORD_LITERAL || w->parts[0].u.literal.quote != QUOTE_NONE ||
+	    w->parts[0].u.literal.len == 0 || w->parts[0].u.literal.text[0] != '[')
+		return false;
+	for (size_t k = 0; k < w->nparts; k++) {
+		const struct word_part *p = &w->parts[k];
+		if (p->kind != WORD_LITERAL || p->u.literal.quote != QUOTE_NONE)
+			continue;
+		const char *t = p->u.literal.text;
+		size_t len = p->u.literal.len;
+		size_t from = k == 0 ? 1 : 0;
+		for (size_t j = from; j + 1 < len; j++) {
+			if (t[j] != ']' || t[j + 1] != '=')
+				continue;
+			/* scratch[0]: the index's last literal, scratch[1]: the
+			 * value's first literal, scratch[2]: the index's first. */
+			scratch[0] = *p;
+			scratch[0].u.literal.text = (char *)t + (k == 0 ? 1 : 0);
+			scratch[0].u.literal.len = j - (k == 0 ? 1 : 0);
+			scratch[1] = *p;
+			scratch[1].u.literal.text = (char *)t + j + 2;
+			scratch[1].u.literal.len = len - j - 2;
+			if (k == 0) {
+				index->parts = &scratch[0];
+				index->nparts = 1;
+			} else {
+				/* parts[0] without its '[', parts 1..k-1, then the head of k */
+				struct word_part *ip = xcalloc(k + 1, sizeof *ip);
+				ip[0] = w->parts[0];
+				ip[0].u.literal.text++;
+				ip[0].u.literal.len--;
+				for (size_t m = 1; m < k; m++)
+					ip[m] = w->parts[m];
+				ip[k] = scratch[0];
+				index->parts = ip;
+				index->nparts = k + 1;
+			}
+			struct word_part *vp = xcalloc(w->nparts - k, sizeof *vp);
+			vp[0] = scratch[1];
+			for (size_t m = k + 1; m < w->nparts; m++)
+				vp[m - k] = w->parts[m];
+			value->parts = vp;
+			value->nparts = w->nparts - k;
+			index->range = value->range = w->range;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* m=([key]=v ...) for an associative array: every element has its key. */
+static int assign_assoc_array(struct shell *sh, const struct assign *a)
+{
+	if (!a->append && vars_set_array(sh, a->name, NULL, 0, false) != 0)
+		return -1;
+	for (size_t k = 0; k < a->narray; k++) {
+		struct word index, value;
+		struct word_part scratch[2];
+		if (!split_indexed_element(a->array[k], &index, &value, scratch)) {
+			/* reported and skipped, as bash does */
+			char *text = expand_word_str(sh, a->array[k], 0);
+			shell_error(sh, "%s: %s: must use subscript when assigning associative array", a->name,
+			            text ? text : "");
+			free(text);
+			continue;
+		}
+		char *key = expand_word_str(sh, &index, 0);
+		char *val = key ? expand_word_str(sh, &value, EXPAND_ASSIGN) : NULL;
+		if (index.parts != &scratch[0])
+			free(index.parts);
+		free(value.parts);
+		int rc = key && val ? vars_assoc_set(sh, a->name, key, val, false) : -1;
+		free(key);
+		free(val);
+		if (rc != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* a=(...) with some [i]=v elements. */
+static int assign_indexed_array(struct shell *sh, const struct assign *a)
+{
+	long next = 0;
+	struct var *v = vars_lookup(sh, a->name);
+	if (a->append && v && (v->flags & VAR_ARRAY))
+		next = (long)v->array_len;
+	else if (a->append && v && v->value)
+		next = 1;
+	if (!a->append && vars_set_array(sh, a->name, NULL, 0, false) != 0)
+		return -1;
+	for (size_t k = 0; k < a->narray; k++) {
+		struct word index, value;
+		struct word_part scratch[2];
+		if (split_indexed_element(a->array[k], &index, &value, scratch)) {
+			char *idx = expand_word_str(sh, &index, 0);
+			char *val = idx ? expand_word_str(sh, &value, EXPAND_ASSIGN) : NULL;
+			if (index.parts != &scratch[0])
+				free(index.parts);
+			free(value.parts);
+			intmax_t n = 0;
+			int rc = (!idx || !val || arith_eval(sh, idx, &n) != 0) ? -1 : 0;
+			if (rc == 0 && n < 0) {
+				shell_error(sh, "%s[%s]: bad array subscript", a->name, idx);
+				rc = -1;
+			}
+			if (rc == 0)
+				rc = vars_set_element(sh, a->name, (long)n, val);
+			free(idx);
+			free(val);
+			if (rc != 0)
+				return -1;
+			next = (long)n + 1;
+			continue;
+		}
+		struct strvec vals;
+		strvec_init(&vals);
+		if (expand_words(sh, &a->array[k], 1, &vals) != 0) {
+			strvec_free(&vals);
+			return -1;
+		}
+		for (size_t m = 0; m < vals.len; m++) {
+			if (vars_set_element(sh, a->name, next++, vals.items[m]) != 0) {
+				strvec_free(&vals);
+				return -1;
+			}
+		}
+		strvec_free(&vals);
+	}
+	return 0;
+}
+
+static bool has_indexed_element(const struct assign *a)
+{
+	for (size_t k = 0; k < a->narray; k++) {
+		const struct word *w = a->array[k];
+		if (w->nparts && w->parts[0].kind == WORD_LITERAL && w->parts[0].u.literal.quote == QUOTE_NONE &&
+		    w->parts[0].u.literal.len && w->parts[0].u.literal.text[0] == '[')
+			return true;
+	}
+	return false;
+}
+
+int assign_apply(struct shell *sh, const struct assign *as, size_t n, enum assign_mode mode)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct assign *a = &as[i];
+		struct var *target = a->is_array ? vars_lookup(sh, a->name) : NULL;
+		bool to_assoc = target && (target->flags & VAR_ASSOC);
+		if (to_assoc && a->narray > 0) {
+			/* m=([k]=v ...) when the first element has its key; else
+			 * m=(k v ...) pairs, through vars_set_array below */
+			struct word index, value;
+			struct word_part scratch[2];
+			if (split_indexed_element(a->array[0], &index, &value, scratch)) {
+				if (index.parts != &scratch[0])
+					free(index.parts);
+				free(value.parts);
+				if (assign_assoc_array(sh, a) != 0)
+					return -1;
+				continue;
+			}
+		}
+		if (a->is_array && !to_assoc && has_indexed_element(a)) {
+			if (assign_indexed_array(sh, a) != 0)
+				return -1;
+			continue;
+		}
+		if (a->is_array) {
+			struct strvec vals;
+			strvec_init(&vals);
+			if (expand_words(sh, a->array, a->narray, &vals) != 0) {
+				strvec_free(&vals);
+				return -1;
+			}
+			if (sh->opt.xtrace)
+				xtrace_array(sh, a->name, a->append, vals.items, vals.len);
+			int rc = vars_set_array(sh, a->name, vals.items, vals.len, a->append);
+			strvec_free(&vals);
+			if (rc != 0)
+				return -1;
+			continue;
+		}
+		char *value = a->value ? expand_word_str(sh, a->value, EXPAND_ASSIGN) : xstrdup("");
+		if (!value)
+			return -1;
+		struct var *assoc = a->index ? vars_lookup(sh, a->name) : NULL;
+		if (assoc && (assoc->flags & VAR_ASSOC)) {
+			char *key = expand_word_str(sh, a->index, 0);
+			if (key && sh->opt.xtrace)
+				xtrace_value(sh, value, "%s[%s]%s=", a->name, key, a->append ? "+" : "");
+			int rc = key ? vars_assoc_set(sh, a->name, key, value, a->append) : -1;
+			free(key);
+			free(value);
+			if (rc != 0)
+				return -1;
+			continue;
+		}
+		if (a->index) {
+			char *idx = expand_word_str(sh, a->index, 0);
+			intmax_t k = 0;
+			if (!idx || arith_eval(sh, idx, &k) != 0) {
+				free(idx);
+				free(value);
+				return -1;
+			}
+			free(idx);
+			if (k < 0) {
+				struct var *v = vars_lookup(sh, a->name);
+				if (v && (v->flags & VAR_ARRAY))
+					k += (intmax_t)v->array_len;
+				if (k < 0) {
+					shell_error(sh, "%s[%jd]: bad array subscript", a->name, k - (intmax_t)(v ? v->array_len : 0));
+					free(value);
+					return -1;
+				}
+			}
+			if (a->append) {
+				struct var *v = vars_lookup(sh, a->name);
+				if (v && (v->flags & VAR_ARRAY) && (size_t)k < v->array_len && v->array[k]) {
+					char *joined = xasprintf("%s%s", v->array[k], value);
+					free(value);
+					value = joined;
+				}
+			}
+			if (sh->opt.xtrace)
+				xtrace_value(sh, value, "%s[%jd]=", a->name, k);
+			int rc = vars_set_element(sh, a->name, (long)k, value);
+			free(value);
+			if (rc != 0)
+				return -1;
+			continue;
+		}
+		if (a->append) {
+			struct var *v = vars_lookup(sh, a->name);
+			if (v && (v->flags & VAR_INTEGER)) {
+				char *expr = xasprintf("%s+(%s)", v->value ? v->value : "0", value);
+				free(value);
+				value = expr;
+			} else {
+				const char *old = vars_get(sh, a->name);
+				if (old) {
+					char *joined = xasprintf("%s%s", old, value);
+					free(value);
+					value = joined;
+				}
+			}
+		}
+		if (sh->opt.xtrace)
+			xtrace_value(sh, value, "%s=", a->name);
+		int rc = mode == ASSIGN_TEMP ? vars_set_temp(sh, a->name, value) : vars_set(sh, a->name, value, 0);
+		free(value);
+		if (rc != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- operands of declaration builtins ---------------------------------- */
+
+/* Declaration builtins take NAME=value operands expanded like assignments. */
+static bool is_declaration_word(const struct word *w)
+{
+	if (w->nparts != 1 || w->parts[0].kind != WORD_LITERAL || w->parts[0].u.literal.quote != QUOTE_NONE)
+		return false;
+	const char *t = w->parts[0].u.literal.text;
+	size_t len = w->parts[0].u.literal.len;
+	/* Cheap filter first: this runs for every simple command. */
+	if (len < 5 || len > 8 || !strchr("delrt", t[0]))
+		return false;
+	char name[16];
+	memcpy(name, t, len);
+	name[len] = '\0';
+	const struct builtin *b = builtin_find(name);
+	return b && (b->flags & BUILTIN_DECLARATION);
+}
+
+/* An operand word of a declaration builtin that starts NAME= unquoted. */
+static bool is_assignment_operand(const struct word *w)
+{
+	if (w->nparts == 0 || w->parts[0].kind != WORD_LITERAL || w->parts[0].u.literal.quote != QUOTE_NONE)
+		return false;
+	const char *t = w->parts[0].u.literal.text;
+	size_t len = w->parts[0].u.literal.len;
+	size_t i = 0;
+	if (len == 0 || !((t[0] >= 'a' && t[0] <= 'z') || (t[0] >= 'A' && t[0] <= 'Z') || t[0] == '_'))
+		return false;
+	while (i < len && ((t[i] >= 'a' && t[i] <= 'z') || (t[i] >= 'A' && t[i] <= 'Z') || (t[i] >= '0' && t[i] <= '9') || t[i] == '_'))
+		i++;
+	if (i < len && t[i] == '[') {
+		while (i < len && t[i] != ']')
+			i++;
+		if (i < len)
+			i++;
+	}
+	if (i < len && t[i] == '+')
+		i++;
+	return i < len && t[i] == '=';
+}
+
+static bool same_range(const struct src_range *a, const struct src_range *b)
+{
+	return a->begin.offset == b->begin.offset && a->end.offset == b->end.offset &&
+	       a->begin.line == b->begin.line && a->begin.col == b->begin.col;
+}
+
+/* The parser hands `declare a=(x "y z")` over as one word: "a=(" then
+ * the elements' parts separated by single-quoted " " parts, then ")";
+ * those three pieces all carry the whole token's range, which no part of
+ * an element can. True when w has that shape. */
+static bool is_declaration_array(const struct word *w)
+{
+	if (w->nparts < 2)
+		return false;
+	const struct word_part *first = &w->parts[0], *last = &w->parts[w->nparts - 1];
+	if (first->kind != WORD_LITERAL || first->u.literal.quote != QUOTE_NONE || last->kind != WORD_LITERAL ||
+	    last->u.literal.quote != QUOTE_NONE || last->u.literal.len != 1 || last->u.literal.text[0] != ')')
+		return false;
+	size_t len = first->u.literal.len;
+	const char *t = first->u.literal.text;
+	return len >= 3 && t[len - 2] == '=' && t[len - 1] == '(' && same_range(&first->range, &last->range);
+}
+
+static bool is_element_separator(const struct word *w, const struct word_part *part)
+{
+	return part->kind == WORD_LITERAL && part->u.literal.quote == QUOTE_SINGLE && part->u.literal.len == 1 &&
+	       part->u.literal.text[0] == ' ' && same_range(&part->range, &w->parts[0].range);
+}
+
+/* 'text' as the builtin's array splitter reads it back ('\'' for '). */
+static void add_single_quoted(struct strbuf *sb, const char *text)
+{
+	strbuf_addc(sb, '\'');
+	for (const char *c = text; *c; c++) {
+		if (*c == '\'')
+			strbuf_adds(sb, "'\\''");
+		else
+			strbuf_addc(sb, *c);
+	}
+	strbuf_addc(sb, '\'');
+}
+
+/* Expands each element of a declaration array on its own (fields and all,
+ * as in a=(...)) and passes NAME=('e1' 'e2') quoted for the builtin. */
+static int expand_declaration_array(struct shell *sh, const struct word *w, struct strvec *out)
+{
+	struct strbuf sb;
+	strbuf_init(&sb);
+	strbuf_addmem(&sb, w->parts[0].u.literal.text, w->parts[0].u.literal.len);
+	size_t i = 1, end = w->nparts - 1;
+	bool first_element = true;
+	while (i < end) {
+		size_t j = i;
+		while (j < end && !is_element_separator(w, &w->parts[j]))
+			j++;
+		struct word elem = {.parts = &w->parts[i], .nparts = j - i, .range = w->parts[i].range};
+		const struct word_part *p0 = &w->parts[i];
+		/* [index]=value written unquoted keeps its subscript syntax. */
+		const char *eq = NULL;
+		if (elem.nparts > 0 && p0->kind == WORD_LITERAL && p0->u.literal.quote == QUOTE_NONE &&
+		    p0->u.literal.len > 0 && p0->u.literal.text[0] == '[')
+			eq = strstr(p0->u.literal.text, "]=");
+		if (eq && (size_t)(eq - p0->u.literal.text) + 2 <= p0->u.literal.len) {
+			char *value = expand_word_str(sh, &elem, EXPAND_ASSIGN);
+			if (!value) {
+				strbuf_free(&sb);
+				return -1;
+			}
+			size_t prefix = (size_t)(eq - p0->u.literal.text) + 2;
+			if (!first_element)
+				strbuf_addc(&sb, ' ');
+			/* The subscript is arithmetic: no quoting needed inside []. */
+			strbuf_addmem(&sb, value, prefix);
+			add_single_quoted(&sb, value + prefix);
+			free(value);
+			first_element = false;
+		} else if (elem.nparts > 0) {
+			struct word *wp = &elem;
+			struct strvec fields;
+			strvec_init(&fields);
+			if (expand_words(sh, &wp, 1, &fields) != 0) {
+				strvec_free(&fields);
+				strbuf_free(&sb);
+				return -1;
+			}
+			for (size_t k = 0; k < fields.len; k++) {
+				if (!first_element)
+					strbuf_addc(&sb, ' ');
+				add_single_quoted(&sb, fields.items[k]);
+				first_element = false;
+			}
+			strvec_free(&fields);
+		}
+		i = j < end ? j + 1 : j;
+	}
+	strbuf_addc(&sb, ')');
+	strvec_push_owned(out, strbuf_detach(&sb));
+	return 0;
+}
+
+int assign_expand_argv(struct shell *sh, struct word *const *words, size_t nwords, struct strvec *out)
+{
+	if (nwords == 0 || !is_declaration_word(words[0]))
+		return expand_words(sh, words, nwords, out);
+	for (size_t i = 0; i < nwords; i++) {
+		if (i > 0 && is_declaration_array(words[i])) {
+			if (expand_declaration_array(sh, words[i], out) != 0)
+				return -1;
+		} else if (i > 0 && is_assignment_operand(words[i])) {
+			char *s = expand_word_str(sh, words[i], EXPAND_ASSIGN);
+			if (!s)
+				return -1;
+			strvec_push_owned(out, s);
+		} else if (expand_words(sh, &words[i], 1, out) != 0) {
+			return -1;
+		}
+	}
+	return 0;
+}
