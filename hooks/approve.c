@@ -39,13 +39,6 @@ struct policy {
 	unsigned line_depth;      /* nested lines (eval, source) share the outer decision */
 };
 
-static void allow_list_free(struct allow_list *l)
-{
-	free(l->path);
-	strvec_free(&l->allow);
-	strvec_free(&l->deny);
-}
-
 #define ALLOW_LIST_MAX (1u << 20) /* a list of commands; a sparse 100 GB file is not one */
 
 /* Whether the sandbox could write this file: opening it to append (and
@@ -184,21 +177,6 @@ void policy_set_opaque(struct shell *sh)
 {
 	if (sh->policy)
 		sh->policy->opts.off = true;
-}
-
-void policy_free(struct shell *sh)
-{
-	struct policy *p = sh->policy;
-	if (!p)
-		return;
-	classifier_destroy(p->cl);
-	allow_list_free(&p->user);
-	allow_list_free(&p->project);
-	strvec_free(&p->session_ok);
-	strvec_free(&p->line_ok);
-	strvec_free(&p->line_no);
-	free(p);
-	sh->policy = NULL;
 }
 
 /* argv as commands are shown and remembered; when marked is an index of

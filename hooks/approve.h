@@ -32,7 +32,6 @@ struct policy_options {
  * reported and nothing in it is trusted. Returns 0, or -1 when a list was
  * malformed (the policy still exists, without that list). */
 int policy_init(struct shell *sh, const struct policy_options *opts);
-void policy_free(struct shell *sh);
 /* Opaque project code (a script file): no classification, no approvals;
  * protection and events go on. */
 void policy_set_opaque(struct shell *sh);

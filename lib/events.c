@@ -48,15 +48,6 @@ struct events *events_open(const char *spec, const char **err)
 	return ev;
 }
 
-void events_close(struct events *ev)
-{
-	if (!ev)
-		return;
-	close(ev->fd);
-	free(ev->line_text);
-	free(ev);
-}
-
 /* Adds the common fields and writes the object as one line; takes obj. */
 static void emit(struct events *ev, const char *type, json_t *obj)
 {

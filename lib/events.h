@@ -16,7 +16,6 @@ struct sandbox_config;
 /* SPEC is a path (appended to, created 0600) or fd:N. Returns NULL with
  * *err set (static text or errno's) when it cannot be opened. */
 struct events *events_open(const char *spec, const char **err);
-void events_close(struct events *ev);
 
 /* The session: the sandbox as --doctor --json reports its core, and
  * whether a human can be asked and what is protected. */

@@ -73,25 +73,9 @@ uint64_t sandbox_fs_rights_for_abi(int abi)
 	return r;
 }
 
-uint64_t sandbox_net_rights_for_abi(int abi)
-{
-	return abi >= 4 ? (LL_NET_BIND_TCP | LL_NET_CONNECT_TCP) : 0;
-}
-
 uint64_t sandbox_scopes_for_abi(int abi)
 {
 	return abi >= 6 ? (LL_SCOPE_ABSTRACT_UNIX_SOCKET | LL_SCOPE_SIGNAL) : 0;
-}
-
-uint32_t sandbox_restrict_flags_for_abi(int abi)
-{
-	uint32_t f = 0;
-	if (abi >= 7)
-		f |= LL_RESTRICT_LOG_SAME_EXEC_OFF | LL_RESTRICT_LOG_NEW_EXEC_ON |
-		     LL_RESTRICT_LOG_SUBDOMAINS_OFF;
-	if (abi >= 8)
-		f |= LL_RESTRICT_TSYNC;
-	return f;
 }
 
 uint64_t sandbox_file_rights(uint64_t rights)

@@ -47,9 +47,7 @@ enum {
 
 /* The rights each ABI knows, cumulatively. */
 uint64_t sandbox_fs_rights_for_abi(int abi);
-uint64_t sandbox_net_rights_for_abi(int abi);
 uint64_t sandbox_scopes_for_abi(int abi);
-uint32_t sandbox_restrict_flags_for_abi(int abi);
 /* Rights that make sense on a non-directory (others give EINVAL there). */
 uint64_t sandbox_file_rights(uint64_t rights);
 

@@ -306,58 +306,6 @@ void ast_node_free(struct node *n)
 
 /* ---- copying ------------------------------------------------------------ */
 
-static char *mem_dup(const char *s, size_t len)
-{
-	char *p = xmalloc(len + 1);
-	if (len)
-		memcpy(p, s, len);
-	p[len] = '\0';
-	return p;
-}
-
-/* ast_word_copy: malloc'd piece by piece, for ast_word_free(). */
-static void part_copy(struct word_part *dst, const struct word_part *src)
-{
-	*dst = *src;
-	switch (src->kind) {
-	case WORD_LITERAL:
-		dst->u.literal.text = mem_dup(src->u.literal.text, src->u.literal.len);
-		break;
-	case WORD_DQUOTE:
-		dst->u.dquote = ast_word_copy(src->u.dquote);
-		break;
-	case WORD_PARAM:
-		dst->u.param.name = src->u.param.name ? xstrdup(src->u.param.name) : NULL;
-		dst->u.param.index = ast_word_copy(src->u.param.index);
-		dst->u.param.arg = ast_word_copy(src->u.param.arg);
-		dst->u.param.arg2 = ast_word_copy(src->u.param.arg2);
-		break;
-	case WORD_CMDSUB:
-		dst->u.cmdsub.program = ast_node_copy(src->u.cmdsub.program);
-		dst->u.cmdsub.text = src->u.cmdsub.text ? xstrdup(src->u.cmdsub.text) : NULL;
-		break;
-	case WORD_ARITH:
-		dst->u.arith.expr = ast_word_copy(src->u.arith.expr);
-		break;
-	case WORD_PROCSUB:
-		dst->u.procsub.program = ast_node_copy(src->u.procsub.program);
-		dst->u.procsub.text = src->u.procsub.text ? xstrdup(src->u.procsub.text) : NULL;
-		break;
-	}
-}
-
-struct word *ast_word_copy(const struct word *w)
-{
-	if (!w)
-		return NULL;
-	struct word *c = xmalloc(sizeof *c);
-	*c = *w;
-	c->parts = xreallocarray(NULL, w->nparts ? w->nparts : 1, sizeof *c->parts);
-	for (size_t i = 0; i < w->nparts; i++)
-		part_copy(&c->parts[i], &w->parts[i]);
-	return c;
-}
-
 /* ast_node_copy: everything in the new tree's arena. */
 static struct node *node_copy_in(struct ast_arena *a, const struct node *n);
 

@@ -298,15 +298,13 @@ struct node {
 /* Frees a whole tree. For an arena tree only its root frees anything: the
  * call is a no-op on an inner node (its memory goes with the root). */
 void ast_node_free(struct node *n);
-/* For words and conditions built by hand or by ast_word_copy(); those of an
- * arena tree belong to the tree and must not be passed here. */
+/* For words and conditions built by hand; those of an arena tree belong
+ * to the tree and must not be passed here. */
 void ast_word_free(struct word *w);
 void ast_cond_free(struct cond_expr *c);
-/* Deep copies, for function definitions that outlive the parsed text. The
- * node copy is a tree of its own (one arena), freed by ast_node_free(); the
- * word copy is malloc'd piece by piece, freed by ast_word_free(). */
+/* A deep copy, for function definitions that outlive the parsed text: a
+ * tree of its own (one arena), freed by ast_node_free(). */
 struct node *ast_node_copy(const struct node *n);
-struct word *ast_word_copy(const struct word *w);
 
 /* The arena of parsed trees: a bump allocator, freed all at once. Used by
  * the parser; ast_node_free() on the node given to ast_arena_set_root()

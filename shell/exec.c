@@ -174,12 +174,6 @@ static pid_t fork_child(struct shell *sh, pid_t pgid, bool foreground)
 	return pid;
 }
 
-pid_t exec_fork(struct shell *sh, bool background)
-{
-	(void)background;
-	return fork_child(sh, 0, false);
-}
-
 _Noreturn void exec_exit(struct shell *sh, int status)
 {
 	sh->last_status = status;
@@ -663,11 +657,6 @@ int exec_argv_flags(struct shell *sh, char **argv, unsigned aflags)
 	if (argc == 0)
 		return 0;
 	return run_command(sh, NULL, argc, argv, NULL, 0, NULL, 0, 0, aflags);
-}
-
-int exec_argv(struct shell *sh, char **argv)
-{
-	return exec_argv_flags(sh, argv, 0);
 }
 
 /* ---- pipelines and lists --------------------------------------------------- */

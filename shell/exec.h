@@ -22,12 +22,6 @@ int exec_cmdsub(struct shell *sh, const struct node *program, struct strbuf *out
 /* Starts program in the background connected to a pipe; *path gets
  * "/dev/fd/N" (caller frees). Returns 0 or -1 after reporting. */
 int exec_procsub(struct shell *sh, const struct node *program, bool output, char **path);
-/* Runs argv as a simple command that is already expanded (command, xargs-
- * like builtins). Returns the exit status. */
-int exec_argv(struct shell *sh, char **argv);
-/* Forks: in the child returns 0 and resets traps/state for a subshell; in
- * the parent returns the pid; -1 after reporting. */
-pid_t exec_fork(struct shell *sh, bool background);
 /* Loads the sandbox's terminal guard if it still waits (sh->pending_guard):
  * every path that starts a program calls it first. Returns 0, or -1 after
  * reporting (then no program may start). */

@@ -57,16 +57,6 @@ void redir_restore(struct redir_saved *save)
 	save->cap = 0;
 }
 
-void redir_forget(struct redir_saved *save)
-{
-	for (size_t i = 0; i < save->len; i++)
-		if (save->items[i].saved >= 0)
-			close(save->items[i].saved);
-	free(save->items);
-	save->items = NULL;
-	save->len = save->cap = 0;
-}
-
 static bool write_all(int fd, const char *data, size_t len)
 {
 	while (len > 0) {

@@ -23,8 +23,6 @@ struct redir_saved {
 int redir_apply(struct shell *sh, const struct redir *redirs, size_t n, struct redir_saved *save);
 /* Puts every saved fd back, in reverse order, and empties save. */
 void redir_restore(struct redir_saved *save);
-/* Drops the saved copies: the redirections stay (exec with no command). */
-void redir_forget(struct redir_saved *save);
 /* An fd whose reader gets exactly data (here-documents, here-strings):
  * a pipe for small bodies, an unlinked temporary file for large ones.
  * Returns the fd (close-on-exec), or -1 after reporting. */

@@ -376,17 +376,6 @@ static bool find_git(char **worktree, char **gitdir)
 	return true;
 }
 
-bool protect_applies(void)
-{
-	char *wt, *gd;
-	if (find_git(&wt, &gd)) {
-		free(wt);
-		free(gd);
-		return true;
-	}
-	return access(".agentcommands.json", F_OK) == 0;
-}
-
 /* core.hooksPath as git takes it (the last one), or NULL. */
 static char *config_hooks_path(const char *text, size_t len)
 {

@@ -65,9 +65,6 @@ struct protect {
 	bool grown;        /* modules joined the set since the baseline was last written */
 };
 
-/* Whether the current folder has something to protect (a git work tree,
- * GIT_DIR, or .agentcommands.json). Only stat() calls. */
-bool protect_applies(void);
 
 /* A protect-path value: 0 when it is a path relative to the project's top
  * that stays inside it, else -1. */
