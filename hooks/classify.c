@@ -1,6 +1,7 @@
 /* The classifier's engine: the static walk over a command line's AST, the
  * resolution of words to what is known of them before anything runs, and
- * the dynamic check of a final argv. The rules themselves are in rules.c. */
+ * the dynamic check of a final argv. The rules themselves are in rules.c
+ * and rules/. */
 #include "hooks/classify.h"
 #include "lib/gitconfig.h"
 

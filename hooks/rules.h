@@ -1,5 +1,6 @@
 /* Internal to the classifier: the argument model shared by the engine
- * (classify.c) and the rule tables and tool handlers (rules.c). */
+ * (classify.c) and the rules: rules.c dispatches to the table and the tool
+ * handlers under rules/. */
 #ifndef SBSH_RULES_H
 #define SBSH_RULES_H
 
@@ -91,7 +92,7 @@ char *cl_strndup(struct cctx *c, const char *s, size_t n);
 char *cl_printf(struct cctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 unsigned cl_depth(const struct cctx *c);
 
-/* ---- the rules (rules.c) ---- */
+/* ---- the rules (rules.c, rules/) ---- */
 
 /* Judges a command whose name (a basename) is known; args[0] is the name as
  * written. Unknown names and builtins that re-enter the shell are handled

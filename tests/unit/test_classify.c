@@ -40,7 +40,7 @@ static enum verdict judge(const char *text)
 
 Test(classify, table_sorted)
 {
-	cr_assert(rules_table_sorted(), "rules.c tools[] must be sorted by name for bsearch");
+	cr_assert(rules_table_sorted(), "rules/table.c tools[] must be sorted by name for bsearch");
 }
 
 Test(classify, verdict_names)
