@@ -59,6 +59,8 @@ struct judgement rules_judge(struct cctx *c, const char *name, const struct sarg
 		j = judge_spec(c, name, t->spec, a, n);
 	} else if (t->interp) {
 		j = judge_interp(c, t->interp, a, n, in);
+	} else if (t->db) {
+		j = judge_db(c, name, t->db, a, n, in);
 	}
 	if (j.v != VERDICT_SAFE && !j.reason)
 		j.reason = default_reason(c, name, j.v);

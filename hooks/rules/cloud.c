@@ -124,8 +124,8 @@ struct judgement judge_gsutil(struct cctx *c, const char *name, const struct sar
 	return SAFE_J;
 }
 
-static struct judgement judge_db(struct cctx *c, const char *name, const struct dbclient *d, const struct sarg *a,
-                                 size_t n, const struct stdin_src *in)
+struct judgement judge_db(struct cctx *c, const char *name, const struct dbclient *d, const struct sarg *a,
+                          size_t n, const struct stdin_src *in)
 {
 	struct judgement j = SAFE_J;
 	bool had_sql = false, had_file = false;
@@ -194,20 +194,6 @@ static struct judgement judge_db(struct cctx *c, const char *name, const struct 
 	return j;
 }
 
-#define DBH(fn, spec)                                                                                         \
-	struct judgement fn(struct cctx *c, const char *name, const struct sarg *a, size_t n,                  \
-	                    const struct stdin_src *in)                                                        \
-	{                                                                                                       \
-		return judge_db(c, name, &(spec), a, n, in);                                                    \
-	}
-DBH(judge_psql, db_psql)
-DBH(judge_mysql, db_mysql)
-DBH(judge_sqlite, db_sqlite)
-DBH(judge_mongo, db_mongo)
-DBH(judge_redis, db_redis)
-DBH(judge_clickhouse, db_clickhouse)
-DBH(judge_cql, db_cql)
-DBH(judge_duckdb, db_duckdb)
 
 /* curl -X DELETE, http DELETE: deletes on an HTTP API. */
 struct judgement judge_http(struct cctx *c, const char *name, const struct sarg *a, size_t n,

@@ -20,23 +20,30 @@
 typedef struct judgement tool_fn(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                                  const struct stdin_src *in);
 
+/* One rule of a subcommand spec, the shape of a `classify =` line: the
+ * verdict when the first operands (the words that are not options or
+ * their values) match, plus why and when not. A NULL operands ends a
+ * spec's rules (RULES_END). */
 struct subrule {
-	const char *path;     /* words after the options: "publish", "dist-tag add"; "" any; "^" none */
-	enum verdict v;
+	enum verdict verdict;
+	const char *operands; /* "publish", "dist-tag add", "deploy:*"; "" any; "^" none at all */
 	const char *reason;
 	const char *unless;   /* flags that make it SAFE (the tool's dry runs) */
 	const char *requires; /* flags without which the rule does not apply */
 };
+#define RULES_END {.operands = NULL}
 
 enum {
 	SPEC_ANYWHERE = 1 << 0, /* rules match any word (make-like goals and tasks) */
 	SPEC_TASKPATH = 1 << 1, /* words may be written :project:task */
 };
 
+/* A tool that is just "these subcommands, these flags". */
 struct tool_spec {
 	const char *short_arg; /* options taking an argument */
 	const char *long_arg;
 	unsigned flags;
+	const char *dry_run;   /* flags that make every rule SAFE */
 	const struct subrule *rules;
 };
 
@@ -52,7 +59,7 @@ struct wrapper {
 	const char *short_arg;   /* short options taking an argument */
 	const char *long_arg;    /* long options taking an argument ("--user|--group") */
 	unsigned npos;           /* operands before the command (timeout: the duration) */
-	enum wrap_mode mode;
+	enum wrap_mode mode;     /* WRAP_ARGV when not given */
 	const char *text_opts;   /* options whose argument is shell text ("-c|--command") */
 	const char *safe_opts;   /* options meaning no command runs ("-v|-V|-l") */
 	const char *shell_opts;  /* options that make the rest shell text (sudo -s) */
@@ -74,12 +81,14 @@ struct dbclient {
 	bool words_are_command; /* redis-cli: the operands are the command */
 };
 
+/* A row of the table: a name and one of the ways to judge it. */
 struct tool {
 	const char *name;
-	tool_fn *fn;
-	const struct tool_spec *spec;
-	const struct wrapper *wrap;
-	const struct interp *interp;
+	tool_fn *fn;                  /* a handler */
+	const struct tool_spec *spec; /* subcommands and flags */
+	const struct wrapper *wrap;   /* options, then another command */
+	const struct interp *interp;  /* code in options or on standard input */
+	const struct dbclient *db;    /* SQL in options, operands or standard input */
 };
 
 /* The tool of that name (a basename), or NULL. */
@@ -89,14 +98,7 @@ bool rules_table_sorted(void);
 
 /* Data that handlers use directly. */
 extern const struct interp interp_php;
-extern const struct dbclient db_psql;
-extern const struct dbclient db_mysql;
-extern const struct dbclient db_sqlite;
-extern const struct dbclient db_mongo;
-extern const struct dbclient db_redis;
-extern const struct dbclient db_clickhouse;
-extern const struct dbclient db_cql;
-extern const struct dbclient db_duckdb;
+extern const struct wrapper w_watch_text, w_watch_argv, w_perf_stat, w_perf_record, w_perf_trace;
 extern const struct tool_spec spec_pypi;
 extern const struct tool_spec spec_terraform;
 extern const struct tool_spec spec_dbtools;
@@ -189,8 +191,8 @@ tool_fn judge_docker, judge_skopeo, judge_kubectl;
 /* ---- cloud, deploy, data stores, databases (cloud.c) ---- */
 
 tool_fn judge_surge, judge_aws, judge_gsutil, judge_http, judge_restore, judge_mysqladmin;
-tool_fn judge_psql, judge_mysql, judge_sqlite, judge_mongo, judge_redis, judge_clickhouse, judge_cql,
-	judge_duckdb;
+struct judgement judge_db(struct cctx *c, const char *name, const struct dbclient *d, const struct sarg *a,
+                          size_t n, const struct stdin_src *in);
 
 /* ---- host bridges (host.c) ---- */
 

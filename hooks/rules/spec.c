@@ -46,7 +46,7 @@ struct judgement judge_spec(struct cctx *c, const char *name, const struct tool_
 		return SAFE_J;
 
 	struct judgement best = SAFE_J;
-	for (const struct subrule *r = sp->rules; r->path; r++) {
+	for (const struct subrule *r = sp->rules; r->operands; r++) {
 		if (r->requires && !has_flag(a, 1, n, r->requires)) {
 			/* The required flag could be hiding in an unquoted unknown argument. */
 			int u = first_splitting_unknown(a, 1, n);
@@ -54,11 +54,11 @@ struct judgement judge_spec(struct cctx *c, const char *name, const struct tool_
 				best = J(VERDICT_ASK, cl_printf(c, "%s with arguments that are not known", name), u);
 			continue;
 		}
-		if (r->unless && dry_run(a, 1, n, r->unless))
+		if ((sp->dry_run && dry_run(a, 1, n, sp->dry_run)) || (r->unless && dry_run(a, 1, n, r->unless)))
 			continue;
-		if (eq(r->path, "^")) {
+		if (eq(r->operands, "^")) {
 			if (nw == 0)
-				best = judgement_max(best, J(r->v, r->reason, 0));
+				best = judgement_max(best, J(r->verdict, r->reason, 0));
 			continue;
 		}
 		if (sp->flags & SPEC_ANYWHERE) {
@@ -75,13 +75,13 @@ struct judgement judge_spec(struct cctx *c, const char *name, const struct tool_
 					if (colon && w[0] == ':')
 						w = colon + 1;
 				}
-				if (match_word(r->path, strlen(r->path), w))
-					best = judgement_max(best, J(r->v, r->reason, idx[k]));
+				if (match_word(r->operands, strlen(r->operands), w))
+					best = judgement_max(best, J(r->verdict, r->reason, idx[k]));
 			}
 			continue;
 		}
 		/* Match the rule's words against the first words. */
-		const char *p = r->path;
+		const char *p = r->operands;
 		size_t k = 0;
 		bool ok = true;
 		while (*p) {
@@ -107,7 +107,7 @@ struct judgement judge_spec(struct cctx *c, const char *name, const struct tool_
 				p++;
 		}
 		if (ok)
-			best = judgement_max(best, J(r->v, r->reason, k ? idx[k - 1] : 0));
+			best = judgement_max(best, J(r->verdict, r->reason, k ? idx[k - 1] : 0));
 	}
 	return best;
 }

@@ -1,753 +1,1162 @@
-/* The rules as data: every tool by name (a handler, a subcommand spec, a
- * wrapper or an interpreter), and those specs, wrappers, interpreters and
- * database clients. Sorted for bsearch; nothing here is read at run time. */
+/* The rules as data: every tool by name, and what it is (a handler that
+ * reads its arguments, a subcommand spec, a wrapper, an interpreter or a
+ * database client), with the specs, wrappers, interpreters and clients.
+ * Static data, sorted for bsearch: nothing is read or parsed at run time.
+ *
+ * A spec's rule has the shape of the user's config line `classify =
+ * VERDICT PROGRAM [OPERAND...]` (hooks/classify.h): a verdict and the
+ * first operands, `*` a glob, for the tool the spec belongs to, matched
+ * by the same code (rules_operands_match); the built-in rules add why
+ * (.reason), the flags that make them SAFE (.unless, or the spec's
+ * .dry_run for all of them) and the flags they need (.requires). Facts
+ * about a tool's options (those taking a value, its dry runs) are the
+ * spec's, written once for all its rules. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "hooks/rules/internal.h"
 
-static const struct interp interp_node = {"node", "-e|--eval|-p|--print", "e", "-r|--require|--import|--loader|-C|--conditions|--input-type"};
-static const struct interp interp_perl = {"perl", NULL, "eE", "-I|-M|-m|-x|-i|-l|-0|-d|-D|-C"};
-static const struct interp interp_ruby = {"ruby", NULL, "e", "-r|-I|-C|-E|-F|-x"};
-const struct interp interp_php = {"php", NULL, "rRBE", "-c|-d|-z|-f|-t|-F"};
-static const struct interp interp_lua = {"lua", NULL, "e", "-l"};
-static const struct interp interp_r = {"R", "-e|--expr", NULL, NULL};
-static const struct interp interp_osa = {"osascript", NULL, "e", "-l"};
-static const struct interp interp_pwsh = {"powershell", "-c|-Command|-command|-C", NULL, "-File|-file|-f|-ExecutionPolicy|-ep"};
+/* ---- interpreters: code options and standard input ---- */
 
-const struct dbclient db_psql = {"-c|--command", "-d|--dbname|-h|--host|-p|--port|-U|--username|-v|--set|--variable|-o|--output|-P|--pset|-F|-R|-T|-L|--log-file", "-f|--file", 0, false};
-const struct dbclient db_mysql = {"-e|--execute", "-u|--user|-h|--host|-P|--port|-D|--database|-S|--socket|--defaults-file|--default-character-set|-p", NULL, 0, false};
-const struct dbclient db_sqlite = {"-cmd", "-separator|-newline|-nullvalue|-init", "-init", 2, false};
-const struct dbclient db_mongo = {"--eval", "--host|--port|-u|--username|-p|--password|--authenticationDatabase|--file|-f", "--file|-f", 0, false};
-const struct dbclient db_redis = {NULL, "-h|-p|-a|-n|-u|-s|--user|--pass|-r|-i|-d|--tls-cert|--tls-key|--cacert", NULL, 1, true};
-const struct dbclient db_clickhouse = {"-q|--query", "-h|--host|--port|-u|--user|--password|-d|--database|--format|-f", "--queries-file", 0, false};
-const struct dbclient db_cql = {"-e|--execute", "-u|--username|-p|--password|-k|--keyspace|--cqlshrc", "-f|--file", 0, false};
-const struct dbclient db_duckdb = {"-c|-cmd", "-separator|-newline|-nullvalue|-init", "-init", 2, false};
+static const struct interp interp_node = {
+	.lang = "node",
+	.code_opts = "-e|--eval|-p|--print",
+	.short_code = "e",
+	.arg_opts = "-r|--require|--import|--loader|-C|--conditions|--input-type",
+};
+static const struct interp interp_perl = {
+	.lang = "perl",
+	.short_code = "eE",
+	.arg_opts = "-I|-M|-m|-x|-i|-l|-0|-d|-D|-C",
+};
+static const struct interp interp_ruby = {.lang = "ruby", .short_code = "e", .arg_opts = "-r|-I|-C|-E|-F|-x"};
+const struct interp interp_php = {.lang = "php", .short_code = "rRBE", .arg_opts = "-c|-d|-z|-f|-t|-F"};
+static const struct interp interp_lua = {.lang = "lua", .short_code = "e", .arg_opts = "-l"};
+static const struct interp interp_r = {.lang = "R", .code_opts = "-e|--expr"};
+static const struct interp interp_osa = {.lang = "osascript", .short_code = "e", .arg_opts = "-l"};
+static const struct interp interp_pwsh = {
+	.lang = "powershell",
+	.code_opts = "-c|-Command|-command|-C",
+	.arg_opts = "-File|-file|-f|-ExecutionPolicy|-ep",
+};
 
-#define R_END {NULL, VERDICT_SAFE, NULL, NULL, NULL}
-#define P(path, reason) {path, VERDICT_PUBLISH, reason, NULL, NULL}
-#define PU(path, reason, unless) {path, VERDICT_PUBLISH, reason, unless, NULL}
-#define D(path, reason) {path, VERDICT_DELETE, reason, NULL, NULL}
-#define DU(path, reason, unless) {path, VERDICT_DELETE, reason, unless, NULL}
-#define E(path, reason) {path, VERDICT_ESCAPE, reason, NULL, NULL}
+/* ---- database clients: SQL in options, operands or standard input ---- */
 
+const struct dbclient db_psql = {
+	.sql_opts = "-c|--command",
+	.arg_opts = "-d|--dbname|-h|--host|-p|--port|-U|--username|-v|--set|--variable|-o|--output|-P|"
+		"--pset|-F|-R|-T|-L|--log-file",
+	.file_opts = "-f|--file",
+};
+const struct dbclient db_mysql = {
+	.sql_opts = "-e|--execute",
+	.arg_opts = "-u|--user|-h|--host|-P|--port|-D|--database|-S|--socket|--defaults-file|"
+		"--default-character-set|-p",
+};
+const struct dbclient db_sqlite = {
+	.sql_opts = "-cmd",
+	.arg_opts = "-separator|-newline|-nullvalue|-init",
+	.file_opts = "-init",
+	.sql_operand = 2,
+};
+const struct dbclient db_mongo = {
+	.sql_opts = "--eval",
+	.arg_opts = "--host|--port|-u|--username|-p|--password|--authenticationDatabase|--file|-f",
+	.file_opts = "--file|-f",
+};
+const struct dbclient db_redis = {
+	.arg_opts = "-h|-p|-a|-n|-u|-s|--user|--pass|-r|-i|-d|--tls-cert|--tls-key|--cacert",
+	.sql_operand = 1,
+	.words_are_command = true,
+};
+const struct dbclient db_clickhouse = {
+	.sql_opts = "-q|--query",
+	.arg_opts = "-h|--host|--port|-u|--user|--password|-d|--database|--format|-f",
+	.file_opts = "--queries-file",
+};
+const struct dbclient db_cql = {
+	.sql_opts = "-e|--execute",
+	.arg_opts = "-u|--username|-p|--password|-k|--keyspace|--cqlshrc",
+	.file_opts = "-f|--file",
+};
+const struct dbclient db_duckdb = {
+	.sql_opts = "-c|-cmd",
+	.arg_opts = "-separator|-newline|-nullvalue|-init",
+	.file_opts = "-init",
+	.sql_operand = 2,
+};
 
-static const struct subrule rules_cargo[] = {
-	PU("publish", "cargo publish uploads to crates.io", "--dry-run|-n"),
-	P("yank", "cargo yank changes what is published"),
-	{"owner", VERDICT_PUBLISH, "cargo owner changes who can publish", NULL, "--add|-a|--remove|-r"},
-	{"release", VERDICT_PUBLISH, "cargo release --execute publishes", NULL, "--execute|-x"},
-	PU("workspaces publish", "cargo workspaces publish uploads crates", "--dry-run"),
-	PU("ws publish", "cargo workspaces publish uploads crates", "--dry-run"),
-	{"smart-release", VERDICT_PUBLISH, "cargo smart-release --execute publishes", NULL, "--execute|-e"},
-	R_END};
-static const struct tool_spec spec_cargo = {"pjZF", "--manifest-path|--registry|--token|--index|--config|--color|--target|--features|--package|--jobs", 0, rules_cargo};
+/* ---- subcommand specs ---- */
 
-static const struct subrule rules_gem[] = {
-	P("push", "gem push publishes to RubyGems"),
-	P("yank", "gem yank changes what is published"),
-	{"owner", VERDICT_PUBLISH, "gem owner changes who can publish", NULL, "--add|-a|--remove|-r"},
-	R_END};
-static const struct tool_spec spec_gem = {"kC", "--key|--host|--otp|--config-file", 0, rules_gem};
+static const struct tool_spec spec_cargo = {
+	.short_arg = "pjZF",
+	.long_arg = "--manifest-path|--registry|--token|--index|--config|--color|--target|--features|"
+		"--package|--jobs",
+	.rules = (const struct subrule[]){
+		{.verdict = VERDICT_PUBLISH, .operands = "publish", .unless = "--dry-run|-n",
+		 .reason = "cargo publish uploads to crates.io"},
+		{.verdict = VERDICT_PUBLISH, .operands = "yank", .reason = "cargo yank changes what is published"},
+		{.verdict = VERDICT_PUBLISH, .operands = "owner", .requires = "--add|-a|--remove|-r",
+		 .reason = "cargo owner changes who can publish"},
+		{.verdict = VERDICT_PUBLISH, .operands = "release", .requires = "--execute|-x",
+		 .reason = "cargo release --execute publishes"},
+		{.verdict = VERDICT_PUBLISH, .operands = "workspaces publish", .unless = "--dry-run",
+		 .reason = "cargo workspaces publish uploads crates"},
+		{.verdict = VERDICT_PUBLISH, .operands = "ws publish", .unless = "--dry-run",
+		 .reason = "cargo workspaces publish uploads crates"},
+		{.verdict = VERDICT_PUBLISH, .operands = "smart-release", .requires = "--execute|-e",
+		 .reason = "cargo smart-release --execute publishes"},
+		RULES_END,
+	},
+};
 
-static const struct subrule rules_pypi[] = {
-	PU("upload", "uploads to a package index", "--dry-run"),
-	PU("publish", "publishes to a package index", "--dry-run|--repository-url-dry-run"),
-	P("register", "registers a project on a package index"),
-	R_END};
-const struct tool_spec spec_pypi = {"rupPC", "--repository|--repository-url|--username|--password|--token|--publish-url|--directory|--project|--python|--index|--check-url|--trusted-publishing|--config-file|--comment|--sign-with|--identity|--cert|--client-cert|--build", 0, rules_pypi};
+static const struct tool_spec spec_gem = {
+	.short_arg = "kC",
+	.long_arg = "--key|--host|--otp|--config-file",
+	.rules = (const struct subrule[]){
+		{.verdict = VERDICT_PUBLISH, .operands = "push", .reason = "gem push publishes to RubyGems"},
+		{.verdict = VERDICT_PUBLISH, .operands = "yank", .reason = "gem yank changes what is published"},
+		{.verdict = VERDICT_PUBLISH, .operands = "owner", .requires = "--add|-a|--remove|-r",
+		 .reason = "gem owner changes who can publish"},
+		RULES_END,
+	},
+};
 
-static const struct subrule rules_nuget[] = {
-	P("push", "nuget push publishes a package"),
-	P("delete", "nuget delete removes a published package"),
-	P("nuget push", "dotnet nuget push publishes a package"),
-	P("nuget delete", "dotnet nuget delete removes a published package"),
-	R_END};
-static const struct tool_spec spec_nuget = {"skc", "--source|--api-key|--symbol-source|--configfile", 0, rules_nuget};
+const struct tool_spec spec_pypi = {
+	.short_arg = "rupPC",
+	.long_arg = "--repository|--repository-url|--username|--password|--token|--publish-url|"
+		"--directory|--project|--python|--index|--check-url|--trusted-publishing|--config-file|"
+		"--comment|--sign-with|--identity|--cert|--client-cert|--build",
+	.rules = (const struct subrule[]){
+		{.verdict = VERDICT_PUBLISH, .operands = "upload", .unless = "--dry-run",
+		 .reason = "uploads to a package index"},
+		{.verdict = VERDICT_PUBLISH, .operands = "publish",
+		 .unless = "--dry-run|--repository-url-dry-run", .reason = "publishes to a package index"},
+		{.verdict = VERDICT_PUBLISH, .operands = "register", .reason = "registers a project on a package index"},
+		RULES_END,
+	},
+};
 
-static const struct subrule rules_mvn[] = {
-	P("deploy", "mvn deploy publishes artifacts"),
-	P("deploy:*", "mvn deploy publishes artifacts"),
-	P("release:perform", "mvn release:perform publishes a release"),
-	P("nexus-staging:release", "publishes a staged release"),
-	P("nexus-staging:deploy", "publishes artifacts"),
-	P("jreleaser:*", "jreleaser publishes a release"),
-	R_END};
-static const struct tool_spec spec_mvn = {"fsbtlpPD", "--file|--settings|--projects|--threads|--log-file|--activate-profiles|--builder|--global-settings|--toolchains", SPEC_ANYWHERE, rules_mvn};
+static const struct tool_spec spec_nuget = {
+	.short_arg = "skc",
+	.long_arg = "--source|--api-key|--symbol-source|--configfile",
+	.rules = (const struct subrule[]){
+		{.verdict = VERDICT_PUBLISH, .operands = "push", .reason = "nuget push publishes a package"},
+		{.verdict = VERDICT_PUBLISH, .operands = "delete", .reason = "nuget delete removes a published package"},
+		{.verdict = VERDICT_PUBLISH, .operands = "nuget push",
+		 .reason = "dotnet nuget push publishes a package"},
+		{.verdict = VERDICT_PUBLISH, .operands = "nuget delete",
+		 .reason = "dotnet nuget delete removes a published package"},
+		RULES_END,
+	},
+};
 
-static const struct subrule rules_sbt[] = {
-	P("publish", "sbt publish publishes artifacts"),
-	P("+publish", "sbt publish publishes artifacts"),
-	P("publishSigned", "sbt publishSigned publishes artifacts"),
-	P("+publishSigned", "sbt publishSigned publishes artifacts"),
-	P("sonatypeRelease", "publishes to Maven Central"),
-	P("sonatypeBundleRelease", "publishes to Maven Central"),
-	P("sonatypeBundleUpload", "uploads to Maven Central"),
-	P("ci-release", "publishes a release"),
-	P("release", "sbt release publishes a release"),
-	R_END};
-static const struct tool_spec spec_sbt = {NULL, NULL, SPEC_ANYWHERE, rules_sbt};
+static const struct tool_spec spec_mvn = {
+	.short_arg = "fsbtlpPD",
+	.long_arg = "--file|--settings|--projects|--threads|--log-file|--activate-profiles|--builder|"
+		"--global-settings|--toolchains",
+	.flags = SPEC_ANYWHERE,
+	.rules = (const struct subrule[]){
+		{.verdict = VERDICT_PUBLISH, .operands = "deploy", .reason = "mvn deploy publishes artifacts"},
+		{.verdict = VERDICT_PUBLISH, .operands = "deploy:*", .reason = "mvn deploy publishes artifacts"},
+		{.verdict = VERDICT_PUBLISH, .operands = "release:perform",
+		 .reason = "mvn release:perform publishes a release"},
+		{.verdict = VERDICT_PUBLISH, .operands = "nexus-staging:release",
+		 .reason = "publishes a staged release"},
+		{.verdict = VERDICT_PUBLISH, .operands = "nexus-staging:deploy", .reason = "publishes artifacts"},
+		{.verdict = VERDICT_PUBLISH, .operands = "jreleaser:*", .reason = "jreleaser publishes a release"},
+		RULES_END,
+	},
+};
 
-static const struct subrule rules_rake[] = {
-	D("db:drop", "drops the database"), D("db:drop:*", "drops the database"),
-	D("db:reset", "drops and recreates the database"), D("db:purge", "empties the database"),
-	D("db:truncate_all", "empties the database"), D("db:migrate:reset", "drops and recreates the database"),
-	D("db:schema:load", "replaces the database contents"), D("db:seed:replant", "empties the database"),
-	D("db:structure:load", "replaces the database contents"),
-	P("release", "rake release publishes the gem"), P("release:*", "rake release publishes the gem"),
-	R_END};
-static const struct tool_spec spec_rake = {"fCIreE", "--rakefile|--directory|--libdir|--require|--environment", SPEC_ANYWHERE, rules_rake};
+static const struct tool_spec spec_sbt = {
+	.flags = SPEC_ANYWHERE,
+	.rules = (const struct subrule[]){
+		{.verdict = VERDICT_PUBLISH, .operands = "publish", .reason = "sbt publish publishes artifacts"},
+		{.verdict = VERDICT_PUBLISH, .operands = "+publish", .reason = "sbt publish publishes artifacts"},
+		{.verdict = VERDICT_PUBLISH, .operands = "publishSigned",
+		 .reason = "sbt publishSigned publishes artifacts"},
+		{.verdict = VERDICT_PUBLISH, .operands = "+publishSigned",
+		 .reason = "sbt publishSigned publishes artifacts"},
+		{.verdict = VERDICT_PUBLISH, .operands = "sonatypeRelease", .reason = "publishes to Maven Central"},
+		{.verdict = VERDICT_PUBLISH, .operands = "sonatypeBundleRelease",
+		 .reason = "publishes to Maven Central"},
+		{.verdict = VERDICT_PUBLISH, .operands = "sonatypeBundleUpload", .reason = "uploads to Maven Central"},
+		{.verdict = VERDICT_PUBLISH, .operands = "ci-release", .reason = "publishes a release"},
+		{.verdict = VERDICT_PUBLISH, .operands = "release", .reason = "sbt release publishes a release"},
+		RULES_END,
+	},
+};
 
-static const struct subrule rules_mix[] = {
-	PU("hex.publish", "mix hex.publish publishes to Hex", "--dry-run"),
-	P("hex.retire", "mix hex.retire changes what is published"),
-	P("hex.owner", "mix hex.owner changes who can publish"),
-	D("ecto.drop", "drops the database"), D("ecto.reset", "drops and recreates the database"),
-	R_END};
-static const struct tool_spec spec_mix = {NULL, NULL, 0, rules_mix};
+static const struct tool_spec spec_rake = {
+	.short_arg = "fCIreE",
+	.long_arg = "--rakefile|--directory|--libdir|--require|--environment",
+	.flags = SPEC_ANYWHERE,
+	.rules = (const struct subrule[]){
+		{.verdict = VERDICT_DELETE, .operands = "db:drop", .reason = "drops the database"},
+		{.verdict = VERDICT_DELETE, .operands = "db:drop:*", .reason = "drops the database"},
+		{.verdict = VERDICT_DELETE, .operands = "db:reset", .reason = "drops and recreates the database"},
+		{.verdict = VERDICT_DELETE, .operands = "db:purge", .reason = "empties the database"},
+		{.verdict = VERDICT_DELETE, .operands = "db:truncate_all", .reason = "empties the database"},
+		{.verdict = VERDICT_DELETE, .operands = "db:migrate:reset",
+		 .reason = "drops and recreates the database"},
+		{.verdict = VERDICT_DELETE, .operands = "db:schema:load", .reason = "replaces the database contents"},
+		{.verdict = VERDICT_DELETE, .operands = "db:seed:replant", .reason = "empties the database"},
+		{.verdict = VERDICT_DELETE, .operands = "db:structure:load", .reason = "replaces the database contents"},
+		{.verdict = VERDICT_PUBLISH, .operands = "release", .reason = "rake release publishes the gem"},
+		{.verdict = VERDICT_PUBLISH, .operands = "release:*", .reason = "rake release publishes the gem"},
+		RULES_END,
+	},
+};
 
-static const struct subrule rules_pod[] = {
-	P("trunk push", "pod trunk push publishes a pod"), P("trunk delete", "pod trunk delete removes a published pod"),
-	P("trunk deprecate", "pod trunk deprecate changes what is published"), P("repo push", "pod repo push publishes a spec"),
-	R_END};
-static const struct tool_spec spec_pod = {NULL, NULL, 0, rules_pod};
+static const struct tool_spec spec_mix = {
+	.rules = (const struct subrule[]){
+		{.verdict = VERDICT_PUBLISH, .operands = "hex.publish", .unless = "--dry-run",
+		 .reason = "mix hex.publish publishes to Hex"},
+		{.verdict = VERDICT_PUBLISH, .operands = "hex.retire",
+		 .reason = "mix hex.retire changes what is published"},
+		{.verdict = VERDICT_PUBLISH, .operands = "hex.owner", .reason = "mix hex.owner changes who can publish"},
+		{.verdict = VERDICT_DELETE, .operands = "ecto.drop", .reason = "drops the database"},
+		{.verdict = VERDICT_DELETE, .operands = "ecto.reset", .reason = "drops and recreates the database"},
+		RULES_END,
+	},
+};
 
-static const struct subrule rules_conan[] = {
-	P("upload", "conan upload publishes packages"),
-	{"remove", VERDICT_PUBLISH, "conan remove -r deletes packages from a remote", NULL, "-r|--remote"},
-	{"rm", VERDICT_PUBLISH, "conan remove -r deletes packages from a remote", NULL, "-r|--remote"},
-	R_END};
-static const struct tool_spec spec_conan = {NULL, NULL, 0, rules_conan};
+static const struct tool_spec spec_pod = {
+	.rules = (const struct subrule[]){
+		{.verdict = VERDICT_PUBLISH, .operands = "trunk push", .reason = "pod trunk push publishes a pod"},
+		{.verdict = VERDICT_PUBLISH, .operands = "trunk delete",
+		 .reason = "pod trunk delete removes a published pod"},
+		{.verdict = VERDICT_PUBLISH, .operands = "trunk deprecate",
+		 .reason = "pod trunk deprecate changes what is published"},
+		{.verdict = VERDICT_PUBLISH, .operands = "repo push", .reason = "pod repo push publishes a spec"},
+		RULES_END,
+	},
+};
 
-static const struct subrule rules_snapcraft[] = {
-	P("upload", "snapcraft upload publishes a snap"), P("push", "snapcraft push publishes a snap"),
-	P("release", "snapcraft release publishes a snap"), P("promote", "snapcraft promote publishes a snap"),
-	P("close", "snapcraft close changes what is published"), P("register", "registers a snap name"),
-	R_END};
-static const struct tool_spec spec_snapcraft = {NULL, NULL, 0, rules_snapcraft};
+static const struct tool_spec spec_conan = {
+	.rules = (const struct subrule[]){
+		{.verdict = VERDICT_PUBLISH, .operands = "upload", .reason = "conan upload publishes packages"},
+		{.verdict = VERDICT_PUBLISH, .operands = "remove", .requires = "-r|--remote",
+		 .reason = "conan remove -r deletes packages from a remote"},
+		{.verdict = VERDICT_PUBLISH, .operands = "rm", .requires = "-r|--remote",
+		 .reason = "conan remove -r deletes packages from a remote"},
+		RULES_END,
+	},
+};
 
-static const struct subrule rules_upload[] = {
-	P("upload", "uploads a package to its registry"), R_END};
-static const struct tool_spec spec_upload = {NULL, NULL, 0, rules_upload};
+static const struct tool_spec spec_snapcraft = {
+	.rules = (const struct subrule[]){
+		{.verdict = VERDICT_PUBLISH, .operands = "upload", .reason = "snapcraft upload publishes a snap"},
+		{.verdict = VERDICT_PUBLISH, .operands = "push", .reason = "snapcraft push publishes a snap"},
+		{.verdict = VERDICT_PUBLISH, .operands = "release", .reason = "snapcraft release publishes a snap"},
+		{.verdict = VERDICT_PUBLISH, .operands = "promote", .reason = "snapcraft promote publishes a snap"},
+		{.verdict = VERDICT_PUBLISH, .operands = "close", .reason = "snapcraft close changes what is published"},
+		{.verdict = VERDICT_PUBLISH, .operands = "register", .reason = "registers a snap name"},
+		RULES_END,
+	},
+};
 
-static const struct subrule rules_dart[] = {
-	PU("pub publish", "pub publish uploads to pub.dev", "--dry-run|-n"),
-	PU("pub lish", "pub publish uploads to pub.dev", "--dry-run|-n"),
-	R_END};
-static const struct tool_spec spec_dart = {NULL, NULL, 0, rules_dart};
+static const struct tool_spec spec_upload = {
+	.rules = (const struct subrule[]){
+		{.verdict = VERDICT_PUBLISH, .operands = "upload", .reason = "uploads a package to its registry"},
+		RULES_END,
+	},
+};
 
-static const struct subrule rules_helm[] = {
-	P("push", "helm push publishes a chart"), P("cm-push", "helm cm-push publishes a chart"),
-	D("uninstall", "helm uninstall removes a release and its data"), D("delete", "helm delete removes a release"),
-	D("del", "helm delete removes a release"), D("un", "helm uninstall removes a release"),
-	PU("install", "helm install deploys to a cluster", "--dry-run"),
-	PU("upgrade", "helm upgrade deploys to a cluster", "--dry-run"),
-	R_END};
-static const struct tool_spec spec_helm = {"n", "--namespace|--kube-context|--kubeconfig|--registry-config|--repository-config", 0, rules_helm};
+static const struct tool_spec spec_dart = {
+	.dry_run = "--dry-run|-n",
+	.rules = (const struct subrule[]){
+		{.verdict = VERDICT_PUBLISH, .operands = "pub publish", .reason = "pub publish uploads to pub.dev"},
+		{.verdict = VERDICT_PUBLISH, .operands = "pub lish", .reason = "pub publish uploads to pub.dev"},
+		RULES_END,
+	},
+};
 
-static const struct subrule rules_terraform[] = {
-	DU("destroy", "terraform destroy deletes the infrastructure", NULL),
-	{"apply", VERDICT_DELETE, "terraform apply -destroy deletes the infrastructure", NULL, "-destroy|--destroy"},
-	PU("apply", "terraform apply changes live infrastructure", "-destroy|--destroy"),
-	D("state rm", "terraform state rm forgets resources"), D("workspace delete", "deletes a workspace's state"),
-	D("run-all destroy", "terragrunt destroys the infrastructure"),
-	P("run-all apply", "terragrunt apply changes live infrastructure"),
-	R_END};
-const struct tool_spec spec_terraform = {NULL, "-chdir|-var|-var-file|-target|-state", 0, rules_terraform};
+static const struct tool_spec spec_helm = {
+	.short_arg = "n",
+	.long_arg = "--namespace|--kube-context|--kubeconfig|--registry-config|--repository-config",
+	.rules = (const struct subrule[]){
+		{.verdict = VERDICT_PUBLISH, .operands = "push", .reason = "helm push publishes a chart"},
+		{.verdict = VERDICT_PUBLISH, .operands = "cm-push", .reason = "helm cm-push publishes a chart"},
+		{.verdict = VERDICT_DELETE, .operands = "uninstall",
+		 .reason = "helm uninstall removes a release and its data"},
+		{.verdict = VERDICT_DELETE, .operands = "delete", .reason = "helm delete removes a release"},
+		{.verdict = VERDICT_DELETE, .operands = "del", .reason = "helm delete removes a release"},
+		{.verdict = VERDICT_DELETE, .operands = "un", .reason = "helm uninstall removes a release"},
+		{.verdict = VERDICT_PUBLISH, .operands = "install", .unless = "--dry-run",
+		 .reason = "helm install deploys to a cluster"},
+		{.verdict = VERDICT_PUBLISH, .operands = "upgrade", .unless = "--dry-run",
+		 .reason = "helm upgrade deploys to a cluster"},
+		RULES_END,
+	},
+};
 
-static const struct subrule rules_pulumi[] = {
-	PU("up", "pulumi up changes live infrastructure", "--preview-only"),
-	PU("update", "pulumi up changes live infrastructure", "--preview-only"),
-	D("destroy", "pulumi destroy deletes the infrastructure"), D("down", "pulumi destroy deletes the infrastructure"),
-	D("stack rm", "pulumi stack rm deletes a stack"),
-	R_END};
-static const struct tool_spec spec_pulumi = {"sC", "--stack|--cwd", 0, rules_pulumi};
+const struct tool_spec spec_terraform = {
+	.long_arg = "-chdir|-var|-var-file|-target|-state",
+	.rules = (const struct subrule[]){
+		{.verdict = VERDICT_DELETE, .operands = "destroy",
+		 .reason = "terraform destroy deletes the infrastructure"},
+		{.verdict = VERDICT_DELETE, .operands = "apply", .requires = "-destroy|--destroy",
+		 .reason = "terraform apply -destroy deletes the infrastructure"},
+		{.verdict = VERDICT_PUBLISH, .operands = "apply", .unless = "-destroy|--destroy",
+		 .reason = "terraform apply changes live infrastructure"},
+		{.verdict = VERDICT_DELETE, .operands = "state rm", .reason = "terraform state rm forgets resources"},
+		{.verdict = VERDICT_DELETE, .operands = "workspace delete", .reason = "deletes a workspace's state"},
+		{.verdict = VERDICT_DELETE, .operands = "run-all destroy",
+		 .reason = "terragrunt destroys the infrastructure"},
+		{.verdict = VERDICT_PUBLISH, .operands = "run-all apply",
+		 .reason = "terragrunt apply changes live infrastructure"},
+		RULES_END,
+	},
+};
 
-static const struct subrule rules_deployers[] = {
-	P("deploy", "deploys to a hosting service"), P("publish", "publishes"),
-	P("hosting:channel:deploy", "deploys to a hosting channel"), P("hosting:disable", "takes a site offline"),
-	P("pages deploy", "deploys to a hosting service"), P("pages publish", "deploys to a hosting service"),
-	P("versions deploy", "deploys to a hosting service"), P("promote", "promotes a deployment to production"),
-	D("destroy", "destroys deployed resources"), D("remove", "removes deployed resources"),
-	D("rm", "removes deployed resources"), D("delete", "deletes deployed resources"),
-	D("firestore:delete", "deletes database data"), D("database:remove", "deletes database data"),
-	D("functions:delete", "deletes deployed functions"), D("apps destroy", "destroys an app"),
-	D("apps:destroy", "destroys an app"), D("apps delete", "deletes an app"),
-	D("volumes destroy", "destroys a volume and its data"), D("volumes delete", "deletes a volume and its data"),
-	D("volume destroy", "destroys a volume and its data"), D("pg:reset", "empties a database"),
-	D("sites:delete", "deletes a site"), D("teardown", "takes a site down"),
-	D("kv key delete", "deletes stored data"), D("kv:key delete", "deletes stored data"),
-	D("r2 object delete", "deletes stored data"), D("r2 bucket delete", "deletes stored data"),
-	D("d1 delete", "deletes a database"),
-	R_END};
-static const struct tool_spec spec_deployers = {"acp", "--app|--config|--project|--only|--env|--site|--token|--dir|--region|--scope", 0, rules_deployers};
+static const struct tool_spec spec_pulumi = {
+	.short_arg = "sC",
+	.long_arg = "--stack|--cwd",
+	.rules = (const struct subrule[]){
+		{.verdict = VERDICT_PUBLISH, .operands = "up", .unless = "--preview-only",
+		 .reason = "pulumi up changes live infrastructure"},
+		{.verdict = VERDICT_PUBLISH, .operands = "update", .unless = "--preview-only",
+		 .reason = "pulumi up changes live infrastructure"},
+		{.verdict = VERDICT_DELETE, .operands = "destroy",
+		 .reason = "pulumi destroy deletes the infrastructure"},
+		{.verdict = VERDICT_DELETE, .operands = "down", .reason = "pulumi destroy deletes the infrastructure"},
+		{.verdict = VERDICT_DELETE, .operands = "stack rm", .reason = "pulumi stack rm deletes a stack"},
+		RULES_END,
+	},
+};
 
-static const struct subrule rules_vercel[] = {
-	{"", VERDICT_PUBLISH, "vercel --prod deploys to production", NULL, "--prod|--production"},
-	P("promote", "vercel promote deploys to production"),
-	D("remove", "vercel remove deletes deployments"), D("rm", "vercel remove deletes deployments"),
-	R_END};
-static const struct tool_spec spec_vercel = {"tAS", "--token|--scope|--local-config|--global-config", 0, rules_vercel};
+static const struct tool_spec spec_deployers = {
+	.short_arg = "acp",
+	.long_arg = "--app|--config|--project|--only|--env|--site|--token|--dir|--region|--scope",
+	.rules = (const struct subrule[]){
+		{.verdict = VERDICT_PUBLISH, .operands = "deploy", .reason = "deploys to a hosting service"},
+		{.verdict = VERDICT_PUBLISH, .operands = "publish", .reason = "publishes"},
+		{.verdict = VERDICT_PUBLISH, .operands = "hosting:channel:deploy",
+		 .reason = "deploys to a hosting channel"},
+		{.verdict = VERDICT_PUBLISH, .operands = "hosting:disable", .reason = "takes a site offline"},
+		{.verdict = VERDICT_PUBLISH, .operands = "pages deploy", .reason = "deploys to a hosting service"},
+		{.verdict = VERDICT_PUBLISH, .operands = "pages publish", .reason = "deploys to a hosting service"},
+		{.verdict = VERDICT_PUBLISH, .operands = "versions deploy", .reason = "deploys to a hosting service"},
+		{.verdict = VERDICT_PUBLISH, .operands = "promote", .reason = "promotes a deployment to production"},
+		{.verdict = VERDICT_DELETE, .operands = "destroy", .reason = "destroys deployed resources"},
+		{.verdict = VERDICT_DELETE, .operands = "remove", .reason = "removes deployed resources"},
+		{.verdict = VERDICT_DELETE, .operands = "rm", .reason = "removes deployed resources"},
+		{.verdict = VERDICT_DELETE, .operands = "delete", .reason = "deletes deployed resources"},
+		{.verdict = VERDICT_DELETE, .operands = "firestore:delete", .reason = "deletes database data"},
+		{.verdict = VERDICT_DELETE, .operands = "database:remove", .reason = "deletes database data"},
+		{.verdict = VERDICT_DELETE, .operands = "functions:delete", .reason = "deletes deployed functions"},
+		{.verdict = VERDICT_DELETE, .operands = "apps destroy", .reason = "destroys an app"},
+		{.verdict = VERDICT_DELETE, .operands = "apps:destroy", .reason = "destroys an app"},
+		{.verdict = VERDICT_DELETE, .operands = "apps delete", .reason = "deletes an app"},
+		{.verdict = VERDICT_DELETE, .operands = "volumes destroy", .reason = "destroys a volume and its data"},
+		{.verdict = VERDICT_DELETE, .operands = "volumes delete", .reason = "deletes a volume and its data"},
+		{.verdict = VERDICT_DELETE, .operands = "volume destroy", .reason = "destroys a volume and its data"},
+		{.verdict = VERDICT_DELETE, .operands = "pg:reset", .reason = "empties a database"},
+		{.verdict = VERDICT_DELETE, .operands = "sites:delete", .reason = "deletes a site"},
+		{.verdict = VERDICT_DELETE, .operands = "teardown", .reason = "takes a site down"},
+		{.verdict = VERDICT_DELETE, .operands = "kv key delete", .reason = "deletes stored data"},
+		{.verdict = VERDICT_DELETE, .operands = "kv:key delete", .reason = "deletes stored data"},
+		{.verdict = VERDICT_DELETE, .operands = "r2 object delete", .reason = "deletes stored data"},
+		{.verdict = VERDICT_DELETE, .operands = "r2 bucket delete", .reason = "deletes stored data"},
+		{.verdict = VERDICT_DELETE, .operands = "d1 delete", .reason = "deletes a database"},
+		RULES_END,
+	},
+};
 
-static const struct subrule rules_netlify[] = {
-	{"deploy", VERDICT_PUBLISH, "netlify deploy --prod deploys to production", NULL, "--prod|-p|--prod-if-unlocked"},
-	D("sites:delete", "deletes a site"),
-	R_END};
-static const struct tool_spec spec_netlify = {NULL, NULL, 0, rules_netlify};
+static const struct tool_spec spec_vercel = {
+	.short_arg = "tAS",
+	.long_arg = "--token|--scope|--local-config|--global-config",
+	.rules = (const struct subrule[]){
+		{.verdict = VERDICT_PUBLISH, .operands = "", .requires = "--prod|--production",
+		 .reason = "vercel --prod deploys to production"},
+		{.verdict = VERDICT_PUBLISH, .operands = "promote", .reason = "vercel promote deploys to production"},
+		{.verdict = VERDICT_DELETE, .operands = "remove", .reason = "vercel remove deletes deployments"},
+		{.verdict = VERDICT_DELETE, .operands = "rm", .reason = "vercel remove deletes deployments"},
+		RULES_END,
+	},
+};
 
-static const struct subrule rules_always_publish[] = {
-	{"", VERDICT_PUBLISH, NULL, "--dry-run", NULL}, R_END};
-static const struct tool_spec spec_always_publish = {NULL, NULL, 0, rules_always_publish};
+static const struct tool_spec spec_netlify = {
+	.rules = (const struct subrule[]){
+		{.verdict = VERDICT_PUBLISH, .operands = "deploy", .requires = "--prod|-p|--prod-if-unlocked",
+		 .reason = "netlify deploy --prod deploys to production"},
+		{.verdict = VERDICT_DELETE, .operands = "sites:delete", .reason = "deletes a site"},
+		RULES_END,
+	},
+};
 
-static const struct subrule rules_release_tools[] = {
-	{"", VERDICT_PUBLISH, NULL, "--dry-run|-d|--preview|--snapshot|--skip-publish|--skip=publish|--release-version|--changelog", NULL},
-	R_END};
-static const struct tool_spec spec_release_tools = {NULL, NULL, 0, rules_release_tools};
+static const struct tool_spec spec_always_publish = {
+	.dry_run = "--dry-run",
+	.rules = (const struct subrule[]){
+		{.verdict = VERDICT_PUBLISH, .operands = ""},
+		RULES_END,
+	},
+};
 
-static const struct subrule rules_goreleaser[] = {
-	{"^", VERDICT_PUBLISH, "goreleaser publishes a release", "--snapshot|--skip-publish|--skip=publish", NULL},
-	{"release", VERDICT_PUBLISH, "goreleaser publishes a release", "--snapshot|--skip-publish|--skip=publish", NULL},
-	R_END};
-static const struct tool_spec spec_goreleaser = {NULL, NULL, 0, rules_goreleaser};
+static const struct tool_spec spec_release_tools = {
+	.dry_run = "--dry-run|-d|--preview|--snapshot|--skip-publish|--skip=publish|--release-version|"
+		"--changelog",
+	.rules = (const struct subrule[]){
+		{.verdict = VERDICT_PUBLISH, .operands = ""},
+		RULES_END,
+	},
+};
 
-static const struct subrule rules_publish_sub[] = {
-	PU("publish", "publishes a package", "--dry-run|--no-publish|--preview"),
-	P("unpublish", "unpublishes a package"),
-	P("full-release", "publishes a release"), P("release", "publishes a release"),
-	P("deploy", "publishes a release"), P("upload", "uploads a release"),
-	R_END};
-static const struct tool_spec spec_publish_sub = {"p", "--pat|--registry|--token|--packagePath", 0, rules_publish_sub};
+static const struct tool_spec spec_goreleaser = {
+	.dry_run = "--snapshot|--skip-publish|--skip=publish",
+	.rules = (const struct subrule[]){
+		{.verdict = VERDICT_PUBLISH, .operands = "^", .reason = "goreleaser publishes a release"},
+		{.verdict = VERDICT_PUBLISH, .operands = "release", .reason = "goreleaser publishes a release"},
+		RULES_END,
+	},
+};
 
-static const struct subrule rules_registry_images[] = {
-	P("push", "pushes an image to a registry"), P("copy", "copies an image to a registry"),
-	P("cp", "copies an image to a registry"), P("append", "pushes an image to a registry"),
-	P("mutate", "pushes an image to a registry"), P("tag", "changes a tag in a registry"),
-	P("rebase", "pushes an image to a registry"), P("flatten", "pushes an image to a registry"),
-	P("attach", "pushes an artifact to a registry"), P("index append", "pushes an index to a registry"),
-	P("manifest push", "pushes a manifest to a registry"),
-	D("delete", "deletes an image from a registry"), D("manifest delete", "deletes an image from a registry"),
-	D("blob delete", "deletes data from a registry"),
-	R_END};
-static const struct tool_spec spec_registry_images = {NULL, "--platform", 0, rules_registry_images};
+static const struct tool_spec spec_publish_sub = {
+	.short_arg = "p",
+	.long_arg = "--pat|--registry|--token|--packagePath",
+	.rules = (const struct subrule[]){
+		{.verdict = VERDICT_PUBLISH, .operands = "publish", .unless = "--dry-run|--no-publish|--preview",
+		 .reason = "publishes a package"},
+		{.verdict = VERDICT_PUBLISH, .operands = "unpublish", .reason = "unpublishes a package"},
+		{.verdict = VERDICT_PUBLISH, .operands = "full-release", .reason = "publishes a release"},
+		{.verdict = VERDICT_PUBLISH, .operands = "release", .reason = "publishes a release"},
+		{.verdict = VERDICT_PUBLISH, .operands = "deploy", .reason = "publishes a release"},
+		{.verdict = VERDICT_PUBLISH, .operands = "upload", .reason = "uploads a release"},
+		RULES_END,
+	},
+};
 
-static const struct subrule rules_ko[] = {
-	{"build", VERDICT_PUBLISH, "ko build pushes images", "--local|-L|--push=false", NULL},
-	{"publish", VERDICT_PUBLISH, "ko publish pushes images", "--local|-L|--push=false", NULL},
-	{"apply", VERDICT_PUBLISH, "ko apply deploys", NULL, NULL},
-	{"resolve", VERDICT_PUBLISH, "ko resolve pushes images", "--local|-L|--push=false", NULL},
-	{"create", VERDICT_PUBLISH, "ko create deploys", NULL, NULL},
-	R_END};
-static const struct tool_spec spec_ko = {NULL, NULL, 0, rules_ko};
+static const struct tool_spec spec_registry_images = {
+	.long_arg = "--platform",
+	.rules = (const struct subrule[]){
+		{.verdict = VERDICT_PUBLISH, .operands = "push", .reason = "pushes an image to a registry"},
+		{.verdict = VERDICT_PUBLISH, .operands = "copy", .reason = "copies an image to a registry"},
+		{.verdict = VERDICT_PUBLISH, .operands = "cp", .reason = "copies an image to a registry"},
+		{.verdict = VERDICT_PUBLISH, .operands = "append", .reason = "pushes an image to a registry"},
+		{.verdict = VERDICT_PUBLISH, .operands = "mutate", .reason = "pushes an image to a registry"},
+		{.verdict = VERDICT_PUBLISH, .operands = "tag", .reason = "changes a tag in a registry"},
+		{.verdict = VERDICT_PUBLISH, .operands = "rebase", .reason = "pushes an image to a registry"},
+		{.verdict = VERDICT_PUBLISH, .operands = "flatten", .reason = "pushes an image to a registry"},
+		{.verdict = VERDICT_PUBLISH, .operands = "attach", .reason = "pushes an artifact to a registry"},
+		{.verdict = VERDICT_PUBLISH, .operands = "index append", .reason = "pushes an index to a registry"},
+		{.verdict = VERDICT_PUBLISH, .operands = "manifest push", .reason = "pushes a manifest to a registry"},
+		{.verdict = VERDICT_DELETE, .operands = "delete", .reason = "deletes an image from a registry"},
+		{.verdict = VERDICT_DELETE, .operands = "manifest delete", .reason = "deletes an image from a registry"},
+		{.verdict = VERDICT_DELETE, .operands = "blob delete", .reason = "deletes data from a registry"},
+		RULES_END,
+	},
+};
 
-static const struct subrule rules_rclone[] = {
-	DU("delete", "rclone delete removes files", "--dry-run|-n"),
-	DU("deletefile", "rclone deletefile removes a file", "--dry-run|-n"),
-	DU("purge", "rclone purge removes a path and its contents", "--dry-run|-n"),
-	DU("rmdir", "rclone rmdir removes a directory", "--dry-run|-n"),
-	DU("rmdirs", "rclone rmdirs removes directories", "--dry-run|-n"),
-	DU("cleanup", "rclone cleanup empties the trash", "--dry-run|-n"),
-	DU("sync", "rclone sync deletes files missing from the source", "--dry-run|-n"),
-	DU("bisync", "rclone bisync deletes files", "--dry-run|-n"),
-	DU("move", "rclone move deletes the source", "--dry-run|-n"),
-	DU("moveto", "rclone moveto deletes the source", "--dry-run|-n"),
-	DU("dedupe", "rclone dedupe deletes duplicates", "--dry-run|-n"),
-	R_END};
-static const struct tool_spec spec_rclone = {NULL, "--config|--exclude|--include|--filter|--transfers|--checkers|--bwlimit|--log-file|--backup-dir", 0, rules_rclone};
+static const struct tool_spec spec_ko = {
+	.rules = (const struct subrule[]){
+		{.verdict = VERDICT_PUBLISH, .operands = "build", .unless = "--local|-L|--push=false",
+		 .reason = "ko build pushes images"},
+		{.verdict = VERDICT_PUBLISH, .operands = "publish", .unless = "--local|-L|--push=false",
+		 .reason = "ko publish pushes images"},
+		{.verdict = VERDICT_PUBLISH, .operands = "apply", .reason = "ko apply deploys"},
+		{.verdict = VERDICT_PUBLISH, .operands = "resolve", .unless = "--local|-L|--push=false",
+		 .reason = "ko resolve pushes images"},
+		{.verdict = VERDICT_PUBLISH, .operands = "create", .reason = "ko create deploys"},
+		RULES_END,
+	},
+};
 
-static const struct subrule rules_prisma[] = {
-	D("migrate reset", "prisma migrate reset drops the database"),
-	{"db push", VERDICT_DELETE, "prisma db push --force-reset drops the database", NULL, "--force-reset|--accept-data-loss"},
-	D("db drop", "drops the database"),
-	R_END};
-static const struct tool_spec spec_prisma = {NULL, "--schema", 0, rules_prisma};
+static const struct tool_spec spec_rclone = {
+	.long_arg = "--config|--exclude|--include|--filter|--transfers|--checkers|--bwlimit|--log-file|"
+		"--backup-dir",
+	.dry_run = "--dry-run|-n",
+	.rules = (const struct subrule[]){
+		{.verdict = VERDICT_DELETE, .operands = "delete", .reason = "rclone delete removes files"},
+		{.verdict = VERDICT_DELETE, .operands = "deletefile", .reason = "rclone deletefile removes a file"},
+		{.verdict = VERDICT_DELETE, .operands = "purge",
+		 .reason = "rclone purge removes a path and its contents"},
+		{.verdict = VERDICT_DELETE, .operands = "rmdir", .reason = "rclone rmdir removes a directory"},
+		{.verdict = VERDICT_DELETE, .operands = "rmdirs", .reason = "rclone rmdirs removes directories"},
+		{.verdict = VERDICT_DELETE, .operands = "cleanup", .reason = "rclone cleanup empties the trash"},
+		{.verdict = VERDICT_DELETE, .operands = "sync",
+		 .reason = "rclone sync deletes files missing from the source"},
+		{.verdict = VERDICT_DELETE, .operands = "bisync", .reason = "rclone bisync deletes files"},
+		{.verdict = VERDICT_DELETE, .operands = "move", .reason = "rclone move deletes the source"},
+		{.verdict = VERDICT_DELETE, .operands = "moveto", .reason = "rclone moveto deletes the source"},
+		{.verdict = VERDICT_DELETE, .operands = "dedupe", .reason = "rclone dedupe deletes duplicates"},
+		RULES_END,
+	},
+};
 
-static const struct subrule rules_dbtools[] = {
-	D("db:drop", "drops the database"), D("db:drop:*", "drops the database"), D("schema:drop", "drops the schema"),
-	D("db reset", "drops and recreates the database"), D("migrate:fresh", "drops all tables"),
-	D("migrate:reset", "rolls back every migration"), D("migrate:refresh", "rolls back every migration"),
-	D("db:wipe", "drops all tables"), D("db:reset", "drops and recreates the database"),
-	D("migrate:rollback", "rolls back migrations"),
-	R_END};
-const struct tool_spec spec_dbtools = {NULL, NULL, 0, rules_dbtools};
+static const struct tool_spec spec_prisma = {
+	.long_arg = "--schema",
+	.rules = (const struct subrule[]){
+		{.verdict = VERDICT_DELETE, .operands = "migrate reset",
+		 .reason = "prisma migrate reset drops the database"},
+		{.verdict = VERDICT_DELETE, .operands = "db push",
+		 .requires = "--force-reset|--accept-data-loss",
+		 .reason = "prisma db push --force-reset drops the database"},
+		{.verdict = VERDICT_DELETE, .operands = "db drop", .reason = "drops the database"},
+		RULES_END,
+	},
+};
 
-static const struct subrule rules_datastores[] = {
-	D("rm", "deletes stored objects"), D("rb", "deletes a bucket"), D("del", "deletes stored data"),
-	D("delete", "deletes stored data"), D("destroy", "destroys stored data"), D("purge", "purges stored data"),
-	D("forget", "forgets backups"), D("prune", "deletes backups"), D("remove", "deletes stored data"),
-	D("kv delete", "deletes stored secrets"), D("kv destroy", "destroys stored secrets"),
-	D("kv metadata delete", "deletes stored secrets"), D("secrets disable", "deletes a secrets engine and its data"),
-	D("database delete", "deletes a database"), D("branch delete", "deletes a database branch"),
-	D("db destroy", "destroys a database"), D("branches delete", "deletes a database branch"),
-	{"mirror", VERDICT_DELETE, "mirror --remove deletes files at the destination", NULL, "--remove|--delete"},
-	{"sync", VERDICT_DELETE, "sync deletes files at the destination", NULL, "--delete-removed|--delete-destination|--delete"},
-	D("drop", "drops content"), D("gc", "deletes unused data"),
-	R_END};
-static const struct tool_spec spec_datastores = {NULL, "--config|--profile|--region|--endpoint|--address|--namespace|-r|--repo", 0, rules_datastores};
+const struct tool_spec spec_dbtools = {
+	.rules = (const struct subrule[]){
+		{.verdict = VERDICT_DELETE, .operands = "db:drop", .reason = "drops the database"},
+		{.verdict = VERDICT_DELETE, .operands = "db:drop:*", .reason = "drops the database"},
+		{.verdict = VERDICT_DELETE, .operands = "schema:drop", .reason = "drops the schema"},
+		{.verdict = VERDICT_DELETE, .operands = "db reset", .reason = "drops and recreates the database"},
+		{.verdict = VERDICT_DELETE, .operands = "migrate:fresh", .reason = "drops all tables"},
+		{.verdict = VERDICT_DELETE, .operands = "migrate:reset", .reason = "rolls back every migration"},
+		{.verdict = VERDICT_DELETE, .operands = "migrate:refresh", .reason = "rolls back every migration"},
+		{.verdict = VERDICT_DELETE, .operands = "db:wipe", .reason = "drops all tables"},
+		{.verdict = VERDICT_DELETE, .operands = "db:reset", .reason = "drops and recreates the database"},
+		{.verdict = VERDICT_DELETE, .operands = "migrate:rollback", .reason = "rolls back migrations"},
+		RULES_END,
+	},
+};
 
-static const struct subrule rules_glab[] = {
-	P("release create", "glab release create publishes a release"), P("release upload", "glab release upload publishes"),
-	D("release delete", "glab release delete deletes a release"), D("repo delete", "glab repo delete deletes a repository"),
-	{"repo create", VERDICT_PUBLISH, "glab repo create --public publishes a repository", NULL, "--public"},
-	P("repo archive", "changes a published repository"),
-	R_END};
-static const struct tool_spec spec_glab = {"R", "--repo", 0, rules_glab};
+static const struct tool_spec spec_datastores = {
+	.long_arg = "--config|--profile|--region|--endpoint|--address|--namespace|-r|--repo",
+	.rules = (const struct subrule[]){
+		{.verdict = VERDICT_DELETE, .operands = "rm", .reason = "deletes stored objects"},
+		{.verdict = VERDICT_DELETE, .operands = "rb", .reason = "deletes a bucket"},
+		{.verdict = VERDICT_DELETE, .operands = "del", .reason = "deletes stored data"},
+		{.verdict = VERDICT_DELETE, .operands = "delete", .reason = "deletes stored data"},
+		{.verdict = VERDICT_DELETE, .operands = "destroy", .reason = "destroys stored data"},
+		{.verdict = VERDICT_DELETE, .operands = "purge", .reason = "purges stored data"},
+		{.verdict = VERDICT_DELETE, .operands = "forget", .reason = "forgets backups"},
+		{.verdict = VERDICT_DELETE, .operands = "prune", .reason = "deletes backups"},
+		{.verdict = VERDICT_DELETE, .operands = "remove", .reason = "deletes stored data"},
+		{.verdict = VERDICT_DELETE, .operands = "kv delete", .reason = "deletes stored secrets"},
+		{.verdict = VERDICT_DELETE, .operands = "kv destroy", .reason = "destroys stored secrets"},
+		{.verdict = VERDICT_DELETE, .operands = "kv metadata delete", .reason = "deletes stored secrets"},
+		{.verdict = VERDICT_DELETE, .operands = "secrets disable",
+		 .reason = "deletes a secrets engine and its data"},
+		{.verdict = VERDICT_DELETE, .operands = "database delete", .reason = "deletes a database"},
+		{.verdict = VERDICT_DELETE, .operands = "branch delete", .reason = "deletes a database branch"},
+		{.verdict = VERDICT_DELETE, .operands = "db destroy", .reason = "destroys a database"},
+		{.verdict = VERDICT_DELETE, .operands = "branches delete", .reason = "deletes a database branch"},
+		{.verdict = VERDICT_DELETE, .operands = "mirror", .requires = "--remove|--delete",
+		 .reason = "mirror --remove deletes files at the destination"},
+		{.verdict = VERDICT_DELETE, .operands = "sync",
+		 .requires = "--delete-removed|--delete-destination|--delete",
+		 .reason = "sync deletes files at the destination"},
+		{.verdict = VERDICT_DELETE, .operands = "drop", .reason = "drops content"},
+		{.verdict = VERDICT_DELETE, .operands = "gc", .reason = "deletes unused data"},
+		RULES_END,
+	},
+};
 
-static const struct subrule rules_kubectl[] = {
-	{"delete", VERDICT_DELETE, "kubectl delete deletes cluster resources", "--dry-run", NULL},
-	{"apply", VERDICT_PUBLISH, "kubectl apply deploys to a cluster", "--dry-run", NULL},
-	{"create", VERDICT_PUBLISH, "kubectl create deploys to a cluster", "--dry-run", NULL},
-	{"replace", VERDICT_PUBLISH, "kubectl replace deploys to a cluster", "--dry-run", NULL},
-	{"drain", VERDICT_DELETE, "kubectl drain evicts workloads", "--dry-run", NULL},
-	R_END};
-const struct tool_spec spec_kubectl = {"ncslf", "--namespace|--context|--cluster|--kubeconfig|--server|--user|--filename|--selector|--output|-o", 0, rules_kubectl};
+static const struct tool_spec spec_glab = {
+	.short_arg = "R",
+	.long_arg = "--repo",
+	.rules = (const struct subrule[]){
+		{.verdict = VERDICT_PUBLISH, .operands = "release create",
+		 .reason = "glab release create publishes a release"},
+		{.verdict = VERDICT_PUBLISH, .operands = "release upload", .reason = "glab release upload publishes"},
+		{.verdict = VERDICT_DELETE, .operands = "release delete",
+		 .reason = "glab release delete deletes a release"},
+		{.verdict = VERDICT_DELETE, .operands = "repo delete",
+		 .reason = "glab repo delete deletes a repository"},
+		{.verdict = VERDICT_PUBLISH, .operands = "repo create", .requires = "--public",
+		 .reason = "glab repo create --public publishes a repository"},
+		{.verdict = VERDICT_PUBLISH, .operands = "repo archive", .reason = "changes a published repository"},
+		RULES_END,
+	},
+};
 
-static const struct subrule rules_compose[] = {
-	{"down", VERDICT_DELETE, "compose down -v deletes volumes", NULL, "-v|--volumes"},
-	{"rm", VERDICT_DELETE, "compose rm -v deletes volumes", NULL, "-v|--volumes"},
-	P("push", "compose push pushes images"),
-	R_END};
-const struct tool_spec spec_compose = {"fp", "--file|--project-name|--profile|--env-file|--project-directory", 0, rules_compose};
+const struct tool_spec spec_kubectl = {
+	.short_arg = "ncslf",
+	.long_arg = "--namespace|--context|--cluster|--kubeconfig|--server|--user|--filename|--selector|"
+		"--output|-o",
+	.dry_run = "--dry-run",
+	.rules = (const struct subrule[]){
+		{.verdict = VERDICT_DELETE, .operands = "delete", .reason = "kubectl delete deletes cluster resources"},
+		{.verdict = VERDICT_PUBLISH, .operands = "apply", .reason = "kubectl apply deploys to a cluster"},
+		{.verdict = VERDICT_PUBLISH, .operands = "create", .reason = "kubectl create deploys to a cluster"},
+		{.verdict = VERDICT_PUBLISH, .operands = "replace", .reason = "kubectl replace deploys to a cluster"},
+		{.verdict = VERDICT_DELETE, .operands = "drain", .reason = "kubectl drain evicts workloads"},
+		RULES_END,
+	},
+};
 
-static const struct subrule rules_tmux[] = {
-	E("send-keys", "tmux send-keys types into a shell outside the sandbox"), E("send", "tmux send-keys types into a shell outside the sandbox"),
-	E("new-window", "tmux runs a command outside the sandbox"), E("neww", "tmux runs a command outside the sandbox"),
-	E("new-session", "tmux runs a command outside the sandbox"), E("new", "tmux runs a command outside the sandbox"),
-	E("split-window", "tmux runs a command outside the sandbox"), E("splitw", "tmux runs a command outside the sandbox"),
-	E("respawn-pane", "tmux runs a command outside the sandbox"), E("respawnp", "tmux runs a command outside the sandbox"),
-	E("respawn-window", "tmux runs a command outside the sandbox"), E("respawnw", "tmux runs a command outside the sandbox"),
-	E("run-shell", "tmux runs a command outside the sandbox"), E("run", "tmux runs a command outside the sandbox"),
-	E("if-shell", "tmux runs a command outside the sandbox"), E("if", "tmux runs a command outside the sandbox"),
-	E("display-popup", "tmux runs a command outside the sandbox"), E("popup", "tmux runs a command outside the sandbox"),
-	E("pipe-pane", "tmux runs a command outside the sandbox"), E("pipep", "tmux runs a command outside the sandbox"),
-	E("source-file", "tmux runs commands outside the sandbox"), E("source", "tmux runs commands outside the sandbox"),
-	E("set-hook", "tmux runs a command outside the sandbox"), E("command-prompt", "tmux runs a command outside the sandbox"),
-	R_END};
-static const struct tool_spec spec_tmux = {"LSfcT", NULL, 0, rules_tmux};
+const struct tool_spec spec_compose = {
+	.short_arg = "fp",
+	.long_arg = "--file|--project-name|--profile|--env-file|--project-directory",
+	.rules = (const struct subrule[]){
+		{.verdict = VERDICT_DELETE, .operands = "down", .requires = "-v|--volumes",
+		 .reason = "compose down -v deletes volumes"},
+		{.verdict = VERDICT_DELETE, .operands = "rm", .requires = "-v|--volumes",
+		 .reason = "compose rm -v deletes volumes"},
+		{.verdict = VERDICT_PUBLISH, .operands = "push", .reason = "compose push pushes images"},
+		RULES_END,
+	},
+};
 
-static const struct subrule rules_escape_always[] = {
-	{"", VERDICT_ESCAPE, NULL, NULL, NULL}, R_END};
-static const struct tool_spec spec_escape_always = {NULL, NULL, 0, rules_escape_always};
+static const char tmux_runs[] = "tmux runs a command outside the sandbox";
+static const struct tool_spec spec_tmux = {
+	.short_arg = "LSfcT",
+	.rules = (const struct subrule[]){
+		{.verdict = VERDICT_ESCAPE, .operands = "send-keys",
+		 .reason = "tmux send-keys types into a shell outside the sandbox"},
+		{.verdict = VERDICT_ESCAPE, .operands = "send",
+		 .reason = "tmux send-keys types into a shell outside the sandbox"},
+		{.verdict = VERDICT_ESCAPE, .operands = "new-window", .reason = tmux_runs},
+		{.verdict = VERDICT_ESCAPE, .operands = "neww", .reason = tmux_runs},
+		{.verdict = VERDICT_ESCAPE, .operands = "new-session", .reason = tmux_runs},
+		{.verdict = VERDICT_ESCAPE, .operands = "new", .reason = tmux_runs},
+		{.verdict = VERDICT_ESCAPE, .operands = "split-window", .reason = tmux_runs},
+		{.verdict = VERDICT_ESCAPE, .operands = "splitw", .reason = tmux_runs},
+		{.verdict = VERDICT_ESCAPE, .operands = "respawn-pane", .reason = tmux_runs},
+		{.verdict = VERDICT_ESCAPE, .operands = "respawnp", .reason = tmux_runs},
+		{.verdict = VERDICT_ESCAPE, .operands = "respawn-window", .reason = tmux_runs},
+		{.verdict = VERDICT_ESCAPE, .operands = "respawnw", .reason = tmux_runs},
+		{.verdict = VERDICT_ESCAPE, .operands = "run-shell", .reason = tmux_runs},
+		{.verdict = VERDICT_ESCAPE, .operands = "run", .reason = tmux_runs},
+		{.verdict = VERDICT_ESCAPE, .operands = "if-shell", .reason = tmux_runs},
+		{.verdict = VERDICT_ESCAPE, .operands = "if", .reason = tmux_runs},
+		{.verdict = VERDICT_ESCAPE, .operands = "display-popup", .reason = tmux_runs},
+		{.verdict = VERDICT_ESCAPE, .operands = "popup", .reason = tmux_runs},
+		{.verdict = VERDICT_ESCAPE, .operands = "pipe-pane", .reason = tmux_runs},
+		{.verdict = VERDICT_ESCAPE, .operands = "pipep", .reason = tmux_runs},
+		{.verdict = VERDICT_ESCAPE, .operands = "source-file",
+		 .reason = "tmux runs commands outside the sandbox"},
+		{.verdict = VERDICT_ESCAPE, .operands = "source", .reason = "tmux runs commands outside the sandbox"},
+		{.verdict = VERDICT_ESCAPE, .operands = "set-hook", .reason = tmux_runs},
+		{.verdict = VERDICT_ESCAPE, .operands = "command-prompt", .reason = tmux_runs},
+		RULES_END,
+	},
+};
 
-static const struct subrule rules_dbus[] = {
-	E("call", "calls a service outside the sandbox"), E("set-property", "changes a service outside the sandbox"),
-	E("emit", "signals a service outside the sandbox"),
-	R_END};
-static const struct tool_spec spec_dbus = {NULL, NULL, 0, rules_dbus};
+static const struct tool_spec spec_escape_always = {
+	.rules = (const struct subrule[]){
+		{.verdict = VERDICT_ESCAPE, .operands = ""},
+		RULES_END,
+	},
+};
 
-static const struct subrule rules_cloud[] = {
-	D("delete", "deletes cloud resources"),
-	D("purge", "purges cloud resources"), P("deploy", "deploys"), P("publish", "publishes"),
-	R_END};
-const struct tool_spec spec_cloud = {NULL, "--project|--region|--zone|--account|--configuration|--format|--subscription|--resource-group|-g|--name|-n", SPEC_ANYWHERE, rules_cloud};
+static const struct tool_spec spec_dbus = {
+	.rules = (const struct subrule[]){
+		{.verdict = VERDICT_ESCAPE, .operands = "call", .reason = "calls a service outside the sandbox"},
+		{.verdict = VERDICT_ESCAPE, .operands = "set-property",
+		 .reason = "changes a service outside the sandbox"},
+		{.verdict = VERDICT_ESCAPE, .operands = "emit", .reason = "signals a service outside the sandbox"},
+		RULES_END,
+	},
+};
 
-/* ---- wrappers as data --------------------------------------------------------------------- */
+const struct tool_spec spec_cloud = {
+	.long_arg = "--project|--region|--zone|--account|--configuration|--format|--subscription|"
+		"--resource-group|-g|--name|-n",
+	.flags = SPEC_ANYWHERE,
+	.rules = (const struct subrule[]){
+		{.verdict = VERDICT_DELETE, .operands = "delete", .reason = "deletes cloud resources"},
+		{.verdict = VERDICT_DELETE, .operands = "purge", .reason = "purges cloud resources"},
+		{.verdict = VERDICT_PUBLISH, .operands = "deploy", .reason = "deploys"},
+		{.verdict = VERDICT_PUBLISH, .operands = "publish", .reason = "publishes"},
+		RULES_END,
+	},
+};
 
-static const struct wrapper w_plain = {NULL, NULL, NULL, 0, WRAP_ARGV, NULL, NULL, NULL};
-static const struct wrapper w_command = {NULL, NULL, NULL, 0, WRAP_ARGV, NULL, "-v|-V", NULL};
-static const struct wrapper w_exec = {NULL, "a", NULL, 0, WRAP_ARGV, NULL, NULL, NULL};
-static const struct wrapper w_nice = {NULL, "n", "--adjustment", 0, WRAP_ARGV, NULL, NULL, NULL};
-static const struct wrapper w_stdbuf = {NULL, "ioe", "--input|--output|--error", 0, WRAP_ARGV, NULL, NULL, NULL};
-static const struct wrapper w_timeout = {NULL, "sk", "--signal|--kill-after", 1, WRAP_ARGV, NULL, NULL, NULL};
-static const struct wrapper w_time = {NULL, "of", "--output|--format", 0, WRAP_ARGV, NULL, NULL, NULL};
-static const struct wrapper w_taskset = {NULL, NULL, "--cpu-list", 1, WRAP_ARGV, NULL, "-p|--pid", NULL};
-static const struct wrapper w_flock = {NULL, "wEo", "--timeout|--wait|--conflict-exit-code", 1, WRAP_ARGV, "-c|--command", NULL, NULL};
-static const struct wrapper w_sudo = {NULL, "ugpCDrtTUh", "--user|--group|--prompt|--close-from|--chdir|--role|--type|--command-timeout|--other-user|--host", 0, WRAP_ARGV, NULL, "-l|--list|-e|--edit|-v|--validate|-k|--reset-timestamp|-K|--remove-timestamp|-V", "-s|--shell|-i|--login"};
-static const struct wrapper w_doas = {NULL, "uC", NULL, 0, WRAP_ARGV, NULL, NULL, "-s"};
-static const struct wrapper w_pkexec = {NULL, NULL, "--user", 0, WRAP_ARGV, NULL, NULL, NULL};
-static const struct wrapper w_su = {NULL, "sgGw", "--shell|--group|--supp-group|--whitelist-environment|--user", 0, WRAP_DASHDASH, "-c|--command|--session-command", NULL, NULL};
-static const struct wrapper w_runuser = {NULL, "ugGw", "--user|--group|--supp-group|--whitelist-environment", 0, WRAP_ARGV, "-c|--command|--session-command", NULL, NULL};
-static const struct wrapper w_chroot = {NULL, NULL, "--userspec|--groups", 1, WRAP_ARGV, NULL, NULL, NULL};
-static const struct wrapper w_unshare = {NULL, "SGRwt", "--propagation|--setgroups|--map-user|--map-group|--map-users|--map-groups|--root|--wd|--setuid|--setgid|--load-interp", 0, WRAP_ARGV, NULL, NULL, NULL};
-static const struct wrapper w_strace = {NULL, "oeEpPsuSaIOXb", "--output|--trace|--signal|--status|--attach|--user|--env|--string-limit|--summary-sort-by|--columns|--decode-fds|--trace-path", 0, WRAP_ARGV, NULL, NULL, NULL};
-static const struct wrapper w_ltrace = {NULL, "oeEpsuSaAnlxL", "--output|--library", 0, WRAP_ARGV, NULL, NULL, NULL};
-static const struct wrapper w_ionice = {NULL, "cn", "--class|--classdata", 0, WRAP_ARGV, NULL, "-p|--pid|-P|--pgid|-u|--uid", NULL};
-static const struct wrapper w_chrt = {NULL, "T", "--sched-runtime|--sched-deadline|--sched-period", 1, WRAP_ARGV, NULL, "-p|--pid", NULL};
-static const struct wrapper w_cpulimit = {NULL, "lpe", "--limit|--pid|--exe", 0, WRAP_ARGV, NULL, NULL, NULL};
-static const struct wrapper w_xvfb = {NULL, "nsfep", "--server-num|--server-args|--auth-file|--error-file|--xauth-protocol", 0, WRAP_ARGV, NULL, NULL, NULL};
-static const struct wrapper w_dbusrun = {NULL, NULL, "--config-file|--dbus-daemon", 0, WRAP_ARGV, NULL, NULL, NULL};
-static const struct wrapper w_fakeroot = {NULL, "si", NULL, 0, WRAP_ARGV, NULL, NULL, NULL};
-static const struct wrapper w_proxy = {NULL, "fupPa", NULL, 0, WRAP_ARGV, NULL, NULL, NULL};
-static const struct wrapper w_faketime = {NULL, NULL, "--exclude-monotonic", 1, WRAP_ARGV, NULL, NULL, NULL};
-static const struct wrapper w_numactl = {NULL, "NmCpiP", "--cpunodebind|--membind|--physcpubind|--preferred|--interleave", 0, WRAP_ARGV, NULL, "-s|--show|-H|--hardware", NULL};
-static const struct wrapper w_inhibit = {NULL, NULL, "--what|--who|--why|--mode", 0, WRAP_ARGV, NULL, NULL, NULL};
-static const struct wrapper w_sg = {NULL, NULL, NULL, 1, WRAP_TEXT, "-c", NULL, NULL};
-static const struct wrapper w_script = {NULL, "IOBTEm", "--log-in|--log-out|--log-io|--log-timing|--echo|--logging-format|--output-limit", 0, WRAP_DASHDASH, "-c|--command", NULL, NULL};
-static const struct wrapper w_entr = {NULL, NULL, NULL, 0, WRAP_ARGV, NULL, NULL, "-s"};
-static const struct wrapper w_xargs = {NULL, "adEILnPs", "--arg-file|--delimiter|--eof|--replace|--max-lines|--max-args|--max-procs|--max-chars|--process-slot-var", 0, WRAP_XARGS, NULL, NULL, NULL};
-static const struct wrapper w_run_sub = {"run", "nfpe", "--name|--prefix|--cwd|--env|--node|--npm|--yarn|--pnpm|--with|--python|-p", 0, WRAP_ARGV, NULL, NULL, NULL};
-static const struct wrapper w_exec_sub = {"exec", NULL, "--using|--gemfile", 0, WRAP_ARGV, NULL, NULL, NULL};
-static const struct wrapper w_dashdash_sub = {"run", "f", "--env-file|--project|--config|--env|--token|-e", 0, WRAP_DASHDASH, "--command", NULL, NULL};
-static const struct wrapper w_aws_vault = {"exec", "d", "--duration|--region|--mfa-token|--server-port", 1, WRAP_ARGV, NULL, NULL, NULL};
-static const struct wrapper w_direnv = {"exec", NULL, NULL, 1, WRAP_ARGV, NULL, NULL, NULL};
-static const struct wrapper w_nvm = {"exec", NULL, NULL, 1, WRAP_ARGV, NULL, NULL, NULL};
-static const struct wrapper w_dotenv = {NULL, "evcp", "--env-file|--convention", 0, WRAP_ARGV, NULL, NULL, NULL};
-static const struct wrapper w_mise = {"exec", NULL, "--cd|--jobs|-C|-j|--env|-E", 0, WRAP_DASHDASH, "-c|--command", NULL, NULL};
-static const struct wrapper w_vagrant = {"ssh", NULL, NULL, 0, WRAP_DASHDASH, "-c|--command", NULL, NULL};
-static const struct wrapper w_firejail = {NULL, NULL, NULL, 0, WRAP_ARGV, NULL, NULL, NULL};
+/* ---- wrappers: options, then another command ---- */
 
-#define H(name, fn) {name, fn, NULL, NULL, NULL}
-#define S(name, spec) {name, NULL, &(spec), NULL, NULL}
-#define W(name, w) {name, NULL, NULL, &(w), NULL}
-#define I(name, ip) {name, NULL, NULL, NULL, &(ip)}
+static const struct wrapper w_plain = {.mode = WRAP_ARGV};
+static const struct wrapper w_command = {.safe_opts = "-v|-V"};
+static const struct wrapper w_exec = {.short_arg = "a"};
+static const struct wrapper w_nice = {.short_arg = "n", .long_arg = "--adjustment"};
+static const struct wrapper w_stdbuf = {.short_arg = "ioe", .long_arg = "--input|--output|--error"};
+static const struct wrapper w_timeout = {.short_arg = "sk", .long_arg = "--signal|--kill-after", .npos = 1};
+static const struct wrapper w_time = {.short_arg = "of", .long_arg = "--output|--format"};
+static const struct wrapper w_taskset = {.long_arg = "--cpu-list", .npos = 1, .safe_opts = "-p|--pid"};
+static const struct wrapper w_flock = {
+	.short_arg = "wEo",
+	.long_arg = "--timeout|--wait|--conflict-exit-code",
+	.npos = 1,
+	.text_opts = "-c|--command",
+};
+static const struct wrapper w_sudo = {
+	.short_arg = "ugpCDrtTUh",
+	.long_arg = "--user|--group|--prompt|--close-from|--chdir|--role|--type|--command-timeout|"
+		"--other-user|--host",
+	.safe_opts = "-l|--list|-e|--edit|-v|--validate|-k|--reset-timestamp|-K|--remove-timestamp|-V",
+	.shell_opts = "-s|--shell|-i|--login",
+};
+static const struct wrapper w_doas = {.short_arg = "uC", .shell_opts = "-s"};
+static const struct wrapper w_pkexec = {.long_arg = "--user"};
+static const struct wrapper w_su = {
+	.short_arg = "sgGw",
+	.long_arg = "--shell|--group|--supp-group|--whitelist-environment|--user",
+	.mode = WRAP_DASHDASH,
+	.text_opts = "-c|--command|--session-command",
+};
+static const struct wrapper w_runuser = {
+	.short_arg = "ugGw",
+	.long_arg = "--user|--group|--supp-group|--whitelist-environment",
+	.text_opts = "-c|--command|--session-command",
+};
+static const struct wrapper w_chroot = {.long_arg = "--userspec|--groups", .npos = 1};
+static const struct wrapper w_unshare = {
+	.short_arg = "SGRwt",
+	.long_arg = "--propagation|--setgroups|--map-user|--map-group|--map-users|--map-groups|--root|"
+		"--wd|--setuid|--setgid|--load-interp",
+};
+static const struct wrapper w_strace = {
+	.short_arg = "oeEpPsuSaIOXb",
+	.long_arg = "--output|--trace|--signal|--status|--attach|--user|--env|--string-limit|"
+		"--summary-sort-by|--columns|--decode-fds|--trace-path",
+};
+static const struct wrapper w_ltrace = {.short_arg = "oeEpsuSaAnlxL", .long_arg = "--output|--library"};
+static const struct wrapper w_ionice = {
+	.short_arg = "cn",
+	.long_arg = "--class|--classdata",
+	.safe_opts = "-p|--pid|-P|--pgid|-u|--uid",
+};
+static const struct wrapper w_chrt = {
+	.short_arg = "T",
+	.long_arg = "--sched-runtime|--sched-deadline|--sched-period",
+	.npos = 1,
+	.safe_opts = "-p|--pid",
+};
+static const struct wrapper w_cpulimit = {.short_arg = "lpe", .long_arg = "--limit|--pid|--exe"};
+static const struct wrapper w_xvfb = {
+	.short_arg = "nsfep",
+	.long_arg = "--server-num|--server-args|--auth-file|--error-file|--xauth-protocol",
+};
+static const struct wrapper w_dbusrun = {.long_arg = "--config-file|--dbus-daemon"};
+static const struct wrapper w_fakeroot = {.short_arg = "si"};
+static const struct wrapper w_proxy = {.short_arg = "fupPa"};
+static const struct wrapper w_faketime = {.long_arg = "--exclude-monotonic", .npos = 1};
+static const struct wrapper w_numactl = {
+	.short_arg = "NmCpiP",
+	.long_arg = "--cpunodebind|--membind|--physcpubind|--preferred|--interleave",
+	.safe_opts = "-s|--show|-H|--hardware",
+};
+static const struct wrapper w_inhibit = {.long_arg = "--what|--who|--why|--mode"};
+static const struct wrapper w_sg = {.npos = 1, .mode = WRAP_TEXT, .text_opts = "-c"};
+static const struct wrapper w_script = {
+	.short_arg = "IOBTEm",
+	.long_arg = "--log-in|--log-out|--log-io|--log-timing|--echo|--logging-format|--output-limit",
+	.mode = WRAP_DASHDASH,
+	.text_opts = "-c|--command",
+};
+static const struct wrapper w_entr = {.shell_opts = "-s"};
+static const struct wrapper w_xargs = {
+	.short_arg = "adEILnPs",
+	.long_arg = "--arg-file|--delimiter|--eof|--replace|--max-lines|--max-args|--max-procs|"
+		"--max-chars|--process-slot-var",
+	.mode = WRAP_XARGS,
+};
+static const struct wrapper w_run_sub = {
+	.sub = "run",
+	.short_arg = "nfpe",
+	.long_arg = "--name|--prefix|--cwd|--env|--node|--npm|--yarn|--pnpm|--with|--python|-p",
+};
+static const struct wrapper w_exec_sub = {.sub = "exec", .long_arg = "--using|--gemfile"};
+static const struct wrapper w_dashdash_sub = {
+	.sub = "run",
+	.short_arg = "f",
+	.long_arg = "--env-file|--project|--config|--env|--token|-e",
+	.mode = WRAP_DASHDASH,
+	.text_opts = "--command",
+};
+static const struct wrapper w_aws_vault = {
+	.sub = "exec",
+	.short_arg = "d",
+	.long_arg = "--duration|--region|--mfa-token|--server-port",
+	.npos = 1,
+};
+/* direnv exec DIR CMD, nvm exec VERSION CMD */
+static const struct wrapper w_exec_operand = {.sub = "exec", .npos = 1};
+static const struct wrapper w_dotenv = {.short_arg = "evcp", .long_arg = "--env-file|--convention"};
+static const struct wrapper w_mise = {
+	.sub = "exec",
+	.long_arg = "--cd|--jobs|-C|-j|--env|-E",
+	.mode = WRAP_DASHDASH,
+	.text_opts = "-c|--command",
+};
+static const struct wrapper w_vagrant = {.sub = "ssh", .mode = WRAP_DASHDASH, .text_opts = "-c|--command"};
+/* watch runs its operands as shell text, or as an argv with -x */
+#define WATCH_SHORT_ARGS "nq"
+#define WATCH_LONG_ARGS "--interval|--equexit"
+const struct wrapper w_watch_text = {
+	.short_arg = WATCH_SHORT_ARGS,
+	.long_arg = WATCH_LONG_ARGS,
+	.mode = WRAP_TEXT,
+};
+const struct wrapper w_watch_argv = {.short_arg = WATCH_SHORT_ARGS, .long_arg = WATCH_LONG_ARGS};
+/* perf stat|record|trace CMD */
+#define PERF_SHORT_ARGS "eoptCcFrGIxmM"
+#define PERF_LONG_ARGS "--event|--output|--pid|--tid|--cpu"
+const struct wrapper w_perf_stat = {
+	.sub = "stat",
+	.short_arg = PERF_SHORT_ARGS,
+	.long_arg = PERF_LONG_ARGS "|--repeat",
+};
+const struct wrapper w_perf_record = {
+	.sub = "record",
+	.short_arg = PERF_SHORT_ARGS,
+	.long_arg = PERF_LONG_ARGS "|--freq|--call-graph",
+};
+const struct wrapper w_perf_trace = {.sub = "trace", .short_arg = PERF_SHORT_ARGS, .long_arg = PERF_LONG_ARGS};
 
-/* Sorted by name (strcmp order): looked up with bsearch. */
+/* ---- the tools, sorted by name (strcmp order): looked up with bsearch ---- */
+
 static const struct tool tools[] = {
-	H(".", judge_source),
-	I("R", interp_r),
-	I("Rscript", interp_r),
-	S("artisan", spec_dbtools),
-	W("asdf", w_exec_sub),
-	H("ash", judge_shell),
-	H("at", judge_at),
-	H("awk", judge_awk),
-	H("aws", judge_aws),
-	W("aws-vault", w_aws_vault),
-	H("az", judge_gsutil),
-	S("azcopy", spec_datastores),
-	S("b2", spec_datastores),
-	H("bash", judge_shell),
-	H("batch", judge_at),
-	H("blkdiscard", judge_disk),
-	S("borg", spec_datastores),
-	H("buildah", judge_docker),
-	W("builtin", w_plain),
-	H("bun", judge_pm),
-	W("bundle", w_exec_sub),
-	W("bundler", w_exec_sub),
-	H("bunx", judge_npx),
-	S("busctl", spec_dbus),
-	H("busybox", judge_busybox),
-	S("cabal", spec_upload),
-	S("cargo", spec_cargo),
-	W("catchsegv", w_plain),
-	W("ccache", w_plain),
-	S("cdk", spec_deployers),
-	H("cfdisk", judge_disk),
-	S("changeset", spec_publish_sub),
-	S("changesets", spec_publish_sub),
-	W("chroot", w_chroot),
-	W("chrt", w_chrt),
-	H("clickhouse-client", judge_clickhouse),
-	H("cmake", judge_cmake),
-	W("command", w_command),
-	S("conan", spec_conan),
-	W("conda", w_run_sub),
-	S("consul", spec_datastores),
-	W("coproc", w_plain),
-	H("corepack", judge_pyrunner),
-	H("coreutils", judge_coreutils),
-	H("cp", judge_writer),
-	W("cpulimit", w_cpulimit),
-	H("cqlsh", judge_cql),
-	S("crane", spec_registry_images),
-	H("crontab", judge_at),
-	H("cryptsetup", judge_disk),
-	H("curl", judge_http),
-	H("curlie", judge_http),
-	S("dart", spec_dart),
-	H("dash", judge_shell),
-	W("dbus-launch", w_plain),
-	W("dbus-run-session", w_dbusrun),
-	S("dbus-send", spec_dbus),
-	H("dd", judge_writer),
-	H("del", judge_rm_like),
-	H("del-cli", judge_rm_like),
-	H("deno", judge_deno),
-	W("devbox", w_run_sub),
-	W("direnv", w_direnv),
-	W("distcc", w_plain),
-	S("distrobox-host-exec", spec_escape_always),
-	H("dmsetup", judge_disk),
-	W("doas", w_doas),
-	H("docker", judge_docker),
-	S("docker-compose", spec_compose),
-	W("doppler", w_dashdash_sub),
-	W("dotenv", w_dotenv),
-	W("dotenvx", w_dashdash_sub),
-	S("dotnet", spec_nuget),
-	H("dropdb", judge_rm_like),
-	H("dropuser", judge_rm_like),
-	H("duckdb", judge_duckdb),
-	W("dumb-init", w_plain),
-	S("dvc", spec_datastores),
-	W("eatmydata", w_plain),
-	W("entr", w_entr),
-	H("env", judge_env),
-	H("escape", judge_escape),
-	S("etcdctl", spec_datastores),
-	H("eval", judge_eval),
-	H("ex", judge_editor),
-	W("exec", w_exec),
-	W("fakeroot", w_fakeroot),
-	W("faketime", w_faketime),
-	H("fd", judge_fd),
-	H("fdfind", judge_fd),
-	H("fdisk", judge_disk),
-	H("finch", judge_docker),
-	H("find", judge_find),
-	S("firebase", spec_deployers),
-	W("firejail", w_firejail),
-	H("fish", judge_shell),
-	S("flatpak-spawn", spec_escape_always),
-	S("flit", spec_pypi),
-	W("flock", w_flock),
-	S("flutter", spec_dart),
-	S("fly", spec_deployers),
-	S("flyctl", spec_deployers),
-	W("fnm", w_exec_sub),
-	H("gawk", judge_awk),
-	H("gcloud", judge_gsutil),
-	H("gcp", judge_writer),
-	S("gcrane", spec_registry_images),
-	H("gdb", judge_runner_misc),
-	S("gdbus", spec_dbus),
-	H("gdisk", judge_disk),
-	S("gem", spec_gem),
-	H("gfind", judge_find),
-	H("gh", judge_gh),
-	S("gh-pages", spec_always_publish),
-	H("git", judge_git),
-	S("git-annex", spec_datastores),
-	S("glab", spec_glab),
-	S("goreleaser", spec_goreleaser),
-	H("gradle", judge_gradle),
-	H("gradlew", judge_gradle),
-	H("gsed", judge_sed),
-	H("gsutil", judge_gsutil),
-	W("gtimeout", w_timeout),
-	S("hatch", spec_pypi),
-	H("hdparm", judge_disk),
-	S("helm", spec_helm),
-	S("heroku", spec_deployers),
-	S("host-spawn", spec_escape_always),
-	H("http", judge_http),
-	H("https", judge_http),
-	H("hub", judge_git),
-	H("hyperfine", judge_runner_misc),
-	W("infisical", w_dashdash_sub),
-	H("install", judge_writer),
-	W("ionice", w_ionice),
-	S("jreleaser", spec_publish_sub),
-	I("jruby", interp_ruby),
-	S("jsr", spec_publish_sub),
-	H("k3s", judge_kubectl),
-	H("keydb-cli", judge_redis),
-	H("kitten", judge_terminal),
-	H("kitty", judge_terminal),
-	S("knex", spec_dbtools),
-	S("ko", spec_ko),
-	H("ksh", judge_shell),
-	H("kubectl", judge_kubectl),
-	S("lerna", spec_publish_sub),
-	H("litecli", judge_sqlite),
-	H("lldb", judge_runner_misc),
-	H("loksh", judge_shell),
-	W("ltrace", w_ltrace),
-	I("lua", interp_lua),
-	I("luajit", interp_lua),
-	H("lvremove", judge_disk),
-	W("mamba", w_run_sub),
-	H("mariadb", judge_mysql),
-	H("mariadb-admin", judge_mysqladmin),
-	S("maturin", spec_pypi),
-	H("mawk", judge_awk),
-	S("mc", spec_datastores),
-	H("microk8s.kubectl", judge_kubectl),
-	W("micromamba", w_run_sub),
-	W("mise", w_mise),
-	S("mix", spec_mix),
-	H("mkdosfs", judge_disk),
-	H("mke2fs", judge_disk),
-	H("mkexfatfs", judge_disk),
-	H("mkfs", judge_disk),
-	H("mkntfs", judge_disk),
-	H("mksh", judge_shell),
-	H("mkswap", judge_disk),
-	H("mongo", judge_mongo),
-	H("mongorestore", judge_restore),
-	H("mongosh", judge_mongo),
-	S("mvn", spec_mvn),
-	S("mvnw", spec_mvn),
-	H("mycli", judge_mysql),
-	H("mysql", judge_mysql),
-	H("mysqladmin", judge_mysqladmin),
-	H("nawk", judge_awk),
-	S("neonctl", spec_datastores),
-	H("nerdctl", judge_docker),
-	S("netlify", spec_netlify),
-	S("netlify-cli", spec_deployers),
-	W("nice", w_nice),
-	H("nix", judge_nix),
-	H("nix-shell", judge_nix),
-	W("nocache", w_plain),
-	I("node", interp_node),
-	I("nodejs", interp_node),
-	W("nodenv", w_exec_sub),
-	W("nohup", w_plain),
-	S("np", spec_always_publish),
-	H("npm", judge_pm),
-	H("npx", judge_npx),
-	S("nsenter", spec_escape_always),
-	S("nuget", spec_nuget),
-	W("numactl", w_numactl),
-	H("nvim", judge_editor),
-	W("nvm", w_nvm),
-	H("nvme", judge_disk),
-	H("oc", judge_kubectl),
-	H("oksh", judge_shell),
-	W("op", w_dashdash_sub),
-	S("oras", spec_registry_images),
-	I("osascript", interp_osa),
-	S("ovsx", spec_publish_sub),
-	H("parallel", judge_parallel),
-	H("parted", judge_disk),
-	S("pdm", spec_pypi),
-	H("perf", judge_runner_misc),
-	I("perl", interp_perl),
-	H("pg_dropcluster", judge_rm_like),
-	H("pg_restore", judge_restore),
-	H("pgcli", judge_psql),
-	H("php", judge_php),
-	W("pipenv", w_run_sub),
-	H("pipx", judge_pyrunner),
-	W("pkexec", w_pkexec),
-	H("pnpm", judge_pm),
-	H("pnpx", judge_npx),
-	S("pod", spec_pod),
-	H("podman", judge_docker),
-	S("podman-compose", spec_compose),
-	S("poetry", spec_pypi),
-	H("posh", judge_shell),
-	I("powershell", interp_pwsh),
-	S("prisma", spec_prisma),
-	W("proxychains", w_proxy),
-	W("proxychains4", w_proxy),
-	S("pscale", spec_datastores),
-	H("psql", judge_psql),
-	S("pulumi", spec_pulumi),
-	H("pvremove", judge_disk),
-	I("pwsh", interp_pwsh),
-	W("pyenv", w_exec_sub),
-	H("pypy", judge_python),
-	H("pypy3", judge_python),
-	H("python", judge_python),
-	H("python2", judge_python),
-	H("python3", judge_python),
-	H("python3.10", judge_python),
-	H("python3.11", judge_python),
-	H("python3.12", judge_python),
-	H("python3.13", judge_python),
-	H("python3.14", judge_python),
-	H("python3.8", judge_python),
-	H("python3.9", judge_python),
-	S("rails", spec_rake),
-	S("rake", spec_rake),
-	H("rbash", judge_shell),
-	W("rbenv", w_exec_sub),
-	S("rclone", spec_rclone),
-	H("redis-cli", judge_redis),
-	S("regctl", spec_registry_images),
-	S("release-it", spec_release_tools),
-	S("restic", spec_datastores),
-	H("rimraf", judge_rm_like),
-	W("rlwrap", w_plain),
-	H("rm", judge_rm_like),
-	H("rmdir", judge_rm_like),
-	H("rsync", judge_rsync),
-	W("rtx", w_mise),
-	I("ruby", interp_ruby),
-	W("run-one", w_plain),
-	S("run0", spec_escape_always),
-	W("runuser", w_runuser),
-	W("rye", w_run_sub),
-	S("s3cmd", spec_datastores),
-	H("sbsh", judge_shell),
-	S("sbt", spec_sbt),
-	H("screen", judge_screen),
-	W("script", w_script),
-	H("sed", judge_sed),
-	S("semantic-release", spec_release_tools),
-	S("sequelize", spec_dbtools),
-	S("sequelize-cli", spec_dbtools),
-	S("serverless", spec_deployers),
-	W("setsid", w_plain),
-	H("sfdisk", judge_disk),
-	W("sg", w_sg),
-	H("sgdisk", judge_disk),
-	H("sh", judge_shell),
-	H("shred", judge_rm_like),
-	H("skopeo", judge_skopeo),
-	S("sls", spec_deployers),
-	S("snapcraft", spec_snapcraft),
-	H("source", judge_source),
-	H("sqlite", judge_sqlite),
-	H("sqlite3", judge_sqlite),
-	H("srm", judge_rm_like),
-	H("ssh", judge_ssh),
-	W("ssh-agent", w_plain),
-	S("stack", spec_upload),
-	W("stdbuf", w_stdbuf),
-	W("strace", w_strace),
-	W("su", w_su),
-	W("sudo", w_sudo),
-	S("supabase", spec_dbtools),
-	H("surge", judge_surge),
-	H("systemctl", judge_systemctl),
-	W("systemd-inhibit", w_inhibit),
-	S("systemd-run", spec_escape_always),
-	S("systemd-run0", spec_escape_always),
-	W("taskset", w_taskset),
-	H("tee", judge_writer),
-	S("terraform", spec_terraform),
-	S("terragrunt", spec_terraform),
-	W("time", w_time),
-	W("timeout", w_timeout),
-	W("tini", w_plain),
-	S("tmux", spec_tmux),
-	S("tofu", spec_terraform),
-	W("torsocks", w_proxy),
-	H("toybox", judge_busybox),
-	H("trap", judge_trap),
-	H("trash-empty", judge_rm_like),
-	H("trash-rm", judge_rm_like),
-	W("tsocks", w_proxy),
-	S("turso", spec_datastores),
-	S("twine", spec_pypi),
-	S("typeorm", spec_dbtools),
-	W("unbuffer", w_plain),
-	H("unlink", judge_rm_like),
-	W("unshare", w_unshare),
-	H("uv", judge_pyrunner),
-	H("uvx", judge_npx),
-	W("vagrant", w_vagrant),
-	W("valgrind", w_plain),
-	H("valkey-cli", judge_redis),
-	S("vault", spec_datastores),
-	S("vercel", spec_vercel),
-	H("vgremove", judge_disk),
-	H("vi", judge_editor),
-	H("view", judge_editor),
-	H("vim", judge_editor),
-	W("volta", w_run_sub),
-	S("vsce", spec_publish_sub),
-	H("watch", judge_watch),
-	H("wezterm", judge_terminal),
-	H("wget", judge_http),
-	H("wipe", judge_rm_like),
-	H("wipefs", judge_disk),
-	S("wrangler", spec_deployers),
-	W("xargs", w_xargs),
-	H("xh", judge_http),
-	H("xhs", judge_http),
-	W("xvfb-run", w_xvfb),
-	H("yadm", judge_git),
-	H("yarn", judge_pm),
-	H("yarnpkg", judge_pm),
-	H("yash", judge_shell),
-	H("zellij", judge_terminal),
-	H("zfs", judge_disk),
-	H("zpool", judge_disk),
-	H("zsh", judge_shell),
+	{.name = ".", .fn = judge_source},
+	{.name = "R", .interp = &interp_r},
+	{.name = "Rscript", .interp = &interp_r},
+	{.name = "artisan", .spec = &spec_dbtools},
+	{.name = "asdf", .wrap = &w_exec_sub},
+	{.name = "ash", .fn = judge_shell},
+	{.name = "at", .fn = judge_at},
+	{.name = "awk", .fn = judge_awk},
+	{.name = "aws", .fn = judge_aws},
+	{.name = "aws-vault", .wrap = &w_aws_vault},
+	{.name = "az", .fn = judge_gsutil},
+	{.name = "azcopy", .spec = &spec_datastores},
+	{.name = "b2", .spec = &spec_datastores},
+	{.name = "bash", .fn = judge_shell},
+	{.name = "batch", .fn = judge_at},
+	{.name = "blkdiscard", .fn = judge_disk},
+	{.name = "borg", .spec = &spec_datastores},
+	{.name = "buildah", .fn = judge_docker},
+	{.name = "builtin", .wrap = &w_plain},
+	{.name = "bun", .fn = judge_pm},
+	{.name = "bundle", .wrap = &w_exec_sub},
+	{.name = "bundler", .wrap = &w_exec_sub},
+	{.name = "bunx", .fn = judge_npx},
+	{.name = "busctl", .spec = &spec_dbus},
+	{.name = "busybox", .fn = judge_busybox},
+	{.name = "cabal", .spec = &spec_upload},
+	{.name = "cargo", .spec = &spec_cargo},
+	{.name = "catchsegv", .wrap = &w_plain},
+	{.name = "ccache", .wrap = &w_plain},
+	{.name = "cdk", .spec = &spec_deployers},
+	{.name = "cfdisk", .fn = judge_disk},
+	{.name = "changeset", .spec = &spec_publish_sub},
+	{.name = "changesets", .spec = &spec_publish_sub},
+	{.name = "chroot", .wrap = &w_chroot},
+	{.name = "chrt", .wrap = &w_chrt},
+	{.name = "clickhouse-client", .db = &db_clickhouse},
+	{.name = "cmake", .fn = judge_cmake},
+	{.name = "command", .wrap = &w_command},
+	{.name = "conan", .spec = &spec_conan},
+	{.name = "conda", .wrap = &w_run_sub},
+	{.name = "consul", .spec = &spec_datastores},
+	{.name = "coproc", .wrap = &w_plain},
+	{.name = "corepack", .fn = judge_pyrunner},
+	{.name = "coreutils", .fn = judge_coreutils},
+	{.name = "cp", .fn = judge_writer},
+	{.name = "cpulimit", .wrap = &w_cpulimit},
+	{.name = "cqlsh", .db = &db_cql},
+	{.name = "crane", .spec = &spec_registry_images},
+	{.name = "crontab", .fn = judge_at},
+	{.name = "cryptsetup", .fn = judge_disk},
+	{.name = "curl", .fn = judge_http},
+	{.name = "curlie", .fn = judge_http},
+	{.name = "dart", .spec = &spec_dart},
+	{.name = "dash", .fn = judge_shell},
+	{.name = "dbus-launch", .wrap = &w_plain},
+	{.name = "dbus-run-session", .wrap = &w_dbusrun},
+	{.name = "dbus-send", .spec = &spec_dbus},
+	{.name = "dd", .fn = judge_writer},
+	{.name = "del", .fn = judge_rm_like},
+	{.name = "del-cli", .fn = judge_rm_like},
+	{.name = "deno", .fn = judge_deno},
+	{.name = "devbox", .wrap = &w_run_sub},
+	{.name = "direnv", .wrap = &w_exec_operand},
+	{.name = "distcc", .wrap = &w_plain},
+	{.name = "distrobox-host-exec", .spec = &spec_escape_always},
+	{.name = "dmsetup", .fn = judge_disk},
+	{.name = "doas", .wrap = &w_doas},
+	{.name = "docker", .fn = judge_docker},
+	{.name = "docker-compose", .spec = &spec_compose},
+	{.name = "doppler", .wrap = &w_dashdash_sub},
+	{.name = "dotenv", .wrap = &w_dotenv},
+	{.name = "dotenvx", .wrap = &w_dashdash_sub},
+	{.name = "dotnet", .spec = &spec_nuget},
+	{.name = "dropdb", .fn = judge_rm_like},
+	{.name = "dropuser", .fn = judge_rm_like},
+	{.name = "duckdb", .db = &db_duckdb},
+	{.name = "dumb-init", .wrap = &w_plain},
+	{.name = "dvc", .spec = &spec_datastores},
+	{.name = "eatmydata", .wrap = &w_plain},
+	{.name = "entr", .wrap = &w_entr},
+	{.name = "env", .fn = judge_env},
+	{.name = "escape", .fn = judge_escape},
+	{.name = "etcdctl", .spec = &spec_datastores},
+	{.name = "eval", .fn = judge_eval},
+	{.name = "ex", .fn = judge_editor},
+	{.name = "exec", .wrap = &w_exec},
+	{.name = "fakeroot", .wrap = &w_fakeroot},
+	{.name = "faketime", .wrap = &w_faketime},
+	{.name = "fd", .fn = judge_fd},
+	{.name = "fdfind", .fn = judge_fd},
+	{.name = "fdisk", .fn = judge_disk},
+	{.name = "finch", .fn = judge_docker},
+	{.name = "find", .fn = judge_find},
+	{.name = "firebase", .spec = &spec_deployers},
+	{.name = "firejail", .wrap = &w_plain},
+	{.name = "fish", .fn = judge_shell},
+	{.name = "flatpak-spawn", .spec = &spec_escape_always},
+	{.name = "flit", .spec = &spec_pypi},
+	{.name = "flock", .wrap = &w_flock},
+	{.name = "flutter", .spec = &spec_dart},
+	{.name = "fly", .spec = &spec_deployers},
+	{.name = "flyctl", .spec = &spec_deployers},
+	{.name = "fnm", .wrap = &w_exec_sub},
+	{.name = "gawk", .fn = judge_awk},
+	{.name = "gcloud", .fn = judge_gsutil},
+	{.name = "gcp", .fn = judge_writer},
+	{.name = "gcrane", .spec = &spec_registry_images},
+	{.name = "gdb", .fn = judge_runner_misc},
+	{.name = "gdbus", .spec = &spec_dbus},
+	{.name = "gdisk", .fn = judge_disk},
+	{.name = "gem", .spec = &spec_gem},
+	{.name = "gfind", .fn = judge_find},
+	{.name = "gh", .fn = judge_gh},
+	{.name = "gh-pages", .spec = &spec_always_publish},
+	{.name = "git", .fn = judge_git},
+	{.name = "git-annex", .spec = &spec_datastores},
+	{.name = "glab", .spec = &spec_glab},
+	{.name = "goreleaser", .spec = &spec_goreleaser},
+	{.name = "gradle", .fn = judge_gradle},
+	{.name = "gradlew", .fn = judge_gradle},
+	{.name = "gsed", .fn = judge_sed},
+	{.name = "gsutil", .fn = judge_gsutil},
+	{.name = "gtimeout", .wrap = &w_timeout},
+	{.name = "hatch", .spec = &spec_pypi},
+	{.name = "hdparm", .fn = judge_disk},
+	{.name = "helm", .spec = &spec_helm},
+	{.name = "heroku", .spec = &spec_deployers},
+	{.name = "host-spawn", .spec = &spec_escape_always},
+	{.name = "http", .fn = judge_http},
+	{.name = "https", .fn = judge_http},
+	{.name = "hub", .fn = judge_git},
+	{.name = "hyperfine", .fn = judge_runner_misc},
+	{.name = "infisical", .wrap = &w_dashdash_sub},
+	{.name = "install", .fn = judge_writer},
+	{.name = "ionice", .wrap = &w_ionice},
+	{.name = "jreleaser", .spec = &spec_publish_sub},
+	{.name = "jruby", .interp = &interp_ruby},
+	{.name = "jsr", .spec = &spec_publish_sub},
+	{.name = "k3s", .fn = judge_kubectl},
+	{.name = "keydb-cli", .db = &db_redis},
+	{.name = "kitten", .fn = judge_terminal},
+	{.name = "kitty", .fn = judge_terminal},
+	{.name = "knex", .spec = &spec_dbtools},
+	{.name = "ko", .spec = &spec_ko},
+	{.name = "ksh", .fn = judge_shell},
+	{.name = "kubectl", .fn = judge_kubectl},
+	{.name = "lerna", .spec = &spec_publish_sub},
+	{.name = "litecli", .db = &db_sqlite},
+	{.name = "lldb", .fn = judge_runner_misc},
+	{.name = "loksh", .fn = judge_shell},
+	{.name = "ltrace", .wrap = &w_ltrace},
+	{.name = "lua", .interp = &interp_lua},
+	{.name = "luajit", .interp = &interp_lua},
+	{.name = "lvremove", .fn = judge_disk},
+	{.name = "mamba", .wrap = &w_run_sub},
+	{.name = "mariadb", .db = &db_mysql},
+	{.name = "mariadb-admin", .fn = judge_mysqladmin},
+	{.name = "maturin", .spec = &spec_pypi},
+	{.name = "mawk", .fn = judge_awk},
+	{.name = "mc", .spec = &spec_datastores},
+	{.name = "microk8s.kubectl", .fn = judge_kubectl},
+	{.name = "micromamba", .wrap = &w_run_sub},
+	{.name = "mise", .wrap = &w_mise},
+	{.name = "mix", .spec = &spec_mix},
+	{.name = "mkdosfs", .fn = judge_disk},
+	{.name = "mke2fs", .fn = judge_disk},
+	{.name = "mkexfatfs", .fn = judge_disk},
+	{.name = "mkfs", .fn = judge_disk},
+	{.name = "mkntfs", .fn = judge_disk},
+	{.name = "mksh", .fn = judge_shell},
+	{.name = "mkswap", .fn = judge_disk},
+	{.name = "mongo", .db = &db_mongo},
+	{.name = "mongorestore", .fn = judge_restore},
+	{.name = "mongosh", .db = &db_mongo},
+	{.name = "mvn", .spec = &spec_mvn},
+	{.name = "mvnw", .spec = &spec_mvn},
+	{.name = "mycli", .db = &db_mysql},
+	{.name = "mysql", .db = &db_mysql},
+	{.name = "mysqladmin", .fn = judge_mysqladmin},
+	{.name = "nawk", .fn = judge_awk},
+	{.name = "neonctl", .spec = &spec_datastores},
+	{.name = "nerdctl", .fn = judge_docker},
+	{.name = "netlify", .spec = &spec_netlify},
+	{.name = "netlify-cli", .spec = &spec_deployers},
+	{.name = "nice", .wrap = &w_nice},
+	{.name = "nix", .fn = judge_nix},
+	{.name = "nix-shell", .fn = judge_nix},
+	{.name = "nocache", .wrap = &w_plain},
+	{.name = "node", .interp = &interp_node},
+	{.name = "nodejs", .interp = &interp_node},
+	{.name = "nodenv", .wrap = &w_exec_sub},
+	{.name = "nohup", .wrap = &w_plain},
+	{.name = "np", .spec = &spec_always_publish},
+	{.name = "npm", .fn = judge_pm},
+	{.name = "npx", .fn = judge_npx},
+	{.name = "nsenter", .spec = &spec_escape_always},
+	{.name = "nuget", .spec = &spec_nuget},
+	{.name = "numactl", .wrap = &w_numactl},
+	{.name = "nvim", .fn = judge_editor},
+	{.name = "nvm", .wrap = &w_exec_operand},
+	{.name = "nvme", .fn = judge_disk},
+	{.name = "oc", .fn = judge_kubectl},
+	{.name = "oksh", .fn = judge_shell},
+	{.name = "op", .wrap = &w_dashdash_sub},
+	{.name = "oras", .spec = &spec_registry_images},
+	{.name = "osascript", .interp = &interp_osa},
+	{.name = "ovsx", .spec = &spec_publish_sub},
+	{.name = "parallel", .fn = judge_parallel},
+	{.name = "parted", .fn = judge_disk},
+	{.name = "pdm", .spec = &spec_pypi},
+	{.name = "perf", .fn = judge_runner_misc},
+	{.name = "perl", .interp = &interp_perl},
+	{.name = "pg_dropcluster", .fn = judge_rm_like},
+	{.name = "pg_restore", .fn = judge_restore},
+	{.name = "pgcli", .db = &db_psql},
+	{.name = "php", .fn = judge_php},
+	{.name = "pipenv", .wrap = &w_run_sub},
+	{.name = "pipx", .fn = judge_pyrunner},
+	{.name = "pkexec", .wrap = &w_pkexec},
+	{.name = "pnpm", .fn = judge_pm},
+	{.name = "pnpx", .fn = judge_npx},
+	{.name = "pod", .spec = &spec_pod},
+	{.name = "podman", .fn = judge_docker},
+	{.name = "podman-compose", .spec = &spec_compose},
+	{.name = "poetry", .spec = &spec_pypi},
+	{.name = "posh", .fn = judge_shell},
+	{.name = "powershell", .interp = &interp_pwsh},
+	{.name = "prisma", .spec = &spec_prisma},
+	{.name = "proxychains", .wrap = &w_proxy},
+	{.name = "proxychains4", .wrap = &w_proxy},
+	{.name = "pscale", .spec = &spec_datastores},
+	{.name = "psql", .db = &db_psql},
+	{.name = "pulumi", .spec = &spec_pulumi},
+	{.name = "pvremove", .fn = judge_disk},
+	{.name = "pwsh", .interp = &interp_pwsh},
+	{.name = "pyenv", .wrap = &w_exec_sub},
+	{.name = "pypy", .fn = judge_python},
+	{.name = "pypy3", .fn = judge_python},
+	{.name = "python", .fn = judge_python},
+	{.name = "python2", .fn = judge_python},
+	{.name = "python3", .fn = judge_python},
+	{.name = "python3.10", .fn = judge_python},
+	{.name = "python3.11", .fn = judge_python},
+	{.name = "python3.12", .fn = judge_python},
+	{.name = "python3.13", .fn = judge_python},
+	{.name = "python3.14", .fn = judge_python},
+	{.name = "python3.8", .fn = judge_python},
+	{.name = "python3.9", .fn = judge_python},
+	{.name = "rails", .spec = &spec_rake},
+	{.name = "rake", .spec = &spec_rake},
+	{.name = "rbash", .fn = judge_shell},
+	{.name = "rbenv", .wrap = &w_exec_sub},
+	{.name = "rclone", .spec = &spec_rclone},
+	{.name = "redis-cli", .db = &db_redis},
+	{.name = "regctl", .spec = &spec_registry_images},
+	{.name = "release-it", .spec = &spec_release_tools},
+	{.name = "restic", .spec = &spec_datastores},
+	{.name = "rimraf", .fn = judge_rm_like},
+	{.name = "rlwrap", .wrap = &w_plain},
+	{.name = "rm", .fn = judge_rm_like},
+	{.name = "rmdir", .fn = judge_rm_like},
+	{.name = "rsync", .fn = judge_rsync},
+	{.name = "rtx", .wrap = &w_mise},
+	{.name = "ruby", .interp = &interp_ruby},
+	{.name = "run-one", .wrap = &w_plain},
+	{.name = "run0", .spec = &spec_escape_always},
+	{.name = "runuser", .wrap = &w_runuser},
+	{.name = "rye", .wrap = &w_run_sub},
+	{.name = "s3cmd", .spec = &spec_datastores},
+	{.name = "sbsh", .fn = judge_shell},
+	{.name = "sbt", .spec = &spec_sbt},
+	{.name = "screen", .fn = judge_screen},
+	{.name = "script", .wrap = &w_script},
+	{.name = "sed", .fn = judge_sed},
+	{.name = "semantic-release", .spec = &spec_release_tools},
+	{.name = "sequelize", .spec = &spec_dbtools},
+	{.name = "sequelize-cli", .spec = &spec_dbtools},
+	{.name = "serverless", .spec = &spec_deployers},
+	{.name = "setsid", .wrap = &w_plain},
+	{.name = "sfdisk", .fn = judge_disk},
+	{.name = "sg", .wrap = &w_sg},
+	{.name = "sgdisk", .fn = judge_disk},
+	{.name = "sh", .fn = judge_shell},
+	{.name = "shred", .fn = judge_rm_like},
+	{.name = "skopeo", .fn = judge_skopeo},
+	{.name = "sls", .spec = &spec_deployers},
+	{.name = "snapcraft", .spec = &spec_snapcraft},
+	{.name = "source", .fn = judge_source},
+	{.name = "sqlite", .db = &db_sqlite},
+	{.name = "sqlite3", .db = &db_sqlite},
+	{.name = "srm", .fn = judge_rm_like},
+	{.name = "ssh", .fn = judge_ssh},
+	{.name = "ssh-agent", .wrap = &w_plain},
+	{.name = "stack", .spec = &spec_upload},
+	{.name = "stdbuf", .wrap = &w_stdbuf},
+	{.name = "strace", .wrap = &w_strace},
+	{.name = "su", .wrap = &w_su},
+	{.name = "sudo", .wrap = &w_sudo},
+	{.name = "supabase", .spec = &spec_dbtools},
+	{.name = "surge", .fn = judge_surge},
+	{.name = "systemctl", .fn = judge_systemctl},
+	{.name = "systemd-inhibit", .wrap = &w_inhibit},
+	{.name = "systemd-run", .spec = &spec_escape_always},
+	{.name = "systemd-run0", .spec = &spec_escape_always},
+	{.name = "taskset", .wrap = &w_taskset},
+	{.name = "tee", .fn = judge_writer},
+	{.name = "terraform", .spec = &spec_terraform},
+	{.name = "terragrunt", .spec = &spec_terraform},
+	{.name = "time", .wrap = &w_time},
+	{.name = "timeout", .wrap = &w_timeout},
+	{.name = "tini", .wrap = &w_plain},
+	{.name = "tmux", .spec = &spec_tmux},
+	{.name = "tofu", .spec = &spec_terraform},
+	{.name = "torsocks", .wrap = &w_proxy},
+	{.name = "toybox", .fn = judge_busybox},
+	{.name = "trap", .fn = judge_trap},
+	{.name = "trash-empty", .fn = judge_rm_like},
+	{.name = "trash-rm", .fn = judge_rm_like},
+	{.name = "tsocks", .wrap = &w_proxy},
+	{.name = "turso", .spec = &spec_datastores},
+	{.name = "twine", .spec = &spec_pypi},
+	{.name = "typeorm", .spec = &spec_dbtools},
+	{.name = "unbuffer", .wrap = &w_plain},
+	{.name = "unlink", .fn = judge_rm_like},
+	{.name = "unshare", .wrap = &w_unshare},
+	{.name = "uv", .fn = judge_pyrunner},
+	{.name = "uvx", .fn = judge_npx},
+	{.name = "vagrant", .wrap = &w_vagrant},
+	{.name = "valgrind", .wrap = &w_plain},
+	{.name = "valkey-cli", .db = &db_redis},
+	{.name = "vault", .spec = &spec_datastores},
+	{.name = "vercel", .spec = &spec_vercel},
+	{.name = "vgremove", .fn = judge_disk},
+	{.name = "vi", .fn = judge_editor},
+	{.name = "view", .fn = judge_editor},
+	{.name = "vim", .fn = judge_editor},
+	{.name = "volta", .wrap = &w_run_sub},
+	{.name = "vsce", .spec = &spec_publish_sub},
+	{.name = "watch", .fn = judge_watch},
+	{.name = "wezterm", .fn = judge_terminal},
+	{.name = "wget", .fn = judge_http},
+	{.name = "wipe", .fn = judge_rm_like},
+	{.name = "wipefs", .fn = judge_disk},
+	{.name = "wrangler", .spec = &spec_deployers},
+	{.name = "xargs", .wrap = &w_xargs},
+	{.name = "xh", .fn = judge_http},
+	{.name = "xhs", .fn = judge_http},
+	{.name = "xvfb-run", .wrap = &w_xvfb},
+	{.name = "yadm", .fn = judge_git},
+	{.name = "yarn", .fn = judge_pm},
+	{.name = "yarnpkg", .fn = judge_pm},
+	{.name = "yash", .fn = judge_shell},
+	{.name = "zellij", .fn = judge_terminal},
+	{.name = "zfs", .fn = judge_disk},
+	{.name = "zpool", .fn = judge_disk},
+	{.name = "zsh", .fn = judge_shell},
 };
 
 static int tool_compare(const void *key, const void *elem)

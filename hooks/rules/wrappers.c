@@ -397,13 +397,11 @@ struct judgement judge_parallel(struct cctx *c, const char *name, const struct s
 struct judgement judge_watch(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                                     const struct stdin_src *in)
 {
-	static const struct wrapper w_text = {NULL, "nq", "--interval|--equexit", 0, WRAP_TEXT, NULL, NULL, NULL};
-	static const struct wrapper w_argv = {NULL, "nq", "--interval|--equexit", 0, WRAP_ARGV, NULL, NULL, NULL};
 	bool exec = false;
 	for (size_t i = 1; i < n && a[i].known && a[i].text[0] == '-'; i++)
 		if (eq(a[i].text, "-x") || eq(a[i].text, "--exec") || (a[i].text[1] != '-' && strchr(a[i].text, 'x')))
 			exec = true;
-	return judge_wrapper(c, name, exec ? &w_argv : &w_text, a, n, in);
+	return judge_wrapper(c, name, exec ? &w_watch_argv : &w_watch_text, a, n, in);
 }
 
 struct judgement judge_nix(struct cctx *c, const char *name, const struct sarg *a, size_t n,
@@ -432,15 +430,12 @@ struct judgement judge_runner_misc(struct cctx *c, const char *name, const struc
 		return SAFE_J;
 	}
 	if (eq(name, "perf")) {
-		static const struct wrapper w = {"stat", "eoptCcFrGIxmM", "--event|--output|--pid|--tid|--cpu|--repeat", 0, WRAP_ARGV, NULL, NULL, NULL};
-		static const struct wrapper wr = {"record", "eoptCcFrGIxmM", "--event|--output|--pid|--tid|--cpu|--freq|--call-graph", 0, WRAP_ARGV, NULL, NULL, NULL};
-		static const struct wrapper wt = {"trace", "eoptCcFrGIxmM", "--event|--output|--pid|--tid|--cpu", 0, WRAP_ARGV, NULL, NULL, NULL};
 		if (n > 1 && kn(&a[1], "stat"))
-			return judge_wrapper(c, name, &w, a, n, in);
+			return judge_wrapper(c, name, &w_perf_stat, a, n, in);
 		if (n > 1 && kn(&a[1], "record"))
-			return judge_wrapper(c, name, &wr, a, n, in);
+			return judge_wrapper(c, name, &w_perf_record, a, n, in);
 		if (n > 1 && kn(&a[1], "trace"))
-			return judge_wrapper(c, name, &wt, a, n, in);
+			return judge_wrapper(c, name, &w_perf_trace, a, n, in);
 		return SAFE_J;
 	}
 	/* hyperfine: every operand, and the setup/prepare/cleanup options, are shell text. */
