@@ -20,17 +20,7 @@
 typedef struct judgement tool_fn(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                                  const struct stdin_src *in);
 
-/* One rule of a subcommand spec, the shape of a `classify =` line: the
- * verdict when the first operands (the words that are not options or
- * their values) match, plus why and when not. A NULL operands ends a
- * spec's rules (RULES_END). */
-struct subrule {
-	enum verdict verdict;
-	const char *operands; /* "publish", "dist-tag add", "deploy:*"; "" any; "^" none at all */
-	const char *reason;
-	const char *unless;   /* flags that make it SAFE (the tool's dry runs) */
-	const char *requires; /* flags without which the rule does not apply */
-};
+/* Ends a spec's rules. */
 #define RULES_END {.operands = NULL}
 
 enum {
@@ -44,7 +34,7 @@ struct tool_spec {
 	const char *long_arg;
 	unsigned flags;
 	const char *dry_run;   /* flags that make every rule SAFE */
-	const struct subrule *rules;
+	const struct operand_rule *rules;
 };
 
 enum wrap_mode {
@@ -93,8 +83,10 @@ struct tool {
 
 /* The tool of that name (a basename), or NULL. */
 const struct tool *rules_tool_find(const char *name);
-/* For the unit tests: the table must stay sorted for bsearch. */
-bool rules_table_sorted(void);
+/* For the unit tests: NULL when the table is sorted for bsearch, each row
+ * names one way to judge its tool, and no rule repeats its spec's dry run
+ * flags; else the name of the first row that does not. */
+const char *rules_table_check(void);
 
 /* Data that handlers use directly. */
 extern const struct interp interp_php;

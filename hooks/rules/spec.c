@@ -1,14 +1,53 @@
 /* The subcommand matcher: a tool_spec's rules against the words of an
- * argv (the tools that are just "these subcommands, these flags"). */
+ * argv (the tools that are just "these subcommands, these flags"), and the
+ * operand matching it shares with the config file's `classify =` rules. */
+#include <fnmatch.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "hooks/rules/internal.h"
+#include "lib/util.h"
 
-static bool match_word(const char *pat, size_t plen, const char *w)
+/* One operand pattern (a glob, as in the shell's case) against a word. */
+static bool operand_matches(const char *pat, size_t plen, const char *w)
 {
-	if (plen && pat[plen - 1] == '*')
-		return strncmp(pat, w, plen - 1) == 0;
-	return strlen(w) == plen && strncmp(pat, w, plen) == 0;
+	char buf[128];
+	if (plen < sizeof buf) {
+		memcpy(buf, pat, plen);
+		buf[plen] = '\0';
+		return fnmatch(buf, w, 0) == 0;
+	}
+	char *long_pat = xstrndup(pat, plen);
+	bool m = fnmatch(long_pat, w, 0) == 0;
+	free(long_pat);
+	return m;
+}
+
+enum operands_match rules_match_operands(const struct operand_rule *r, const struct sarg *a, const int *idx,
+                                         size_t nw, int *at)
+{
+	const char *p = r->operands;
+	size_t k = 0;
+	while (*p == ' ')
+		p++;
+	while (*p) {
+		size_t len = strcspn(p, " ");
+		if (k >= nw)
+			return OPERANDS_DIFFER;
+		const struct sarg *x = &a[idx[k]];
+		if (!x->known) {
+			*at = idx[k];
+			return OPERANDS_UNKNOWN;
+		}
+		if (!operand_matches(p, len, x->text))
+			return OPERANDS_DIFFER;
+		k++;
+		p += len;
+		while (*p == ' ')
+			p++;
+	}
+	*at = k ? idx[k - 1] : 0;
+	return OPERANDS_MATCH;
 }
 
 struct judgement judge_spec(struct cctx *c, const char *name, const struct tool_spec *sp,
@@ -46,7 +85,7 @@ struct judgement judge_spec(struct cctx *c, const char *name, const struct tool_
 		return SAFE_J;
 
 	struct judgement best = SAFE_J;
-	for (const struct subrule *r = sp->rules; r->operands; r++) {
+	for (const struct operand_rule *r = sp->rules; r->operands; r++) {
 		if (r->requires && !has_flag(a, 1, n, r->requires)) {
 			/* The required flag could be hiding in an unquoted unknown argument. */
 			int u = first_splitting_unknown(a, 1, n);
@@ -75,39 +114,23 @@ struct judgement judge_spec(struct cctx *c, const char *name, const struct tool_
 					if (colon && w[0] == ':')
 						w = colon + 1;
 				}
-				if (match_word(r->operands, strlen(r->operands), w))
+				if (fnmatch(r->operands, w, 0) == 0)
 					best = judgement_max(best, J(r->verdict, r->reason, idx[k]));
 			}
 			continue;
 		}
-		/* Match the rule's words against the first words. */
-		const char *p = r->operands;
-		size_t k = 0;
-		bool ok = true;
-		while (*p) {
-			size_t len = strcspn(p, " ");
-			if (k >= nw) {
-				ok = false;
-				break;
-			}
-			const struct sarg *x = &a[idx[k]];
-			if (!x->known) {
-				if (best.v < VERDICT_ASK)
-					best = J(VERDICT_ASK, cl_printf(c, "%s subcommand is not known before it runs", name), idx[k]);
-				ok = false;
-				break;
-			}
-			if (!match_word(p, len, x->text)) {
-				ok = false;
-				break;
-			}
-			k++;
-			p += len;
-			while (*p == ' ')
-				p++;
+		int at = 0;
+		switch (rules_match_operands(r, a, idx, nw, &at)) {
+		case OPERANDS_MATCH:
+			best = judgement_max(best, J(r->verdict, r->reason, at));
+			break;
+		case OPERANDS_UNKNOWN:
+			if (best.v < VERDICT_ASK)
+				best = J(VERDICT_ASK, cl_printf(c, "%s subcommand is not known before it runs", name), at);
+			break;
+		case OPERANDS_DIFFER:
+			break;
 		}
-		if (ok)
-			best = judgement_max(best, J(r->verdict, r->reason, k ? idx[k - 1] : 0));
 	}
 	return best;
 }

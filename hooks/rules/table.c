@@ -92,7 +92,7 @@ static const struct tool_spec spec_cargo = {
 	.short_arg = "pjZF",
 	.long_arg = "--manifest-path|--registry|--token|--index|--config|--color|--target|--features|"
 		"--package|--jobs",
-	.rules = (const struct subrule[]){
+	.rules = (const struct operand_rule[]){
 		{.verdict = VERDICT_PUBLISH, .operands = "publish", .unless = "--dry-run|-n",
 		 .reason = "cargo publish uploads to crates.io"},
 		{.verdict = VERDICT_PUBLISH, .operands = "yank", .reason = "cargo yank changes what is published"},
@@ -113,7 +113,7 @@ static const struct tool_spec spec_cargo = {
 static const struct tool_spec spec_gem = {
 	.short_arg = "kC",
 	.long_arg = "--key|--host|--otp|--config-file",
-	.rules = (const struct subrule[]){
+	.rules = (const struct operand_rule[]){
 		{.verdict = VERDICT_PUBLISH, .operands = "push", .reason = "gem push publishes to RubyGems"},
 		{.verdict = VERDICT_PUBLISH, .operands = "yank", .reason = "gem yank changes what is published"},
 		{.verdict = VERDICT_PUBLISH, .operands = "owner", .requires = "--add|-a|--remove|-r",
@@ -127,7 +127,7 @@ const struct tool_spec spec_pypi = {
 	.long_arg = "--repository|--repository-url|--username|--password|--token|--publish-url|"
 		"--directory|--project|--python|--index|--check-url|--trusted-publishing|--config-file|"
 		"--comment|--sign-with|--identity|--cert|--client-cert|--build",
-	.rules = (const struct subrule[]){
+	.rules = (const struct operand_rule[]){
 		{.verdict = VERDICT_PUBLISH, .operands = "upload", .unless = "--dry-run",
 		 .reason = "uploads to a package index"},
 		{.verdict = VERDICT_PUBLISH, .operands = "publish",
@@ -140,7 +140,7 @@ const struct tool_spec spec_pypi = {
 static const struct tool_spec spec_nuget = {
 	.short_arg = "skc",
 	.long_arg = "--source|--api-key|--symbol-source|--configfile",
-	.rules = (const struct subrule[]){
+	.rules = (const struct operand_rule[]){
 		{.verdict = VERDICT_PUBLISH, .operands = "push", .reason = "nuget push publishes a package"},
 		{.verdict = VERDICT_PUBLISH, .operands = "delete", .reason = "nuget delete removes a published package"},
 		{.verdict = VERDICT_PUBLISH, .operands = "nuget push",
@@ -156,7 +156,7 @@ static const struct tool_spec spec_mvn = {
 	.long_arg = "--file|--settings|--projects|--threads|--log-file|--activate-profiles|--builder|"
 		"--global-settings|--toolchains",
 	.flags = SPEC_ANYWHERE,
-	.rules = (const struct subrule[]){
+	.rules = (const struct operand_rule[]){
 		{.verdict = VERDICT_PUBLISH, .operands = "deploy", .reason = "mvn deploy publishes artifacts"},
 		{.verdict = VERDICT_PUBLISH, .operands = "deploy:*", .reason = "mvn deploy publishes artifacts"},
 		{.verdict = VERDICT_PUBLISH, .operands = "release:perform",
@@ -171,7 +171,7 @@ static const struct tool_spec spec_mvn = {
 
 static const struct tool_spec spec_sbt = {
 	.flags = SPEC_ANYWHERE,
-	.rules = (const struct subrule[]){
+	.rules = (const struct operand_rule[]){
 		{.verdict = VERDICT_PUBLISH, .operands = "publish", .reason = "sbt publish publishes artifacts"},
 		{.verdict = VERDICT_PUBLISH, .operands = "+publish", .reason = "sbt publish publishes artifacts"},
 		{.verdict = VERDICT_PUBLISH, .operands = "publishSigned",
@@ -192,7 +192,7 @@ static const struct tool_spec spec_rake = {
 	.short_arg = "fCIreE",
 	.long_arg = "--rakefile|--directory|--libdir|--require|--environment",
 	.flags = SPEC_ANYWHERE,
-	.rules = (const struct subrule[]){
+	.rules = (const struct operand_rule[]){
 		{.verdict = VERDICT_DELETE, .operands = "db:drop", .reason = "drops the database"},
 		{.verdict = VERDICT_DELETE, .operands = "db:drop:*", .reason = "drops the database"},
 		{.verdict = VERDICT_DELETE, .operands = "db:reset", .reason = "drops and recreates the database"},
@@ -210,7 +210,7 @@ static const struct tool_spec spec_rake = {
 };
 
 static const struct tool_spec spec_mix = {
-	.rules = (const struct subrule[]){
+	.rules = (const struct operand_rule[]){
 		{.verdict = VERDICT_PUBLISH, .operands = "hex.publish", .unless = "--dry-run",
 		 .reason = "mix hex.publish publishes to Hex"},
 		{.verdict = VERDICT_PUBLISH, .operands = "hex.retire",
@@ -223,7 +223,7 @@ static const struct tool_spec spec_mix = {
 };
 
 static const struct tool_spec spec_pod = {
-	.rules = (const struct subrule[]){
+	.rules = (const struct operand_rule[]){
 		{.verdict = VERDICT_PUBLISH, .operands = "trunk push", .reason = "pod trunk push publishes a pod"},
 		{.verdict = VERDICT_PUBLISH, .operands = "trunk delete",
 		 .reason = "pod trunk delete removes a published pod"},
@@ -235,7 +235,7 @@ static const struct tool_spec spec_pod = {
 };
 
 static const struct tool_spec spec_conan = {
-	.rules = (const struct subrule[]){
+	.rules = (const struct operand_rule[]){
 		{.verdict = VERDICT_PUBLISH, .operands = "upload", .reason = "conan upload publishes packages"},
 		{.verdict = VERDICT_PUBLISH, .operands = "remove", .requires = "-r|--remote",
 		 .reason = "conan remove -r deletes packages from a remote"},
@@ -246,7 +246,7 @@ static const struct tool_spec spec_conan = {
 };
 
 static const struct tool_spec spec_snapcraft = {
-	.rules = (const struct subrule[]){
+	.rules = (const struct operand_rule[]){
 		{.verdict = VERDICT_PUBLISH, .operands = "upload", .reason = "snapcraft upload publishes a snap"},
 		{.verdict = VERDICT_PUBLISH, .operands = "push", .reason = "snapcraft push publishes a snap"},
 		{.verdict = VERDICT_PUBLISH, .operands = "release", .reason = "snapcraft release publishes a snap"},
@@ -258,7 +258,7 @@ static const struct tool_spec spec_snapcraft = {
 };
 
 static const struct tool_spec spec_upload = {
-	.rules = (const struct subrule[]){
+	.rules = (const struct operand_rule[]){
 		{.verdict = VERDICT_PUBLISH, .operands = "upload", .reason = "uploads a package to its registry"},
 		RULES_END,
 	},
@@ -266,7 +266,7 @@ static const struct tool_spec spec_upload = {
 
 static const struct tool_spec spec_dart = {
 	.dry_run = "--dry-run|-n",
-	.rules = (const struct subrule[]){
+	.rules = (const struct operand_rule[]){
 		{.verdict = VERDICT_PUBLISH, .operands = "pub publish", .reason = "pub publish uploads to pub.dev"},
 		{.verdict = VERDICT_PUBLISH, .operands = "pub lish", .reason = "pub publish uploads to pub.dev"},
 		RULES_END,
@@ -276,7 +276,7 @@ static const struct tool_spec spec_dart = {
 static const struct tool_spec spec_helm = {
 	.short_arg = "n",
 	.long_arg = "--namespace|--kube-context|--kubeconfig|--registry-config|--repository-config",
-	.rules = (const struct subrule[]){
+	.rules = (const struct operand_rule[]){
 		{.verdict = VERDICT_PUBLISH, .operands = "push", .reason = "helm push publishes a chart"},
 		{.verdict = VERDICT_PUBLISH, .operands = "cm-push", .reason = "helm cm-push publishes a chart"},
 		{.verdict = VERDICT_DELETE, .operands = "uninstall",
@@ -294,7 +294,7 @@ static const struct tool_spec spec_helm = {
 
 const struct tool_spec spec_terraform = {
 	.long_arg = "-chdir|-var|-var-file|-target|-state",
-	.rules = (const struct subrule[]){
+	.rules = (const struct operand_rule[]){
 		{.verdict = VERDICT_DELETE, .operands = "destroy",
 		 .reason = "terraform destroy deletes the infrastructure"},
 		{.verdict = VERDICT_DELETE, .operands = "apply", .requires = "-destroy|--destroy",
@@ -314,7 +314,7 @@ const struct tool_spec spec_terraform = {
 static const struct tool_spec spec_pulumi = {
 	.short_arg = "sC",
 	.long_arg = "--stack|--cwd",
-	.rules = (const struct subrule[]){
+	.rules = (const struct operand_rule[]){
 		{.verdict = VERDICT_PUBLISH, .operands = "up", .unless = "--preview-only",
 		 .reason = "pulumi up changes live infrastructure"},
 		{.verdict = VERDICT_PUBLISH, .operands = "update", .unless = "--preview-only",
@@ -330,7 +330,7 @@ static const struct tool_spec spec_pulumi = {
 static const struct tool_spec spec_deployers = {
 	.short_arg = "acp",
 	.long_arg = "--app|--config|--project|--only|--env|--site|--token|--dir|--region|--scope",
-	.rules = (const struct subrule[]){
+	.rules = (const struct operand_rule[]){
 		{.verdict = VERDICT_PUBLISH, .operands = "deploy", .reason = "deploys to a hosting service"},
 		{.verdict = VERDICT_PUBLISH, .operands = "publish", .reason = "publishes"},
 		{.verdict = VERDICT_PUBLISH, .operands = "hosting:channel:deploy",
@@ -368,7 +368,7 @@ static const struct tool_spec spec_deployers = {
 static const struct tool_spec spec_vercel = {
 	.short_arg = "tAS",
 	.long_arg = "--token|--scope|--local-config|--global-config",
-	.rules = (const struct subrule[]){
+	.rules = (const struct operand_rule[]){
 		{.verdict = VERDICT_PUBLISH, .operands = "", .requires = "--prod|--production",
 		 .reason = "vercel --prod deploys to production"},
 		{.verdict = VERDICT_PUBLISH, .operands = "promote", .reason = "vercel promote deploys to production"},
@@ -379,7 +379,7 @@ static const struct tool_spec spec_vercel = {
 };
 
 static const struct tool_spec spec_netlify = {
-	.rules = (const struct subrule[]){
+	.rules = (const struct operand_rule[]){
 		{.verdict = VERDICT_PUBLISH, .operands = "deploy", .requires = "--prod|-p|--prod-if-unlocked",
 		 .reason = "netlify deploy --prod deploys to production"},
 		{.verdict = VERDICT_DELETE, .operands = "sites:delete", .reason = "deletes a site"},
@@ -389,7 +389,7 @@ static const struct tool_spec spec_netlify = {
 
 static const struct tool_spec spec_always_publish = {
 	.dry_run = "--dry-run",
-	.rules = (const struct subrule[]){
+	.rules = (const struct operand_rule[]){
 		{.verdict = VERDICT_PUBLISH, .operands = ""},
 		RULES_END,
 	},
@@ -398,7 +398,7 @@ static const struct tool_spec spec_always_publish = {
 static const struct tool_spec spec_release_tools = {
 	.dry_run = "--dry-run|-d|--preview|--snapshot|--skip-publish|--skip=publish|--release-version|"
 		"--changelog",
-	.rules = (const struct subrule[]){
+	.rules = (const struct operand_rule[]){
 		{.verdict = VERDICT_PUBLISH, .operands = ""},
 		RULES_END,
 	},
@@ -406,7 +406,7 @@ static const struct tool_spec spec_release_tools = {
 
 static const struct tool_spec spec_goreleaser = {
 	.dry_run = "--snapshot|--skip-publish|--skip=publish",
-	.rules = (const struct subrule[]){
+	.rules = (const struct operand_rule[]){
 		{.verdict = VERDICT_PUBLISH, .operands = "^", .reason = "goreleaser publishes a release"},
 		{.verdict = VERDICT_PUBLISH, .operands = "release", .reason = "goreleaser publishes a release"},
 		RULES_END,
@@ -416,7 +416,7 @@ static const struct tool_spec spec_goreleaser = {
 static const struct tool_spec spec_publish_sub = {
 	.short_arg = "p",
 	.long_arg = "--pat|--registry|--token|--packagePath",
-	.rules = (const struct subrule[]){
+	.rules = (const struct operand_rule[]){
 		{.verdict = VERDICT_PUBLISH, .operands = "publish", .unless = "--dry-run|--no-publish|--preview",
 		 .reason = "publishes a package"},
 		{.verdict = VERDICT_PUBLISH, .operands = "unpublish", .reason = "unpublishes a package"},
@@ -430,7 +430,7 @@ static const struct tool_spec spec_publish_sub = {
 
 static const struct tool_spec spec_registry_images = {
 	.long_arg = "--platform",
-	.rules = (const struct subrule[]){
+	.rules = (const struct operand_rule[]){
 		{.verdict = VERDICT_PUBLISH, .operands = "push", .reason = "pushes an image to a registry"},
 		{.verdict = VERDICT_PUBLISH, .operands = "copy", .reason = "copies an image to a registry"},
 		{.verdict = VERDICT_PUBLISH, .operands = "cp", .reason = "copies an image to a registry"},
@@ -450,7 +450,7 @@ static const struct tool_spec spec_registry_images = {
 };
 
 static const struct tool_spec spec_ko = {
-	.rules = (const struct subrule[]){
+	.rules = (const struct operand_rule[]){
 		{.verdict = VERDICT_PUBLISH, .operands = "build", .unless = "--local|-L|--push=false",
 		 .reason = "ko build pushes images"},
 		{.verdict = VERDICT_PUBLISH, .operands = "publish", .unless = "--local|-L|--push=false",
@@ -467,7 +467,7 @@ static const struct tool_spec spec_rclone = {
 	.long_arg = "--config|--exclude|--include|--filter|--transfers|--checkers|--bwlimit|--log-file|"
 		"--backup-dir",
 	.dry_run = "--dry-run|-n",
-	.rules = (const struct subrule[]){
+	.rules = (const struct operand_rule[]){
 		{.verdict = VERDICT_DELETE, .operands = "delete", .reason = "rclone delete removes files"},
 		{.verdict = VERDICT_DELETE, .operands = "deletefile", .reason = "rclone deletefile removes a file"},
 		{.verdict = VERDICT_DELETE, .operands = "purge",
@@ -487,7 +487,7 @@ static const struct tool_spec spec_rclone = {
 
 static const struct tool_spec spec_prisma = {
 	.long_arg = "--schema",
-	.rules = (const struct subrule[]){
+	.rules = (const struct operand_rule[]){
 		{.verdict = VERDICT_DELETE, .operands = "migrate reset",
 		 .reason = "prisma migrate reset drops the database"},
 		{.verdict = VERDICT_DELETE, .operands = "db push",
@@ -499,7 +499,7 @@ static const struct tool_spec spec_prisma = {
 };
 
 const struct tool_spec spec_dbtools = {
-	.rules = (const struct subrule[]){
+	.rules = (const struct operand_rule[]){
 		{.verdict = VERDICT_DELETE, .operands = "db:drop", .reason = "drops the database"},
 		{.verdict = VERDICT_DELETE, .operands = "db:drop:*", .reason = "drops the database"},
 		{.verdict = VERDICT_DELETE, .operands = "schema:drop", .reason = "drops the schema"},
@@ -516,7 +516,7 @@ const struct tool_spec spec_dbtools = {
 
 static const struct tool_spec spec_datastores = {
 	.long_arg = "--config|--profile|--region|--endpoint|--address|--namespace|-r|--repo",
-	.rules = (const struct subrule[]){
+	.rules = (const struct operand_rule[]){
 		{.verdict = VERDICT_DELETE, .operands = "rm", .reason = "deletes stored objects"},
 		{.verdict = VERDICT_DELETE, .operands = "rb", .reason = "deletes a bucket"},
 		{.verdict = VERDICT_DELETE, .operands = "del", .reason = "deletes stored data"},
@@ -549,7 +549,7 @@ static const struct tool_spec spec_datastores = {
 static const struct tool_spec spec_glab = {
 	.short_arg = "R",
 	.long_arg = "--repo",
-	.rules = (const struct subrule[]){
+	.rules = (const struct operand_rule[]){
 		{.verdict = VERDICT_PUBLISH, .operands = "release create",
 		 .reason = "glab release create publishes a release"},
 		{.verdict = VERDICT_PUBLISH, .operands = "release upload", .reason = "glab release upload publishes"},
@@ -569,7 +569,7 @@ const struct tool_spec spec_kubectl = {
 	.long_arg = "--namespace|--context|--cluster|--kubeconfig|--server|--user|--filename|--selector|"
 		"--output|-o",
 	.dry_run = "--dry-run",
-	.rules = (const struct subrule[]){
+	.rules = (const struct operand_rule[]){
 		{.verdict = VERDICT_DELETE, .operands = "delete", .reason = "kubectl delete deletes cluster resources"},
 		{.verdict = VERDICT_PUBLISH, .operands = "apply", .reason = "kubectl apply deploys to a cluster"},
 		{.verdict = VERDICT_PUBLISH, .operands = "create", .reason = "kubectl create deploys to a cluster"},
@@ -582,7 +582,7 @@ const struct tool_spec spec_kubectl = {
 const struct tool_spec spec_compose = {
 	.short_arg = "fp",
 	.long_arg = "--file|--project-name|--profile|--env-file|--project-directory",
-	.rules = (const struct subrule[]){
+	.rules = (const struct operand_rule[]){
 		{.verdict = VERDICT_DELETE, .operands = "down", .requires = "-v|--volumes",
 		 .reason = "compose down -v deletes volumes"},
 		{.verdict = VERDICT_DELETE, .operands = "rm", .requires = "-v|--volumes",
@@ -595,7 +595,7 @@ const struct tool_spec spec_compose = {
 static const char tmux_runs[] = "tmux runs a command outside the sandbox";
 static const struct tool_spec spec_tmux = {
 	.short_arg = "LSfcT",
-	.rules = (const struct subrule[]){
+	.rules = (const struct operand_rule[]){
 		{.verdict = VERDICT_ESCAPE, .operands = "send-keys",
 		 .reason = "tmux send-keys types into a shell outside the sandbox"},
 		{.verdict = VERDICT_ESCAPE, .operands = "send",
@@ -628,14 +628,14 @@ static const struct tool_spec spec_tmux = {
 };
 
 static const struct tool_spec spec_escape_always = {
-	.rules = (const struct subrule[]){
+	.rules = (const struct operand_rule[]){
 		{.verdict = VERDICT_ESCAPE, .operands = ""},
 		RULES_END,
 	},
 };
 
 static const struct tool_spec spec_dbus = {
-	.rules = (const struct subrule[]){
+	.rules = (const struct operand_rule[]){
 		{.verdict = VERDICT_ESCAPE, .operands = "call", .reason = "calls a service outside the sandbox"},
 		{.verdict = VERDICT_ESCAPE, .operands = "set-property",
 		 .reason = "changes a service outside the sandbox"},
@@ -648,7 +648,7 @@ const struct tool_spec spec_cloud = {
 	.long_arg = "--project|--region|--zone|--account|--configuration|--format|--subscription|"
 		"--resource-group|-g|--name|-n",
 	.flags = SPEC_ANYWHERE,
-	.rules = (const struct subrule[]){
+	.rules = (const struct operand_rule[]){
 		{.verdict = VERDICT_DELETE, .operands = "delete", .reason = "deletes cloud resources"},
 		{.verdict = VERDICT_DELETE, .operands = "purge", .reason = "purges cloud resources"},
 		{.verdict = VERDICT_PUBLISH, .operands = "deploy", .reason = "deploys"},
@@ -1169,10 +1169,19 @@ const struct tool *rules_tool_find(const char *name)
 	return bsearch(name, tools, sizeof tools / sizeof tools[0], sizeof tools[0], tool_compare);
 }
 
-bool rules_table_sorted(void)
+const char *rules_table_check(void)
 {
-	for (size_t i = 1; i < sizeof tools / sizeof tools[0]; i++)
-		if (strcmp(tools[i - 1].name, tools[i].name) >= 0)
-			return false;
-	return true;
+	size_t ntools = sizeof tools / sizeof tools[0];
+	for (size_t i = 0; i < ntools; i++) {
+		const struct tool *t = &tools[i];
+		if (i > 0 && strcmp(tools[i - 1].name, t->name) >= 0)
+			return t->name;
+		int ways = !!t->fn + !!t->spec + !!t->wrap + !!t->interp + !!t->db;
+		if (ways != 1)
+			return t->name;
+		for (const struct operand_rule *r = t->spec ? t->spec->rules : NULL; r && r->operands; r++)
+			if (r->unless && t->spec->dry_run)
+				return t->name;
+	}
+	return NULL;
 }
