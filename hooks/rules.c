@@ -50,7 +50,7 @@ struct judgement rules_judge(struct cctx *c, const char *name, const struct sarg
 		if (n > 1 && kn(&a[1], t->wrap->sub))
 			j = judge_wrapper(c, name, t->wrap, a, n, in);
 		else if (n > 1 && !a[1].known)
-			j = J(VERDICT_ASK, cl_printf(c, "%s subcommand is not known before it runs", name), 1);
+			j = judge_unknown_subcommand(c, name, (size_t)1);
 		else if (t->spec)
 			j = judge_spec(c, name, t->spec, a, n);
 	} else if (t->wrap) {

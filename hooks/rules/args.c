@@ -1,6 +1,7 @@
 /* The argument helpers every rule family shares: flags, "--", dry runs,
  * unknown words, and judging the text or argv a command hands on. */
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "hooks/rules/internal.h"
@@ -194,7 +195,7 @@ struct judgement judge_partial_text(struct cctx *c, const char *what, const char
 
 /* The verdict of text run by a shell, named for the reason. */
 struct judgement judge_shell_text(struct cctx *c, const char *what, const struct sarg *text,
-                                         const struct sarg *pos, size_t npos, int at)
+                                  const struct sarg *pos, size_t npos, int at)
 {
 	if (!text->known) {
 		/* The known beginning may already be decisive: sh -c "rm -rf $d". */
@@ -209,7 +210,7 @@ struct judgement judge_shell_text(struct cctx *c, const char *what, const struct
 }
 
 struct judgement judge_rest(struct cctx *c, const char *what, const struct sarg *a, size_t n,
-                                   const struct stdin_src *in, int at)
+                            const struct stdin_src *in, int at)
 {
 	if (n == 0)
 		return SAFE_J;
@@ -218,6 +219,45 @@ struct judgement judge_rest(struct cctx *c, const char *what, const struct sarg 
 		j.reason = cl_printf(c, "%s %s", what, j.reason ? j.reason : "");
 	j.at = at;
 	return j;
+}
+
+/* Judges a[from..n) as the command prog (a[from] is its name as written):
+ * what a launcher or runner really runs. */
+struct judgement judge_as_command(struct cctx *c, const char *prog, const struct sarg *a, size_t from, size_t n,
+                                  const struct stdin_src *in)
+{
+	struct sarg *v = xcalloc(n - from, sizeof *v);
+	for (size_t k = from; k < n; k++)
+		v[k - from] = a[k];
+	v[0].text = prog;
+	struct judgement j = judge_rest(c, NULL, v, n - from, in, (int)from);
+	free(v);
+	return j;
+}
+
+/* The first argument at or after from that is not a known option (a word
+ * starting with "-"); the options in value_opts ("-o|--config") take the
+ * next argument as their value. */
+size_t skip_options(const struct sarg *a, size_t from, size_t n, const char *value_opts)
+{
+	size_t i = from;
+	while (i < n && a[i].known && a[i].text[0] == '-') {
+		if (value_opts && in_lists(value_opts, a[i].text))
+			i++;
+		i++;
+	}
+	return i;
+}
+
+struct judgement judge_unknown_subcommand(struct cctx *c, const char *name, size_t at)
+{
+	return J(VERDICT_ASK, cl_printf(c, "%s subcommand is not known before it runs", name), (int)at);
+}
+
+/* A builtin's first operand: after one leading "--". */
+size_t builtin_operands(const struct sarg *a, size_t n)
+{
+	return n > 1 && kn(&a[1], "--") ? 2 : 1;
 }
 
 bool contains(const char *hay, const char *needle)

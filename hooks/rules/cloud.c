@@ -7,7 +7,7 @@
 #include "lib/util.h"
 
 struct judgement judge_surge(struct cctx *c, const char *name, const struct sarg *a, size_t n,
-                                    const struct stdin_src *in)
+                             const struct stdin_src *in)
 {
 	(void)in;
 	(void)c;
@@ -31,7 +31,7 @@ struct judgement judge_surge(struct cctx *c, const char *name, const struct sarg
 /* ---- cloud storage ------------------------------------------------------------------------ */
 
 struct judgement judge_aws(struct cctx *c, const char *name, const struct sarg *a, size_t n,
-                                  const struct stdin_src *in)
+                           const struct stdin_src *in)
 {
 	(void)name;
 	(void)in;
@@ -85,15 +85,10 @@ struct judgement judge_aws(struct cctx *c, const char *name, const struct sarg *
 }
 
 struct judgement judge_gsutil(struct cctx *c, const char *name, const struct sarg *a, size_t n,
-                                     const struct stdin_src *in)
+                              const struct stdin_src *in)
 {
 	(void)in;
-	size_t s = 1;
-	while (s < n && a[s].known && a[s].text[0] == '-') {
-		if (in_lists("-o|-h|-u|-i", a[s].text))
-			s++;
-		s++;
-	}
+	size_t s = skip_options(a, 1, n, "-o|-h|-u|-i");
 	if (eq(name, "gcloud") || eq(name, "az")) {
 		bool storage = s + 1 < n && kn(&a[s], "storage");
 		if (!storage)
@@ -103,7 +98,7 @@ struct judgement judge_gsutil(struct cctx *c, const char *name, const struct sar
 	if (s >= n)
 		return SAFE_J;
 	if (!a[s].known)
-		return J(VERDICT_ASK, cl_printf(c, "%s subcommand is not known before it runs", name), (int)s);
+		return judge_unknown_subcommand(c, name, s);
 	const char *sub = a[s].text;
 	if (in_lists("rm|rb|del|delete", sub))
 		return J(VERDICT_DELETE, cl_printf(c, "%s %s deletes stored objects", name, sub), (int)s);
@@ -197,7 +192,7 @@ struct judgement judge_db(struct cctx *c, const char *name, const struct dbclien
 
 /* curl -X DELETE, http DELETE: deletes on an HTTP API. */
 struct judgement judge_http(struct cctx *c, const char *name, const struct sarg *a, size_t n,
-                                   const struct stdin_src *in)
+                            const struct stdin_src *in)
 {
 	(void)in;
 	for (size_t i = 1; i < n; i++) {
@@ -221,7 +216,7 @@ struct judgement judge_http(struct cctx *c, const char *name, const struct sarg 
 
 /* Restores that drop what is there first. */
 struct judgement judge_restore(struct cctx *c, const char *name, const struct sarg *a, size_t n,
-                                      const struct stdin_src *in)
+                               const struct stdin_src *in)
 {
 	(void)in;
 	/* Exact spellings only: -Fc is a format, not -c. */
@@ -232,7 +227,7 @@ struct judgement judge_restore(struct cctx *c, const char *name, const struct sa
 }
 
 struct judgement judge_mysqladmin(struct cctx *c, const char *name, const struct sarg *a, size_t n,
-                                         const struct stdin_src *in)
+                                  const struct stdin_src *in)
 {
 	(void)in;
 	for (size_t i = 1; i < n; i++)

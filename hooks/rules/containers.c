@@ -96,7 +96,7 @@ static struct judgement judge_container_run(struct cctx *c, const char *name, co
 }
 
 struct judgement judge_docker(struct cctx *c, const char *name, const struct sarg *a, size_t n,
-                                     const struct stdin_src *in)
+                              const struct stdin_src *in)
 {
 	size_t s = 1;
 	while (s < n && a[s].known && a[s].text[0] == '-') {
@@ -110,7 +110,7 @@ struct judgement judge_docker(struct cctx *c, const char *name, const struct sar
 	if (s >= n)
 		return SAFE_J;
 	if (!a[s].known)
-		return J(VERDICT_ASK, cl_printf(c, "%s subcommand is not known before it runs", name), (int)s);
+		return judge_unknown_subcommand(c, name, s);
 	const char *sub = a[s].text;
 	size_t f = s + 1;
 	if (has_flag(a, f, n, "--help"))
@@ -163,13 +163,11 @@ struct judgement judge_docker(struct cctx *c, const char *name, const struct sar
 }
 
 struct judgement judge_skopeo(struct cctx *c, const char *name, const struct sarg *a, size_t n,
-                                     const struct stdin_src *in)
+                              const struct stdin_src *in)
 {
 	(void)in;
 	(void)name;
-	size_t s = 1;
-	while (s < n && a[s].known && a[s].text[0] == '-')
-		s++;
+	size_t s = skip_options(a, 1, n, NULL);
 	if (s >= n || !a[s].known)
 		return s >= n ? SAFE_J : J(VERDICT_ASK, "skopeo subcommand is not known", (int)s);
 	const char *sub = a[s].text;
@@ -185,7 +183,7 @@ struct judgement judge_skopeo(struct cctx *c, const char *name, const struct sar
 }
 
 struct judgement judge_kubectl(struct cctx *c, const char *name, const struct sarg *a, size_t n,
-                                      const struct stdin_src *in)
+                               const struct stdin_src *in)
 {
 	bool exec = false;
 	for (size_t i = 1; i < n; i++)

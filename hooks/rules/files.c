@@ -95,7 +95,7 @@ static struct judgement judge_sed_script(struct cctx *c, const struct sarg *s, i
 }
 
 struct judgement judge_sed(struct cctx *c, const char *name, const struct sarg *a, size_t n,
-                                  const struct stdin_src *in)
+                           const struct stdin_src *in)
 {
 	(void)name;
 	(void)in;
@@ -151,7 +151,7 @@ static bool block_device(const char *p)
 }
 
 struct judgement judge_rm_like(struct cctx *c, const char *name, const struct sarg *a, size_t n,
-                                      const struct stdin_src *in)
+                               const struct stdin_src *in)
 {
 	(void)in;
 	size_t end = dashdash(a, 1, n);
@@ -164,7 +164,7 @@ struct judgement judge_rm_like(struct cctx *c, const char *name, const struct sa
 }
 
 struct judgement judge_rsync(struct cctx *c, const char *name, const struct sarg *a, size_t n,
-                                    const struct stdin_src *in)
+                             const struct stdin_src *in)
 {
 	(void)in;
 	if (dry_run(a, 1, n, "--dry-run|-n|--list-only"))
@@ -187,7 +187,7 @@ struct judgement judge_rsync(struct cctx *c, const char *name, const struct sarg
 
 /* cp, install, tee, dd, cat >: a write is not a delete, unless the target is a disk. */
 struct judgement judge_writer(struct cctx *c, const char *name, const struct sarg *a, size_t n,
-                                     const struct stdin_src *in)
+                              const struct stdin_src *in)
 {
 	(void)in;
 	for (size_t i = 1; i < n; i++) {
@@ -208,7 +208,7 @@ struct judgement judge_writer(struct cctx *c, const char *name, const struct sar
 }
 
 struct judgement judge_disk(struct cctx *c, const char *name, const struct sarg *a, size_t n,
-                                   const struct stdin_src *in)
+                            const struct stdin_src *in)
 {
 	(void)in;
 	if (has_flag(a, 1, n, "--help|--version|-V"))
@@ -263,7 +263,7 @@ struct judgement judge_disk(struct cctx *c, const char *name, const struct sarg 
 }
 
 struct judgement judge_cmake(struct cctx *c, const char *name, const struct sarg *a, size_t n,
-                                    const struct stdin_src *in)
+                             const struct stdin_src *in)
 {
 	(void)name;
 	(void)in;

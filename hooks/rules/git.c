@@ -328,9 +328,7 @@ static struct judgement judge_git_sub(struct cctx *c, struct git_state *gs, cons
 			if (kn(&a[i], "deinit") && ghas(a, i + 1, n, "-f|--force"))
 				return DEL("git submodule deinit --force discards submodule changes", i);
 			if (kn(&a[i], "foreach")) {
-				size_t k = i + 1;
-				while (k < n && a[k].known && a[k].text[0] == '-')
-					k++;
+				size_t k = skip_options(a, i + 1, n, NULL);
 				if (k >= n)
 					return SAFE_J;
 				struct sarg t = {.text = join_args(c, a + k, n - k), .known = all_known(a + k, n - k), .word = a[k].word};
@@ -458,7 +456,7 @@ static struct judgement judge_git_argv(struct cctx *c, const struct sarg *a, siz
 	if (i >= n)
 		return j;
 	if (!a[i].known)
-		return judgement_max(j, J(VERDICT_ASK, "git subcommand is not known before it runs", (int)i));
+		return judgement_max(j, judge_unknown_subcommand(c, "git", i));
 	const char *sub = a[i].text;
 	if (!in_lists(git_builtin_cmds, sub)) {
 		/* Aliases never shadow git's own commands. */
@@ -534,7 +532,7 @@ static struct judgement judge_git_argv(struct cctx *c, const struct sarg *a, siz
 }
 
 struct judgement judge_git(struct cctx *c, const char *name, const struct sarg *a, size_t n,
-                                  const struct stdin_src *in)
+                           const struct stdin_src *in)
 {
 	(void)name;
 	(void)in;
@@ -544,7 +542,7 @@ struct judgement judge_git(struct cctx *c, const char *name, const struct sarg *
 /* ---- gh --------------------------------------------------------------------------------- */
 
 struct judgement judge_gh(struct cctx *c, const char *name, const struct sarg *a, size_t n,
-                                 const struct stdin_src *in)
+                          const struct stdin_src *in)
 {
 	(void)name;
 	(void)in;
@@ -565,7 +563,7 @@ struct judgement judge_gh(struct cctx *c, const char *name, const struct sarg *a
 	if (nw == 0)
 		return SAFE_J;
 	if (!a[idx[0]].known || (nw > 1 && !a[idx[1]].known && !eq(a[idx[0]].text, "api")))
-		return J(VERDICT_ASK, "gh subcommand is not known before it runs", idx[0]);
+		return judge_unknown_subcommand(c, "gh", (size_t)idx[0]);
 	const char *g = a[idx[0]].text;
 	const char *s = nw > 1 ? a[idx[1]].text : "";
 	int at = nw > 1 ? idx[1] : idx[0];

@@ -5,7 +5,7 @@
 #include "hooks/rules/internal.h"
 
 struct judgement judge_at(struct cctx *c, const char *name, const struct sarg *a, size_t n,
-                                 const struct stdin_src *in)
+                          const struct stdin_src *in)
 {
 	(void)in;
 	if (eq(name, "at") && has_flag(a, 1, n, "-l|-d|-r|-c|-V|--help"))
@@ -16,7 +16,7 @@ struct judgement judge_at(struct cctx *c, const char *name, const struct sarg *a
 }
 
 struct judgement judge_screen(struct cctx *c, const char *name, const struct sarg *a, size_t n,
-                                     const struct stdin_src *in)
+                              const struct stdin_src *in)
 {
 	(void)name;
 	(void)in;
@@ -43,7 +43,7 @@ struct judgement judge_screen(struct cctx *c, const char *name, const struct sar
 }
 
 struct judgement judge_systemctl(struct cctx *c, const char *name, const struct sarg *a, size_t n,
-                                        const struct stdin_src *in)
+                                 const struct stdin_src *in)
 {
 	(void)in;
 	for (size_t i = 1; i < n; i++) {
@@ -77,7 +77,7 @@ static bool local_host(const char *h)
 }
 
 struct judgement judge_ssh(struct cctx *c, const char *name, const struct sarg *a, size_t n,
-                                  const struct stdin_src *in)
+                           const struct stdin_src *in)
 {
 	(void)in;
 	size_t i = 1;
@@ -105,7 +105,7 @@ struct judgement judge_ssh(struct cctx *c, const char *name, const struct sarg *
 }
 
 struct judgement judge_escape(struct cctx *c, const char *name, const struct sarg *a, size_t n,
-                                     const struct stdin_src *in)
+                              const struct stdin_src *in)
 {
 	(void)in;
 	(void)a;
@@ -117,7 +117,7 @@ struct judgement judge_escape(struct cctx *c, const char *name, const struct sar
 
 /* Terminal multiplexers and terminals driven from the command line. */
 struct judgement judge_terminal(struct cctx *c, const char *name, const struct sarg *a, size_t n,
-                                       const struct stdin_src *in)
+                                const struct stdin_src *in)
 {
 	(void)in;
 	for (size_t i = 1; i < n; i++) {

@@ -135,6 +135,12 @@ struct judgement judge_shell_text(struct cctx *c, const char *what, const struct
                                   const struct sarg *pos, size_t npos, int at);
 struct judgement judge_rest(struct cctx *c, const char *what, const struct sarg *a, size_t n,
                             const struct stdin_src *in, int at);
+struct judgement judge_as_command(struct cctx *c, const char *prog, const struct sarg *a, size_t from, size_t n,
+                                  const struct stdin_src *in);
+size_t skip_options(const struct sarg *a, size_t from, size_t n, const char *value_opts);
+/* "NAME subcommand is not known before it runs" (ASK) at a. */
+struct judgement judge_unknown_subcommand(struct cctx *c, const char *name, size_t at);
+size_t builtin_operands(const struct sarg *a, size_t n);
 bool contains(const char *hay, const char *needle);
 size_t git_split_alias(struct cctx *c, const char *v, struct sarg *out, size_t max);
 

@@ -197,7 +197,7 @@ static struct judgement judge_code_stdin(struct cctx *c, const char *lang, const
 /* ---- the shells ------------------------------------------------------------------- */
 
 struct judgement judge_script_source(struct cctx *c, const char *what, const struct sarg *file,
-                                            const struct stdin_src *in, int at)
+                                     const struct stdin_src *in, int at)
 {
 	if (file) {
 		if (file->procsub) {
@@ -233,7 +233,7 @@ struct judgement judge_script_source(struct cctx *c, const char *what, const str
 }
 
 struct judgement judge_shell(struct cctx *c, const char *name, const struct sarg *a, size_t n,
-                                    const struct stdin_src *in)
+                             const struct stdin_src *in)
 {
 	bool cmd = false, read_stdin = false;
 	size_t i = 1;
@@ -287,7 +287,7 @@ struct judgement judge_shell(struct cctx *c, const char *name, const struct sarg
 /* ---- interpreters ---------------------------------------------------------------- */
 
 struct judgement judge_python(struct cctx *c, const char *name, const struct sarg *a, size_t n,
-                                     const struct stdin_src *in)
+                              const struct stdin_src *in)
 {
 	(void)name;
 	for (size_t i = 1; i < n; i++) {
@@ -376,18 +376,12 @@ static struct judgement judge_script_as_tool(struct cctx *c, const struct sarg *
 		"ansible";
 	if (!in_lists(launchers, name))
 		return SAFE_J;
-	struct sarg *v = xcalloc(n - i, sizeof *v);
-	for (size_t k = i; k < n; k++)
-		v[k - i] = a[k];
-	v[0].text = name;
-	struct judgement j = judge_rest(c, NULL, v, n - i, in, (int)i);
-	free(v);
-	return j;
+	return judge_as_command(c, name, a, i, n, in);
 }
 
 
 struct judgement judge_interp(struct cctx *c, const struct interp *ip, const struct sarg *a, size_t n,
-                                     const struct stdin_src *in)
+                              const struct stdin_src *in)
 {
 	struct judgement j = SAFE_J;
 	bool had_code = false;
@@ -463,7 +457,7 @@ struct judgement judge_interp(struct cctx *c, const struct interp *ip, const str
 
 /* awk: system() and pipes to sh inside the program text. */
 struct judgement judge_awk(struct cctx *c, const char *name, const struct sarg *a, size_t n,
-                                  const struct stdin_src *in)
+                           const struct stdin_src *in)
 {
 	(void)in;
 	for (size_t i = 1; i < n; i++) {
@@ -495,12 +489,10 @@ struct judgement judge_awk(struct cctx *c, const char *name, const struct sarg *
 /* ---- the shell's own builtins that run text ---------------------------------------------- */
 
 struct judgement judge_eval(struct cctx *c, const char *name, const struct sarg *a, size_t n,
-                                   const struct stdin_src *in)
+                            const struct stdin_src *in)
 {
 	(void)in;
-	size_t s = 1;
-	if (s < n && kn(&a[s], "--"))
-		s++;
+	size_t s = builtin_operands(a, n);
 	if (s >= n)
 		return SAFE_J;
 	if (!all_known(a + s, n - s)) {
@@ -525,13 +517,11 @@ struct judgement judge_eval(struct cctx *c, const char *name, const struct sarg 
 }
 
 struct judgement judge_trap(struct cctx *c, const char *name, const struct sarg *a, size_t n,
-                                   const struct stdin_src *in)
+                            const struct stdin_src *in)
 {
 	(void)in;
 	(void)name;
-	size_t s = 1;
-	if (s < n && kn(&a[s], "--"))
-		s++;
+	size_t s = builtin_operands(a, n);
 	if (s + 1 >= n)
 		return SAFE_J; /* trap, trap -p, trap -l, or trap ACTION without signals */
 	const struct sarg *act = &a[s];
@@ -548,12 +538,10 @@ struct judgement judge_trap(struct cctx *c, const char *name, const struct sarg 
 }
 
 struct judgement judge_source(struct cctx *c, const char *name, const struct sarg *a, size_t n,
-                                     const struct stdin_src *in)
+                              const struct stdin_src *in)
 {
 	(void)in;
-	size_t s = 1;
-	if (s < n && kn(&a[s], "--"))
-		s++;
+	size_t s = builtin_operands(a, n);
 	if (s >= n)
 		return SAFE_J;
 	const char *text = NULL;
@@ -575,12 +563,10 @@ struct judgement judge_source(struct cctx *c, const char *name, const struct sar
 }
 
 struct judgement judge_deno(struct cctx *c, const char *name, const struct sarg *a, size_t n,
-                                   const struct stdin_src *in)
+                            const struct stdin_src *in)
 {
 	(void)name;
-	size_t s = 1;
-	while (s < n && a[s].known && a[s].text[0] == '-')
-		s++;
+	size_t s = skip_options(a, 1, n, NULL);
 	if (s >= n)
 		return SAFE_J;
 	if (kn(&a[s], "eval"))
@@ -588,9 +574,7 @@ struct judgement judge_deno(struct cctx *c, const char *name, const struct sarg 
 	if (kn(&a[s], "publish"))
 		return dry_run(a, s, n, "--dry-run") ? SAFE_J : J(VERDICT_PUBLISH, "deno publish publishes to JSR", (int)s);
 	if (kn(&a[s], "run") || kn(&a[s], "x")) {
-		size_t k = s + 1;
-		while (k < n && a[k].known && a[k].text[0] == '-')
-			k++;
+		size_t k = skip_options(a, s + 1, n, NULL);
 		if (k < n && a[k].known && (starts(a[k].text, "npm:") || starts(a[k].text, "jsr:") || kn(&a[s], "x"))) {
 			struct sarg *v = xcalloc(n - k, sizeof *v);
 			for (size_t q = k; q < n; q++)
@@ -603,12 +587,12 @@ struct judgement judge_deno(struct cctx *c, const char *name, const struct sarg 
 		return SAFE_J;
 	}
 	if (!a[s].known)
-		return J(VERDICT_ASK, "deno subcommand is not known before it runs", (int)s);
+		return judge_unknown_subcommand(c, "deno", s);
 	return SAFE_J;
 }
 
 struct judgement judge_php(struct cctx *c, const char *name, const struct sarg *a, size_t n,
-                                  const struct stdin_src *in)
+                           const struct stdin_src *in)
 {
 	for (size_t i = 1; i < n; i++) {
 		if (!a[i].known)
@@ -625,7 +609,7 @@ struct judgement judge_php(struct cctx *c, const char *name, const struct sarg *
 
 /* Editors run shell commands with :!cmd. */
 struct judgement judge_editor(struct cctx *c, const char *name, const struct sarg *a, size_t n,
-                                     const struct stdin_src *in)
+                              const struct stdin_src *in)
 {
 	(void)in;
 	struct judgement j = SAFE_J;

@@ -20,7 +20,7 @@ static bool script_name_publishes(const char *s)
 /* npx, pnpm dlx, yarn dlx, npm exec, bunx, uvx, pipx run: the package's
  * binary with the rest of the arguments. */
 struct judgement judge_pkg_runner(struct cctx *c, const char *what, const struct sarg *a, size_t s, size_t n,
-                                         const struct stdin_src *in)
+                                  const struct stdin_src *in)
 {
 	struct judgement j = SAFE_J;
 	size_t i = s;
@@ -79,13 +79,7 @@ struct judgement judge_pkg_runner(struct cctx *c, const char *what, const struct
 	const char *eqv = strstr(bin, "==");
 	if (eqv)
 		bin = cl_strndup(c, bin, (size_t)(eqv - bin));
-	struct sarg *v = xcalloc(n - i, sizeof *v);
-	for (size_t k = i; k < n; k++)
-		v[k - i] = a[k];
-	v[0].text = bin;
-	struct judgement r = judge_rest(c, NULL, v, n - i, in, (int)i);
-	free(v);
-	return judgement_max(j, r);
+	return judgement_max(j, judge_as_command(c, bin, a, i, n, in));
 }
 
 static const char *const pm_builtins =
@@ -101,7 +95,7 @@ static const char *const pm_builtins =
 	"set-script|sbom|approve-builds|ignored-builds|self-update|catalog";
 
 struct judgement judge_pm(struct cctx *c, const char *name, const struct sarg *a, size_t n,
-                                 const struct stdin_src *in)
+                          const struct stdin_src *in)
 {
 	bool is_npm = eq(name, "npm"), is_yarn = eq(name, "yarn") || eq(name, "yarnpkg"), is_bun = eq(name, "bun");
 	const char *long_arg = "-w|--workspace|--prefix|-C|--dir|--registry|--userconfig|--cache|--otp|--tag|"
@@ -128,16 +122,14 @@ struct judgement judge_pm(struct cctx *c, const char *name, const struct sarg *a
 	if (s >= n)
 		return SAFE_J;
 	if (!a[s].known)
-		return J(VERDICT_ASK, cl_printf(c, "%s subcommand is not known before it runs", name), (int)s);
+		return judge_unknown_subcommand(c, name, s);
 	const char *sub = a[s].text;
 	size_t f = s + 1;
 	if (has_flag(a, f, n, "--help|-h"))
 		return SAFE_J;
 	bool dry = dry_run(a, 1, n, "--dry-run");
 	/* The next word after the subcommand, skipping options. */
-	size_t w = f;
-	while (w < n && a[w].known && a[w].text[0] == '-')
-		w++;
+	size_t w = skip_options(a, f, n, NULL);
 	const struct sarg *next = w < n ? &a[w] : NULL;
 
 	if (eq(sub, "publish"))
@@ -182,12 +174,7 @@ struct judgement judge_pm(struct cctx *c, const char *name, const struct sarg *a
 		return SAFE_J;
 	}
 	if (is_yarn && eq(sub, "workspaces") && next && next->known && eq(next->text, "foreach")) {
-		size_t k = w + 1;
-		while (k < n && a[k].known && a[k].text[0] == '-') {
-			if (in_lists("--include|--exclude|--from|--jobs|-j|--since", a[k].text))
-				k++;
-			k++;
-		}
+		size_t k = skip_options(a, w + 1, n, "--include|--exclude|--from|--jobs|-j|--since");
 		if (k >= n)
 			return SAFE_J;
 		struct sarg *v = xcalloc(n - k + 1, sizeof *v);
@@ -224,25 +211,21 @@ struct judgement judge_pm(struct cctx *c, const char *name, const struct sarg *a
 }
 
 struct judgement judge_npx(struct cctx *c, const char *name, const struct sarg *a, size_t n,
-                                  const struct stdin_src *in)
+                           const struct stdin_src *in)
 {
 	return judge_pkg_runner(c, name, a, 1, n, in);
 }
 
 /* pipx run / uv tool run / uv run / corepack. */
 struct judgement judge_pyrunner(struct cctx *c, const char *name, const struct sarg *a, size_t n,
-                                       const struct stdin_src *in)
+                                const struct stdin_src *in)
 {
-	size_t s = 1;
-	while (s < n && a[s].known && a[s].text[0] == '-') {
-		if (in_lists("--directory|--project|--python|-p|--config-file|--cache-dir|--color|--index|--index-url", a[s].text))
-			s++;
-		s++;
-	}
+	size_t s = skip_options(a, 1, n, "--directory|--project|--python|-p|--config-file|--cache-dir|--color|"
+	                                  "--index|--index-url");
 	if (s >= n)
 		return SAFE_J;
 	if (!a[s].known)
-		return J(VERDICT_ASK, cl_printf(c, "%s subcommand is not known before it runs", name), (int)s);
+		return judge_unknown_subcommand(c, name, s);
 	const char *sub = a[s].text;
 	if (eq(name, "pipx") && eq(sub, "run"))
 		return judge_pkg_runner(c, "pipx run", a, s + 1, n, in);
@@ -274,7 +257,7 @@ struct judgement judge_pyrunner(struct cctx *c, const char *name, const struct s
 /* ---- gradle ----------------------------------------------------------------------------- */
 
 struct judgement judge_gradle(struct cctx *c, const char *name, const struct sarg *a, size_t n,
-                                     const struct stdin_src *in)
+                              const struct stdin_src *in)
 {
 	(void)in;
 	if (has_flag(a, 1, n, "--dry-run|-m|--help|-h|--version|-v"))

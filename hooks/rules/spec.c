@@ -51,7 +51,7 @@ enum operands_match rules_match_operands(const struct operand_rule *r, const str
 }
 
 struct judgement judge_spec(struct cctx *c, const char *name, const struct tool_spec *sp,
-                                   const struct sarg *a, size_t n)
+                            const struct sarg *a, size_t n)
 {
 	/* The words: arguments that are not options or their values. */
 	int idx[64];
@@ -126,7 +126,7 @@ struct judgement judge_spec(struct cctx *c, const char *name, const struct tool_
 			break;
 		case OPERANDS_UNKNOWN:
 			if (best.v < VERDICT_ASK)
-				best = J(VERDICT_ASK, cl_printf(c, "%s subcommand is not known before it runs", name), at);
+				best = judge_unknown_subcommand(c, name, (size_t)at);
 			break;
 		case OPERANDS_DIFFER:
 			break;

@@ -35,7 +35,7 @@ static struct sarg placeholder_arg(struct cctx *c, const struct sarg *a, const c
 }
 
 struct judgement judge_wrapper(struct cctx *c, const char *name, const struct wrapper *w,
-                                      const struct sarg *a, size_t n, const struct stdin_src *in)
+                               const struct sarg *a, size_t n, const struct stdin_src *in)
 {
 	size_t i = w->sub ? 2 : 1;
 	unsigned npos = w->npos;
@@ -153,7 +153,7 @@ struct judgement judge_wrapper(struct cctx *c, const char *name, const struct wr
 /* ---- find ----------------------------------------------------------------------------- */
 
 struct judgement judge_find(struct cctx *c, const char *name, const struct sarg *a, size_t n,
-                                   const struct stdin_src *in)
+                            const struct stdin_src *in)
 {
 	(void)in;
 	static const char *const one_arg =
@@ -210,7 +210,7 @@ struct judgement judge_find(struct cctx *c, const char *name, const struct sarg 
 
 /* fd -x/-X CMD: runs CMD for the files found. */
 struct judgement judge_fd(struct cctx *c, const char *name, const struct sarg *a, size_t n,
-                                 const struct stdin_src *in)
+                          const struct stdin_src *in)
 {
 	(void)in;
 	for (size_t i = 1; i < n; i++) {
@@ -248,7 +248,7 @@ static struct judgement judge_env_args(struct cctx *c, const char *name, const s
 
 /* env NAME=VALUE... CMD: the assignments are in CMD's environment. */
 struct judgement judge_env(struct cctx *c, const char *name, const struct sarg *a, size_t n,
-                                  const struct stdin_src *in)
+                           const struct stdin_src *in)
 {
 	struct cl_env_mark mark = cl_env_push(c, NULL, NULL, 0);
 	struct judgement j = judge_env_args(c, name, a, n, in);
@@ -332,7 +332,7 @@ static struct judgement judge_env_args(struct cctx *c, const char *name, const s
 }
 
 struct judgement judge_busybox(struct cctx *c, const char *name, const struct sarg *a, size_t n,
-                                      const struct stdin_src *in)
+                               const struct stdin_src *in)
 {
 	(void)name;
 	if (n < 2 || (a[1].known && a[1].text[0] == '-'))
@@ -341,25 +341,19 @@ struct judgement judge_busybox(struct cctx *c, const char *name, const struct sa
 }
 
 struct judgement judge_coreutils(struct cctx *c, const char *name, const struct sarg *a, size_t n,
-                                        const struct stdin_src *in)
+                                 const struct stdin_src *in)
 {
 	(void)name;
 	for (size_t i = 1; i < n; i++) {
 		if (a[i].known && (starts(a[i].text, "--coreutils-prog=") || starts(a[i].text, "--coreutils-prog-shebang="))) {
-			struct sarg *v = xcalloc(n - i, sizeof *v);
-			for (size_t k = i; k < n; k++)
-				v[k - i] = a[k];
-			v[0].text = strchr(a[i].text, '=') + 1;
-			struct judgement j = judge_rest(c, NULL, v, n - i, in, (int)i);
-			free(v);
-			return j;
+			return judge_as_command(c, strchr(a[i].text, '=') + 1, a, i, n, in);
 		}
 	}
 	return SAFE_J;
 }
 
 struct judgement judge_parallel(struct cctx *c, const char *name, const struct sarg *a, size_t n,
-                                       const struct stdin_src *in)
+                                const struct stdin_src *in)
 {
 	(void)in;
 	size_t i = 1;
@@ -395,7 +389,7 @@ struct judgement judge_parallel(struct cctx *c, const char *name, const struct s
 }
 
 struct judgement judge_watch(struct cctx *c, const char *name, const struct sarg *a, size_t n,
-                                    const struct stdin_src *in)
+                             const struct stdin_src *in)
 {
 	bool exec = false;
 	for (size_t i = 1; i < n && a[i].known && a[i].text[0] == '-'; i++)
@@ -405,7 +399,7 @@ struct judgement judge_watch(struct cctx *c, const char *name, const struct sarg
 }
 
 struct judgement judge_nix(struct cctx *c, const char *name, const struct sarg *a, size_t n,
-                                  const struct stdin_src *in)
+                           const struct stdin_src *in)
 {
 	for (size_t i = 1; i < n; i++) {
 		if (!a[i].known)
@@ -421,7 +415,7 @@ struct judgement judge_nix(struct cctx *c, const char *name, const struct sarg *
 
 /* gdb --args CMD, perf stat|record CMD, hyperfine 'CMD'... */
 struct judgement judge_runner_misc(struct cctx *c, const char *name, const struct sarg *a, size_t n,
-                                          const struct stdin_src *in)
+                                   const struct stdin_src *in)
 {
 	if (eq(name, "gdb") || eq(name, "lldb")) {
 		for (size_t i = 1; i < n; i++)
