@@ -90,13 +90,20 @@ static bool arg_is_git_flag(const struct sarg *a, const char *flags)
 	return a->known && long_abbrev_of(a->text, strcspn(a->text, "="), flags);
 }
 
-int gfind(const struct sarg *a, size_t from, size_t n, const char *flags)
+/* The first argument before "--" that spells one of flags (git: also an
+ * abbreviated long one), or -1. */
+static int find_flag_before_dashdash(const struct sarg *a, size_t from, size_t n, const char *flags, bool git)
 {
 	size_t end = dashdash(a, from, n);
 	for (size_t i = from; i < end; i++)
-		if (arg_is_git_flag(&a[i], flags))
+		if (git ? arg_is_git_flag(&a[i], flags) : arg_is_flag(&a[i], flags, true))
 			return (int)i;
 	return -1;
+}
+
+int gfind(const struct sarg *a, size_t from, size_t n, const char *flags)
+{
+	return find_flag_before_dashdash(a, from, n, flags, true);
 }
 
 bool ghas(const struct sarg *a, size_t from, size_t n, const char *flags)
@@ -106,11 +113,7 @@ bool ghas(const struct sarg *a, size_t from, size_t n, const char *flags)
 
 int find_flag(const struct sarg *a, size_t from, size_t n, const char *flags)
 {
-	size_t end = dashdash(a, from, n);
-	for (size_t i = from; i < end; i++)
-		if (arg_is_flag(&a[i], flags, true))
-			return (int)i;
-	return -1;
+	return find_flag_before_dashdash(a, from, n, flags, false);
 }
 
 bool has_flag(const struct sarg *a, size_t from, size_t n, const char *flags)
@@ -252,6 +255,18 @@ size_t skip_options(const struct sarg *a, size_t from, size_t n, const char *val
 struct judgement judge_unknown_subcommand(struct cctx *c, const char *name, size_t at)
 {
 	return J(VERDICT_ASK, cl_printf(c, "%s subcommand is not known before it runs", name), (int)at);
+}
+
+bool no_known_subcommand(struct cctx *c, const char *name, const struct sarg *a, size_t s, size_t n,
+                         struct judgement *j)
+{
+	if (s >= n)
+		*j = SAFE_J;
+	else if (!a[s].known)
+		*j = judge_unknown_subcommand(c, name, s);
+	else
+		return false;
+	return true;
 }
 
 /* A builtin's first operand: after one leading "--". */

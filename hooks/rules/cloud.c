@@ -9,9 +9,6 @@
 struct judgement judge_surge(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                              const struct stdin_src *in)
 {
-	(void)in;
-	(void)c;
-	(void)name;
 	size_t i = 1;
 	while (i < n && a[i].known && a[i].text[0] == '-') {
 		if (in_lists("--help|-h|--version|-V", a[i].text))
@@ -33,8 +30,6 @@ struct judgement judge_surge(struct cctx *c, const char *name, const struct sarg
 struct judgement judge_aws(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                            const struct stdin_src *in)
 {
-	(void)name;
-	(void)in;
 	int idx[16];
 	size_t nw = 0;
 	for (size_t i = 1; i < n && nw < 16; i++) {
@@ -87,7 +82,6 @@ struct judgement judge_aws(struct cctx *c, const char *name, const struct sarg *
 struct judgement judge_gsutil(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                               const struct stdin_src *in)
 {
-	(void)in;
 	size_t s = skip_options(a, 1, n, "-o|-h|-u|-i");
 	if (eq(name, "gcloud") || eq(name, "az")) {
 		bool storage = s + 1 < n && kn(&a[s], "storage");
@@ -95,10 +89,9 @@ struct judgement judge_gsutil(struct cctx *c, const char *name, const struct sar
 			return judge_spec(c, name, &spec_cloud, a, n);
 		s++;
 	}
-	if (s >= n)
-		return SAFE_J;
-	if (!a[s].known)
-		return judge_unknown_subcommand(c, name, s);
+	struct judgement none;
+	if (no_known_subcommand(c, name, a, s, n, &none))
+		return none;
 	const char *sub = a[s].text;
 	if (in_lists("rm|rb|del|delete", sub))
 		return J(VERDICT_DELETE, cl_printf(c, "%s %s deletes stored objects", name, sub), (int)s);
@@ -194,7 +187,6 @@ struct judgement judge_db(struct cctx *c, const char *name, const struct dbclien
 struct judgement judge_http(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                             const struct stdin_src *in)
 {
-	(void)in;
 	for (size_t i = 1; i < n; i++) {
 		if (!a[i].known)
 			continue;
@@ -218,7 +210,6 @@ struct judgement judge_http(struct cctx *c, const char *name, const struct sarg 
 struct judgement judge_restore(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                                const struct stdin_src *in)
 {
-	(void)in;
 	/* Exact spellings only: -Fc is a format, not -c. */
 	for (size_t k = 1; k < dashdash(a, 1, n); k++)
 		if (arg_is_flag(&a[k], "--clean|-c|--drop", false))
@@ -229,7 +220,6 @@ struct judgement judge_restore(struct cctx *c, const char *name, const struct sa
 struct judgement judge_mysqladmin(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                                   const struct stdin_src *in)
 {
-	(void)in;
 	for (size_t i = 1; i < n; i++)
 		if (kn(&a[i], "drop"))
 			return J(VERDICT_DELETE, cl_printf(c, "%s drop drops a database", name), (int)i);

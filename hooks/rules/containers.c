@@ -107,10 +107,9 @@ struct judgement judge_docker(struct cctx *c, const char *name, const struct sar
 			s++;
 		s++;
 	}
-	if (s >= n)
-		return SAFE_J;
-	if (!a[s].known)
-		return judge_unknown_subcommand(c, name, s);
+	struct judgement none;
+	if (no_known_subcommand(c, name, a, s, n, &none))
+		return none;
 	const char *sub = a[s].text;
 	size_t f = s + 1;
 	if (has_flag(a, f, n, "--help"))
@@ -165,8 +164,6 @@ struct judgement judge_docker(struct cctx *c, const char *name, const struct sar
 struct judgement judge_skopeo(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                               const struct stdin_src *in)
 {
-	(void)in;
-	(void)name;
 	size_t s = skip_options(a, 1, n, NULL);
 	if (s >= n || !a[s].known)
 		return s >= n ? SAFE_J : J(VERDICT_ASK, "skopeo subcommand is not known", (int)s);

@@ -97,8 +97,6 @@ static struct judgement judge_sed_script(struct cctx *c, const struct sarg *s, i
 struct judgement judge_sed(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                            const struct stdin_src *in)
 {
-	(void)name;
-	(void)in;
 	struct judgement j = SAFE_J;
 	bool had_e = false;
 	int script_at = -1;
@@ -153,7 +151,6 @@ static bool block_device(const char *p)
 struct judgement judge_rm_like(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                                const struct stdin_src *in)
 {
-	(void)in;
 	size_t end = dashdash(a, 1, n);
 	for (size_t i = 1; i < end; i++)
 		if (kn(&a[i], "--help") || kn(&a[i], "--version"))
@@ -166,7 +163,6 @@ struct judgement judge_rm_like(struct cctx *c, const char *name, const struct sa
 struct judgement judge_rsync(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                              const struct stdin_src *in)
 {
-	(void)in;
 	if (dry_run(a, 1, n, "--dry-run|-n|--list-only"))
 		return SAFE_J;
 	size_t end = dashdash(a, 1, n);
@@ -189,7 +185,6 @@ struct judgement judge_rsync(struct cctx *c, const char *name, const struct sarg
 struct judgement judge_writer(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                               const struct stdin_src *in)
 {
-	(void)in;
 	for (size_t i = 1; i < n; i++) {
 		if (!a[i].known)
 			continue;
@@ -210,7 +205,6 @@ struct judgement judge_writer(struct cctx *c, const char *name, const struct sar
 struct judgement judge_disk(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                             const struct stdin_src *in)
 {
-	(void)in;
 	if (has_flag(a, 1, n, "--help|--version|-V"))
 		return SAFE_J;
 	if (eq(name, "wipefs")) {
@@ -265,8 +259,6 @@ struct judgement judge_disk(struct cctx *c, const char *name, const struct sarg 
 struct judgement judge_cmake(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                              const struct stdin_src *in)
 {
-	(void)name;
-	(void)in;
 	for (size_t i = 1; i + 1 < n; i++)
 		if (kn(&a[i], "-E") && a[i + 1].known &&
 		    in_lists("rm|remove|remove_directory|rmdir", a[i + 1].text))

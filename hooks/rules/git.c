@@ -534,8 +534,6 @@ static struct judgement judge_git_argv(struct cctx *c, const struct sarg *a, siz
 struct judgement judge_git(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                            const struct stdin_src *in)
 {
-	(void)name;
-	(void)in;
 	return judge_git_argv(c, a, n, 0);
 }
 
@@ -544,8 +542,6 @@ struct judgement judge_git(struct cctx *c, const char *name, const struct sarg *
 struct judgement judge_gh(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                           const struct stdin_src *in)
 {
-	(void)name;
-	(void)in;
 	int idx[8];
 	size_t nw = 0;
 	for (size_t i = 1; i < n && nw < 8; i++) {

@@ -7,7 +7,6 @@
 struct judgement judge_at(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                           const struct stdin_src *in)
 {
-	(void)in;
 	if (eq(name, "at") && has_flag(a, 1, n, "-l|-d|-r|-c|-V|--help"))
 		return SAFE_J;
 	if (eq(name, "crontab") && (has_flag(a, 1, n, "-l|-V|--help") || n == 1))
@@ -18,9 +17,6 @@ struct judgement judge_at(struct cctx *c, const char *name, const struct sarg *a
 struct judgement judge_screen(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                               const struct stdin_src *in)
 {
-	(void)name;
-	(void)in;
-	(void)c;
 	bool detached = false;
 	for (size_t i = 1; i < n; i++) {
 		if (!a[i].known)
@@ -45,7 +41,6 @@ struct judgement judge_screen(struct cctx *c, const char *name, const struct sar
 struct judgement judge_systemctl(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                                  const struct stdin_src *in)
 {
-	(void)in;
 	for (size_t i = 1; i < n; i++) {
 		if (!a[i].known)
 			return J(VERDICT_ASK, cl_printf(c, "%s with a verb that is not known", name), (int)i);
@@ -79,7 +74,6 @@ static bool local_host(const char *h)
 struct judgement judge_ssh(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                            const struct stdin_src *in)
 {
-	(void)in;
 	size_t i = 1;
 	for (; i < n; i++) {
 		if (!a[i].known)
@@ -107,9 +101,6 @@ struct judgement judge_ssh(struct cctx *c, const char *name, const struct sarg *
 struct judgement judge_escape(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                               const struct stdin_src *in)
 {
-	(void)in;
-	(void)a;
-	(void)name;
 	if (n < 2)
 		return SAFE_J;
 	return J(VERDICT_ESCAPE, cl_printf(c, "escape runs a command outside the sandbox"), 0);
@@ -119,7 +110,6 @@ struct judgement judge_escape(struct cctx *c, const char *name, const struct sar
 struct judgement judge_terminal(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                                 const struct stdin_src *in)
 {
-	(void)in;
 	for (size_t i = 1; i < n; i++) {
 		if (!a[i].known)
 			continue;

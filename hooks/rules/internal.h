@@ -140,6 +140,9 @@ struct judgement judge_as_command(struct cctx *c, const char *prog, const struct
 size_t skip_options(const struct sarg *a, size_t from, size_t n, const char *value_opts);
 /* "NAME subcommand is not known before it runs" (ASK) at a. */
 struct judgement judge_unknown_subcommand(struct cctx *c, const char *name, size_t at);
+/* True when there is no subcommand at s (*j SAFE) or it is not known (*j ASK). */
+bool no_known_subcommand(struct cctx *c, const char *name, const struct sarg *a, size_t s, size_t n,
+                         struct judgement *j);
 size_t builtin_operands(const struct sarg *a, size_t n);
 bool contains(const char *hay, const char *needle);
 size_t git_split_alias(struct cctx *c, const char *v, struct sarg *out, size_t max);

@@ -289,7 +289,6 @@ struct judgement judge_shell(struct cctx *c, const char *name, const struct sarg
 struct judgement judge_python(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                               const struct stdin_src *in)
 {
-	(void)name;
 	for (size_t i = 1; i < n; i++) {
 		const struct sarg *x = &a[i];
 		if (!x->known)
@@ -459,7 +458,6 @@ struct judgement judge_interp(struct cctx *c, const struct interp *ip, const str
 struct judgement judge_awk(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                            const struct stdin_src *in)
 {
-	(void)in;
 	for (size_t i = 1; i < n; i++) {
 		const struct sarg *x = &a[i];
 		if (!x->known)
@@ -491,7 +489,6 @@ struct judgement judge_awk(struct cctx *c, const char *name, const struct sarg *
 struct judgement judge_eval(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                             const struct stdin_src *in)
 {
-	(void)in;
 	size_t s = builtin_operands(a, n);
 	if (s >= n)
 		return SAFE_J;
@@ -519,8 +516,6 @@ struct judgement judge_eval(struct cctx *c, const char *name, const struct sarg 
 struct judgement judge_trap(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                             const struct stdin_src *in)
 {
-	(void)in;
-	(void)name;
 	size_t s = builtin_operands(a, n);
 	if (s + 1 >= n)
 		return SAFE_J; /* trap, trap -p, trap -l, or trap ACTION without signals */
@@ -540,7 +535,6 @@ struct judgement judge_trap(struct cctx *c, const char *name, const struct sarg 
 struct judgement judge_source(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                               const struct stdin_src *in)
 {
-	(void)in;
 	size_t s = builtin_operands(a, n);
 	if (s >= n)
 		return SAFE_J;
@@ -565,7 +559,6 @@ struct judgement judge_source(struct cctx *c, const char *name, const struct sar
 struct judgement judge_deno(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                             const struct stdin_src *in)
 {
-	(void)name;
 	size_t s = skip_options(a, 1, n, NULL);
 	if (s >= n)
 		return SAFE_J;
@@ -603,7 +596,6 @@ struct judgement judge_php(struct cctx *c, const char *name, const struct sarg *
 			return judge_spec(c, "artisan", &spec_dbtools, a + i, n - i);
 		break;
 	}
-	(void)name;
 	return judge_interp(c, &interp_php, a, n, in);
 }
 
@@ -611,7 +603,6 @@ struct judgement judge_php(struct cctx *c, const char *name, const struct sarg *
 struct judgement judge_editor(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                               const struct stdin_src *in)
 {
-	(void)in;
 	struct judgement j = SAFE_J;
 	for (size_t i = 1; i < n; i++) {
 		const struct sarg *x = &a[i];

@@ -119,10 +119,9 @@ struct judgement judge_pm(struct cctx *c, const char *name, const struct sarg *a
 		if (!t[len] && in_list(long_arg, t, len))
 			s++;
 	}
-	if (s >= n)
-		return SAFE_J;
-	if (!a[s].known)
-		return judge_unknown_subcommand(c, name, s);
+	struct judgement none;
+	if (no_known_subcommand(c, name, a, s, n, &none))
+		return none;
 	const char *sub = a[s].text;
 	size_t f = s + 1;
 	if (has_flag(a, f, n, "--help|-h"))
@@ -222,10 +221,9 @@ struct judgement judge_pyrunner(struct cctx *c, const char *name, const struct s
 {
 	size_t s = skip_options(a, 1, n, "--directory|--project|--python|-p|--config-file|--cache-dir|--color|"
 	                                  "--index|--index-url");
-	if (s >= n)
-		return SAFE_J;
-	if (!a[s].known)
-		return judge_unknown_subcommand(c, name, s);
+	struct judgement none;
+	if (no_known_subcommand(c, name, a, s, n, &none))
+		return none;
 	const char *sub = a[s].text;
 	if (eq(name, "pipx") && eq(sub, "run"))
 		return judge_pkg_runner(c, "pipx run", a, s + 1, n, in);
@@ -259,7 +257,6 @@ struct judgement judge_pyrunner(struct cctx *c, const char *name, const struct s
 struct judgement judge_gradle(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                               const struct stdin_src *in)
 {
-	(void)in;
 	if (has_flag(a, 1, n, "--dry-run|-m|--help|-h|--version|-v"))
 		return SAFE_J;
 	struct judgement j = SAFE_J;

@@ -155,7 +155,6 @@ struct judgement judge_wrapper(struct cctx *c, const char *name, const struct wr
 struct judgement judge_find(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                             const struct stdin_src *in)
 {
-	(void)in;
 	static const char *const one_arg =
 		"-name|-iname|-path|-ipath|-regex|-iregex|-type|-xtype|-newer|-anewer|-cnewer|-user|-group|"
 		"-perm|-size|-mtime|-mmin|-atime|-amin|-ctime|-cmin|-maxdepth|-mindepth|-links|-inum|"
@@ -212,7 +211,6 @@ struct judgement judge_find(struct cctx *c, const char *name, const struct sarg 
 struct judgement judge_fd(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                           const struct stdin_src *in)
 {
-	(void)in;
 	for (size_t i = 1; i < n; i++) {
 		if (!a[i].known)
 			continue;
@@ -259,7 +257,6 @@ struct judgement judge_env(struct cctx *c, const char *name, const struct sarg *
 static struct judgement judge_env_args(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                                        const struct stdin_src *in)
 {
-	(void)name;
 	size_t i = 1;
 	for (; i < n; i++) {
 		const struct sarg *x = &a[i];
@@ -334,7 +331,6 @@ static struct judgement judge_env_args(struct cctx *c, const char *name, const s
 struct judgement judge_busybox(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                                const struct stdin_src *in)
 {
-	(void)name;
 	if (n < 2 || (a[1].known && a[1].text[0] == '-'))
 		return SAFE_J;
 	return judge_rest(c, NULL, a + 1, n - 1, in, 1);
@@ -343,7 +339,6 @@ struct judgement judge_busybox(struct cctx *c, const char *name, const struct sa
 struct judgement judge_coreutils(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                                  const struct stdin_src *in)
 {
-	(void)name;
 	for (size_t i = 1; i < n; i++) {
 		if (a[i].known && (starts(a[i].text, "--coreutils-prog=") || starts(a[i].text, "--coreutils-prog-shebang="))) {
 			return judge_as_command(c, strchr(a[i].text, '=') + 1, a, i, n, in);
@@ -355,7 +350,6 @@ struct judgement judge_coreutils(struct cctx *c, const char *name, const struct 
 struct judgement judge_parallel(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                                 const struct stdin_src *in)
 {
-	(void)in;
 	size_t i = 1;
 	for (; i < n; i++) {
 		if (!a[i].known)
