@@ -20,7 +20,7 @@
 typedef struct judgement tool_fn(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                                  const struct stdin_src *in);
 
-/* Ends a spec's rules. */
+/* Ends a spec's rules (struct operand_rule: hooks/rules.h). */
 #define RULES_END {.operands = NULL}
 
 enum {
