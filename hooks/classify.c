@@ -1,6 +1,7 @@
 /* The classifier's engine: the static walk over a command line's AST, the
  * resolution of words to what is known of them before anything runs, and
- * the dynamic check of a final argv. The rules themselves are in rules.c. */
+ * the dynamic check of a final argv. The rules themselves are in rules.c
+ * and rules/. */
 #include "hooks/classify.h"
 #include "lib/gitconfig.h"
 
@@ -67,12 +68,13 @@ struct git_cfg_file {
  * multi-GB file must not hold up the line that names it. */
 #define GIT_CFG_MAX (4 << 20)
 
-/* A rule from the config file (classifier_add_rule). */
+/* A rule from the config file (classifier_add_rule): the shape of the
+ * built-in subcommand rules, for the programs it names. */
 struct user_rule {
-	enum verdict v;
-	char **words;   /* the program's basename, then the operand patterns */
-	size_t nwords;
-	char *text;     /* as written, for the reason */
+	char *program;             /* a glob for the program's basename */
+	struct operand_rule rule;  /* its verdict, and its operand patterns */
+	char *operands;            /* rule.operands: the patterns, space-separated */
+	char *text;                /* as written, for the reason */
 };
 
 struct classifier {
@@ -130,7 +132,8 @@ void classifier_destroy(struct classifier *cl)
 	}
 	free(cl->files);
 	for (size_t i = 0; i < cl->nrules; i++) {
-		strv_free(cl->rules[i].words);
+		free(cl->rules[i].program);
+		free(cl->rules[i].operands);
 		free(cl->rules[i].text);
 	}
 	free(cl->rules);
@@ -190,17 +193,21 @@ int classifier_add_rule(struct classifier *cl, const char *spec, char **error)
 	const char *slash = strrchr(prog, '/');
 	if (slash && slash[1])
 		memmove(prog, slash + 1, strlen(slash + 1) + 1);
+	struct strbuf operands;
+	strbuf_init(&operands);
+	for (size_t i = 2; i < words.len; i++) {
+		if (i > 2)
+			strbuf_addc(&operands, ' ');
+		strbuf_adds(&operands, words.items[i]);
+	}
 	cl->rules = xreallocarray(cl->rules, cl->nrules + 1, sizeof *cl->rules);
 	struct user_rule *r = &cl->rules[cl->nrules++];
-	r->v = (enum verdict)v;
+	r->program = xstrdup(prog);
+	r->operands = xstrndup(operands.data ? operands.data : "", operands.len);
+	r->rule = (struct operand_rule){.verdict = (enum verdict)v, .operands = r->operands};
 	r->text = xstrdup(spec);
-	char **all = strvec_detach(&words);
-	free(all[0]);
-	r->nwords = 0;
-	while (all[r->nwords + 1])
-		r->nwords++;
-	memmove(all, all + 1, (r->nwords + 1) * sizeof *all);
-	r->words = all;
+	strbuf_free(&operands);
+	strvec_free(&words);
 	return 0;
 }
 
@@ -1948,30 +1955,32 @@ enum verdict classify_argv(struct classifier *cl, char *const *argv, const char 
 	return j.v;
 }
 
-/* The config file's rules on top of the built-in ones: they only raise. */
+/* The config file's rules on top of the built-in ones: they only raise.
+ * Their operands are the arguments that do not start with "-", up to a
+ * "--" (they know nothing of a program's options that take a value). */
 static struct judgement apply_user_rules(struct cctx *c, const char *base, const struct sarg *a,
                                          size_t n, struct judgement j)
 {
 	const struct classifier *cl = c->root->cl;
+	int *idx = NULL;
+	size_t nw = 0;
 	for (size_t r = 0; cl && r < cl->nrules; r++) {
 		const struct user_rule *u = &cl->rules[r];
-		if (u->v <= j.v || fnmatch(u->words[0], base, 0) != 0)
+		if (u->rule.verdict <= j.v || fnmatch(u->program, base, 0) != 0)
 			continue;
-		size_t want = 1, i = 1;
-		bool options_done = false;
-		for (; i < n && want < u->nwords; i++) {
-			if (!options_done && a[i].known && strcmp(a[i].text, "--") == 0) {
-				options_done = true;
-				continue;
+		if (!idx) {
+			idx = cl_alloc(c, n * sizeof *idx);
+			bool options_done = false;
+			for (size_t i = 1; i < n; i++) {
+				if (!options_done && a[i].known && strcmp(a[i].text, "--") == 0)
+					options_done = true;
+				else if (options_done || a[i].text[0] != '-')
+					idx[nw++] = (int)i;
 			}
-			if (!options_done && a[i].text[0] == '-')
-				continue;
-			if (!a[i].known || fnmatch(u->words[want], a[i].text, 0) != 0)
-				break;
-			want++;
 		}
-		if (want == u->nwords)
-			j = judgement_make(u->v, cl_printf(c, "your rule: classify = %s", u->text), 0);
+		int at;
+		if (rules_match_operands(&u->rule, a, idx, nw, &at) == OPERANDS_MATCH)
+			j = judgement_make(u->rule.verdict, cl_printf(c, "your rule: classify = %s", u->text), 0);
 	}
 	return j;
 }

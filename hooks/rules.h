@@ -1,5 +1,6 @@
 /* Internal to the classifier: the argument model shared by the engine
- * (classify.c) and the rule tables and tool handlers (rules.c). */
+ * (classify.c) and the rules: rules.c dispatches to the table and the tool
+ * handlers under rules/. */
 #ifndef SBSH_RULES_H
 #define SBSH_RULES_H
 
@@ -91,7 +92,33 @@ char *cl_strndup(struct cctx *c, const char *s, size_t n);
 char *cl_printf(struct cctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 unsigned cl_depth(const struct cctx *c);
 
-/* ---- the rules (rules.c) ---- */
+/* ---- rules in the shape of a `classify =` line (rules/spec.c) ---- */
+
+/* A verdict for a program whose first operands (the arguments that are not
+ * options, nor their values) match: the built-in subcommand rules
+ * (rules/table.c) and the config file's `classify = VERDICT PROGRAM
+ * [OPERAND...]` lines (classify.c) alike. */
+struct operand_rule {
+	enum verdict verdict;
+	const char *operands; /* space-separated globs ("publish", "dist-tag add", "deploy:*");
+	                       * "" any; "^" none at all (built-in only) */
+	const char *reason;   /* built-in only, like the two below */
+	const char *unless;   /* flags that make it SAFE (the tool's dry runs) */
+	const char *requires; /* flags without which the rule does not apply */
+};
+
+enum operands_match {
+	OPERANDS_DIFFER,
+	OPERANDS_MATCH,   /* *at: the last word matched (0 when the rule names none) */
+	OPERANDS_UNKNOWN, /* *at: a word that decides is not known before it runs */
+};
+
+/* Matches r's operands, in order, against the words a[idx[0]], a[idx[1]]...
+ * (nw of them: the operands as the caller reads its argv). */
+enum operands_match rules_match_operands(const struct operand_rule *r, const struct sarg *a, const int *idx,
+                                         size_t nw, int *at);
+
+/* ---- the rules (rules.c, rules/) ---- */
 
 /* Judges a command whose name (a basename) is known; args[0] is the name as
  * written. Unknown names and builtins that re-enter the shell are handled

@@ -12,7 +12,7 @@
 #include "hooks/classify.h"
 #include "shell/parser.h"
 
-bool rules_table_sorted(void);
+const char *rules_table_check(void);
 
 static struct classifier *new_classifier(void)
 {
@@ -40,7 +40,42 @@ static enum verdict judge(const char *text)
 
 Test(classify, table_sorted)
 {
-	cr_assert(rules_table_sorted(), "rules.c tools[] must be sorted by name for bsearch");
+	const char *bad = rules_table_check();
+	cr_assert_null(bad, "rules/table.c tools[] must be sorted by name for bsearch, with one way to judge "
+	                    "each row: see %s", bad);
+}
+
+static enum verdict judge_with_rule(const char *rule, const char *text)
+{
+	struct classifier *cl = new_classifier();
+	char *why = NULL;
+	cr_assert_eq(classifier_add_rule(cl, rule, &why), 0, "%s: %s", rule, why ? why : "");
+	struct classify_result res;
+	classify_result_init(&res);
+	char *err = NULL;
+	enum verdict v = classify_text(cl, text, strlen(text), &res, &err) == 0 ? res.verdict : VERDICT_ASK;
+	free(err);
+	classify_result_free(&res);
+	classifier_destroy(cl);
+	return v;
+}
+
+/* The config file's rules match operands as the built-in spec rules do. */
+Test(classify, user_rules)
+{
+	cr_expect_eq(judge_with_rule("DELETE make clean", "make -k clean"), VERDICT_DELETE);
+	cr_expect_eq(judge_with_rule("DELETE make clean", "make -- clean"), VERDICT_DELETE);
+	cr_expect_eq(judge_with_rule("DELETE make clean", "make build clean"), VERDICT_SAFE);
+	/* an operand not known before it runs does not match (nor ask) */
+	cr_expect_eq(judge_with_rule("DELETE make clean", "make \"$x\""), VERDICT_SAFE);
+	cr_expect_eq(judge_with_rule("PUBLISH /usr/bin/make rel* x", "make release x"), VERDICT_PUBLISH);
+	cr_expect_eq(judge_with_rule("PUBLISH make rel* x", "make release y"), VERDICT_SAFE);
+	cr_expect_eq(judge_with_rule("ASK np?", "npx eslint"), VERDICT_ASK);
+	cr_expect_eq(judge_with_rule("ASK make", "sudo make"), VERDICT_ASK);
+	cr_expect_eq(judge_with_rule("ASK rm", "rm x"), VERDICT_DELETE); /* never lowers */
+	char *why = NULL;
+	cr_expect_neq(classifier_add_rule(NULL, "SAFE rm", &why), 0);
+	free(why);
 }
 
 Test(classify, verdict_names)

@@ -1,0 +1,267 @@
+/* Files and disks: rm and its kind, rsync --delete, writes to a block
+ * device, mkfs and partitioners, sed (whose e command runs text). */
+#include <ctype.h>
+#include <string.h>
+
+#include "hooks/rules/internal.h"
+
+/* sed: s///e and the e command execute text. */
+static struct judgement judge_sed_script(struct cctx *c, const struct sarg *s, int at)
+{
+	if (!s->known)
+		return SAFE_J;
+	const char *p = s->text;
+	while (*p) {
+		while (*p == ' ' || *p == '\t' || *p == ';' || *p == '\n' || *p == '{' || *p == '}')
+			p++;
+		/* Skip an address: numbers, $, /re/, ranges. */
+		while (*p && (isdigit((unsigned char)*p) || *p == '$' || *p == ',' || *p == '!' || *p == '~' ||
+		              *p == '+' || *p == ' ')) {
+			p++;
+		}
+		if (*p == '\\' && !p[1])
+			break;
+		if (*p == '/' || *p == '\\') {
+			char d = *p == '\\' ? p[1] : '/';
+			p += *p == '\\' ? 2 : 1;
+			while (*p && *p != d) {
+				if (*p == '\\' && p[1])
+					p++;
+				p++;
+			}
+			if (*p)
+				p++;
+			continue;
+		}
+		if (*p == 's' && p[1] && !isalnum((unsigned char)p[1]) && p[1] != ' ' && p[1] != '\n') {
+			char d = p[1];
+			p += 2;
+			const char *parts[2] = {NULL, NULL};
+			size_t lens[2] = {0, 0};
+			for (int k = 0; k < 2; k++) {
+				parts[k] = p;
+				while (*p && *p != d) {
+					if (*p == '\\' && p[1])
+						p++;
+					p++;
+				}
+				lens[k] = (size_t)(p - parts[k]);
+				if (*p)
+					p++;
+			}
+			bool exec = false;
+			while (*p && strchr("gpiIeEmM0123456789", *p)) {
+				if (*p == 'e')
+					exec = true;
+				p++;
+			}
+			if (exec) {
+				char *rep = cl_strndup(c, parts[1], lens[1]);
+				if (strchr(rep, '&') || strchr(rep, '\\')) {
+					/* Parts come from the input: judge what is written. */
+					for (char *q = rep; *q; q++)
+						if (*q == '&' || *q == '\\')
+							*q = 'X';
+					return judgement_max(J(VERDICT_ASK, "sed s///e runs text built from the input", at),
+					                     judge_partial_text(c, "sed s///e", rep, at));
+				}
+				struct sarg t = {.text = rep, .known = true};
+				struct judgement j = judge_shell_text(c, "sed s///e", &t, NULL, 0, at);
+				if (j.v == VERDICT_SAFE)
+					continue;
+				return j;
+			}
+			continue;
+		}
+		if (*p == 'e' && (p[1] == ' ' || p[1] == '\0' || p[1] == ';' || p[1] == '\n')) {
+			p++;
+			while (*p == ' ')
+				p++;
+			size_t len = strcspn(p, "\n;");
+			if (len == 0)
+				return J(VERDICT_ASK, "sed e runs the input as commands", at);
+			struct sarg t = {.text = cl_strndup(c, p, len), .known = true};
+			struct judgement j = judge_shell_text(c, "sed e", &t, NULL, 0, at);
+			if (j.v != VERDICT_SAFE)
+				return j;
+			p += len;
+			continue;
+		}
+		/* Any other command: skip to its end. */
+		while (*p && *p != ';' && *p != '\n')
+			p++;
+	}
+	return SAFE_J;
+}
+
+struct judgement judge_sed(struct cctx *c, const char *name, const struct sarg *a, size_t n,
+                           const struct stdin_src *in)
+{
+	struct judgement j = SAFE_J;
+	bool had_e = false;
+	int script_at = -1;
+	for (size_t i = 1; i < n; i++) {
+		const struct sarg *x = &a[i];
+		if (!x->known)
+			continue;
+		const char *t = x->text;
+		if (eq(t, "-e") || eq(t, "--expression")) {
+			if (i + 1 < n)
+				j = judgement_max(j, judge_sed_script(c, &a[i + 1], (int)i + 1));
+			had_e = true;
+			i++;
+		} else if (starts(t, "--expression=")) {
+			struct sarg s = {.text = t + 13, .known = true, .word = x->word};
+			j = judgement_max(j, judge_sed_script(c, &s, (int)i));
+			had_e = true;
+		} else if (eq(t, "-f") || eq(t, "--file") || eq(t, "-l")) {
+			had_e = had_e || t[1] == 'f' || t[2] == 'f';
+			i++;
+		} else if (t[0] == '-' && t[1] && t[1] != '-' && strchr(t, 'e') && !strchr(t, 'i')) {
+			struct sarg s = {.text = strchr(t, 'e') + 1, .known = true, .word = x->word};
+			if (*s.text)
+				j = judgement_max(j, judge_sed_script(c, &s, (int)i));
+			else if (i + 1 < n) {
+				i++;
+				j = judgement_max(j, judge_sed_script(c, &a[i], (int)i));
+			}
+			had_e = true;
+		} else if (t[0] != '-' && script_at < 0 && !had_e) {
+			script_at = (int)i;
+		}
+	}
+	if (script_at >= 0)
+		j = judgement_max(j, judge_sed_script(c, &a[script_at], script_at));
+	return j;
+}
+
+/* ---- files and disks ------------------------------------------------------------------ */
+
+static bool block_device(const char *p)
+{
+	static const char *const prefixes[] = {"/dev/sd", "/dev/hd", "/dev/vd", "/dev/xvd", "/dev/nvme", "/dev/mmcblk",
+	                                       "/dev/loop", "/dev/md", "/dev/dm-", "/dev/mapper/", "/dev/disk/",
+	                                       "/dev/nbd", "/dev/zd", "/dev/rbd", "/dev/root", "/dev/sr", NULL};
+	for (size_t i = 0; prefixes[i]; i++)
+		if (starts(p, prefixes[i]))
+			return true;
+	return false;
+}
+
+struct judgement judge_rm_like(struct cctx *c, const char *name, const struct sarg *a, size_t n,
+                               const struct stdin_src *in)
+{
+	size_t end = dashdash(a, 1, n);
+	for (size_t i = 1; i < end; i++)
+		if (kn(&a[i], "--help") || kn(&a[i], "--version"))
+			return SAFE_J;
+	if (eq(name, "trash-empty") && has_flag(a, 1, n, "--dry-run"))
+		return SAFE_J;
+	return J(VERDICT_DELETE, cl_printf(c, "%s deletes files", name), 0);
+}
+
+struct judgement judge_rsync(struct cctx *c, const char *name, const struct sarg *a, size_t n,
+                             const struct stdin_src *in)
+{
+	if (dry_run(a, 1, n, "--dry-run|-n|--list-only"))
+		return SAFE_J;
+	size_t end = dashdash(a, 1, n);
+	for (size_t i = 1; i < end; i++) {
+		if (!a[i].known)
+			continue;
+		if (starts(a[i].text, "--delete") || starts(a[i].text, "--del") || starts(a[i].text, "--remove-source-files") ||
+		    eq(a[i].text, "--prune-empty-dirs"))
+			return J(VERDICT_DELETE, cl_printf(c, "%s %s deletes files", name, a[i].text), (int)i);
+	}
+	if (n > 1 && a[n - 1].known && block_device(a[n - 1].text))
+		return J(VERDICT_DELETE, cl_printf(c, "%s writes to a block device", name), (int)n - 1);
+	int u = first_splitting_unknown(a, 1, n);
+	if (u >= 0)
+		return J(VERDICT_ASK, cl_printf(c, "%s with options that are not known (--delete?)", name), u);
+	return SAFE_J;
+}
+
+/* cp, install, tee, dd, cat >: a write is not a delete, unless the target is a disk. */
+struct judgement judge_writer(struct cctx *c, const char *name, const struct sarg *a, size_t n,
+                              const struct stdin_src *in)
+{
+	for (size_t i = 1; i < n; i++) {
+		if (!a[i].known)
+			continue;
+		const char *t = a[i].text;
+		const char *target = NULL;
+		if (eq(name, "dd")) {
+			if (starts(t, "of="))
+				target = t + 3;
+		} else if (eq(name, "tee") || i == n - 1 || starts(t, "--target-directory=")) {
+			target = starts(t, "--target-directory=") ? t + 19 : t;
+		}
+		if (target && block_device(target))
+			return J(VERDICT_DELETE, cl_printf(c, "%s writes to the block device %s", name, target), (int)i);
+	}
+	return SAFE_J;
+}
+
+struct judgement judge_disk(struct cctx *c, const char *name, const struct sarg *a, size_t n,
+                            const struct stdin_src *in)
+{
+	if (has_flag(a, 1, n, "--help|--version|-V"))
+		return SAFE_J;
+	if (eq(name, "wipefs")) {
+		if (has_flag(a, 1, n, "--no-act|-n") || !has_flag(a, 1, n, "-a|--all|-o|--offset|-t|--types|-f|--force"))
+			return SAFE_J;
+		return J(VERDICT_DELETE, "wipefs erases filesystem signatures", 0);
+	}
+	if (in_lists("fdisk|gdisk|cfdisk", name) && has_flag(a, 1, n, "-l|--list"))
+		return SAFE_J;
+	if (eq(name, "sfdisk") && has_flag(a, 1, n, "-l|--list|-d|--dump|-J|--json|-s|--show-size|-V|--verify|--no-act|-n"))
+		return SAFE_J;
+	if (eq(name, "sgdisk") && has_flag(a, 1, n, "-p|--print|-i|--info|-v|--verify|-P|--pretend"))
+		return SAFE_J;
+	if (eq(name, "parted")) {
+		if (has_flag(a, 1, n, "-l|--list"))
+			return SAFE_J;
+		bool print = false;
+		for (size_t i = 1; i < n; i++)
+			if (kn(&a[i], "print") || kn(&a[i], "p"))
+				print = true;
+		if (print)
+			return SAFE_J;
+	}
+	if (in_lists("zfs|zpool", name)) {
+		for (size_t i = 1; i < n; i++)
+			if (kn(&a[i], "destroy") || kn(&a[i], "labelclear"))
+				return J(VERDICT_DELETE, cl_printf(c, "%s destroy deletes a dataset", name), (int)i);
+		return SAFE_J;
+	}
+	if (eq(name, "cryptsetup")) {
+		for (size_t i = 1; i < n; i++)
+			if (a[i].known && in_lists("luksFormat|erase|luksErase|reencrypt|luksKillSlot|format", a[i].text))
+				return J(VERDICT_DELETE, cl_printf(c, "cryptsetup %s destroys data", a[i].text), (int)i);
+		return SAFE_J;
+	}
+	if (eq(name, "hdparm")) {
+		for (size_t i = 1; i < n; i++)
+			if (a[i].known && (starts(a[i].text, "--security-erase") || starts(a[i].text, "--trim-sector") ||
+			                   starts(a[i].text, "--write-sector")))
+				return J(VERDICT_DELETE, "hdparm erases a disk", (int)i);
+		return SAFE_J;
+	}
+	if (eq(name, "nvme")) {
+		for (size_t i = 1; i < n; i++)
+			if (a[i].known && in_lists("format|sanitize|delete-ns|write-zeroes", a[i].text))
+				return J(VERDICT_DELETE, cl_printf(c, "nvme %s erases a disk", a[i].text), (int)i);
+		return SAFE_J;
+	}
+	return J(VERDICT_DELETE, cl_printf(c, "%s erases a disk or filesystem", name), 0);
+}
+
+struct judgement judge_cmake(struct cctx *c, const char *name, const struct sarg *a, size_t n,
+                             const struct stdin_src *in)
+{
+	for (size_t i = 1; i + 1 < n; i++)
+		if (kn(&a[i], "-E") && a[i + 1].known &&
+		    in_lists("rm|remove|remove_directory|rmdir", a[i + 1].text))
+			return J(VERDICT_DELETE, cl_printf(c, "cmake -E %s deletes files", a[i + 1].text), (int)i + 1);
+	return SAFE_J;
+}

@@ -1,0 +1,658 @@
+/* git and its forge: global options, -c settings, aliases, the
+ * subcommands that discard work or rewrite remote history, and gh. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "hooks/rules/internal.h"
+#include "lib/gitconfig.h"
+#include "lib/util.h"
+
+static const char *const git_builtin_cmds =
+	"add|am|annotate|apply|archive|bisect|blame|branch|bugreport|bundle|cat-file|check-attr|"
+	"check-ignore|check-mailmap|check-ref-format|checkout|checkout-index|cherry|cherry-pick|citool|"
+	"clean|clone|column|commit|commit-graph|commit-tree|config|count-objects|credential|describe|diff|"
+	"diff-files|diff-index|diff-tree|difftool|fast-export|fast-import|fetch|fetch-pack|filter-branch|"
+	"fmt-merge-msg|for-each-ref|for-each-repo|format-patch|fsck|gc|get-tar-commit-id|grep|gui|"
+	"hash-object|help|hook|http-backend|index-pack|init|instaweb|interpret-trailers|log|ls-files|"
+	"ls-remote|ls-tree|mailinfo|mailsplit|maintenance|merge|merge-base|merge-file|merge-index|"
+	"merge-tree|mergetool|mktag|mktree|multi-pack-index|mv|name-rev|notes|pack-objects|pack-refs|"
+	"patch-id|prune|prune-packed|pull|push|range-diff|read-tree|rebase|receive-pack|reflog|remote|"
+	"repack|replace|request-pull|rerere|reset|restore|rev-list|rev-parse|revert|rm|send-email|"
+	"send-pack|shortlog|show|show-branch|show-index|show-ref|sparse-checkout|stage|stash|status|"
+	"stripspace|submodule|switch|symbolic-ref|tag|unpack-file|unpack-objects|update-index|"
+	"update-ref|update-server-info|upload-archive|upload-pack|var|verify-commit|verify-pack|"
+	"verify-tag|version|whatchanged|worktree|write-tree";
+
+struct git_state {
+	const struct sarg *aliases[16]; /* -c alias.X=... values, as sargs */
+	size_t naliases;
+	bool forces_push; /* from -c */
+	const char *dir, *gitdir;
+	/* a variable git finds its config by, set to something not known
+	 * before it runs: aliases and push config are unknown too */
+	const char *env_unknown;
+};
+
+static const char *git_lower_key(struct cctx *c, const char *kv, size_t len)
+{
+	char *k = cl_strndup(c, kv, len);
+	/* Section and variable names are case-insensitive; subsections not. */
+	char *first = strchr(k, '.');
+	char *last = strrchr(k, '.');
+	for (char *p = k; *p; p++)
+		if ((!first || p < first || p > last) && *p >= 'A' && *p <= 'Z')
+			*p = (char)(*p - 'A' + 'a');
+	return k;
+}
+
+static struct judgement judge_git_config(struct cctx *c, struct git_state *gs, const struct sarg *x, int at)
+{
+	if (!x->known) {
+		/* An unknown key=value could be an alias or a pager. */
+		if (!*x->text || strchr(x->text, '=') == NULL)
+			return J(VERDICT_ASK, "git -c with a setting that is not known", at);
+	}
+	const char *kv = x->text;
+	size_t klen = strcspn(kv, "=");
+	const char *key = git_lower_key(c, kv, klen);
+	const char *val = kv[klen] == '=' ? kv + klen + 1 : "true";
+	bool val_known = x->known;
+	if (starts(key, "alias.")) {
+		if (gs->naliases < 16)
+			gs->aliases[gs->naliases++] = x;
+		return SAFE_J;
+	}
+	if (starts(key, "remote.")) {
+		const char *last = strrchr(key, '.');
+		if (eq(last, ".mirror") && !eq(val, "false") && !eq(val, "0") && !eq(val, "no"))
+			gs->forces_push = true;
+		if (eq(last, ".push") && (!val_known || val[0] == '+' || val[0] == ':'))
+			gs->forces_push = true;
+	}
+	if (starts(key, "push.")) {
+		const char *var = key + 5;
+		bool harmless = in_lists("autosetupremote|followtags|gpgsign|recursesubmodules|pushoption|"
+		                         "useforceifincludes|usebitmaps|negotiate",
+		                         var) ||
+		                (eq(var, "default") && val_known &&
+		                 in_lists("simple|current|upstream|nothing|tracking|matching", val));
+		if (!harmless)
+			gs->forces_push = true;
+	}
+	enum gitconfig_effect effect = gitconfig_name_effect(key);
+	if (effect != GITCONFIG_PLAIN) {
+		if (!val_known)
+			return J(VERDICT_ASK, cl_printf(c, "git -c %s runs a command that is not known", key), at);
+		if (eq(key, "core.hookspath"))
+			return J(VERDICT_ASK, "git -c core.hooksPath runs hooks from another folder", at);
+		if (effect == GITCONFIG_ELSEWHERE)
+			return J(VERDICT_ASK, cl_printf(c, "git -c %s takes settings from another file", key), at);
+		/* of the protocols, only ext:: runs a command */
+		if (effect == GITCONFIG_PROTOCOL)
+			return (eq(key, "protocol.allow") || eq(key, "protocol.ext.allow")) && eq(val, "always")
+			               ? J(VERDICT_ASK, "git -c protocol.*.allow=always lets URLs run commands", at)
+			               : SAFE_J;
+		const char *cmd = val;
+		/* credential helpers and submodule.*.update are git's own words
+		 * unless they start with "!" */
+		if (effect == GITCONFIG_RUNS_BANG || contains(key, "credential") || contains(key, "helper")) {
+			if (cmd[0] != '!')
+				return SAFE_J;
+		}
+		if (cmd[0] == '!')
+			cmd++;
+		struct sarg t = {.text = cmd, .known = true, .word = x->word};
+		return judge_shell_text(c, cl_printf(c, "git -c %s", key), &t, NULL, 0, at);
+	}
+	return SAFE_J;
+}
+
+static struct judgement judge_git_argv(struct cctx *c, const struct sarg *a, size_t n, unsigned alias_depth);
+
+static bool git_path_like(const char *t)
+{
+	if (eq(t, ".") || eq(t, "..") || eq(t, "*") || strchr(t, '*') || starts(t, "./") || starts(t, ":/"))
+		return true;
+	const char *slash = strrchr(t, '/');
+	const char *dot = strrchr(slash ? slash : t, '.');
+	if (!dot || dot == t || !dot[1])
+		return false;
+	for (const char *p = dot + 1; *p; p++)
+		if (!isalpha((unsigned char)*p))
+			return false;
+	return true;
+}
+
+static struct judgement git_push(struct cctx *c, struct git_state *gs, const struct sarg *a, size_t s, size_t n)
+{
+	struct judgement j = SAFE_J;
+	struct judgement unknown = SAFE_J;
+	bool dry = false;
+	size_t npositional = 0;
+	bool opts_done = false;
+	for (size_t i = s + 1; i < n; i++) {
+		const struct sarg *x = &a[i];
+		const char *t = x->text;
+		if (!x->known) {
+			if (t[0] == '+' || (t[0] == ':' && npositional >= 1))
+				j = judgement_max(j, J(VERDICT_FORCE_PUSH,
+				                       t[0] == '+' ? "git push +refspec force-updates the remote"
+				                                   : "git push :ref deletes a remote ref",
+				                       (int)i));
+			else if (t[0] == '-' && !opts_done)
+				; /* an option with an unknown value */
+			else if (*t && !x->splits && npositional >= 1)
+				; /* "HEAD:$b", "refs/heads/$b": cannot turn into +ref or :ref */
+			else if (unknown.v == VERDICT_SAFE)
+				unknown = J(VERDICT_ASK, "git push with a repository or refspec that is not known", (int)i);
+			if (t[0] != '-' || opts_done)
+				npositional++;
+			continue;
+		}
+		if (!opts_done && eq(t, "--")) {
+			opts_done = true;
+			continue;
+		}
+		if (!opts_done && t[0] == '-' && t[1]) {
+			if (t[1] == '-') {
+				size_t len = strcspn(t, "=");
+				if (in_list("--force|--force-with-lease|--mirror|--delete|--prune", t, len) ||
+				    long_abbrev_of(t, len, "--force|--force-with-lease|--mirror|--delete|--prune"))
+					j = judgement_max(j, J(VERDICT_FORCE_PUSH,
+					                       cl_printf(c, "git push %.*s rewrites or deletes remote history",
+					                                 (int)len, t),
+					                       (int)i));
+				else if (eq(t, "--dry-run")) /* only the literal flag counts */
+					dry = true;
+				else if (eq(t, "--no-dry-run"))
+					dry = false;
+				else if (eq(t, "--no-force-with-lease") && j.v == VERDICT_FORCE_PUSH && a[j.at].known &&
+				         starts(a[j.at].text, "--force-with-lease"))
+					j = SAFE_J;
+				else if (in_list("--repo|--receive-pack|--exec|--push-option|--signed", t, len) && !t[len] &&
+				         !eq(t, "--signed"))
+					i++;
+				continue;
+			}
+			for (const char *p = t + 1; *p; p++) {
+				if (*p == 'f')
+					j = judgement_max(j, J(VERDICT_FORCE_PUSH, "git push -f force-updates the remote", (int)i));
+				else if (*p == 'd')
+					j = judgement_max(j, J(VERDICT_FORCE_PUSH, "git push -d deletes a remote ref", (int)i));
+				else if (*p == 'n')
+					dry = true;
+				else if (*p == 'o') {
+					if (!p[1])
+						i++;
+					break;
+				}
+			}
+			continue;
+		}
+		npositional++;
+		if (npositional >= 2 || t[0] == '+' || t[0] == ':') {
+			if (t[0] == '+')
+				j = judgement_max(j, J(VERDICT_FORCE_PUSH, "git push +refspec force-updates the remote", (int)i));
+			else if (t[0] == ':' && t[1])
+				j = judgement_max(j, J(VERDICT_FORCE_PUSH, "git push :ref deletes a remote ref", (int)i));
+		}
+	}
+	if (gs->forces_push)
+		j = judgement_max(j, J(VERDICT_FORCE_PUSH, "git push with mirror or forced-refspec config", (int)s));
+	else if (j.v == VERDICT_SAFE && gs->env_unknown)
+		j = J(VERDICT_ASK, cl_printf(c, "git push reads its remote's config by %s, not known before it runs",
+		                             gs->env_unknown), (int)s);
+	const char *unread = NULL;
+	if (j.v == VERDICT_SAFE && cl_git_config_forces_push(c, gs->dir, gs->gitdir, &unread))
+		j = J(VERDICT_FORCE_PUSH, "git push to a remote configured as a mirror or with a forced refspec", (int)s);
+	else if (j.v == VERDICT_SAFE && unread)
+		j = J(VERDICT_ASK, cl_printf(c, "git push reads its remote's config from %s, too big to read", unread),
+		      (int)s);
+	if (dry)
+		return SAFE_J;
+	return judgement_max(j, unknown);
+}
+
+static struct judgement judge_git_sub(struct cctx *c, struct git_state *gs, const struct sarg *a, size_t s,
+                                      size_t n)
+{
+	const char *sub = a[s].text;
+	size_t f = s + 1;
+	if (ghas(a, f, n, "--help|-h"))
+		return SAFE_J;
+#define DEL(reason, at) J(VERDICT_DELETE, reason, (int)(at))
+	if (eq(sub, "push"))
+		return git_push(c, gs, a, s, n);
+	if (eq(sub, "reset")) {
+		int k = gfind(a, f, n, "--hard");
+		return k >= 0 ? DEL("git reset --hard discards uncommitted changes", k) : SAFE_J;
+	}
+	if (eq(sub, "checkout")) {
+		if (ghas(a, f, n, "-b|-B|--orphan") && dashdash(a, f, n) == n)
+			return SAFE_J;
+		int k = gfind(a, f, n, "-f|--force|-p|--patch|--ours|--theirs");
+		if (k >= 0)
+			return DEL("git checkout overwrites uncommitted changes", k);
+		size_t dd = dashdash(a, f, n);
+		if (dd + 1 < n)
+			return DEL("git checkout -- PATH discards changes to files", dd);
+		for (size_t i = f; i < n; i++) {
+			if (a[i].known && a[i].text[0] != '-' && git_path_like(a[i].text))
+				return DEL("git checkout PATH discards changes to files", i);
+		}
+		return SAFE_J;
+	}
+	if (eq(sub, "restore")) {
+		bool staged = ghas(a, f, n, "--staged|-S");
+		bool worktree = ghas(a, f, n, "--worktree|-W");
+		if (staged && !worktree)
+			return SAFE_J;
+		return DEL("git restore discards changes to files", s);
+	}
+	if (eq(sub, "switch")) {
+		int k = gfind(a, f, n, "--discard-changes|-f|--force");
+		return k >= 0 ? DEL("git switch --discard-changes discards uncommitted changes", k) : SAFE_J;
+	}
+	if (eq(sub, "stash")) {
+		for (size_t i = f; i < n; i++) {
+			if (!a[i].known)
+				continue;
+			if (eq(a[i].text, "drop") || eq(a[i].text, "clear"))
+				return DEL(cl_printf(c, "git stash %s deletes stashed changes", a[i].text), i);
+			if (a[i].text[0] != '-')
+				break;
+		}
+		return SAFE_J;
+	}
+	if (eq(sub, "clean")) {
+		if (dry_run(a, f, n, "--dry-run|-n"))
+			return SAFE_J;
+		return DEL("git clean deletes untracked files", s);
+	}
+	if (eq(sub, "branch")) {
+		int d = gfind(a, f, n, "-D");
+		if (d >= 0)
+			return DEL("git branch -D deletes an unmerged branch", d);
+		int del = gfind(a, f, n, "-d|--delete");
+		int force = gfind(a, f, n, "-f|--force");
+		if (del >= 0 && force >= 0)
+			return DEL("git branch -d --force deletes an unmerged branch", del);
+		return SAFE_J;
+	}
+	if (eq(sub, "tag")) {
+		int k = gfind(a, f, n, "-d|--delete");
+		return k >= 0 ? DEL("git tag -d deletes a tag", k) : SAFE_J;
+	}
+	if (eq(sub, "update-ref")) {
+		int k = gfind(a, f, n, "-d|--stdin");
+		return k >= 0 ? DEL("git update-ref -d deletes a ref", k) : SAFE_J;
+	}
+	if (eq(sub, "symbolic-ref")) {
+		int k = gfind(a, f, n, "-d|--delete");
+		return k >= 0 ? DEL("git symbolic-ref -d deletes a ref", k) : SAFE_J;
+	}
+	if (eq(sub, "reflog")) {
+		for (size_t i = f; i < n; i++)
+			if (kn(&a[i], "expire") || kn(&a[i], "delete"))
+				return DEL(cl_printf(c, "git reflog %s drops recovery points", a[i].text), i);
+		return SAFE_J;
+	}
+	if (eq(sub, "gc")) {
+		for (size_t i = f; i < n; i++)
+			if (a[i].known && strchr(a[i].text, '=') &&
+			    long_abbrev_of(a[i].text, strcspn(a[i].text, "="), "--prune") && !strstr(a[i].text, "=2.weeks.ago"))
+				return DEL("git gc --prune drops unreachable commits", i);
+		return SAFE_J;
+	}
+	if (eq(sub, "prune")) {
+		if (dry_run(a, f, n, "--dry-run|-n"))
+			return SAFE_J;
+		return DEL("git prune drops unreachable objects", s);
+	}
+	if (eq(sub, "rm")) {
+		if (ghas(a, f, n, "--cached") || dry_run(a, f, n, "--dry-run|-n"))
+			return SAFE_J;
+		return DEL("git rm deletes files", s);
+	}
+	if (eq(sub, "filter-branch") || eq(sub, "filter-repo"))
+		return DEL(cl_printf(c, "git %s rewrites history and drops the old", sub), s);
+	if (eq(sub, "worktree")) {
+		if (f < n && kn(&a[f], "remove") && ghas(a, f + 1, n, "-f|--force"))
+			return DEL("git worktree remove --force deletes a working tree with its changes", f);
+		return SAFE_J;
+	}
+	if (eq(sub, "submodule")) {
+		for (size_t i = f; i < n; i++) {
+			if (kn(&a[i], "deinit") && ghas(a, i + 1, n, "-f|--force"))
+				return DEL("git submodule deinit --force discards submodule changes", i);
+			if (kn(&a[i], "foreach")) {
+				size_t k = skip_options(a, i + 1, n, NULL);
+				if (k >= n)
+					return SAFE_J;
+				struct sarg t = {.text = join_args(c, a + k, n - k), .known = all_known(a + k, n - k), .word = a[k].word};
+				return judge_shell_text(c, "git submodule foreach", &t, NULL, 0, (int)k);
+			}
+		}
+		return SAFE_J;
+	}
+	if (eq(sub, "rebase")) {
+		struct judgement j = SAFE_J;
+		for (size_t i = f; i < n; i++) {
+			if (kn(&a[i], "-x") || kn(&a[i], "--exec")) {
+				if (i + 1 < n)
+					j = judgement_max(j, judge_shell_text(c, "git rebase --exec", &a[i + 1], NULL, 0, (int)i + 1));
+				i++;
+			} else if (a[i].known && starts(a[i].text, "--exec=")) {
+				struct sarg t = {.text = a[i].text + 7, .known = true, .word = a[i].word};
+				j = judgement_max(j, judge_shell_text(c, "git rebase --exec", &t, NULL, 0, (int)i));
+			}
+		}
+		return j;
+	}
+	if (eq(sub, "bisect")) {
+		if (f < n && kn(&a[f], "run")) {
+			struct stdin_src none = {STDIN_NONE, NULL};
+			return judge_rest(c, "git bisect run", a + f + 1, n - f - 1, &none, (int)f + 1);
+		}
+		return SAFE_J;
+	}
+	if (eq(sub, "send-email"))
+		return J(VERDICT_PUBLISH, "git send-email sends patches to a mailing list", (int)s);
+	if (eq(sub, "lfs") && f < n && kn(&a[f], "prune"))
+		return dry_run(a, f, n, "--dry-run|-d") ? SAFE_J : DEL("git lfs prune deletes local LFS objects", f);
+	return SAFE_J;
+#undef DEL
+}
+
+/* What git's environment adds to its configuration: GIT_DIR (the
+ * repository whose config it reads), the variables that choose the other
+ * config files, and GIT_CONFIG_COUNT's settings, judged as -c ones. */
+static struct judgement judge_git_env(struct cctx *c, struct git_state *gs)
+{
+	static const char *const chooses[] = {"GIT_DIR", "HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL",
+	                                      "GIT_CONFIG_SYSTEM"};
+	bool known;
+	for (size_t k = 0; k < sizeof chooses / sizeof chooses[0]; k++)
+		if (cl_env_get(c, chooses[k], &known) && !known && !gs->env_unknown)
+			gs->env_unknown = chooses[k];
+	const char *gitdir = cl_env_get(c, "GIT_DIR", &known);
+	if (gitdir && known && *gitdir)
+		gs->gitdir = gitdir;
+	/* git's own encoding of -c for its children: not read here */
+	if (cl_env_get(c, "GIT_CONFIG_PARAMETERS", &known) && !cl_env_inherited(c, "GIT_CONFIG_PARAMETERS") &&
+	    !gs->env_unknown)
+		gs->env_unknown = "GIT_CONFIG_PARAMETERS";
+	const char *count = cl_env_get(c, "GIT_CONFIG_COUNT", &known);
+	if (!count || (known && !*count))
+		return SAFE_J;
+	char *end = NULL;
+	long total = known ? strtol(count, &end, 10) : -1;
+	if (!known || *end || total < 0 || total > 64)
+		return J(VERDICT_ASK, "git takes settings from GIT_CONFIG_COUNT that are not known", 0);
+	struct judgement j = SAFE_J;
+	for (long k = 0; k < total; k++) {
+		bool kk, vk;
+		const char *key = cl_env_get(c, cl_printf(c, "GIT_CONFIG_KEY_%ld", k), &kk);
+		const char *val = cl_env_get(c, cl_printf(c, "GIT_CONFIG_VALUE_%ld", k), &vk);
+		if (!key || !val || !kk || !vk)
+			return judgement_max(j, J(VERDICT_ASK, "git takes settings from GIT_CONFIG_* that are not known", 0));
+		struct sarg *kv = cl_alloc(c, sizeof *kv);
+		*kv = (struct sarg){.text = cl_printf(c, "%s=%s", key, val), .known = true};
+		struct judgement kj = judge_git_config(c, gs, kv, 0);
+		/* Settings sbsh started with (its own core.hooksPath among them)
+		 * are the human's: they still define aliases, never a verdict. */
+		if (!cl_env_inherited(c, cl_printf(c, "GIT_CONFIG_KEY_%ld", k)) ||
+		    !cl_env_inherited(c, cl_printf(c, "GIT_CONFIG_VALUE_%ld", k)))
+			j = judgement_max(j, kj);
+	}
+	return j;
+}
+
+static struct judgement judge_git_argv(struct cctx *c, const struct sarg *a, size_t n, unsigned alias_depth)
+{
+	struct git_state gs;
+	memset(&gs, 0, sizeof gs);
+	struct judgement j = judge_git_env(c, &gs);
+	size_t i = 1;
+	for (; i < n; i++) {
+		const struct sarg *x = &a[i];
+		if (!x->known) {
+			if (i > 1 && (kn(&a[i - 1], "-C") || kn(&a[i - 1], "--git-dir") || kn(&a[i - 1], "--work-tree")))
+				continue;
+			break;
+		}
+		const char *t = x->text;
+		if (t[0] != '-')
+			break;
+		if (eq(t, "--help") || eq(t, "--version") || eq(t, "-h") || eq(t, "-v") || starts(t, "--list-cmds") ||
+		    eq(t, "--exec-path") || eq(t, "--html-path") || eq(t, "--man-path") || eq(t, "--info-path"))
+			return SAFE_J;
+		if (eq(t, "-C")) {
+			if (i + 1 < n)
+				gs.dir = a[i + 1].known ? a[i + 1].text : NULL;
+			i++;
+		} else if (eq(t, "-c")) {
+			if (i + 1 < n)
+				j = judgement_max(j, judge_git_config(c, &gs, &a[i + 1], (int)i + 1));
+			i++;
+		} else if (starts(t, "--config-env")) {
+			const char *v = t[12] == '=' ? t + 13 : (i + 1 < n ? a[++i].text : "");
+			size_t klen = strcspn(v, "=");
+			const char *key = git_lower_key(c, v, klen);
+			if (gitconfig_name_effect(key) != GITCONFIG_PLAIN || starts(key, "alias.") || starts(key, "remote.") ||
+			    starts(key, "push."))
+				j = judgement_max(j, J(VERDICT_ASK, "git --config-env takes a setting from the environment", (int)i));
+		} else if (eq(t, "--git-dir") || eq(t, "--work-tree") || eq(t, "--namespace") ||
+		           eq(t, "--super-prefix") || eq(t, "--exec-path")) {
+			if (eq(t, "--git-dir") && i + 1 < n && a[i + 1].known)
+				gs.gitdir = a[i + 1].text;
+			i++;
+		} else if (starts(t, "--git-dir=")) {
+			gs.gitdir = t + 10;
+		}
+	}
+	if (i >= n)
+		return j;
+	if (!a[i].known)
+		return judgement_max(j, judge_unknown_subcommand(c, "git", i));
+	const char *sub = a[i].text;
+	if (!in_lists(git_builtin_cmds, sub)) {
+		/* Aliases never shadow git's own commands. */
+		const char *alias = NULL;
+		const struct sarg *alias_arg = NULL;
+		for (size_t k = 0; k < gs.naliases; k++) {
+			const char *kv = gs.aliases[k]->text;
+			size_t klen = strcspn(kv, "=");
+			if (klen > 6 && klen - 6 == strlen(sub) && strncasecmp(kv + 6, sub, klen - 6) == 0) {
+				alias = kv[klen] ? kv + klen + 1 : "";
+				alias_arg = gs.aliases[k];
+			}
+		}
+		if (alias_arg && !alias_arg->known)
+			return judgement_max(j, J(VERDICT_ASK, "git alias that is not known before it runs", (int)i));
+		if (!alias && gs.env_unknown)
+			return judgement_max(j, J(VERDICT_ASK, cl_printf(c, "git %s may be an alias, and %s is not known before it runs",
+			                                                  sub, gs.env_unknown), (int)i));
+		const char *unread = NULL;
+		if (!alias)
+			alias = cl_git_config_alias(c, gs.dir, gs.gitdir, sub, &unread);
+		if (!alias && unread)
+			return judgement_max(j, J(VERDICT_ASK, cl_printf(c, "git %s may be an alias in %s, too big to read",
+			                                                  sub, unread), (int)i));
+		if (alias) {
+			if (alias_depth >= 8)
+				return judgement_max(j, J(VERDICT_ASK, "git alias loop", (int)i));
+			if (alias[0] == '!') {
+				/* git runs it with sh -c 'ALIAS "$@"' ALIAS ARGS... */
+				const char *text = cl_printf(c, "%s \"$@\"", alias + 1);
+				struct sarg *pos = xcalloc(n - i, sizeof *pos);
+				pos[0].text = alias + 1;
+				pos[0].known = true;
+				for (size_t k = i + 1; k < n; k++)
+					pos[k - i] = a[k];
+				struct sarg t = {.text = text, .known = true, .word = a[i].word};
+				struct judgement aj = judge_shell_text(c, cl_printf(c, "git alias %s", sub), &t, pos, n - i, (int)i);
+				free(pos);
+				return judgement_max(j, aj);
+			}
+			struct sarg words[64];
+			size_t nw = git_split_alias(c, alias, words, 64);
+			struct sarg *v = xcalloc(i + nw + (n - i - 1) + 1, sizeof *v);
+			size_t m = 0;
+			for (size_t k = 0; k < i; k++)
+				v[m++] = a[k];
+			for (size_t k = 0; k < nw; k++)
+				v[m++] = words[k];
+			for (size_t k = i + 1; k < n; k++)
+				v[m++] = a[k];
+			struct judgement aj = judge_git_argv(c, v, m, alias_depth + 1);
+			free(v);
+			if (aj.v != VERDICT_SAFE)
+				aj.reason = cl_printf(c, "git alias %s: %s", sub, aj.reason ? aj.reason : "");
+			aj.at = (int)i;
+			return judgement_max(j, aj);
+		}
+		if (eq(sub, "filter-repo"))
+			return judgement_max(j, J(VERDICT_DELETE, "git filter-repo rewrites history and drops the old", (int)i));
+		return j;
+	}
+	struct judgement sj = judge_git_sub(c, &gs, a, i, n);
+	if (sj.v == VERDICT_SAFE &&
+	    in_lists("reset|checkout|switch|stash|branch|tag|update-ref|symbolic-ref|reflog|gc|prune|rm|worktree|"
+	             "submodule|clean|restore|lfs|filter-branch|rebase|bisect",
+	             sub)) {
+		/* An unquoted unknown argument may expand to --hard, -D, -- paths... */
+		int u = first_splitting_unknown(a, i + 1, n);
+		if (u >= 0)
+			sj = J(VERDICT_ASK, cl_printf(c, "git %s with arguments that are not known", sub), u);
+	}
+	return judgement_max(j, sj);
+}
+
+struct judgement judge_git(struct cctx *c, const char *name, const struct sarg *a, size_t n,
+                           const struct stdin_src *in)
+{
+	return judge_git_argv(c, a, n, 0);
+}
+
+/* ---- gh --------------------------------------------------------------------------------- */
+
+struct judgement judge_gh(struct cctx *c, const char *name, const struct sarg *a, size_t n,
+                          const struct stdin_src *in)
+{
+	int idx[8];
+	size_t nw = 0;
+	for (size_t i = 1; i < n && nw < 8; i++) {
+		if (a[i].known && a[i].text[0] == '-') {
+			if (in_lists("-R|--repo|--hostname", a[i].text))
+				i++;
+			continue;
+		}
+		idx[nw++] = (int)i;
+		if (nw == 2)
+			break;
+	}
+	if (has_flag(a, 1, n, "--help|-h|--version"))
+		return SAFE_J;
+	if (nw == 0)
+		return SAFE_J;
+	if (!a[idx[0]].known || (nw > 1 && !a[idx[1]].known && !eq(a[idx[0]].text, "api")))
+		return judge_unknown_subcommand(c, "gh", (size_t)idx[0]);
+	const char *g = a[idx[0]].text;
+	const char *s = nw > 1 ? a[idx[1]].text : "";
+	int at = nw > 1 ? idx[1] : idx[0];
+	if (eq(g, "api")) {
+		const char *method = NULL;
+		bool fields = false;
+		const char *endpoint = NULL;
+		const char *query = NULL;
+		for (size_t i = (size_t)idx[0] + 1; i < n; i++) {
+			const char *t = a[i].text;
+			if (!a[i].known) {
+				if (i > 0 && a[i - 1].known && in_lists("-X|--method", a[i - 1].text))
+					return J(VERDICT_ASK, "gh api with a method that is not known", (int)i);
+				continue;
+			}
+			if (eq(t, "-X") || eq(t, "--method")) {
+				method = i + 1 < n ? a[i + 1].text : "";
+				i++;
+			} else if (starts(t, "--method=")) {
+				method = t + 9;
+			} else if (starts(t, "-X") && t[2]) {
+				method = t + 2;
+			} else if (in_lists("-f|-F|--field|--raw-field|--input", t)) {
+				fields = true;
+				if (i + 1 < n && a[i + 1].known && starts(a[i + 1].text, "query="))
+					query = a[i + 1].text;
+				i++;
+			} else if (starts(t, "--field=") || starts(t, "--raw-field=") || starts(t, "--input=")) {
+				fields = true;
+			} else if (in_lists("-H|--header|-q|--jq|-t|--template|--hostname|--cache|-p|--preview", t)) {
+				i++;
+			} else if (t[0] != '-' && !endpoint) {
+				endpoint = t;
+			}
+		}
+		if (method) {
+			if (strcasecmp(method, "DELETE") == 0)
+				return J(VERDICT_DELETE, "gh api -X DELETE deletes on GitHub", at);
+			if (strcasecmp(method, "GET") != 0 && strcasecmp(method, "HEAD") != 0)
+				return J(VERDICT_PUBLISH, cl_printf(c, "gh api -X %s changes GitHub", method), at);
+			return SAFE_J;
+		}
+		if (fields) {
+			if (endpoint && eq(endpoint, "graphql") && (!query || !contains(query, "mutation")))
+				return SAFE_J;
+			return J(VERDICT_PUBLISH, "gh api with fields sends a POST that changes GitHub", at);
+		}
+		return SAFE_J;
+	}
+	if (eq(g, "release")) {
+		if (in_lists("create|upload|edit|publish", s))
+			return J(VERDICT_PUBLISH, cl_printf(c, "gh release %s publishes a release", s), at);
+		if (in_lists("delete|delete-asset", s))
+			return J(VERDICT_DELETE, cl_printf(c, "gh release %s deletes a release", s), at);
+		return SAFE_J;
+	}
+	if (eq(g, "repo")) {
+		if (eq(s, "delete"))
+			return J(VERDICT_DELETE, "gh repo delete deletes a repository", at);
+		if (eq(s, "create") || eq(s, "fork")) {
+			int k = find_flag(a, 1, n, "--public");
+			return k >= 0 ? J(VERDICT_PUBLISH, "gh repo create --public publishes a repository", k) : SAFE_J;
+		}
+		if (eq(s, "edit")) {
+			for (size_t i = 1; i < n; i++) {
+				if (kn(&a[i], "--visibility") && i + 1 < n &&
+				    (!a[i + 1].known || eq(a[i + 1].text, "public")))
+					return J(VERDICT_PUBLISH, "gh repo edit --visibility public publishes a repository", (int)i);
+				if (kn(&a[i], "--visibility=public"))
+					return J(VERDICT_PUBLISH, "gh repo edit --visibility public publishes a repository", (int)i);
+			}
+			return SAFE_J;
+		}
+		if (eq(s, "sync") && has_flag(a, 1, n, "--force"))
+			return J(VERDICT_FORCE_PUSH, "gh repo sync --force overwrites the branch's history", at);
+		if (eq(s, "archive") || eq(s, "rename") || eq(s, "unarchive"))
+			return J(VERDICT_PUBLISH, cl_printf(c, "gh repo %s changes a published repository", s), at);
+		return SAFE_J;
+	}
+	if (eq(g, "gist")) {
+		if (eq(s, "delete"))
+			return J(VERDICT_DELETE, "gh gist delete deletes a gist", at);
+		int k = find_flag(a, 1, n, "--public|-p");
+		if ((eq(s, "create") || eq(s, "new")) && k >= 0)
+			return J(VERDICT_PUBLISH, "gh gist create --public publishes", k);
+		return SAFE_J;
+	}
+	if (eq(g, "pr") && eq(s, "close")) {
+		int k = find_flag(a, 1, n, "--delete-branch|-d");
+		return k >= 0 ? J(VERDICT_FORCE_PUSH, "gh pr close --delete-branch deletes an unmerged remote branch", k) : SAFE_J;
+	}
+	if (in_lists("secret|variable|label|issue|run|ssh-key|gpg-key|codespace|project|ruleset|environment", g) &&
+	    in_lists("delete|remove|rm", s))
+		return J(VERDICT_DELETE, cl_printf(c, "gh %s %s deletes on GitHub", g, s), at);
+	return SAFE_J;
+}

@@ -1,0 +1,628 @@
+/* Interpreters, shells and inline code: sh -c, python -c, node -e, awk,
+ * eval, trap, source, editors, and the delete or shell calls in code. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "hooks/rules/internal.h"
+#include "lib/util.h"
+
+static struct judgement judge_script_as_tool(struct cctx *c, const struct sarg *a, size_t i, size_t n,
+                                             const struct stdin_src *in);
+
+static struct judgement judge_code_partial(struct cctx *c, const char *lang, const char *code, int at)
+{
+	if (!code || !*code)
+		return SAFE_J;
+	struct judgement j = rules_judge_code(c, lang, code);
+	if (j.v <= VERDICT_ASK)
+		return SAFE_J;
+	j.at = at;
+	return j;
+}
+
+static bool word_char(char ch)
+{
+	return isalnum((unsigned char)ch) || ch == '_';
+}
+
+/* Case-insensitive search for a whole word followed by one of the next words. */
+bool ci_word_then(const char *text, const char *w, const char *next_list)
+{
+	size_t wl = strlen(w);
+	for (const char *p = text; *p; p++) {
+		if (strncasecmp(p, w, wl) != 0 || (p > text && word_char(p[-1])) || word_char(p[wl]))
+			continue;
+		if (!next_list)
+			return true;
+		const char *q = p + wl;
+		while (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r')
+			q++;
+		size_t nl = 0;
+		while (word_char(q[nl]))
+			nl++;
+		char buf[32];
+		if (nl == 0 || nl >= sizeof buf)
+			continue;
+		for (size_t i = 0; i < nl; i++)
+			buf[i] = (char)tolower((unsigned char)q[i]);
+		buf[nl] = '\0';
+		if (in_lists(next_list, buf))
+			return true;
+	}
+	return false;
+}
+
+/* SQL, Mongo and Redis text that drops or flushes data. */
+bool data_destroying_text(const char *t)
+{
+	if (ci_word_then(t, "drop",
+	                 "table|database|schema|view|index|collection|keyspace|user|role|owned|materialized|"
+	                 "sequence|function|type|extension|trigger|column|constraint|procedure|if|tablespace|"
+	                 "policy|publication|subscription|domain|aggregate|temporary|temp|foreign|event|"
+	                 "partition|unique|primary|key|server"))
+		return true;
+	if (ci_word_then(t, "truncate", NULL) || ci_word_then(t, "delete", "from") ||
+	    ci_word_then(t, "flushall", NULL) || ci_word_then(t, "flushdb", NULL))
+		return true;
+	static const char *const mongo[] = {"dropDatabase", ".drop(", "deleteMany", "deleteOne", ".remove(",
+	                                    "dropCollection", "dropIndexes", "findOneAndDelete", NULL};
+	for (size_t i = 0; mongo[i]; i++)
+		if (contains(t, mongo[i]))
+			return true;
+	return false;
+}
+
+static const char *const delete_calls[] = {
+	"rmtree", "os.remove", "os.unlink", "os.rmdir", "os.removedirs", ".unlink(", ".rmdir(",
+	"unlinkSync", "rmSync", "rmdirSync", "fs.rm(", "fs.unlink(", "fs.rmdir(", "fs.promises.rm",
+	"fsPromises.rm", "fsp.rm(", "fs.remove", "fse.remove", "emptyDirSync", "emptyDir(", "rimraf",
+	"FileUtils.rm", "FileUtils.remove", "File.delete", "File.unlink", "Dir.rmdir", "Dir.delete",
+	"rm_rf", "rm_r(", "remove_tree", "unlink(", "unlink ", "rmdir(", "rmdir ", "Files.delete",
+	"deleteRecursively", "deleteIfExists", "Remove-Item", "os.RemoveAll", "os.Remove(",
+	"Deno.remove", "del_tree", "promises.rm", "await rm(", "file.remove", "unlink_dir", "os.RemoveAll", "delete_file", "remove_dir_all",
+	"remove_file", "fs::remove", "unlink:", NULL,
+};
+
+static const char *const shell_calls[] = {
+	"system(", "system ", "os.system", "subprocess", "popen", "exec(", "execSync", "execFileSync",
+	"spawnSync", "spawn(", "child_process", "`", "%x(", "%x{", "Process.spawn", "IO.popen",
+	"shell_exec", "passthru", "proc_open", "Open3", "os.exec", "os.spawn", "check_call", "check_output",
+	"getoutput", "getstatusoutput", "Deno.Command", "Deno.run", "Bun.spawn", "$`", "sh(", "qx",
+	"do shell script", "Start-Process", "Invoke-Expression", "iex ", NULL,
+};
+
+/* Judges the string literals of code that shells out: ["rm", "-rf", "x"]
+ * lists are joined, so are adjacent literals. */
+static struct judgement judge_code_strings(struct cctx *c, const char *code)
+{
+	struct judgement best = SAFE_J;
+	struct strbuf cmd;
+	strbuf_init(&cmd);
+	const char *p = code;
+	bool pending = false;
+	while (*p) {
+		char q = *p;
+		if (q == '\'' || q == '"' || q == '`') {
+			struct strbuf lit;
+			strbuf_init(&lit);
+			p++;
+			while (*p && *p != q) {
+				if (*p == '\\' && p[1]) {
+					p++;
+					strbuf_addc(&lit, *p == 'n' ? '\n' : *p);
+				} else {
+					strbuf_addc(&lit, *p);
+				}
+				p++;
+			}
+			if (*p)
+				p++;
+			if (pending)
+				strbuf_addc(&cmd, ' ');
+			strbuf_addmem(&cmd, lit.data, lit.len);
+			strbuf_free(&lit);
+			pending = true;
+			/* A list of literals continues after a comma. */
+			const char *s = p;
+			while (*s == ' ' || *s == ',' || *s == '\n' || *s == '\t')
+				s++;
+			if (*s == '\'' || *s == '"') {
+				p = s;
+				continue;
+			}
+		} else {
+			p++;
+			continue;
+		}
+		if (pending && cmd.len) {
+			struct judgement j = cl_judge_text(c, cmd.data, NULL, 0, false);
+			/* Strings that merely do not parse, or mention a variable, are
+			 * not evidence: only a recognised dangerous command counts. */
+			if (j.v > VERDICT_ASK)
+				best = judgement_max(best, j);
+		}
+		strbuf_truncate(&cmd, 0);
+		pending = false;
+	}
+	strbuf_free(&cmd);
+	return best;
+}
+
+struct judgement rules_judge_code(struct cctx *c, const char *lang, const char *code)
+{
+	for (size_t i = 0; delete_calls[i]; i++)
+		if (contains(code, delete_calls[i]))
+			return J(VERDICT_DELETE, cl_printf(c, "%s code calls %s", lang, delete_calls[i]), -1);
+	if (data_destroying_text(code) && (contains(code, "execute") || contains(code, "sql") ||
+	                                   contains(code, "query") || contains(code, "db.")))
+		return J(VERDICT_DELETE, cl_printf(c, "%s code drops or deletes data", lang), -1);
+	for (size_t i = 0; shell_calls[i]; i++) {
+		if (!contains(code, shell_calls[i]))
+			continue;
+		struct judgement j = judge_code_strings(c, code);
+		if (j.v != VERDICT_SAFE) {
+			j.reason = cl_printf(c, "%s code runs a command: %s", lang, j.reason ? j.reason : "");
+			return j;
+		}
+		break;
+	}
+	return SAFE_J;
+}
+
+struct judgement judge_code_arg(struct cctx *c, const char *lang, const struct sarg *a, int at)
+{
+	if (!a->known)
+		return judgement_max(J(VERDICT_ASK, cl_printf(c, "%s code that is not known before it runs", lang), at),
+		                     judge_code_partial(c, lang, a->text, at));
+	struct judgement j = rules_judge_code(c, lang, a->text);
+	j.at = at;
+	return j;
+}
+
+static struct judgement judge_code_stdin(struct cctx *c, const char *lang, const struct stdin_src *in)
+{
+	switch (in->kind) {
+	case STDIN_TEXT:
+		return rules_judge_code(c, lang, in->text);
+	case STDIN_UNKNOWN:
+		return judgement_max(J(VERDICT_ASK, cl_printf(c, "%s runs code from standard input", lang), -1),
+		                     judge_code_partial(c, lang, in->text, -1));
+	default:
+		return SAFE_J;
+	}
+}
+
+/* ---- the shells ------------------------------------------------------------------- */
+
+struct judgement judge_script_source(struct cctx *c, const char *what, const struct sarg *file,
+                                     const struct stdin_src *in, int at)
+{
+	if (file) {
+		if (file->procsub) {
+			struct stdin_src src = cl_procsub_output(c, file->procsub);
+			return judge_script_source(c, what, NULL, &src, at);
+		}
+		if (!file->known)
+			return J(VERDICT_SAFE, NULL, at);
+		if (eq(file->text, "/dev/stdin") || eq(file->text, "/dev/fd/0") || eq(file->text, "/proc/self/fd/0") ||
+		    eq(file->text, "-"))
+			return judge_script_source(c, what, NULL, in, at);
+		const char *text = NULL;
+		int w = cl_written_file(c, file->text, &text);
+		if (w == 1) {
+			struct sarg t = {.text = text, .known = true};
+			return judge_shell_text(c, what, &t, NULL, 0, at);
+		}
+		if (w == 0)
+			return J(VERDICT_ASK, cl_printf(c, "%s runs a script written on this line", what), at);
+		return SAFE_J; /* opaque project code */
+	}
+	switch (in->kind) {
+	case STDIN_TEXT: {
+		struct sarg t = {.text = in->text, .known = true};
+		return judge_shell_text(c, what, &t, NULL, 0, at);
+	}
+	case STDIN_UNKNOWN:
+		return judgement_max(J(VERDICT_ASK, cl_printf(c, "%s runs a script from standard input that is not known", what), at),
+		                     judge_partial_text(c, what, in->text, at));
+	default:
+		return SAFE_J;
+	}
+}
+
+struct judgement judge_shell(struct cctx *c, const char *name, const struct sarg *a, size_t n,
+                             const struct stdin_src *in)
+{
+	bool cmd = false, read_stdin = false;
+	size_t i = 1;
+	for (; i < n; i++) {
+		const struct sarg *x = &a[i];
+		if (!x->known)
+			break;
+		const char *t = x->text;
+		if (eq(t, "--") || eq(t, "-")) {
+			i++;
+			break;
+		}
+		if (t[0] == '-' && t[1] == '-') {
+			if (eq(t, "--help") || eq(t, "--version"))
+				return SAFE_J;
+			if (eq(t, "--rcfile") || eq(t, "--init-file"))
+				i++;
+			if (eq(t, "--classify") || eq(t, "--doctor"))
+				return SAFE_J;
+			continue;
+		}
+		if ((t[0] == '-' || t[0] == '+') && t[1]) {
+			bool arg = false;
+			for (const char *p = t + 1; *p; p++) {
+				if (*p == 'c')
+					cmd = true;
+				else if (*p == 's')
+					read_stdin = true;
+				else if (*p == 'o' || *p == 'O')
+					arg = true;
+			}
+			if (arg)
+				i++;
+			continue;
+		}
+		break;
+	}
+	if (cmd) {
+		if (i >= n)
+			return J(VERDICT_SAFE, NULL, -1);
+		return judge_shell_text(c, cl_printf(c, "%s -c", name), &a[i], i + 1 < n ? a + i + 1 : NULL,
+		                        i + 1 < n ? n - i - 1 : 0, (int)i);
+	}
+	if (i < n && !read_stdin)
+		return judge_script_source(c, name, &a[i], in, (int)i);
+	if (i < n && !a[i].known && !read_stdin)
+		return SAFE_J;
+	return judge_script_source(c, name, NULL, in, 0);
+}
+
+/* ---- interpreters ---------------------------------------------------------------- */
+
+struct judgement judge_python(struct cctx *c, const char *name, const struct sarg *a, size_t n,
+                              const struct stdin_src *in)
+{
+	for (size_t i = 1; i < n; i++) {
+		const struct sarg *x = &a[i];
+		if (!x->known)
+			return SAFE_J;
+		const char *t = x->text;
+		if (eq(t, "-"))
+			return judge_code_stdin(c, "python", in);
+		if (eq(t, "--help") || eq(t, "--version") || eq(t, "-V") || eq(t, "-h"))
+			return SAFE_J;
+		if (t[0] == '-' && t[1] && t[1] != '-') {
+			const char *cp = strpbrk(t + 1, "cmWX");
+			if (!cp)
+				continue;
+			const char *rest = cp[1] ? cp + 1 : NULL;
+			const struct sarg *val = NULL;
+			struct sarg tmp = {.text = rest, .known = true, .word = x->word};
+			if (rest)
+				val = &tmp;
+			else if (i + 1 < n)
+				val = &a[i + 1];
+			if (*cp == 'c')
+				return val ? judge_code_arg(c, "python", val, (int)i) : SAFE_J;
+			if (*cp == 'm') {
+				if (!val)
+					return SAFE_J;
+				size_t next = rest ? i + 1 : i + 2;
+				struct sarg *v = xcalloc(n - next + 1, sizeof *v);
+				v[0] = *val;
+				for (size_t k = next; k < n; k++)
+					v[k - next + 1] = a[k];
+				struct judgement j = judge_rest(c, "python -m", v, n - next + 1, in, (int)i);
+				free(v);
+				return j;
+			}
+			if (!rest)
+				i++;
+			continue;
+		}
+		if (t[0] == '-')
+			continue;
+		/* The script: opaque, except the well-known ones and those written
+		 * on this line. */
+		const char *written = NULL;
+		int w = cl_written_file(c, t, &written);
+		if (w == 1)
+			return rules_judge_code(c, "python", written);
+		if (w == 0)
+			return J(VERDICT_ASK, "python runs a script written on this line", (int)i);
+		const char *script = base_name(t);
+		struct judgement tool = judge_script_as_tool(c, a, i, n, in);
+		if (tool.v != VERDICT_SAFE)
+			return tool;
+		if (eq(script, "setup.py")) {
+			for (size_t k = i + 1; k < n; k++)
+				if (a[k].known && in_lists("upload|register|upload_docs|bdist_wheel_upload", a[k].text))
+					return J(VERDICT_PUBLISH, "setup.py upload publishes to PyPI", (int)k);
+		} else if (eq(script, "manage.py") || eq(script, "django-admin")) {
+			for (size_t k = i + 1; k < n; k++)
+				if (a[k].known && in_lists("flush|reset_db|drop_test_database|sqlflush_exec|reset_schema",
+				                           a[k].text))
+					return J(VERDICT_DELETE, cl_printf(c, "manage.py %s empties the database", a[k].text),
+					         (int)k);
+		}
+		return SAFE_J;
+	}
+	return judge_code_stdin(c, "python", in);
+}
+
+/* An interpreter running a tool's own launcher (node .../npm-cli.js
+ * publish, python3 /usr/bin/twine upload) is that tool. Scripts with other
+ * names are opaque project code. */
+static struct judgement judge_script_as_tool(struct cctx *c, const struct sarg *a, size_t i, size_t n,
+                                             const struct stdin_src *in)
+{
+	const char *base = base_name(a[i].text);
+	size_t len = strcspn(base, ".");
+	char *name = cl_strndup(c, base, len);
+	if (len > 4 && eq(name + len - 4, "-cli"))
+		name[len - 4] = '\0';
+	static const char *const launchers =
+		"npm|npx|pnpm|pnpx|yarn|yarnpkg|bun|corepack|twine|poetry|flit|hatch|pdm|maturin|lerna|changeset|"
+		"semantic-release|release-it|vsce|ovsx|gh-pages|surge|vercel|netlify|firebase|wrangler|rimraf|"
+		"del-cli|np|jsr|cdk|serverless|sls|prisma|sequelize|typeorm|knex|pip|uv|pipx|gsutil|aws|az|gcloud|"
+		"ansible";
+	if (!in_lists(launchers, name))
+		return SAFE_J;
+	return judge_as_command(c, name, a, i, n, in);
+}
+
+
+struct judgement judge_interp(struct cctx *c, const struct interp *ip, const struct sarg *a, size_t n,
+                              const struct stdin_src *in)
+{
+	struct judgement j = SAFE_J;
+	bool had_code = false;
+	for (size_t i = 1; i < n; i++) {
+		const struct sarg *x = &a[i];
+		if (!x->known)
+			return had_code ? j : SAFE_J;
+		const char *t = x->text;
+		if (eq(t, "-"))
+			return judge_code_stdin(c, ip->lang, in);
+		if (eq(t, "--"))
+			break;
+		if (eq(t, "--help") || eq(t, "--version") || eq(t, "-v"))
+			return had_code ? j : SAFE_J;
+		if (t[0] != '-' || !t[1]) {
+			if (had_code)
+				return j;
+			const char *written = NULL;
+			int w = cl_written_file(c, t, &written);
+			if (w == 1)
+				return rules_judge_code(c, ip->lang, written);
+			if (w == 0)
+				return J(VERDICT_ASK, cl_printf(c, "%s runs a script written on this line", ip->lang), (int)i);
+			return judge_script_as_tool(c, a, i, n, in);
+		}
+		size_t len = strcspn(t, "=");
+		if (in_list(ip->code_opts, t, len)) {
+			struct sarg tmp = {.text = t + len + 1, .known = true, .word = x->word};
+			const struct sarg *val = t[len] == '=' ? &tmp : (i + 1 < n ? &a[i + 1] : NULL);
+			if (!t[len])
+				i++;
+			if (val) {
+				j = judgement_max(j, judge_code_arg(c, ip->lang, val, (int)i));
+				had_code = true;
+			}
+			continue;
+		}
+		if (in_list(ip->arg_opts, t, len)) {
+			if (!t[len] && t[1] == '-')
+				i++;
+			else if (!t[2] && t[1] != '-')
+				i++;
+			continue;
+		}
+		if (t[1] != '-' && ip->short_code) {
+			for (const char *p = t + 1; *p; p++) {
+				if (strchr(ip->short_code, *p)) {
+					struct sarg tmp = {.text = p + 1, .known = true, .word = x->word};
+					const struct sarg *val = p[1] ? &tmp : (i + 1 < n ? &a[i + 1] : NULL);
+					if (!p[1])
+						i++;
+					if (val) {
+						j = judgement_max(j, judge_code_arg(c, ip->lang, val, (int)i));
+						had_code = true;
+					}
+					break;
+				}
+				if (ip->arg_opts) {
+					char one[3] = {'-', *p, '\0'};
+					if (in_list(ip->arg_opts, one, 2)) {
+						if (!p[1])
+							i++;
+						break;
+					}
+				}
+			}
+		}
+	}
+	if (had_code)
+		return j;
+	return judge_code_stdin(c, ip->lang, in);
+}
+
+/* awk: system() and pipes to sh inside the program text. */
+struct judgement judge_awk(struct cctx *c, const char *name, const struct sarg *a, size_t n,
+                           const struct stdin_src *in)
+{
+	for (size_t i = 1; i < n; i++) {
+		const struct sarg *x = &a[i];
+		if (!x->known)
+			return J(VERDICT_SAFE, NULL, -1);
+		const char *t = x->text;
+		if (eq(t, "--"))
+			continue;
+		if (t[0] == '-' && t[1]) {
+			if (eq(t, "-f") || starts(t, "--file"))
+				return SAFE_J;
+			if (eq(t, "-F") || eq(t, "-v") || eq(t, "-i") || eq(t, "-l"))
+				i++;
+			continue;
+		}
+		if (contains(t, "system") || contains(t, "| \"") || contains(t, "|\"") || contains(t, "getline")) {
+			struct judgement j = judge_code_strings(c, t);
+			if (j.v != VERDICT_SAFE)
+				j.reason = cl_printf(c, "%s program runs: %s", name, j.reason ? j.reason : "");
+			j.at = (int)i;
+			return j;
+		}
+		return SAFE_J;
+	}
+	return SAFE_J;
+}
+
+/* ---- the shell's own builtins that run text ---------------------------------------------- */
+
+struct judgement judge_eval(struct cctx *c, const char *name, const struct sarg *a, size_t n,
+                            const struct stdin_src *in)
+{
+	size_t s = builtin_operands(a, n);
+	if (s >= n)
+		return SAFE_J;
+	if (!all_known(a + s, n - s)) {
+		/* The words up to the first unknown one, and its known beginning. */
+		int u = first_unknown(a, s, n);
+		struct strbuf sb;
+		strbuf_init(&sb);
+		for (size_t k = s; k <= (size_t)u; k++) {
+			if (k > s)
+				strbuf_addc(&sb, ' ');
+			strbuf_adds(&sb, a[k].text);
+		}
+		struct judgement part = judge_partial_text(c, name, sb.data, u);
+		strbuf_free(&sb);
+		return judgement_max(J(VERDICT_ASK, "eval of text that is not known before it runs", u), part);
+	}
+	struct judgement j = cl_judge_text(c, join_args(c, a + s, n - s), NULL, 0, true);
+	if (j.v != VERDICT_SAFE)
+		j.reason = cl_printf(c, "%s: %s", name, j.reason ? j.reason : "");
+	j.at = (int)s;
+	return j;
+}
+
+struct judgement judge_trap(struct cctx *c, const char *name, const struct sarg *a, size_t n,
+                            const struct stdin_src *in)
+{
+	size_t s = builtin_operands(a, n);
+	if (s + 1 >= n)
+		return SAFE_J; /* trap, trap -p, trap -l, or trap ACTION without signals */
+	const struct sarg *act = &a[s];
+	if (act->known && (eq(act->text, "-") || !*act->text || eq(act->text, "-p") || eq(act->text, "-l") ||
+	                   isdigit((unsigned char)act->text[0])))
+		return SAFE_J;
+	if (!act->known)
+		return J(VERDICT_ASK, "trap action that is not known before it runs", (int)s);
+	struct judgement j = cl_judge_text(c, act->text, NULL, 0, true);
+	if (j.v != VERDICT_SAFE)
+		j.reason = cl_printf(c, "trap action: %s", j.reason ? j.reason : "");
+	j.at = (int)s;
+	return j;
+}
+
+struct judgement judge_source(struct cctx *c, const char *name, const struct sarg *a, size_t n,
+                              const struct stdin_src *in)
+{
+	size_t s = builtin_operands(a, n);
+	if (s >= n)
+		return SAFE_J;
+	const char *text = NULL;
+	if (!a[s].known || a[s].procsub) {
+		struct stdin_src none = {STDIN_NONE, NULL};
+		return a[s].procsub ? judge_script_source(c, name, &a[s], &none, (int)s) : SAFE_J;
+	}
+	int w = cl_written_file(c, a[s].text, &text);
+	if (w == 1) {
+		struct judgement j = cl_judge_text(c, text, NULL, 0, true);
+		if (j.v != VERDICT_SAFE)
+			j.reason = cl_printf(c, "%s %s: %s", name, a[s].text, j.reason ? j.reason : "");
+		j.at = (int)s;
+		return j;
+	}
+	if (w == 0)
+		return J(VERDICT_ASK, cl_printf(c, "%s of a file written on this line", name), (int)s);
+	return SAFE_J;
+}
+
+struct judgement judge_deno(struct cctx *c, const char *name, const struct sarg *a, size_t n,
+                            const struct stdin_src *in)
+{
+	size_t s = skip_options(a, 1, n, NULL);
+	if (s >= n)
+		return SAFE_J;
+	if (kn(&a[s], "eval"))
+		return s + 1 < n ? judge_code_arg(c, "deno", &a[s + 1], (int)s + 1) : SAFE_J;
+	if (kn(&a[s], "publish"))
+		return dry_run(a, s, n, "--dry-run") ? SAFE_J : J(VERDICT_PUBLISH, "deno publish publishes to JSR", (int)s);
+	if (kn(&a[s], "run") || kn(&a[s], "x")) {
+		size_t k = skip_options(a, s + 1, n, NULL);
+		if (k < n && a[k].known && (starts(a[k].text, "npm:") || starts(a[k].text, "jsr:") || kn(&a[s], "x"))) {
+			struct sarg *v = xcalloc(n - k, sizeof *v);
+			for (size_t q = k; q < n; q++)
+				v[q - k] = a[q];
+			v[0].text = strchr(a[k].text, ':') ? strchr(a[k].text, ':') + 1 : a[k].text;
+			struct judgement j = judge_pkg_runner(c, "deno run", v, 0, n - k, in);
+			free(v);
+			return j;
+		}
+		return SAFE_J;
+	}
+	if (!a[s].known)
+		return judge_unknown_subcommand(c, "deno", s);
+	return SAFE_J;
+}
+
+struct judgement judge_php(struct cctx *c, const char *name, const struct sarg *a, size_t n,
+                           const struct stdin_src *in)
+{
+	for (size_t i = 1; i < n; i++) {
+		if (!a[i].known)
+			break;
+		if (a[i].text[0] == '-')
+			continue;
+		if (eq(base_name(a[i].text), "artisan") || eq(base_name(a[i].text), "console"))
+			return judge_spec(c, "artisan", &spec_dbtools, a + i, n - i);
+		break;
+	}
+	return judge_interp(c, &interp_php, a, n, in);
+}
+
+/* Editors run shell commands with :!cmd. */
+struct judgement judge_editor(struct cctx *c, const char *name, const struct sarg *a, size_t n,
+                              const struct stdin_src *in)
+{
+	struct judgement j = SAFE_J;
+	for (size_t i = 1; i < n; i++) {
+		const struct sarg *x = &a[i];
+		const char *cmd = NULL;
+		if ((kn(x, "-c") || kn(x, "--cmd")) && i + 1 < n)
+			x = &a[++i];
+		else if (!(x->known && x->text[0] == '+'))
+			continue;
+		if (!x->known)
+			return J(VERDICT_ASK, cl_printf(c, "%s runs an editor command that is not known", name), (int)i);
+		cmd = x->text + (x->text[0] == '+');
+		while (*cmd == ':' || *cmd == ' ')
+			cmd++;
+		const char *bang = strchr(cmd, '!');
+		if (bang && (bang == cmd || starts(cmd, "silent") || starts(cmd, "exe") || starts(cmd, "r") || starts(cmd, "w"))) {
+			struct sarg t = {.text = bang + 1, .known = true, .word = x->word};
+			j = judgement_max(j, judge_shell_text(c, cl_printf(c, "%s :!", name), &t, NULL, 0, (int)i));
+		}
+		if (starts(cmd, "call delete") || starts(cmd, "call system") || contains(cmd, "delete("))
+			j = judgement_max(j, J(VERDICT_ASK, cl_printf(c, "%s runs editor code", name), (int)i));
+	}
+	return j;
+}
