@@ -501,11 +501,6 @@ char *cl_printf(struct cctx *c, const char *fmt, ...)
 	return p;
 }
 
-unsigned cl_depth(const struct cctx *c)
-{
-	return c->depth;
-}
-
 static struct line_state *state_new(struct croot *r)
 {
 	struct line_state *ls = xcalloc(1, sizeof *ls);

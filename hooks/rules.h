@@ -90,7 +90,6 @@ void *cl_alloc(struct cctx *c, size_t n);
 char *cl_strdup(struct cctx *c, const char *s);
 char *cl_strndup(struct cctx *c, const char *s, size_t n);
 char *cl_printf(struct cctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-unsigned cl_depth(const struct cctx *c);
 
 /* ---- rules in the shape of a `classify =` line (rules/spec.c) ---- */
 
