@@ -1,7 +1,7 @@
 /* The command classifier: judges a whole parsed command line (static pass)
  * and the final argv of each command about to run (dynamic pass). Pure:
  * AST or argv in, verdicts out; it never runs anything. The rules of
- * judgement are in ../shared/docs/policy.md. */
+ * judgement are in docs/policy.md. */
 #ifndef SBSH_CLASSIFY_H
 #define SBSH_CLASSIFY_H
 
