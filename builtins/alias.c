@@ -10,14 +10,9 @@
 static void print_alias(const char *name, const char *value, void *ctx)
 {
 	(void)ctx;
-	printf("alias %s='", name);
-	for (const char *p = value; *p; p++) {
-		if (*p == '\'')
-			fputs("'\\''", stdout);
-		else
-			putchar(*p);
-	}
-	fputs("'\n", stdout);
+	printf("alias %s=", name);
+	builtin_print_single_quoted(value);
+	putchar('\n');
 }
 
 BUILTIN_FN(alias)

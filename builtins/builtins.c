@@ -1,6 +1,8 @@
-/* The builtin table, sorted by name for bsearch, and builtin_getopt. */
+/* The builtin table, sorted by name for bsearch, builtin_getopt, and the
+ * quoting that listings share. */
 #include "builtins/builtins.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -119,4 +121,13 @@ int builtin_getopt(struct builtin_getopt *g, int argc, char **argv, const char *
 		g->offset = 0;
 	}
 	return c;
+}
+
+void builtin_print_single_quoted(const char *s)
+{
+	struct strbuf sb;
+	strbuf_init(&sb);
+	strbuf_add_single_quoted(&sb, s, strlen(s));
+	fputs(sb.data, stdout);
+	strbuf_free(&sb);
 }

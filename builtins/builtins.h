@@ -39,6 +39,9 @@ struct builtin_getopt {
  * Returns the option char, -1 at the end, '?' after reporting an error. */
 int builtin_getopt(struct builtin_getopt *g, int argc, char **argv, const char *optstring, const char *cmd);
 
+/* Prints s to stdout in single quotes, as listings print values for reuse. */
+void builtin_print_single_quoted(const char *s);
+
 #define BUILTIN_FN(name) int builtin_##name(struct shell *sh, int argc, char **argv)
 
 /* Language and control (exec side). */

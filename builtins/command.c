@@ -29,13 +29,9 @@ static bool describe(struct shell *sh, const char *name, enum describe_style sty
 		if (alias) {
 			found = true;
 			if (style == DESCRIBE_SHORT) {
-				printf("alias %s='", name);
-				for (const char *p = alias; *p; p++)
-					if (*p == '\'')
-						fputs("'\\''", stdout);
-					else
-						putchar(*p);
-				fputs("'\n", stdout);
+				printf("alias %s=", name);
+				builtin_print_single_quoted(alias);
+				putchar('\n');
 			} else if (style == DESCRIBE_TYPE) {
 				puts("alias");
 			} else if (style == DESCRIBE_VERBOSE) {

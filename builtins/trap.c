@@ -5,25 +5,13 @@
 #include <stdio.h>
 #include <string.h>
 
-static void print_quoted(const char *s)
-{
-	putchar('\'');
-	for (; *s; s++) {
-		if (*s == '\'')
-			fputs("'\\''", stdout);
-		else
-			putchar(*s);
-	}
-	putchar('\'');
-}
-
 static void print_trap(struct shell *sh, int sig)
 {
 	const char *action = trap_get(sh, sig);
 	if (!action)
 		return;
 	fputs("trap -- ", stdout);
-	print_quoted(action);
+	builtin_print_single_quoted(action);
 	const char *name = trap_signal_name(sig);
 	/* bash prints real signals with their SIG prefix, EXIT and ERR bare */
 	if (sig == 0 || sig == trap_signal_count())

@@ -200,14 +200,8 @@ static void print_with_flag(struct var *v, void *ctx)
 	strbuf_addf(&sb, "%s %s", pc->command, v->name);
 	if (!(v->flags & (VAR_NOVALUE | VAR_ARRAY)) && v->value) {
 		/* dash's form: always single-quoted, reusable by any shell */
-		strbuf_adds(&sb, "='");
-		for (const char *p = v->value; *p; p++) {
-			if (*p == '\'')
-				strbuf_adds(&sb, "'\\''");
-			else
-				strbuf_addc(&sb, *p);
-		}
-		strbuf_addc(&sb, '\'');
+		strbuf_addc(&sb, '=');
+		strbuf_add_single_quoted(&sb, v->value, strlen(v->value));
 	} else if ((v->flags & VAR_ARRAY) && !(v->flags & VAR_NOVALUE)) {
 		strbuf_addc(&sb, '=');
 		add_array_value(&sb, v);

@@ -19,19 +19,6 @@
  * only files carrying it are ever replaced. */
 static const char shim_marker[] = "# sbsh shim: written by `sbsh --shims`";
 
-/* Appends s in single quotes, for a /bin/sh script. */
-static void add_sh_quoted(struct strbuf *sb, const char *s)
-{
-	strbuf_addc(sb, '\'');
-	for (const char *p = s; *p; p++) {
-		if (*p == '\'')
-			strbuf_adds(sb, "'\\''");
-		else
-			strbuf_addc(sb, *p);
-	}
-	strbuf_addc(sb, '\'');
-}
-
 static char *running_binary(void)
 {
 	char buf[PATH_MAX];
@@ -133,7 +120,7 @@ int shims_main(const char *dir)
 	strbuf_init(&script);
 	strbuf_addf(&script, "#!/bin/sh\n%s\n# Runs sbsh wherever a tool runs `bash` or `sh` by name.\nexec ",
 	            shim_marker);
-	add_sh_quoted(&script, sbsh);
+	strbuf_add_single_quoted(&script, sbsh, strlen(sbsh));
 	strbuf_adds(&script, " \"$@\"\n");
 
 	int rc = write_shim(real_dir, "bash", script.data);
@@ -144,7 +131,7 @@ int shims_main(const char *dir)
 		struct strbuf line;
 		strbuf_init(&line);
 		strbuf_adds(&line, "export PATH=");
-		add_sh_quoted(&line, real_dir);
+		strbuf_add_single_quoted(&line, real_dir, strlen(real_dir));
 		strbuf_adds(&line, "\":$PATH\"\n");
 		fputs(line.data, stdout);
 		strbuf_free(&line);

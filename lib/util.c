@@ -148,6 +148,18 @@ void strbuf_truncate(struct strbuf *sb, size_t len)
 	}
 }
 
+void strbuf_add_single_quoted(struct strbuf *sb, const char *s, size_t len)
+{
+	strbuf_addc(sb, '\'');
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '\'')
+			strbuf_adds(sb, "'\\''");
+		else
+			strbuf_addc(sb, s[i]);
+	}
+	strbuf_addc(sb, '\'');
+}
+
 int hex_digit_value(int c)
 {
 	if (c >= '0' && c <= '9')

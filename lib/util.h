@@ -33,6 +33,9 @@ void strbuf_adds(struct strbuf *sb, const char *s);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 void strbuf_truncate(struct strbuf *sb, size_t len);
+/* Appends s[0..len) in single quotes as every POSIX shell reads it back
+ * ('\'' for a quote inside). */
+void strbuf_add_single_quoted(struct strbuf *sb, const char *s, size_t len);
 /* Appends code point cp as UTF-8 ($'\u..', printf \U..); values past
  * Unicode are encoded in four bytes as bash does. */
 void strbuf_add_utf8(struct strbuf *sb, unsigned long cp);

@@ -346,19 +346,6 @@ static bool is_element_separator(const struct word *w, const struct word_part *p
 	       part->u.literal.text[0] == ' ' && same_range(&part->range, &w->parts[0].range);
 }
 
-/* 'text' as the builtin's array splitter reads it back ('\'' for '). */
-static void add_single_quoted(struct strbuf *sb, const char *text)
-{
-	strbuf_addc(sb, '\'');
-	for (const char *c = text; *c; c++) {
-		if (*c == '\'')
-			strbuf_adds(sb, "'\\''");
-		else
-			strbuf_addc(sb, *c);
-	}
-	strbuf_addc(sb, '\'');
-}
-
 /* Expands each element of a declaration array on its own (fields and all,
  * as in a=(...)) and passes NAME=('e1' 'e2') quoted for the builtin. */
 static int expand_declaration_array(struct shell *sh, const struct word *w, struct strvec *out)
@@ -390,7 +377,7 @@ static int expand_declaration_array(struct shell *sh, const struct word *w, stru
 				strbuf_addc(&sb, ' ');
 			/* The subscript is arithmetic: no quoting needed inside []. */
 			strbuf_addmem(&sb, value, prefix);
-			add_single_quoted(&sb, value + prefix);
+			strbuf_add_single_quoted(&sb, value + prefix, strlen(value + prefix));
 			free(value);
 			first_element = false;
 		} else if (elem.nparts > 0) {
@@ -405,7 +392,7 @@ static int expand_declaration_array(struct shell *sh, const struct word *w, stru
 			for (size_t k = 0; k < fields.len; k++) {
 				if (!first_element)
 					strbuf_addc(&sb, ' ');
-				add_single_quoted(&sb, fields.items[k]);
+				strbuf_add_single_quoted(&sb, fields.items[k], strlen(fields.items[k]));
 				first_element = false;
 			}
 			strvec_free(&fields);

@@ -616,14 +616,7 @@ static void pr_single_quoted(struct strbuf *out, const char *s, size_t len)
 		lex_quote_dollar(out, s, len);
 		return;
 	}
-	strbuf_addc(out, '\'');
-	for (size_t i = 0; i < len; i++) {
-		if (s[i] == '\'')
-			strbuf_adds(out, "'\\''");
-		else
-			strbuf_addc(out, s[i]);
-	}
-	strbuf_addc(out, '\'');
+	strbuf_add_single_quoted(out, s, len);
 }
 
 static bool is_dq_ctx(enum pctx ctx)

@@ -743,14 +743,7 @@ static char *transform_one(const char *value, char how)
 			vars_quote_ansi_c(&out, value);
 			break;
 		}
-		strbuf_addc(&out, '\'');
-		for (const char *p = value; *p; p++) {
-			if (*p == '\'')
-				strbuf_adds(&out, "'\\''");
-			else
-				strbuf_addc(&out, *p);
-		}
-		strbuf_addc(&out, '\'');
+		strbuf_add_single_quoted(&out, value, strlen(value));
 		break;
 	}
 	case 'E':

@@ -982,14 +982,7 @@ void vars_quote(struct strbuf *out, const char *value)
 		vars_quote_ansi_c(out, value);
 		return;
 	}
-	strbuf_addc(out, '\'');
-	for (const char *p = value; *p; p++) {
-		if (*p == '\'')
-			strbuf_adds(out, "'\\''");
-		else
-			strbuf_addc(out, *p);
-	}
-	strbuf_addc(out, '\'');
+	strbuf_add_single_quoted(out, value, strlen(value));
 }
 
 /* True when path is absolute, free of . and .. components, and names the

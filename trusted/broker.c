@@ -84,14 +84,7 @@ static void append_word(struct strbuf *sb, const char *w)
 		strbuf_adds(sb, w);
 		return;
 	}
-	strbuf_addc(sb, '\'');
-	for (const char *p = w; *p; p++) {
-		if (*p == '\'')
-			strbuf_adds(sb, "'\\''");
-		else
-			strbuf_addc(sb, *p);
-	}
-	strbuf_addc(sb, '\'');
+	strbuf_add_single_quoted(sb, w, strlen(w));
 }
 
 static char *env_lookup(char **env, const char *name)
