@@ -39,6 +39,8 @@ struct builtin_getopt {
  * Returns the option char, -1 at the end, '?' after reporting an error. */
 int builtin_getopt(struct builtin_getopt *g, int argc, char **argv, const char *optstring, const char *cmd);
 
+/* Prints the numbered signal names, as trap -l and kill -l do (trap.c). */
+void builtin_list_signals(void);
 /* Prints s to stdout in single quotes, as listings print values for reuse. */
 void builtin_print_single_quoted(const char *s);
 

@@ -11,18 +11,7 @@
 static int list_signals(struct shell *sh, int argc, char **argv, int i)
 {
 	if (i >= argc) {
-		int col = 0;
-		for (int sig = 1; sig < trap_signal_count(); sig++) {
-			const char *name = trap_signal_name(sig);
-			if (!name)
-				continue;
-			char buf[32];
-			snprintf(buf, sizeof buf, "SIG%s", name);
-			printf("%2d) %s", sig, buf);
-			putchar(++col % 5 == 0 ? '\n' : '\t');
-		}
-		if (col % 5)
-			putchar('\n');
+		builtin_list_signals();
 		return 0;
 	}
 	int status = 0;

@@ -30,7 +30,8 @@ static bool is_unsigned_number(const char *s)
 	return true;
 }
 
-static void list_signals(void)
+/* The table `trap -l` and `kill -l` print: five "N) SIGNAME" a line. */
+void builtin_list_signals(void)
 {
 	int col = 0;
 	for (int sig = 1; sig < trap_signal_count(); sig++) {
@@ -49,12 +50,21 @@ static void list_signals(void)
 		putchar('\n');
 }
 
+/* The signal an operand names, or -1 after saying it names none. */
+static int signal_operand(struct shell *sh, const char *arg)
+{
+	int sig = trap_signal_number(arg);
+	if (sig < 0)
+		shell_error(sh, "trap: %s: invalid signal specification", arg);
+	return sig;
+}
+
 BUILTIN_FN(trap)
 {
 	int i = 1;
 	bool print = false;
 	if (i < argc && strcmp(argv[i], "-l") == 0) {
-		list_signals();
+		builtin_list_signals();
 		return 0;
 	}
 	if (i < argc && strcmp(argv[i], "-p") == 0) {
@@ -76,13 +86,11 @@ BUILTIN_FN(trap)
 		}
 		int status = 0;
 		for (; i < argc; i++) {
-			int sig = trap_signal_number(argv[i]);
-			if (sig < 0) {
-				shell_error(sh, "trap: %s: invalid signal specification", argv[i]);
+			int sig = signal_operand(sh, argv[i]);
+			if (sig < 0)
 				status = 1;
-				continue;
-			}
-			print_trap(sh, sig);
+			else
+				print_trap(sh, sig);
 		}
 		return status;
 	}
@@ -99,9 +107,8 @@ BUILTIN_FN(trap)
 	}
 	int status = 0;
 	for (; i < argc; i++) {
-		int sig = trap_signal_number(argv[i]);
+		int sig = signal_operand(sh, argv[i]);
 		if (sig < 0) {
-			shell_error(sh, "trap: %s: invalid signal specification", argv[i]);
 			status = 1;
 			continue;
 		}

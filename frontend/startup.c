@@ -32,27 +32,11 @@ static int open_history(void)
 {
 	if (!isatty(0) || !isatty(2))
 		return -1;
-	const char *state = getenv("XDG_STATE_HOME");
-	const char *home = getenv("HOME");
-	char *dir;
-	if (state && state[0] == '/')
-		dir = xasprintf("%s/sbsh", state);
-	else if (home && *home)
-		dir = xasprintf("%s/.local/state/sbsh", home);
-	else
+	char *path = util_history_path(getenv("XDG_STATE_HOME"), getenv("HOME"));
+	if (!path)
 		return -1;
-	for (char *p = dir + 1; *p; p++) {
-		if (*p == '/') {
-			*p = '\0';
-			mkdir(dir, 0700);
-			*p = '/';
-		}
-	}
-	mkdir(dir, 0700);
-	char *path = xasprintf("%s/history", dir);
 	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	free(path);
-	free(dir);
 	return fd;
 }
 

@@ -369,3 +369,26 @@ bool util_write_all(int fd, const void *buf, size_t n)
 	}
 	return true;
 }
+
+char *util_history_path(const char *xdg_state_home, const char *home)
+{
+	char *dir;
+	if (xdg_state_home && xdg_state_home[0] == '/')
+		dir = xasprintf("%s/sbsh", xdg_state_home);
+	else if (home && *home)
+		dir = xasprintf("%s/.local/state/sbsh", home);
+	else
+		return NULL;
+	/* mkdir -p */
+	for (char *p = dir + 1; *p; p++) {
+		if (*p == '/') {
+			*p = '\0';
+			mkdir(dir, 0700);
+			*p = '/';
+		}
+	}
+	mkdir(dir, 0700);
+	char *path = xasprintf("%s/history", dir);
+	free(dir);
+	return path;
+}

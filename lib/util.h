@@ -79,6 +79,11 @@ FILE *util_fopen_regular(const char *path);
  * at before anything is read). */
 char *util_read_file(const char *path, int extra, size_t max, size_t *len);
 
+/* sbsh's history file: $XDG_STATE_HOME/sbsh/history (an absolute
+ * XDG_STATE_HOME), else HOME/.local/state/sbsh/history, its folders made
+ * (0700). Malloc'd; NULL when neither is set. */
+char *util_history_path(const char *xdg_state_home, const char *home);
+
 /* Writes all n bytes, going on after EINTR and short writes. Returns
  * false when a write fails (errno says why) or writes nothing. */
 bool util_write_all(int fd, const void *buf, size_t n);

@@ -548,36 +548,9 @@ int input_run_fd(struct shell *sh, int fd, const char *source_name)
 	return status;
 }
 
-/* $XDG_STATE_HOME/sbsh/history, else ~/.local/state/sbsh/history; the
- * directory is created. NULL when there is no home. */
-static char *history_path(struct shell *sh)
-{
-	const char *state = vars_get(sh, "XDG_STATE_HOME");
-	const char *home = vars_get(sh, "HOME");
-	char *dir;
-	if (state && state[0] == '/')
-		dir = xasprintf("%s/sbsh", state);
-	else if (home && *home)
-		dir = xasprintf("%s/.local/state/sbsh", home);
-	else
-		return NULL;
-	/* mkdir -p */
-	for (char *p = dir + 1; *p; p++) {
-		if (*p == '/') {
-			*p = '\0';
-			mkdir(dir, 0700);
-			*p = '/';
-		}
-	}
-	mkdir(dir, 0700);
-	char *path = xasprintf("%s/history", dir);
-	free(dir);
-	return path;
-}
-
 int input_run_interactive(struct shell *sh)
 {
-	char *hist = history_path(sh);
+	char *hist = util_history_path(vars_get(sh, "XDG_STATE_HOME"), vars_get(sh, "HOME"));
 	const char *hs = vars_get(sh, "HISTSIZE");
 	int size = hs ? atoi(hs) : 0;
 	users_prepare(); /* readline expands ~user itself */
