@@ -30,6 +30,16 @@ bool in_lists(const char *list, const char *s)
 	return in_list(list, s, strlen(s));
 }
 
+/* The first argument in a[from..n) that is known and one of words
+ * ("a|b"), or -1. */
+int find_word(const struct sarg *a, size_t from, size_t n, const char *words)
+{
+	for (size_t i = from; i < n; i++)
+		if (a[i].known && in_lists(words, a[i].text))
+			return (int)i;
+	return -1;
+}
+
 /* Index of the first "--" at or after from, or n. */
 size_t dashdash(const struct sarg *a, size_t from, size_t n)
 {

@@ -220,8 +220,6 @@ struct judgement judge_restore(struct cctx *c, const char *name, const struct sa
 struct judgement judge_mysqladmin(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                                   const struct stdin_src *in)
 {
-	for (size_t i = 1; i < n; i++)
-		if (kn(&a[i], "drop"))
-			return J(VERDICT_DELETE, cl_printf(c, "%s drop drops a database", name), (int)i);
-	return SAFE_J;
+	int i = find_word(a, 1, n, "drop");
+	return i >= 0 ? J(VERDICT_DELETE, cl_printf(c, "%s drop drops a database", name), i) : SAFE_J;
 }

@@ -294,10 +294,8 @@ static struct judgement judge_git_sub(struct cctx *c, struct git_state *gs, cons
 		return k >= 0 ? DEL("git symbolic-ref -d deletes a ref", k) : SAFE_J;
 	}
 	if (eq(sub, "reflog")) {
-		for (size_t i = f; i < n; i++)
-			if (kn(&a[i], "expire") || kn(&a[i], "delete"))
-				return DEL(cl_printf(c, "git reflog %s drops recovery points", a[i].text), i);
-		return SAFE_J;
+		int k = find_word(a, f, n, "expire|delete");
+		return k >= 0 ? DEL(cl_printf(c, "git reflog %s drops recovery points", a[k].text), k) : SAFE_J;
 	}
 	if (eq(sub, "gc")) {
 		for (size_t i = f; i < n; i++)

@@ -342,15 +342,13 @@ struct judgement judge_python(struct cctx *c, const char *name, const struct sar
 		if (tool.v != VERDICT_SAFE)
 			return tool;
 		if (eq(script, "setup.py")) {
-			for (size_t k = i + 1; k < n; k++)
-				if (a[k].known && in_lists("upload|register|upload_docs|bdist_wheel_upload", a[k].text))
-					return J(VERDICT_PUBLISH, "setup.py upload publishes to PyPI", (int)k);
+			int k = find_word(a, i + 1, n, "upload|register|upload_docs|bdist_wheel_upload");
+			if (k >= 0)
+				return J(VERDICT_PUBLISH, "setup.py upload publishes to PyPI", k);
 		} else if (eq(script, "manage.py") || eq(script, "django-admin")) {
-			for (size_t k = i + 1; k < n; k++)
-				if (a[k].known && in_lists("flush|reset_db|drop_test_database|sqlflush_exec|reset_schema",
-				                           a[k].text))
-					return J(VERDICT_DELETE, cl_printf(c, "manage.py %s empties the database", a[k].text),
-					         (int)k);
+			int k = find_word(a, i + 1, n, "flush|reset_db|drop_test_database|sqlflush_exec|reset_schema");
+			if (k >= 0)
+				return J(VERDICT_DELETE, cl_printf(c, "manage.py %s empties the database", a[k].text), k);
 		}
 		return SAFE_J;
 	}
