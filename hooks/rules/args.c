@@ -262,6 +262,23 @@ size_t skip_options(const struct sarg *a, size_t from, size_t n, const char *val
 	return i;
 }
 
+/* The indexes (max at most) of the words from a[1] on that are not known
+ * options, the options in value_opts taking the next word as their value:
+ * a tool's service, operation and operands. Returns how many. */
+size_t operand_indexes(const struct sarg *a, size_t n, const char *value_opts, int *idx, size_t max)
+{
+	size_t nw = 0;
+	for (size_t i = 1; i < n && nw < max; i++) {
+		if (a[i].known && a[i].text[0] == '-') {
+			if (in_lists(value_opts, a[i].text))
+				i++;
+			continue;
+		}
+		idx[nw++] = (int)i;
+	}
+	return nw;
+}
+
 struct judgement judge_unknown_subcommand(struct cctx *c, const char *name, size_t at)
 {
 	return J(VERDICT_ASK, cl_printf(c, "%s subcommand is not known before it runs", name), (int)at);

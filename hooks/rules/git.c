@@ -540,18 +540,8 @@ struct judgement judge_git(struct cctx *c, const char *name, const struct sarg *
 struct judgement judge_gh(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                           const struct stdin_src *in)
 {
-	int idx[8];
-	size_t nw = 0;
-	for (size_t i = 1; i < n && nw < 8; i++) {
-		if (a[i].known && a[i].text[0] == '-') {
-			if (in_lists("-R|--repo|--hostname", a[i].text))
-				i++;
-			continue;
-		}
-		idx[nw++] = (int)i;
-		if (nw == 2)
-			break;
-	}
+	int idx[2];
+	size_t nw = operand_indexes(a, n, "-R|--repo|--hostname", idx, 2);
 	if (has_flag(a, 1, n, "--help|-h|--version"))
 		return SAFE_J;
 	if (nw == 0)

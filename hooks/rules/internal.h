@@ -139,6 +139,7 @@ struct judgement judge_rest(struct cctx *c, const char *what, const struct sarg 
 struct judgement judge_as_command(struct cctx *c, const char *prog, const struct sarg *a, size_t from, size_t n,
                                   const struct stdin_src *in);
 size_t skip_options(const struct sarg *a, size_t from, size_t n, const char *value_opts);
+size_t operand_indexes(const struct sarg *a, size_t n, const char *value_opts, int *idx, size_t max);
 /* "NAME subcommand is not known before it runs" (ASK) at a. */
 struct judgement judge_unknown_subcommand(struct cctx *c, const char *name, size_t at);
 /* True when there is no subcommand at s (*j SAFE) or it is not known (*j ASK). */
