@@ -40,6 +40,17 @@ int find_word(const struct sarg *a, size_t from, size_t n, const char *words)
 	return -1;
 }
 
+/* In a loop over options, where they end: at an operand (a word not
+ * starting with "-", or "-" alone) or at "--", which *i then moves past. */
+bool options_end(const char *t, size_t *i)
+{
+	if (eq(t, "--")) {
+		(*i)++;
+		return true;
+	}
+	return t[0] != '-' || !t[1];
+}
+
 /* Index of the first "--" at or after from, or n. */
 size_t dashdash(const struct sarg *a, size_t from, size_t n)
 {

@@ -48,11 +48,7 @@ static struct judgement judge_container_run(struct cctx *c, const char *name, co
 			break;
 		}
 		const char *t = x->text;
-		if (eq(t, "--")) {
-			i++;
-			break;
-		}
-		if (t[0] != '-' || !t[1])
+		if (options_end(t, &i))
 			break;
 		size_t len = strcspn(t, "=");
 		const char *val = t[len] ? t + len + 1 : (i + 1 < n && a[i + 1].known ? a[i + 1].text : "");

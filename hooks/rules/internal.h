@@ -119,6 +119,7 @@ bool in_list(const char *list, const char *s, size_t slen);
 bool in_lists(const char *list, const char *s);
 int find_word(const struct sarg *a, size_t from, size_t n, const char *words);
 size_t dashdash(const struct sarg *a, size_t from, size_t n);
+bool options_end(const char *t, size_t *i);
 bool arg_is_flag(const struct sarg *a, const char *flags, bool clusters);
 bool long_abbrev_of(const char *t, size_t len, const char *flags);
 int gfind(const struct sarg *a, size_t from, size_t n, const char *flags);
