@@ -266,10 +266,10 @@ static struct judgement judge_git_sub(struct cctx *c, struct git_state *gs, cons
 		}
 		return SAFE_J;
 	}
-	if (eq(sub, "clean")) {
+	if (eq(sub, "clean") || eq(sub, "prune")) {
 		if (dry_run(a, f, n, "--dry-run|-n"))
 			return SAFE_J;
-		return DEL("git clean deletes untracked files", s);
+		return DEL(eq(sub, "clean") ? "git clean deletes untracked files" : "git prune drops unreachable objects", s);
 	}
 	if (eq(sub, "branch")) {
 		int d = gfind(a, f, n, "-D");
@@ -303,11 +303,6 @@ static struct judgement judge_git_sub(struct cctx *c, struct git_state *gs, cons
 			    long_abbrev_of(a[i].text, strcspn(a[i].text, "="), "--prune") && !strstr(a[i].text, "=2.weeks.ago"))
 				return DEL("git gc --prune drops unreachable commits", i);
 		return SAFE_J;
-	}
-	if (eq(sub, "prune")) {
-		if (dry_run(a, f, n, "--dry-run|-n"))
-			return SAFE_J;
-		return DEL("git prune drops unreachable objects", s);
 	}
 	if (eq(sub, "rm")) {
 		if (ghas(a, f, n, "--cached") || dry_run(a, f, n, "--dry-run|-n"))
