@@ -1102,22 +1102,19 @@ static void wres_part(struct wres *r, const struct word_part *p, bool quoted)
 		break;
 	}
 	case WORD_CMDSUB:
-		if (p->u.cmdsub.program) {
+	case WORD_PROCSUB: {
+		/* $( ) and <( ): the program is judged; the word it makes is not known */
+		const struct node *program = p->kind == WORD_CMDSUB ? p->u.cmdsub.program : p->u.procsub.program;
+		if (program) {
 			struct stdin_src none = {STDIN_NONE, NULL};
-			r->j = judgement_max(r->j, walk_node(c, p->u.cmdsub.program, &none));
+			r->j = judgement_max(r->j, walk_node(c, program, &none));
 		}
 		wres_unknown(r, quoted);
 		break;
+	}
 	case WORD_ARITH:
 		if (p->u.arith.expr)
 			walk_word(c, p->u.arith.expr, &r->j);
-		wres_unknown(r, quoted);
-		break;
-	case WORD_PROCSUB:
-		if (p->u.procsub.program) {
-			struct stdin_src none = {STDIN_NONE, NULL};
-			r->j = judgement_max(r->j, walk_node(c, p->u.procsub.program, &none));
-		}
 		wres_unknown(r, quoted);
 		break;
 	}
