@@ -509,24 +509,25 @@ static struct line_state *state_new(struct croot *r)
 	return ls;
 }
 
+static void var_entries_free(struct var_entry *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].name);
+		free(v[i].value);
+	}
+	free(v);
+}
+
 static void state_free(struct line_state *ls)
 {
-	for (size_t i = 0; i < ls->nvars; i++) {
-		free(ls->vars[i].name);
-		free(ls->vars[i].value);
-	}
-	for (size_t i = 0; i < ls->naliases; i++) {
-		free(ls->aliases[i].name);
-		free(ls->aliases[i].value);
-	}
+	var_entries_free(ls->vars, ls->nvars);
+	var_entries_free(ls->aliases, ls->naliases);
 	for (size_t i = 0; i < ls->nfuncs; i++)
 		free(ls->funcs[i].name);
 	for (size_t i = 0; i < ls->nfiles; i++) {
 		free(ls->files[i].name);
 		free(ls->files[i].text);
 	}
-	free(ls->vars);
-	free(ls->aliases);
 	free(ls->funcs);
 	free(ls->files);
 	free(ls);
