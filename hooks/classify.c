@@ -1324,20 +1324,29 @@ static const char *partial_text(struct cctx *c, const struct word *w)
 
 /* ---- nested text -------------------------------------------------------- */
 
+/* Parses text as a whole program (its first line is line 1); errors name
+ * source_name. Returns parse_program's result. */
+static int parse_whole_text(const char *source_name, const char *text, size_t len, struct node **prog,
+                            struct parse_error *err)
+{
+	struct parser_options opts;
+	memset(&opts, 0, sizeof opts);
+	opts.source_name = source_name;
+	opts.first_line = 1;
+	opts.at_eof = true;
+	*prog = NULL;
+	memset(err, 0, sizeof *err);
+	return parse_program(text, len, &opts, prog, err);
+}
+
 struct judgement cl_judge_text(struct cctx *c, const char *text, const struct sarg *pos, size_t npos,
                                bool share_state)
 {
 	if (c->depth >= CLASSIFY_MAX_DEPTH)
 		return judgement_make(VERDICT_ASK, "nested too deeply to judge", -1);
-	struct parser_options opts;
-	memset(&opts, 0, sizeof opts);
-	opts.source_name = "classify";
-	opts.first_line = 1;
-	opts.at_eof = true;
-	struct node *prog = NULL;
+	struct node *prog;
 	struct parse_error err;
-	memset(&err, 0, sizeof err);
-	if (parse_program(text, strlen(text), &opts, &prog, &err) != 0) {
+	if (parse_whole_text("classify", text, strlen(text), &prog, &err) != 0) {
 		free(err.message);
 		return judgement_make(VERDICT_ASK, "shell text that does not parse", -1);
 	}
@@ -1849,15 +1858,9 @@ enum verdict classify_static(struct classifier *cl, const struct node *program, 
 int classify_text(struct classifier *cl, const char *text, size_t len, struct classify_result *out,
                   char **err_message)
 {
-	struct parser_options opts;
-	memset(&opts, 0, sizeof opts);
-	opts.source_name = "-c";
-	opts.first_line = 1;
-	opts.at_eof = true;
-	struct node *prog = NULL;
+	struct node *prog;
 	struct parse_error err;
-	memset(&err, 0, sizeof err);
-	if (parse_program(text, len, &opts, &prog, &err) != 0) {
+	if (parse_whole_text("-c", text, len, &prog, &err) != 0) {
 		if (err_message)
 			*err_message = xasprintf("%u:%u: %s", err.pos.line, err.pos.col,
 			                         err.message ? err.message : "syntax error");
