@@ -74,16 +74,7 @@ static bool local_host(const char *h)
 struct judgement judge_ssh(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                            const struct stdin_src *in)
 {
-	size_t i = 1;
-	for (; i < n; i++) {
-		if (!a[i].known)
-			break;
-		const char *t = a[i].text;
-		if (t[0] != '-')
-			break;
-		if (t[1] && !t[2] && strchr("bcDEeFIiJLlmOopQRSWw", t[1]))
-			i++;
-	}
+	size_t i = skip_options(a, 1, n, "-b|-c|-D|-E|-e|-F|-I|-i|-J|-L|-l|-m|-O|-o|-p|-Q|-R|-S|-W|-w");
 	if (i >= n)
 		return SAFE_J;
 	if (!a[i].known)

@@ -583,15 +583,9 @@ struct judgement judge_deno(struct cctx *c, const char *name, const struct sarg 
 struct judgement judge_php(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                            const struct stdin_src *in)
 {
-	for (size_t i = 1; i < n; i++) {
-		if (!a[i].known)
-			break;
-		if (a[i].text[0] == '-')
-			continue;
-		if (eq(base_name(a[i].text), "artisan") || eq(base_name(a[i].text), "console"))
-			return judge_spec(c, "artisan", &spec_dbtools, a + i, n - i);
-		break;
-	}
+	size_t i = skip_options(a, 1, n, NULL);
+	if (i < n && a[i].known && (eq(base_name(a[i].text), "artisan") || eq(base_name(a[i].text), "console")))
+		return judge_spec(c, "artisan", &spec_dbtools, a + i, n - i);
 	return judge_interp(c, &interp_php, a, n, in);
 }
 
