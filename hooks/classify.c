@@ -509,24 +509,25 @@ static struct line_state *state_new(struct croot *r)
 	return ls;
 }
 
+static void var_entries_free(struct var_entry *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].name);
+		free(v[i].value);
+	}
+	free(v);
+}
+
 static void state_free(struct line_state *ls)
 {
-	for (size_t i = 0; i < ls->nvars; i++) {
-		free(ls->vars[i].name);
-		free(ls->vars[i].value);
-	}
-	for (size_t i = 0; i < ls->naliases; i++) {
-		free(ls->aliases[i].name);
-		free(ls->aliases[i].value);
-	}
+	var_entries_free(ls->vars, ls->nvars);
+	var_entries_free(ls->aliases, ls->naliases);
 	for (size_t i = 0; i < ls->nfuncs; i++)
 		free(ls->funcs[i].name);
 	for (size_t i = 0; i < ls->nfiles; i++) {
 		free(ls->files[i].name);
 		free(ls->files[i].text);
 	}
-	free(ls->vars);
-	free(ls->aliases);
 	free(ls->funcs);
 	free(ls->files);
 	free(ls);
@@ -1102,22 +1103,19 @@ static void wres_part(struct wres *r, const struct word_part *p, bool quoted)
 		break;
 	}
 	case WORD_CMDSUB:
-		if (p->u.cmdsub.program) {
+	case WORD_PROCSUB: {
+		/* $( ) and <( ): the program is judged; the word it makes is not known */
+		const struct node *program = p->kind == WORD_CMDSUB ? p->u.cmdsub.program : p->u.procsub.program;
+		if (program) {
 			struct stdin_src none = {STDIN_NONE, NULL};
-			r->j = judgement_max(r->j, walk_node(c, p->u.cmdsub.program, &none));
+			r->j = judgement_max(r->j, walk_node(c, program, &none));
 		}
 		wres_unknown(r, quoted);
 		break;
+	}
 	case WORD_ARITH:
 		if (p->u.arith.expr)
 			walk_word(c, p->u.arith.expr, &r->j);
-		wres_unknown(r, quoted);
-		break;
-	case WORD_PROCSUB:
-		if (p->u.procsub.program) {
-			struct stdin_src none = {STDIN_NONE, NULL};
-			r->j = judgement_max(r->j, walk_node(c, p->u.procsub.program, &none));
-		}
 		wres_unknown(r, quoted);
 		break;
 	}
@@ -1326,20 +1324,29 @@ static const char *partial_text(struct cctx *c, const struct word *w)
 
 /* ---- nested text -------------------------------------------------------- */
 
+/* Parses text as a whole program (its first line is line 1); errors name
+ * source_name. Returns parse_program's result. */
+static int parse_whole_text(const char *source_name, const char *text, size_t len, struct node **prog,
+                            struct parse_error *err)
+{
+	struct parser_options opts;
+	memset(&opts, 0, sizeof opts);
+	opts.source_name = source_name;
+	opts.first_line = 1;
+	opts.at_eof = true;
+	*prog = NULL;
+	memset(err, 0, sizeof *err);
+	return parse_program(text, len, &opts, prog, err);
+}
+
 struct judgement cl_judge_text(struct cctx *c, const char *text, const struct sarg *pos, size_t npos,
                                bool share_state)
 {
 	if (c->depth >= CLASSIFY_MAX_DEPTH)
 		return judgement_make(VERDICT_ASK, "nested too deeply to judge", -1);
-	struct parser_options opts;
-	memset(&opts, 0, sizeof opts);
-	opts.source_name = "classify";
-	opts.first_line = 1;
-	opts.at_eof = true;
-	struct node *prog = NULL;
+	struct node *prog;
 	struct parse_error err;
-	memset(&err, 0, sizeof err);
-	if (parse_program(text, strlen(text), &opts, &prog, &err) != 0) {
+	if (parse_whole_text("classify", text, strlen(text), &prog, &err) != 0) {
 		free(err.message);
 		return judgement_make(VERDICT_ASK, "shell text that does not parse", -1);
 	}
@@ -1851,15 +1858,9 @@ enum verdict classify_static(struct classifier *cl, const struct node *program, 
 int classify_text(struct classifier *cl, const char *text, size_t len, struct classify_result *out,
                   char **err_message)
 {
-	struct parser_options opts;
-	memset(&opts, 0, sizeof opts);
-	opts.source_name = "-c";
-	opts.first_line = 1;
-	opts.at_eof = true;
-	struct node *prog = NULL;
+	struct node *prog;
 	struct parse_error err;
-	memset(&err, 0, sizeof err);
-	if (parse_program(text, len, &opts, &prog, &err) != 0) {
+	if (parse_whole_text("-c", text, len, &prog, &err) != 0) {
 		if (err_message)
 			*err_message = xasprintf("%u:%u: %s", err.pos.line, err.pos.col,
 			                         err.message ? err.message : "syntax error");

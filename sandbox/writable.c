@@ -132,6 +132,40 @@ static char *join(const char *a, const char *b)
 	return xasprintf("%s/%s", a, b);
 }
 
+/* Where a tool keeps something: the value of its variable var when set,
+ * else dflt below base (NULL when there is no base). */
+static char *tool_dir(const char *var, const char *base, const char *dflt)
+{
+	const char *set = env_nonempty(var);
+	return set ? xstrdup(set) : base ? join(base, dflt) : NULL;
+}
+
+static void add_tool_dir(struct sandbox_grant_list *list, struct sandbox_state *st,
+                         const struct forbidden *home_real, const char *var, const char *base, const char *dflt,
+                         const char *why)
+{
+	char *p = tool_dir(var, base, dflt);
+	add_grant(list, st, p, why, true, home_real);
+	free(p);
+}
+
+/* Two folders of a tool's home (its variable, else ~/dflt), each granted
+ * as what[k]: the caches only, never the whole home. */
+static void add_home_parts(struct sandbox_grant_list *list, struct sandbox_state *st, const char *home,
+                           const struct forbidden *home_real, const char *var, const char *dflt,
+                           const char *const part[2], const char *const what[2])
+{
+	char *tool_home = tool_dir(var, home, dflt);
+	if (!tool_home)
+		return;
+	for (size_t k = 0; k < 2; k++) {
+		char *p = join(tool_home, part[k]);
+		add_grant(list, st, p, what[k], true, home_real);
+		free(p);
+	}
+	free(tool_home);
+}
+
 /* The package caches, each where its tool would look for it. */
 static void add_caches(struct sandbox_grant_list *list, struct sandbox_state *st, const char *home,
                        const struct forbidden *home_real)
@@ -149,16 +183,12 @@ static void add_caches(struct sandbox_grant_list *list, struct sandbox_state *st
 	free(p);
 
 	/* pip */
-	const char *pip = env_nonempty("PIP_CACHE_DIR");
-	p = pip ? xstrdup(pip) : cache ? join(cache, "pip") : NULL;
-	add_grant(list, st, p, "pip cache", true, home_real);
-	free(p);
+	add_tool_dir(list, st, home_real, "PIP_CACHE_DIR", cache, "pip", "pip cache");
 
 	/* NuGet */
-	const char *nuget = env_nonempty("NUGET_PACKAGES");
-	p = nuget ? xstrdup(nuget) : home ? join(home, ".nuget/packages") : NULL;
+	p = tool_dir("NUGET_PACKAGES", home, ".nuget/packages");
 	add_grant(list, st, p, "NuGet packages", true, home_real);
-	if (p && !nuget)
+	if (p && !env_nonempty("NUGET_PACKAGES"))
 		strvec_push_owned(&st->env, xasprintf("NUGET_PACKAGES=%s", p));
 	free(p);
 
@@ -179,36 +209,16 @@ static void add_caches(struct sandbox_grant_list *list, struct sandbox_state *st
 	}
 	add_grant(list, st, p, "Go module cache", true, home_real);
 	free(p);
-	const char *gocache = env_nonempty("GOCACHE");
-	p = gocache ? xstrdup(gocache) : cache ? join(cache, "go-build") : NULL;
-	add_grant(list, st, p, "Go build cache", true, home_real);
-	free(p);
+	add_tool_dir(list, st, home_real, "GOCACHE", cache, "go-build", "Go build cache");
 
 	/* Cargo: registry and git checkouts, not the binaries or config */
-	const char *cargo = env_nonempty("CARGO_HOME");
-	char *cargo_home = cargo ? xstrdup(cargo) : home ? join(home, ".cargo") : NULL;
-	if (cargo_home) {
-		p = join(cargo_home, "registry");
-		add_grant(list, st, p, "Cargo registry", true, home_real);
-		free(p);
-		p = join(cargo_home, "git");
-		add_grant(list, st, p, "Cargo git", true, home_real);
-		free(p);
-		free(cargo_home);
-	}
+	add_home_parts(list, st, home, home_real, "CARGO_HOME", ".cargo", (const char *const[]){"registry", "git"},
+	               (const char *const[]){"Cargo registry", "Cargo git"});
 
 	/* Gradle: caches and wrapper downloads, not init.d or properties */
-	const char *gradle = env_nonempty("GRADLE_USER_HOME");
-	char *gradle_home = gradle ? xstrdup(gradle) : home ? join(home, ".gradle") : NULL;
-	if (gradle_home) {
-		p = join(gradle_home, "caches");
-		add_grant(list, st, p, "Gradle caches", true, home_real);
-		free(p);
-		p = join(gradle_home, "wrapper");
-		add_grant(list, st, p, "Gradle wrapper", true, home_real);
-		free(p);
-		free(gradle_home);
-	}
+	add_home_parts(list, st, home, home_real, "GRADLE_USER_HOME", ".gradle",
+	               (const char *const[]){"caches", "wrapper"},
+	               (const char *const[]){"Gradle caches", "Gradle wrapper"});
 
 	/* Maven: the local repository, not settings.xml */
 	p = home ? join(home, ".m2/repository") : NULL;

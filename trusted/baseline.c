@@ -106,6 +106,15 @@ static DIR *list_dir(int fd)
 	return dir;
 }
 
+/* The next entry of dir but "." and "..", or NULL after the last. */
+static struct dirent *next_entry(DIR *dir)
+{
+	struct dirent *e;
+	while ((e = readdir(dir)) && (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0))
+		continue;
+	return e;
+}
+
 /* Removes NAME below dirfd, a whole folder included, never following a
  * link (a planted link is removed, not what it points to). */
 static void remove_at(int at, const char *name, int depth)
@@ -123,9 +132,8 @@ static void remove_at(int at, const char *name, int depth)
 		return;
 	}
 	struct dirent *e;
-	while ((e = readdir(dir)))
-		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-			remove_at(dirfd(dir), e->d_name, depth + 1);
+	while ((e = next_entry(dir)))
+		remove_at(dirfd(dir), e->d_name, depth + 1);
 	closedir(dir);
 	unlinkat(at, name, AT_REMOVEDIR);
 }
@@ -668,9 +676,7 @@ static void list_all(struct protect *p, int di, int depth, bool samples)
 	if (!dir)
 		return;
 	struct dirent *e;
-	while ((e = readdir(dir))) {
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-			continue;
+	while ((e = next_entry(dir))) {
 		struct stat st;
 		if (fstatat(p->dirs[di].fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
 			continue;
@@ -727,9 +733,7 @@ static void find_modules(struct module_walk *w, int di, int fd, const char *pref
 	if (!dir)
 		return;
 	struct dirent *e;
-	while ((e = readdir(dir))) {
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-			continue;
+	while ((e = next_entry(dir))) {
 		int sub = openat(fd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (sub < 0)
 			continue;
@@ -934,8 +938,8 @@ static bool remove_unknown(struct protect *p, int di, struct strvec *restored)
 	struct strvec extra;
 	strvec_init(&extra);
 	struct dirent *e;
-	while ((e = readdir(dir)))
-		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 && !protect_known_name(p, di, e->d_name))
+	while ((e = next_entry(dir)))
+		if (!protect_known_name(p, di, e->d_name))
 			strvec_push(&extra, e->d_name);
 	closedir(dir);
 	for (size_t i = 0; i < extra.len; i++) {

@@ -30,6 +30,27 @@ bool in_lists(const char *list, const char *s)
 	return in_list(list, s, strlen(s));
 }
 
+/* The first argument in a[from..n) that is known and one of words
+ * ("a|b"), or -1. */
+int find_word(const struct sarg *a, size_t from, size_t n, const char *words)
+{
+	for (size_t i = from; i < n; i++)
+		if (a[i].known && in_lists(words, a[i].text))
+			return (int)i;
+	return -1;
+}
+
+/* In a loop over options, where they end: at an operand (a word not
+ * starting with "-", or "-" alone) or at "--", which *i then moves past. */
+bool options_end(const char *t, size_t *i)
+{
+	if (eq(t, "--")) {
+		(*i)++;
+		return true;
+	}
+	return t[0] != '-' || !t[1];
+}
+
 /* Index of the first "--" at or after from, or n. */
 size_t dashdash(const struct sarg *a, size_t from, size_t n)
 {
@@ -250,6 +271,23 @@ size_t skip_options(const struct sarg *a, size_t from, size_t n, const char *val
 		i++;
 	}
 	return i;
+}
+
+/* The indexes (max at most) of the words from a[1] on that are not known
+ * options, the options in value_opts taking the next word as their value:
+ * a tool's service, operation and operands. Returns how many. */
+size_t operand_indexes(const struct sarg *a, size_t n, const char *value_opts, int *idx, size_t max)
+{
+	size_t nw = 0;
+	for (size_t i = 1; i < n && nw < max; i++) {
+		if (a[i].known && a[i].text[0] == '-') {
+			if (in_lists(value_opts, a[i].text))
+				i++;
+			continue;
+		}
+		idx[nw++] = (int)i;
+	}
+	return nw;
 }
 
 struct judgement judge_unknown_subcommand(struct cctx *c, const char *name, size_t at)

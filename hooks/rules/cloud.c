@@ -31,19 +31,12 @@ struct judgement judge_aws(struct cctx *c, const char *name, const struct sarg *
                            const struct stdin_src *in)
 {
 	int idx[16];
-	size_t nw = 0;
-	for (size_t i = 1; i < n && nw < 16; i++) {
-		if (a[i].known && a[i].text[0] == '-') {
-			if (in_lists("--profile|--region|--output|--endpoint-url|--query|--color|--ca-bundle|"
-			             "--cli-read-timeout|--cli-connect-timeout|--exclude|--include|--acl|--storage-class|"
-			             "--content-type|--cache-control|--sse|--expires|--metadata|--grants|--page-size|"
-			             "--bucket|--key|--cli-input-json|--cli-input-yaml|--body",
-			             a[i].text))
-				i++;
-			continue;
-		}
-		idx[nw++] = (int)i;
-	}
+	size_t nw = operand_indexes(a, n,
+	                            "--profile|--region|--output|--endpoint-url|--query|--color|--ca-bundle|"
+	                            "--cli-read-timeout|--cli-connect-timeout|--exclude|--include|--acl|--storage-class|"
+	                            "--content-type|--cache-control|--sse|--expires|--metadata|--grants|--page-size|"
+	                            "--bucket|--key|--cli-input-json|--cli-input-yaml|--body",
+	                            idx, 16);
 	if (has_flag(a, 1, n, "--help") || (nw > 0 && a[idx[nw - 1]].known && eq(a[idx[nw - 1]].text, "help")))
 		return SAFE_J;
 	if (nw < 2)
@@ -220,8 +213,6 @@ struct judgement judge_restore(struct cctx *c, const char *name, const struct sa
 struct judgement judge_mysqladmin(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                                   const struct stdin_src *in)
 {
-	for (size_t i = 1; i < n; i++)
-		if (kn(&a[i], "drop"))
-			return J(VERDICT_DELETE, cl_printf(c, "%s drop drops a database", name), (int)i);
-	return SAFE_J;
+	int i = find_word(a, 1, n, "drop");
+	return i >= 0 ? J(VERDICT_DELETE, cl_printf(c, "%s drop drops a database", name), i) : SAFE_J;
 }

@@ -48,11 +48,7 @@ static struct judgement judge_container_run(struct cctx *c, const char *name, co
 			break;
 		}
 		const char *t = x->text;
-		if (eq(t, "--")) {
-			i++;
-			break;
-		}
-		if (t[0] != '-' || !t[1])
+		if (options_end(t, &i))
 			break;
 		size_t len = strcspn(t, "=");
 		const char *val = t[len] ? t + len + 1 : (i + 1 < n && a[i + 1].known ? a[i + 1].text : "");
@@ -182,10 +178,7 @@ struct judgement judge_skopeo(struct cctx *c, const char *name, const struct sar
 struct judgement judge_kubectl(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                                const struct stdin_src *in)
 {
-	bool exec = false;
-	for (size_t i = 1; i < n; i++)
-		if (kn(&a[i], "exec") || kn(&a[i], "run") || kn(&a[i], "debug"))
-			exec = true;
+	bool exec = find_word(a, 1, n, "exec|run|debug") >= 0;
 	size_t dd = dashdash(a, 1, n);
 	struct judgement j = judge_spec(c, name, &spec_kubectl, a, dd);
 	if (exec && dd < n) {

@@ -151,10 +151,8 @@ static bool block_device(const char *p)
 struct judgement judge_rm_like(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                                const struct stdin_src *in)
 {
-	size_t end = dashdash(a, 1, n);
-	for (size_t i = 1; i < end; i++)
-		if (kn(&a[i], "--help") || kn(&a[i], "--version"))
-			return SAFE_J;
+	if (find_word(a, 1, dashdash(a, 1, n), "--help|--version") >= 0)
+		return SAFE_J;
 	if (eq(name, "trash-empty") && has_flag(a, 1, n, "--dry-run"))
 		return SAFE_J;
 	return J(VERDICT_DELETE, cl_printf(c, "%s deletes files", name), 0);
@@ -219,26 +217,16 @@ struct judgement judge_disk(struct cctx *c, const char *name, const struct sarg 
 	if (eq(name, "sgdisk") && has_flag(a, 1, n, "-p|--print|-i|--info|-v|--verify|-P|--pretend"))
 		return SAFE_J;
 	if (eq(name, "parted")) {
-		if (has_flag(a, 1, n, "-l|--list"))
-			return SAFE_J;
-		bool print = false;
-		for (size_t i = 1; i < n; i++)
-			if (kn(&a[i], "print") || kn(&a[i], "p"))
-				print = true;
-		if (print)
+		if (has_flag(a, 1, n, "-l|--list") || find_word(a, 1, n, "print|p") >= 0)
 			return SAFE_J;
 	}
 	if (in_lists("zfs|zpool", name)) {
-		for (size_t i = 1; i < n; i++)
-			if (kn(&a[i], "destroy") || kn(&a[i], "labelclear"))
-				return J(VERDICT_DELETE, cl_printf(c, "%s destroy deletes a dataset", name), (int)i);
-		return SAFE_J;
+		int i = find_word(a, 1, n, "destroy|labelclear");
+		return i >= 0 ? J(VERDICT_DELETE, cl_printf(c, "%s destroy deletes a dataset", name), i) : SAFE_J;
 	}
 	if (eq(name, "cryptsetup")) {
-		for (size_t i = 1; i < n; i++)
-			if (a[i].known && in_lists("luksFormat|erase|luksErase|reencrypt|luksKillSlot|format", a[i].text))
-				return J(VERDICT_DELETE, cl_printf(c, "cryptsetup %s destroys data", a[i].text), (int)i);
-		return SAFE_J;
+		int i = find_word(a, 1, n, "luksFormat|erase|luksErase|reencrypt|luksKillSlot|format");
+		return i >= 0 ? J(VERDICT_DELETE, cl_printf(c, "cryptsetup %s destroys data", a[i].text), i) : SAFE_J;
 	}
 	if (eq(name, "hdparm")) {
 		for (size_t i = 1; i < n; i++)
@@ -248,10 +236,8 @@ struct judgement judge_disk(struct cctx *c, const char *name, const struct sarg 
 		return SAFE_J;
 	}
 	if (eq(name, "nvme")) {
-		for (size_t i = 1; i < n; i++)
-			if (a[i].known && in_lists("format|sanitize|delete-ns|write-zeroes", a[i].text))
-				return J(VERDICT_DELETE, cl_printf(c, "nvme %s erases a disk", a[i].text), (int)i);
-		return SAFE_J;
+		int i = find_word(a, 1, n, "format|sanitize|delete-ns|write-zeroes");
+		return i >= 0 ? J(VERDICT_DELETE, cl_printf(c, "nvme %s erases a disk", a[i].text), i) : SAFE_J;
 	}
 	return J(VERDICT_DELETE, cl_printf(c, "%s erases a disk or filesystem", name), 0);
 }

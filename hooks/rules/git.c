@@ -266,10 +266,10 @@ static struct judgement judge_git_sub(struct cctx *c, struct git_state *gs, cons
 		}
 		return SAFE_J;
 	}
-	if (eq(sub, "clean")) {
+	if (eq(sub, "clean") || eq(sub, "prune")) {
 		if (dry_run(a, f, n, "--dry-run|-n"))
 			return SAFE_J;
-		return DEL("git clean deletes untracked files", s);
+		return DEL(eq(sub, "clean") ? "git clean deletes untracked files" : "git prune drops unreachable objects", s);
 	}
 	if (eq(sub, "branch")) {
 		int d = gfind(a, f, n, "-D");
@@ -294,10 +294,8 @@ static struct judgement judge_git_sub(struct cctx *c, struct git_state *gs, cons
 		return k >= 0 ? DEL("git symbolic-ref -d deletes a ref", k) : SAFE_J;
 	}
 	if (eq(sub, "reflog")) {
-		for (size_t i = f; i < n; i++)
-			if (kn(&a[i], "expire") || kn(&a[i], "delete"))
-				return DEL(cl_printf(c, "git reflog %s drops recovery points", a[i].text), i);
-		return SAFE_J;
+		int k = find_word(a, f, n, "expire|delete");
+		return k >= 0 ? DEL(cl_printf(c, "git reflog %s drops recovery points", a[k].text), k) : SAFE_J;
 	}
 	if (eq(sub, "gc")) {
 		for (size_t i = f; i < n; i++)
@@ -305,11 +303,6 @@ static struct judgement judge_git_sub(struct cctx *c, struct git_state *gs, cons
 			    long_abbrev_of(a[i].text, strcspn(a[i].text, "="), "--prune") && !strstr(a[i].text, "=2.weeks.ago"))
 				return DEL("git gc --prune drops unreachable commits", i);
 		return SAFE_J;
-	}
-	if (eq(sub, "prune")) {
-		if (dry_run(a, f, n, "--dry-run|-n"))
-			return SAFE_J;
-		return DEL("git prune drops unreachable objects", s);
 	}
 	if (eq(sub, "rm")) {
 		if (ghas(a, f, n, "--cached") || dry_run(a, f, n, "--dry-run|-n"))
@@ -542,18 +535,8 @@ struct judgement judge_git(struct cctx *c, const char *name, const struct sarg *
 struct judgement judge_gh(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                           const struct stdin_src *in)
 {
-	int idx[8];
-	size_t nw = 0;
-	for (size_t i = 1; i < n && nw < 8; i++) {
-		if (a[i].known && a[i].text[0] == '-') {
-			if (in_lists("-R|--repo|--hostname", a[i].text))
-				i++;
-			continue;
-		}
-		idx[nw++] = (int)i;
-		if (nw == 2)
-			break;
-	}
+	int idx[2];
+	size_t nw = operand_indexes(a, n, "-R|--repo|--hostname", idx, 2);
 	if (has_flag(a, 1, n, "--help|-h|--version"))
 		return SAFE_J;
 	if (nw == 0)

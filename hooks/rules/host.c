@@ -74,16 +74,7 @@ static bool local_host(const char *h)
 struct judgement judge_ssh(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                            const struct stdin_src *in)
 {
-	size_t i = 1;
-	for (; i < n; i++) {
-		if (!a[i].known)
-			break;
-		const char *t = a[i].text;
-		if (t[0] != '-')
-			break;
-		if (t[1] && !t[2] && strchr("bcDEeFIiJLlmOopQRSWw", t[1]))
-			i++;
-	}
+	size_t i = skip_options(a, 1, n, "-b|-c|-D|-E|-e|-F|-I|-i|-J|-L|-l|-m|-O|-o|-p|-Q|-R|-S|-W|-w");
 	if (i >= n)
 		return SAFE_J;
 	if (!a[i].known)
@@ -110,13 +101,8 @@ struct judgement judge_escape(struct cctx *c, const char *name, const struct sar
 struct judgement judge_terminal(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                                 const struct stdin_src *in)
 {
-	for (size_t i = 1; i < n; i++) {
-		if (!a[i].known)
-			continue;
-		const char *t = a[i].text;
-		if (eq(t, "@") || eq(t, "cli") || eq(t, "run") || eq(t, "action") ||
-		    in_lists("launch|send-text|spawn|send-key|write-chars|new-pane|new-tab|remote", t))
-			return J(VERDICT_ESCAPE, cl_printf(c, "%s %s runs or types a command outside the sandbox", name, t), (int)i);
-	}
-	return SAFE_J;
+	int i = find_word(a, 1, n, "@|cli|run|action|launch|send-text|spawn|send-key|write-chars|new-pane|new-tab|remote");
+	if (i < 0)
+		return SAFE_J;
+	return J(VERDICT_ESCAPE, cl_printf(c, "%s %s runs or types a command outside the sandbox", name, a[i].text), i);
 }

@@ -117,7 +117,9 @@ static inline bool kn(const struct sarg *a, const char *s)
 
 bool in_list(const char *list, const char *s, size_t slen);
 bool in_lists(const char *list, const char *s);
+int find_word(const struct sarg *a, size_t from, size_t n, const char *words);
 size_t dashdash(const struct sarg *a, size_t from, size_t n);
+bool options_end(const char *t, size_t *i);
 bool arg_is_flag(const struct sarg *a, const char *flags, bool clusters);
 bool long_abbrev_of(const char *t, size_t len, const char *flags);
 int gfind(const struct sarg *a, size_t from, size_t n, const char *flags);
@@ -138,6 +140,7 @@ struct judgement judge_rest(struct cctx *c, const char *what, const struct sarg 
 struct judgement judge_as_command(struct cctx *c, const char *prog, const struct sarg *a, size_t from, size_t n,
                                   const struct stdin_src *in);
 size_t skip_options(const struct sarg *a, size_t from, size_t n, const char *value_opts);
+size_t operand_indexes(const struct sarg *a, size_t n, const char *value_opts, int *idx, size_t max);
 /* "NAME subcommand is not known before it runs" (ASK) at a. */
 struct judgement judge_unknown_subcommand(struct cctx *c, const char *name, size_t at);
 /* True when there is no subcommand at s (*j SAFE) or it is not known (*j ASK). */

@@ -342,15 +342,13 @@ struct judgement judge_python(struct cctx *c, const char *name, const struct sar
 		if (tool.v != VERDICT_SAFE)
 			return tool;
 		if (eq(script, "setup.py")) {
-			for (size_t k = i + 1; k < n; k++)
-				if (a[k].known && in_lists("upload|register|upload_docs|bdist_wheel_upload", a[k].text))
-					return J(VERDICT_PUBLISH, "setup.py upload publishes to PyPI", (int)k);
+			int k = find_word(a, i + 1, n, "upload|register|upload_docs|bdist_wheel_upload");
+			if (k >= 0)
+				return J(VERDICT_PUBLISH, "setup.py upload publishes to PyPI", k);
 		} else if (eq(script, "manage.py") || eq(script, "django-admin")) {
-			for (size_t k = i + 1; k < n; k++)
-				if (a[k].known && in_lists("flush|reset_db|drop_test_database|sqlflush_exec|reset_schema",
-				                           a[k].text))
-					return J(VERDICT_DELETE, cl_printf(c, "manage.py %s empties the database", a[k].text),
-					         (int)k);
+			int k = find_word(a, i + 1, n, "flush|reset_db|drop_test_database|sqlflush_exec|reset_schema");
+			if (k >= 0)
+				return J(VERDICT_DELETE, cl_printf(c, "manage.py %s empties the database", a[k].text), k);
 		}
 		return SAFE_J;
 	}
@@ -486,6 +484,17 @@ struct judgement judge_awk(struct cctx *c, const char *name, const struct sarg *
 
 /* ---- the shell's own builtins that run text ---------------------------------------------- */
 
+/* Text the shell runs itself, sharing the line's state (eval, trap,
+ * source): its verdict, the reason after what, at the word at. */
+static struct judgement judge_builtin_text(struct cctx *c, const char *what, const char *text, size_t at)
+{
+	struct judgement j = cl_judge_text(c, text, NULL, 0, true);
+	if (j.v != VERDICT_SAFE)
+		j.reason = cl_printf(c, "%s: %s", what, j.reason ? j.reason : "");
+	j.at = (int)at;
+	return j;
+}
+
 struct judgement judge_eval(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                             const struct stdin_src *in)
 {
@@ -506,11 +515,7 @@ struct judgement judge_eval(struct cctx *c, const char *name, const struct sarg 
 		strbuf_free(&sb);
 		return judgement_max(J(VERDICT_ASK, "eval of text that is not known before it runs", u), part);
 	}
-	struct judgement j = cl_judge_text(c, join_args(c, a + s, n - s), NULL, 0, true);
-	if (j.v != VERDICT_SAFE)
-		j.reason = cl_printf(c, "%s: %s", name, j.reason ? j.reason : "");
-	j.at = (int)s;
-	return j;
+	return judge_builtin_text(c, name, join_args(c, a + s, n - s), s);
 }
 
 struct judgement judge_trap(struct cctx *c, const char *name, const struct sarg *a, size_t n,
@@ -525,11 +530,7 @@ struct judgement judge_trap(struct cctx *c, const char *name, const struct sarg 
 		return SAFE_J;
 	if (!act->known)
 		return J(VERDICT_ASK, "trap action that is not known before it runs", (int)s);
-	struct judgement j = cl_judge_text(c, act->text, NULL, 0, true);
-	if (j.v != VERDICT_SAFE)
-		j.reason = cl_printf(c, "trap action: %s", j.reason ? j.reason : "");
-	j.at = (int)s;
-	return j;
+	return judge_builtin_text(c, "trap action", act->text, s);
 }
 
 struct judgement judge_source(struct cctx *c, const char *name, const struct sarg *a, size_t n,
@@ -544,13 +545,8 @@ struct judgement judge_source(struct cctx *c, const char *name, const struct sar
 		return a[s].procsub ? judge_script_source(c, name, &a[s], &none, (int)s) : SAFE_J;
 	}
 	int w = cl_written_file(c, a[s].text, &text);
-	if (w == 1) {
-		struct judgement j = cl_judge_text(c, text, NULL, 0, true);
-		if (j.v != VERDICT_SAFE)
-			j.reason = cl_printf(c, "%s %s: %s", name, a[s].text, j.reason ? j.reason : "");
-		j.at = (int)s;
-		return j;
-	}
+	if (w == 1)
+		return judge_builtin_text(c, cl_printf(c, "%s %s", name, a[s].text), text, s);
 	if (w == 0)
 		return J(VERDICT_ASK, cl_printf(c, "%s of a file written on this line", name), (int)s);
 	return SAFE_J;
@@ -587,15 +583,9 @@ struct judgement judge_deno(struct cctx *c, const char *name, const struct sarg 
 struct judgement judge_php(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                            const struct stdin_src *in)
 {
-	for (size_t i = 1; i < n; i++) {
-		if (!a[i].known)
-			break;
-		if (a[i].text[0] == '-')
-			continue;
-		if (eq(base_name(a[i].text), "artisan") || eq(base_name(a[i].text), "console"))
-			return judge_spec(c, "artisan", &spec_dbtools, a + i, n - i);
-		break;
-	}
+	size_t i = skip_options(a, 1, n, NULL);
+	if (i < n && a[i].known && (eq(base_name(a[i].text), "artisan") || eq(base_name(a[i].text), "console")))
+		return judge_spec(c, "artisan", &spec_dbtools, a + i, n - i);
 	return judge_interp(c, &interp_php, a, n, in);
 }
 

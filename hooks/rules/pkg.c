@@ -29,11 +29,7 @@ struct judgement judge_pkg_runner(struct cctx *c, const char *what, const struct
 		if (!x->known)
 			break;
 		const char *t = x->text;
-		if (eq(t, "--")) {
-			i++;
-			break;
-		}
-		if (t[0] != '-' || !t[1])
+		if (options_end(t, &i))
 			break;
 		size_t len = strcspn(t, "=");
 		if (in_list("-c|--call", t, len)) {

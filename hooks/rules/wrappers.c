@@ -211,32 +211,27 @@ struct judgement judge_find(struct cctx *c, const char *name, const struct sarg 
 struct judgement judge_fd(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                           const struct stdin_src *in)
 {
-	for (size_t i = 1; i < n; i++) {
-		if (!a[i].known)
-			continue;
-		const char *t = a[i].text;
-		if (eq(t, "-x") || eq(t, "--exec") || eq(t, "-X") || eq(t, "--exec-batch")) {
-			size_t k = i + 1;
-			while (k < n && !kn(&a[k], ";"))
-				k++;
-			struct sarg *v = xcalloc(k - i + 1, sizeof *v);
-			size_t m = 0;
-			for (size_t q = i + 1; q < k; q++) {
-				v[m] = a[q];
-				if (a[q].known && strchr(a[q].text, '{'))
-					v[m] = placeholder_arg(c, &a[q], strstr(a[q].text, "{}") ? "{}" : a[q].text);
-				m++;
-			}
-			v[m].text = "";
-			v[m].known = false;
-			m++;
-			struct stdin_src none = {STDIN_NONE, NULL};
-			struct judgement j = judge_rest(c, cl_printf(c, "%s %s runs", name, t), v, m, &none, (int)i + 1);
-			free(v);
-			return j;
-		}
+	int x = find_word(a, 1, n, "-x|--exec|-X|--exec-batch");
+	if (x < 0)
+		return SAFE_J;
+	size_t i = (size_t)x, k = i + 1;
+	while (k < n && !kn(&a[k], ";"))
+		k++;
+	struct sarg *v = xcalloc(k - i + 1, sizeof *v);
+	size_t m = 0;
+	for (size_t q = i + 1; q < k; q++) {
+		v[m] = a[q];
+		if (a[q].known && strchr(a[q].text, '{'))
+			v[m] = placeholder_arg(c, &a[q], strstr(a[q].text, "{}") ? "{}" : a[q].text);
+		m++;
 	}
-	return SAFE_J;
+	v[m].text = "";
+	v[m].known = false;
+	m++;
+	struct stdin_src none = {STDIN_NONE, NULL};
+	struct judgement j = judge_rest(c, cl_printf(c, "%s %s runs", name, a[i].text), v, m, &none, (int)i + 1);
+	free(v);
+	return j;
 }
 
 /* ---- argv wrappers that need reading --------------------------------------------------- */
@@ -395,14 +390,14 @@ struct judgement judge_watch(struct cctx *c, const char *name, const struct sarg
 struct judgement judge_nix(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                            const struct stdin_src *in)
 {
-	for (size_t i = 1; i < n; i++) {
-		if (!a[i].known)
-			continue;
-		const char *t = a[i].text;
-		if (eq(name, "nix-shell") && (eq(t, "--run") || eq(t, "--command")) && i + 1 < n)
-			return judge_shell_text(c, "nix-shell --run", &a[i + 1], NULL, 0, (int)i + 1);
-		if (eq(name, "nix") && (eq(t, "-c") || eq(t, "--command")))
-			return judge_rest(c, NULL, a + i + 1, n - i - 1, in, (int)i + 1);
+	if (eq(name, "nix-shell")) {
+		int i = find_word(a, 1, n, "--run|--command");
+		if (i >= 0 && (size_t)i + 1 < n)
+			return judge_shell_text(c, "nix-shell --run", &a[i + 1], NULL, 0, i + 1);
+	} else if (eq(name, "nix")) {
+		int i = find_word(a, 1, n, "-c|--command");
+		if (i >= 0)
+			return judge_rest(c, NULL, a + i + 1, n - (size_t)i - 1, in, i + 1);
 	}
 	return SAFE_J;
 }
@@ -412,10 +407,8 @@ struct judgement judge_runner_misc(struct cctx *c, const char *name, const struc
                                    const struct stdin_src *in)
 {
 	if (eq(name, "gdb") || eq(name, "lldb")) {
-		for (size_t i = 1; i < n; i++)
-			if (kn(&a[i], "--args") || kn(&a[i], "--"))
-				return judge_rest(c, NULL, a + i + 1, n - i - 1, in, (int)i + 1);
-		return SAFE_J;
+		int i = find_word(a, 1, n, "--args|--");
+		return i >= 0 ? judge_rest(c, NULL, a + i + 1, n - (size_t)i - 1, in, i + 1) : SAFE_J;
 	}
 	if (eq(name, "perf")) {
 		if (n > 1 && kn(&a[1], "stat"))

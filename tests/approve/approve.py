@@ -4,13 +4,14 @@ the session, no, no answer in time, the word that made the verdict marked in
 the prompt, and a sandboxed background job that tries to answer for the
 human. The broker asks; sbsh -c whose text needs nobody as written runs
 without one, and refuses what turns out to need approval (both checked)."""
-import os, re, shutil, sys, tempfile, time
+import os, re, shlex, shutil, sys, tempfile, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from pty_human import play  # noqa: E402
 from report import check, check_sandboxed, summary  # noqa: E402
 
 SBSH = os.environ["SBSH"]
+INJECT = shlex.quote(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib", "inject_answer.py"))
 last_pid = 0
 
 
@@ -109,21 +110,8 @@ try:
     prompts, out = run("v=$(echo g); rm \"$v\"; echo status=$?", ["y"], env, work)
     check(not exists("g") and prompts == 1, "what only expansion reveals is asked when it runs", out)
 
-    with open(os.path.join(work, "inject.py"), "w") as f:
-        f.write(r'''
-import fcntl, os, termios, time
-end = time.time() + 5
-while time.time() < end:
-    for fd in (0, 1, 2):
-        for ch in b"y\r":
-            try:
-                fcntl.ioctl(fd, termios.TIOCSTI, bytes([ch]))
-            except OSError:
-                pass
-    time.sleep(0.1)
-''')
     touch("h")
-    prompts, out = run("python3 inject.py & sleep 0.5; rm h; echo status=$?; wait", [], env, work)
+    prompts, out = run("python3 %s y 5 0.1 & sleep 0.5; rm h; echo status=$?; wait" % INJECT, [], env, work)
     check(exists("h") and "status=121" in out, "a sandboxed background job cannot answer the prompt", out)
 
     # Who asks: the broker, always. sbsh -c whose text needs nobody as

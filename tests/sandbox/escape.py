@@ -5,13 +5,14 @@ Checks: approved (the command runs outside the sandbox), a wrong code and no
 answer (refused, status 121, nothing runs), headless (refused without a
 prompt), and a sandboxed background job that tries to type or read the
 answer (TIOCSTI, /dev/tty) cannot approve anything."""
-import os, re, shutil, sys, tempfile, time
+import os, re, shlex, shutil, sys, tempfile, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from pty_human import play  # noqa: E402
 from report import check, summary  # noqa: E402
 
 SBSH = os.environ["SBSH"]
+INJECT = shlex.quote(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib", "inject_answer.py"))
 REFUSED = 121
 
 
@@ -84,31 +85,9 @@ try:
     check("Type" not in out and "headless" in out, "headless: nobody is asked, the message says why", out[-300:])
 
     # A sandboxed background job tries to answer for the human.
-    injector = os.path.join(project, "inject.py")
-    with open(injector, "w") as f:
-        f.write(r'''
-import fcntl, os, termios, time
-log = open("inject.log", "w")
-end = time.time() + 4
-while time.time() < end:
-    for fd in (0, 1, 2):
-        for ch in b"yes\r":
-            try:
-                fcntl.ioctl(fd, termios.TIOCSTI, bytes([ch]))
-            except OSError as e:
-                log.write("tiocsti fd%d: %s\n" % (fd, e.strerror))
-    try:
-        t = os.open("/dev/tty", os.O_RDWR)
-        log.write("opened /dev/tty\n")
-        os.close(t)
-    except OSError as e:
-        log.write("/dev/tty: %s\n" % e.strerror)
-    time.sleep(0.2)
-log.close()
-''')
     target = os.path.join(outside, "injected")
-    status, out = run(["-c", "python3 inject.py & sleep 0.5; escape touch %s; echo status=$?; wait" % target],
-                      None, env, project)
+    status, out = run(["-c", "python3 %s yes 4 0.2 inject.log & sleep 0.5; escape touch %s; echo status=$?; wait"
+                       % (INJECT, target)], None, env, project)
     check(not os.path.exists(target), "a sandboxed background job cannot answer the prompt", out[-400:])
     check("status=%d" % REFUSED in out, "... and the escape is refused", out[-300:])
 finally:
