@@ -7,6 +7,7 @@
 
 #include <jansson.h>
 
+#include "frontend/classify_cli.h"
 #include "hooks/classify.h"
 #include "lib/util.h"
 

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "frontend/classify_cli.h"
 #include "frontend/config.h"
 #include "frontend/shims.h"
 #include "frontend/startup.h"

@@ -115,10 +115,4 @@ enum classify_target {
 enum verdict classify_argv(struct classifier *cl, char *const *argv, const char *resolved_path,
                            enum classify_target target, struct classify_result *out);
 
-/* `sbsh --classify [--json] -c STRING` and `sbsh --classify [--json] FILE`:
- * argv[0] is "sbsh", argv[1] "--classify"; rules: the config file's
- * (classifier_add_rule), NULL-terminated, or NULL. Prints the verdict, runs nothing.
- * Returns 0 when it could judge, 2 on a syntax or usage error. */
-int classify_main(int argc, char **argv, char *const *rules);
-
 #endif
