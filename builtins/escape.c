@@ -28,7 +28,7 @@ BUILTIN_FN(escape)
 	describe(&cmd, argc, argv);
 	if (sh->broker_fd < 0) {
 		/* Only the broker, forked before confinement, can run it outside;
-		 * a quiet sbsh -c (startup.c) has none although a human is there. */
+		 * a quiet sbsh -c (frontend/startup.c) has none although a human is there. */
 		shell_error(sh, "refused ESCAPE (%s): %s — %s",
 		            sh->quiet ? "no broker in this session" : "headless, nobody to approve", cmd.data,
 		            sh->quiet ? "sbsh -c starts the broker only when its text, as written, may need "

@@ -62,7 +62,7 @@ static int run_config(struct startup *st, int argc, char **argv, int at, bool mo
 }
 
 /* --protect accept|status: the protected files' baseline
- * (trusted/protect.c). */
+ * (trusted/protect_cli.c). */
 static int run_protect(struct startup *st, int argc, char **argv, int at, bool modified)
 {
 	(void)modified;

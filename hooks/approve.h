@@ -14,10 +14,10 @@ struct policy_options {
 	int broker_fd;     /* -1 when there is no broker */
 	/* Why nobody can be asked, when it is not that nobody is there: an
 	 * sbsh -c on a terminal whose text needed no approval as written runs
-	 * without a broker (startup.c). NULL: headless. */
+	 * without a broker (frontend/startup.c). NULL: headless. */
 	const char *nobody_why;
 	/* Without a broker, ask `sbsh --approver' directly when one runs
-	 * (approver.h: approver_ask). */
+	 * (trusted/approver_client.h: approver_ask). */
 	bool ask_approver;
 	bool text_safe;    /* the -c text needs nobody as written: nothing to ask up front */
 	unsigned approval_timeout_s;

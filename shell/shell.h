@@ -73,7 +73,7 @@ struct trap_table;  /* trap.c */
 struct hash_table;  /* cmdhash.c: the command hash */
 struct job;         /* jobs.c: one pipeline or async list */
 struct policy;      /* hooks/approve.c */
-struct sandbox_state; /* sandbox.c */
+struct sandbox_state; /* sandbox/sandbox.h */
 struct parse_error;  /* parser.h */
 
 /* One level of the call stack bash shows in FUNCNAME, BASH_SOURCE and
@@ -137,7 +137,7 @@ struct shell {
 	int tty_fd;          /* the shell's terminal when job control is on, else -1 */
 	int broker_fd;       /* socket to the unsandboxed broker, -1 when nobody can be asked */
 	bool quiet;          /* sbsh -c whose text needed nobody as written: no broker
-	                      * was forked, nobody can be asked (startup.c) */
+	                      * was forked, nobody can be asked (frontend/startup.c) */
 	bool session_leader; /* on the broker's pty, in a session of our own: our exit
 	                      * hangs up the terminal's foreground process group */
 	int history_fd;      /* the history file, opened before confinement, or -1 */

@@ -1,7 +1,8 @@
 /* Protected files: what runs later outside the sandbox (git hooks, git's
  * config, sbsh's own .agentcommands.json). A baseline is taken before
- * confinement and held by the warden, a process in its own session that
- * the sandbox cannot write to or kill with the shell's process group; it
+ * confinement and held by the warden, a process in a group of its own
+ * (in the caller's session) that the sandbox cannot write to or kill with
+ * the shell's process group; it
  * puts back whatever a command changed, at the end of every top-level
  * command line and when the session ends. The baseline is also persisted
  * under $XDG_STATE_HOME/sbsh/ (out of the sandbox's reach) so a session
