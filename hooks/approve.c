@@ -19,7 +19,10 @@
 #include "sandbox/denial.h"
 #include "lib/events.h"
 #include "hooks/protect_client.h"
+#include "shell/ast.h"
 #include "shell/vars.h"
+
+#include <sys/stat.h>
 
 struct allow_list {
 	char *path;
@@ -37,6 +40,17 @@ struct policy {
 	struct strvec line_ok;    /* normalised commands approved for this line */
 	struct strvec line_no;    /* ... and refused for it */
 	unsigned line_depth;      /* nested lines (eval, source) share the outer decision */
+	/* The static pass over the top-level line being run: what it knew of
+	 * each simple command binds that command's run-time check. */
+	struct classify_result line;
+	char **line_keys;           /* per item: the command as asked, NULL when SAFE */
+	unsigned char *line_answer; /* per item: enum item_answer */
+};
+
+enum item_answer {
+	ITEM_OPEN, /* not asked, or nobody could answer */
+	ITEM_YES,  /* the human said yes up front, or for the session */
+	ITEM_NO,   /* the human said no */
 };
 
 #define ALLOW_LIST_MAX (1u << 20) /* a list of commands; a sparse 100 GB file is not one */
@@ -359,6 +373,42 @@ static int ask_human(struct shell *sh, const char *verdict, const char *command,
 	return answer;
 }
 
+/* The command of an item as questions show it and answers remember it:
+ * as the dynamic pass normalises argv when the item's words are plain, so
+ * the answer is found again when the command runs; *at and *len mark the
+ * deciding word. words receives those words (empty when not plain). */
+static char *item_key(const struct classify_item *it, struct strvec *words, size_t *at, size_t *len)
+{
+	size_t decider;
+	*at = *len = 0;
+	if (split_item(it, words, &decider))
+		return normalise_marking(words->items, decider, at, len);
+	char *command = xstrdup(it->command);
+	if (it->word && it->word_at + strlen(it->word) <= strlen(command) &&
+	    strncmp(command + it->word_at, it->word, strlen(it->word)) == 0)
+		*at = it->word_at, *len = strlen(it->word);
+	return command;
+}
+
+static void line_forget(struct policy *p)
+{
+	for (size_t i = 0; p->line_keys && i < p->line.nitems; i++)
+		free(p->line_keys[i]);
+	free(p->line_keys);
+	free(p->line_answer);
+	p->line_keys = NULL;
+	p->line_answer = NULL;
+	classify_result_free(&p->line);
+}
+
+/* Marks every item asked as key with the human's answer. */
+static void line_answer_all(struct policy *p, const char *key, enum item_answer a)
+{
+	for (size_t i = 0; i < p->line.nitems; i++)
+		if (p->line_keys[i] && strcmp(p->line_keys[i], key) == 0)
+			p->line_answer[i] = (unsigned char)a;
+}
+
 void policy_line_begin(struct shell *sh, const struct node *line)
 {
 	struct policy *p = sh->policy;
@@ -368,13 +418,31 @@ void policy_line_begin(struct shell *sh, const struct node *line)
 		return;
 	strvec_free(&p->line_ok);
 	strvec_free(&p->line_no);
+	line_forget(p);
+	if (p->opts.text_safe)
+		return; /* judged whole at startup: nothing in it binds above SAFE */
+	/* The static pass runs headless too: what it knows binds each
+	 * command's check when the command runs. */
+	struct classify_result *r = &p->line;
+	classify_static(p->cl, line, r);
+	p->line_keys = xcalloc(r->nitems ? r->nitems : 1, sizeof *p->line_keys);
+	p->line_answer = xcalloc(r->nitems ? r->nitems : 1, 1);
+	for (size_t i = 0; i < r->nitems; i++) {
+		struct classify_item *it = &r->items[i];
+		if (it->verdict == VERDICT_SAFE || !it->command)
+			continue;
+		struct strvec words;
+		strvec_init(&words);
+		size_t at, len;
+		p->line_keys[i] = item_key(it, &words, &at, &len);
+		char *skey = session_key(p->line_keys[i]);
+		if (contains(&p->session_ok, skey))
+			p->line_answer[i] = ITEM_YES;
+		free(skey);
+		strvec_free(&words);
+	}
 	if (!can_ask(p))
 		return; /* each command is refused when it is reached */
-	if (p->opts.text_safe)
-		return; /* judged whole at startup: what comes up is asked as it runs */
-	struct classify_result r;
-	classify_result_init(&r);
-	classify_static(p->cl, line, &r);
 	/* Only what is decidable now is asked up front; ASK waits for the
 	 * expanded argv. The escape builtin asks for itself. */
 	struct strbuf cmds, reasons, marks;
@@ -385,9 +453,9 @@ void policy_line_begin(struct shell *sh, const struct node *line)
 	enum verdict worst = VERDICT_SAFE;
 	struct strvec asked;
 	strvec_init(&asked);
-	for (size_t i = 0; i < r.nitems; i++) {
-		struct classify_item *it = &r.items[i];
-		if (it->verdict <= VERDICT_ASK || !it->command)
+	for (size_t i = 0; i < r->nitems; i++) {
+		struct classify_item *it = &r->items[i];
+		if (it->verdict <= VERDICT_ASK || !it->command || p->line_answer[i] == ITEM_YES)
 			continue;
 		if (strncmp(it->command, "escape ", 7) == 0 || strcmp(it->command, "escape") == 0)
 			continue;
@@ -395,20 +463,10 @@ void policy_line_begin(struct shell *sh, const struct node *line)
 		 * runs, so the human sees what will really run. */
 		if (strpbrk(it->command, "$`"))
 			continue;
-		/* Shown and remembered as the dynamic pass will normalise it, so
-		 * the answer is found again when the command runs. */
 		struct strvec words;
 		strvec_init(&words);
-		size_t decider, at = 0, len = 0;
-		char *command;
-		if (split_item(it, &words, &decider)) {
-			command = normalise_marking(words.items, decider, &at, &len);
-		} else {
-			command = xstrdup(it->command);
-			if (it->word && it->word_at + strlen(it->word) <= strlen(command) &&
-			    strncmp(command + it->word_at, it->word, strlen(it->word)) == 0)
-				at = it->word_at, len = strlen(it->word);
-		}
+		size_t at, len;
+		char *command = item_key(it, &words, &at, &len);
 		bool skip = contains(&asked, command) ||
 		            decided_without_asking(p, command, words.len ? words.items : NULL, it->verdict);
 		strvec_free(&words);
@@ -437,10 +495,11 @@ void policy_line_begin(struct shell *sh, const struct node *line)
 		 * when it is reached. */
 		if (answer < 0)
 			strvec_free(&asked);
-		struct strvec *into = answer == BROKER_YES_ONCE || answer == BROKER_YES_SESSION
-		                          ? &p->line_ok : &p->line_no;
+		bool yes = answer == BROKER_YES_ONCE || answer == BROKER_YES_SESSION;
+		struct strvec *into = yes ? &p->line_ok : &p->line_no;
 		for (size_t i = 0; i < asked.len; i++) {
 			strvec_push(into, asked.items[i]);
+			line_answer_all(p, asked.items[i], yes ? ITEM_YES : ITEM_NO);
 			if (answer == BROKER_YES_SESSION)
 				strvec_push_owned(&p->session_ok, session_key(asked.items[i]));
 		}
@@ -449,7 +508,6 @@ void policy_line_begin(struct shell *sh, const struct node *line)
 	strbuf_free(&cmds);
 	strbuf_free(&reasons);
 	strbuf_free(&marks);
-	classify_result_free(&r);
 }
 
 void policy_line_end(struct shell *sh)
@@ -462,7 +520,23 @@ void policy_line_end(struct shell *sh)
 	if (p && p->line_depth > 0 && --p->line_depth == 0) {
 		strvec_free(&p->line_ok);
 		strvec_free(&p->line_no);
+		line_forget(p);
 	}
+}
+
+/* The verdict of an allow entry's own text, `*` read as a word: an entry
+ * never pre-approves more than it says. */
+static enum verdict entry_verdict(struct policy *p, const char *entry)
+{
+	struct classify_result r;
+	classify_result_init(&r);
+	char *err = NULL;
+	enum verdict v = VERDICT_SAFE;
+	if (classify_text(p->cl, entry, strlen(entry), &r, &err) == 0)
+		v = r.verdict;
+	free(err);
+	classify_result_free(&r);
+	return v;
 }
 
 static int refuse(struct shell *sh, enum verdict v, const char *command, const char *why,
@@ -473,14 +547,115 @@ static int refuse(struct shell *sh, enum verdict v, const char *command, const c
 	return STATUS_REFUSED;
 }
 
+/* Standard input when nothing on the line says where it comes from: the
+ * shell's own, or a pipeline's. What a program would read as code from a
+ * pipe, a socket or a file is not known; a terminal is the human's. */
+static enum stdin_kind inherited_stdin(void)
+{
+	struct stat st;
+	if (fstat(0, &st) != 0 || S_ISCHR(st.st_mode))
+		return STDIN_NONE;
+	return STDIN_UNKNOWN;
+}
+
+/* What the run-time check is told besides the argv: what the static pass
+ * knew of this command, or, for a command it did not see (a function
+ * defined on an earlier line, eval'd text), its own redirections. *owned
+ * receives text to free. */
+static void command_facts(struct shell *sh, const struct classify_binding *b, struct classify_facts *f,
+                          char **owned)
+{
+	struct policy *p = sh->policy;
+	memset(f, 0, sizeof *f);
+	*owned = NULL;
+	f->written = p->line.written;
+	f->nwritten = p->line.nwritten;
+	f->in.kind = STDIN_NONE;
+	if (b) {
+		f->in.kind = b->stdin_kind;
+		f->in.text = b->stdin_text;
+		f->procsubs = b->procsubs;
+		f->nprocsubs = b->nprocsubs;
+	} else if (sh->running_simple) {
+		const struct node *n = sh->running_simple;
+		for (size_t i = 0; i < n->nredirs; i++) {
+			const struct redir *rd = &n->redirs[i];
+			bool here = rd->op == REDIR_HEREDOC || rd->op == REDIR_HEREDOC_STRIP;
+			if (rd->fd > 0 || !(here || rd->op == REDIR_HERESTRING || rd->op == REDIR_IN ||
+			                    rd->op == REDIR_RDWR || rd->op == REDIR_DUP_IN))
+				continue;
+			free(*owned);
+			*owned = NULL;
+			char *text = NULL;
+			if (here && !rd->heredoc)
+				text = xstrdup("");
+			else if ((here && ast_word_literal_value(rd->heredoc, &text)) ||
+			         (rd->op == REDIR_HERESTRING && ast_word_literal_value(rd->target, &text))) {
+				if (rd->op == REDIR_HERESTRING) {
+					char *t = xasprintf("%s\n", text);
+					free(text);
+					text = t;
+				}
+			} else {
+				text = NULL;
+			}
+			*owned = text;
+			f->in.text = text;
+			f->in.kind = text ? STDIN_TEXT : rd->op == REDIR_IN || rd->op == REDIR_RDWR ? STDIN_FILE : STDIN_UNKNOWN;
+		}
+	}
+	if (f->in.kind == STDIN_NONE)
+		f->in.kind = inherited_stdin();
+}
+
+/* Whether every question the line asked up front about this command was
+ * answered yes (*said_no: one was answered no). */
+static bool answered_up_front(const struct policy *p, const struct classify_binding *b, bool *said_no)
+{
+	bool all = b != NULL && b->verdict > VERDICT_SAFE;
+	*said_no = false;
+	for (size_t i = b ? b->first : 0; b && i < b->end && i < p->line.nitems; i++) {
+		if (p->line.items[i].verdict == VERDICT_SAFE)
+			continue;
+		if (p->line_answer[i] == ITEM_NO)
+			*said_no = true;
+		else if (p->line_answer[i] != ITEM_YES)
+			all = false;
+	}
+	return all && !*said_no;
+}
+
 int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 {
 	struct policy *p = sh->policy;
 	if (!p || p->opts.off || !argv[0])
 		return 0;
+	const struct classify_binding *b =
+		p->line_keys ? classify_binding_of(&p->line, sh->running_simple) : NULL;
+	struct classify_facts facts;
+	char *facts_text;
+	command_facts(sh, b, &facts, &facts_text);
 	struct classify_result r;
 	classify_result_init(&r);
-	enum verdict v = classify_argv(p->cl, argv, path, path ? CLASSIFY_PROGRAM : CLASSIFY_BUILTIN, &r);
+	enum verdict v = classify_argv_facts(p->cl, argv, path, path ? CLASSIFY_PROGRAM : CLASSIFY_BUILTIN,
+	                                     &facts, &r);
+	free(facts_text);
+	bool said_no = false;
+	/* What the human was shown up front and said yes to runs, unless the
+	 * run-time check finds more; a no binds the command whatever its argv. */
+	if (v != VERDICT_SAFE && answered_up_front(p, b, &said_no) && v <= b->verdict) {
+		events_command(p->opts.events, argv, verdict_name(v), "allow", "human");
+		classify_result_free(&r);
+		return 0;
+	}
+	if (said_no && !(!path && strcmp(argv[0], "escape") == 0)) {
+		char *command = normalise(argv);
+		int rc = refuse(sh, v > VERDICT_SAFE ? v : b->verdict, command, "the human said no", NULL);
+		events_command(p->opts.events, argv, verdict_name(v), "refuse", "human");
+		free(command);
+		classify_result_free(&r);
+		return rc;
+	}
 	if (v == VERDICT_SAFE || (!path && strcmp(argv[0], "escape") == 0)) {
 		/* the escape builtin puts it to the human itself, with a code */
 		if (v == VERDICT_SAFE)
@@ -507,6 +682,20 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 	char *marks = NULL;
 	char *command = normalise_with_mark(argv, decider, &marks);
 	classify_result_free(&r);
+	/* Raised by what the argv does not show (its standard input, a <( ),
+	 * a script written on the line, its environment): then neither an
+	 * answer remembered for the argv nor an allow entry for the program
+	 * covers it, and the human is shown the text it will read. */
+	struct classify_result r0;
+	classify_result_init(&r0);
+	bool raised = classify_argv(p->cl, argv, path, path ? CLASSIFY_PROGRAM : CLASSIFY_BUILTIN, &r0) < v;
+	classify_result_free(&r0);
+	if (raised && facts.in.kind == STDIN_TEXT && facts.in.text) {
+		char *shown = xasprintf("%s <<'EOF'\n%s%sEOF", command, facts.in.text,
+		                        *facts.in.text && facts.in.text[strlen(facts.in.text) - 1] != '\n' ? "\n" : "");
+		free(command);
+		command = shown;
+	}
 	char *key = NULL;
 	struct allow_list *lists[2] = {&p->user, &p->project};
 	for (size_t l = 0; l < 2; l++) {
@@ -525,13 +714,14 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 		if (v == VERDICT_ESCAPE && lists[l]->sandbox_writable)
 			continue;
 		for (size_t i = 0; i < lists[l]->allow.len; i++)
-			if (policy_entry_matches(lists[l]->allow.items[i], argv)) {
+			if (policy_entry_matches(lists[l]->allow.items[i], argv) &&
+			    (!raised || entry_verdict(p, lists[l]->allow.items[i]) >= v)) {
 				by = "allow-list";
 				goto done;
 			}
 	}
 	key = session_key(command);
-	if (contains(&p->session_ok, key) || contains(&p->line_ok, command))
+	if (!raised && (contains(&p->session_ok, key) || contains(&p->line_ok, command)))
 		goto done;
 	if (contains(&p->line_no, command)) {
 		rc = refuse(sh, v, command, "the human said no", NULL);
@@ -549,7 +739,8 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 	if (answer < 0)
 		by = p->opts.nobody_why ? "no broker" : "headless";
 	if (answer == BROKER_YES_SESSION) {
-		strvec_push(&p->session_ok, key);
+		if (!raised)
+			strvec_push(&p->session_ok, key);
 	} else if (answer != BROKER_YES_ONCE) {
 		rc = refuse(sh, v, command, answer < 0 ? why : "the human said no",
 		            answer < 0 ? pre_approve_hint(p) : NULL);

@@ -49,7 +49,23 @@ void classify_result_free(struct classify_result *r)
 		free(r->items[i].word);
 	}
 	free(r->items);
+	for (size_t i = 0; i < r->nbindings; i++) {
+		free(r->bindings[i].stdin_text);
+		free(r->bindings[i].procsubs);
+	}
+	free(r->bindings);
+	for (size_t i = 0; i < r->nwritten; i++)
+		free(r->written[i]);
+	free(r->written);
 	classify_result_init(r);
+}
+
+const struct classify_binding *classify_binding_of(const struct classify_result *r, const struct node *n)
+{
+	for (size_t i = 0; n && i < r->nbindings; i++)
+		if (r->bindings[i].node == n)
+			return &r->bindings[i];
+	return NULL;
 }
 
 /* ---- git config cache ----------------------------------------------- */
@@ -432,6 +448,7 @@ struct croot {
 	size_t nstates;
 	bool dynamic;
 	unsigned long steps; /* nodes visited: a bound on functions and aliases that multiply */
+	const struct classify_facts *facts; /* the dynamic pass's, or NULL */
 };
 
 /* Beyond this many nodes a line is ASK rather than judged forever. */
@@ -440,6 +457,7 @@ struct croot {
 struct cctx {
 	struct croot *root;
 	bool quiet; /* re-reading a command already judged: record nothing */
+	bool nested; /* inside text parsed on the way (sh -c, eval, aliases): its nodes never run */
 	struct line_state *ls;
 	unsigned depth;
 	/* Positional parameters ($0 first); NULL when not known. */
@@ -684,10 +702,28 @@ static void file_written(struct line_state *ls, const char *name, const char *te
 	ls->nfiles++;
 }
 
+/* The run-time check: a file written earlier on the line is read as it
+ * is now, just before it runs. */
+static int written_file_now(struct cctx *c, const char *name, const char **text)
+{
+	const struct classify_facts *f = c->root->facts;
+	for (size_t i = 0; f && i < f->nwritten; i++)
+		if (strcmp(strip_dot_slash(f->written[i]), name) == 0) {
+			size_t len = 0;
+			char *t = util_read_file(name, 0, 1u << 20, &len);
+			if (!t)
+				return 0;
+			*text = cl_strndup(c, t, len);
+			free(t);
+			return 1;
+		}
+	return -1;
+}
+
 int cl_written_file(struct cctx *c, const char *name, const char **text)
 {
 	if (!c->ls)
-		return -1;
+		return c->root->dynamic ? written_file_now(c, strip_dot_slash(name), text) : -1;
 	name = strip_dot_slash(name);
 	for (size_t i = 0; i < c->ls->nfiles; i++)
 		if (strcmp(c->ls->files[i].name, name) == 0) {
@@ -1355,6 +1391,7 @@ struct judgement cl_judge_text(struct cctx *c, const char *text, const struct sa
 	r->asts[r->nasts++] = prog;
 	struct cctx sub = *c;
 	sub.depth = c->depth + 1;
+	sub.nested = true;
 	if (!share_state || !sub.ls)
 		sub.ls = state_new(r);
 	if (!share_state) {
@@ -1612,9 +1649,48 @@ static struct judgement judge_function_call(struct cctx *c, const struct node *b
 	return j;
 }
 
+/* Remembers, for the run-time check, what the static pass knew of a
+ * command of the line itself that its argv will not show. A node judged
+ * twice (a function body at its definition and at a call) keeps what its
+ * first judgement found, and the higher verdict. */
+static void bind_node(struct cctx *c, const struct node *n, struct judgement j, const struct stdin_src *in,
+                      const struct sargv *av, size_t first)
+{
+	struct classify_result *res = c->root->res;
+	if (c->quiet || c->nested || c->root->dynamic)
+		return;
+	struct classify_binding *b = (struct classify_binding *)classify_binding_of(res, n);
+	if (b) {
+		if (j.v > b->verdict) {
+			b->verdict = j.v;
+			b->first = first;
+			b->end = res->nitems;
+		}
+		return;
+	}
+	if (res->nbindings == res->bcap) {
+		res->bcap = res->bcap ? res->bcap * 2 : 8;
+		res->bindings = xreallocarray(res->bindings, res->bcap, sizeof *res->bindings);
+	}
+	b = &res->bindings[res->nbindings++];
+	memset(b, 0, sizeof *b);
+	b->node = n;
+	b->verdict = j.v;
+	b->stdin_kind = in->kind;
+	b->stdin_text = in->text ? xstrdup(in->text) : NULL;
+	for (size_t i = 0; av && i < av->n; i++)
+		if (av->v[i].procsub) {
+			b->procsubs = xreallocarray(b->procsubs, b->nprocsubs + 1, sizeof *b->procsubs);
+			b->procsubs[b->nprocsubs++] = av->v[i].procsub;
+		}
+	b->first = first;
+	b->end = res->nitems;
+}
+
 static struct judgement judge_simple(struct cctx *c, const struct node *n, const struct stdin_src *pipe_in)
 {
 	struct judgement j = judgement_make(VERDICT_SAFE, NULL, -1);
+	size_t first = c->root->res->nitems;
 	struct sargv av = {0};
 	for (size_t i = 0; i < n->u.simple.nwords; i++)
 		resolve_word(c, n->u.simple.words[i], &av, &j);
@@ -1692,6 +1768,7 @@ static struct judgement judge_simple(struct cctx *c, const struct node *n, const
 	free(aname);
 	fill_item(c, slot, cj, av.v, av.n);
 	j = judgement_max(j, cj);
+	bind_node(c, n, j, &in, &av, first);
 
 	/* Side effects on what later commands of the line mean. */
 	if (c->ls && av.v[0].known) {
@@ -1851,6 +1928,11 @@ enum verdict classify_static(struct classifier *cl, const struct node *program, 
 	struct judgement j = walk_node(&c, program, &none);
 	if (j.v > out->verdict)
 		out->verdict = j.v;
+	for (size_t s = 0; s < root.nstates; s++)
+		for (size_t i = 0; i < root.states[s]->nfiles; i++) {
+			out->written = xreallocarray(out->written, out->nwritten + 1, sizeof *out->written);
+			out->written[out->nwritten++] = xstrdup(root.states[s]->files[i].name);
+		}
 	root_free(&root);
 	return out->verdict;
 }
@@ -1898,25 +1980,47 @@ static char *program_name(const char *path)
 enum verdict classify_argv(struct classifier *cl, char *const *argv, const char *resolved_path,
                            enum classify_target target, struct classify_result *out)
 {
+	return classify_argv_facts(cl, argv, resolved_path, target, NULL, out);
+}
+
+/* Whether an operand names a descriptor rather than a file: what it reads
+ * is another program's output (<( ), a pipe). */
+static bool names_descriptor(const char *s)
+{
+	return strncmp(s, "/dev/fd/", 8) == 0 || strncmp(s, "/proc/self/fd/", 14) == 0 ||
+	       strncmp(s, "/proc/thread-self/fd/", 21) == 0;
+}
+
+enum verdict classify_argv_facts(struct classifier *cl, char *const *argv, const char *resolved_path,
+                                 enum classify_target target, const struct classify_facts *facts,
+                                 struct classify_result *out)
+{
 	size_t n = strv_len(argv);
 	if (n == 0)
 		return VERDICT_SAFE;
 	struct croot root;
 	root_init(&root, cl, out, true);
+	root.facts = facts;
 	struct cctx c;
 	memset(&c, 0, sizeof c);
 	c.root = &root;
 	struct sarg *a = xcalloc(n, sizeof *a);
+	size_t nproc = 0;
 	for (size_t i = 0; i < n; i++) {
 		a[i].text = argv[i];
 		a[i].known = true;
+		/* The k-th /dev/fd/N operand reads the k-th <( ) of the command. */
+		if (i > 0 && facts && names_descriptor(argv[i]) && nproc < facts->nprocsubs)
+			a[i].procsub = facts->procsubs[nproc++];
 	}
 	struct judgement j;
 	if (target == CLASSIFY_FUNCTION) {
 		j = judgement_make(VERDICT_SAFE, "shell function (its commands are judged as they run)", -1);
 	} else {
-		/* Standard input was judged by the static pass where it could be. */
+		/* Standard input as the static pass found it, or the executor. */
 		struct stdin_src in = {STDIN_NONE, NULL};
+		if (facts)
+			in = facts->in;
 		j = cl_judge_argv(&c, a, n, &in);
 		if (target == CLASSIFY_PROGRAM && resolved_path && *resolved_path) {
 			/* The program that will run names the tool too: a ./ls that

@@ -35,11 +35,54 @@ struct classify_item {
 	unsigned depth; /* 0 for the line itself, > 0 inside sh -c / eval text */
 };
 
+/* Where a command's standard input comes from, as far as it is known. */
+enum stdin_kind {
+	STDIN_NONE,    /* the terminal or nothing in particular */
+	STDIN_TEXT,    /* known text (here-doc, here-string, echo |) */
+	STDIN_UNKNOWN, /* a download, a variable, another program's output */
+	STDIN_FILE,    /* an existing file: opaque project code */
+};
+
+struct stdin_src {
+	enum stdin_kind kind;
+	const char *text;
+};
+
+/* What the static pass knew of one simple command of the line's own AST
+ * (not of text parsed on the way), which its final argv no longer shows:
+ * where its standard input comes from, the programs of its <( ) words.
+ * The run-time check judges the argv with these (hooks/approve.c). */
+struct classify_binding {
+	const struct node *node;
+	enum verdict verdict;   /* the static pass's, for the answers given up front */
+	enum stdin_kind stdin_kind;
+	char *stdin_text;       /* owned; NULL when not known */
+	const struct node **procsubs; /* of its <( ) words, in order (the line's AST) */
+	size_t nprocsubs;
+	size_t first, end;      /* its items: items[first..end) */
+};
+
+/* What the run-time check is told besides the argv. */
+struct classify_facts {
+	struct stdin_src in;
+	const struct node *const *procsubs; /* what /dev/fd/N operands read, in order */
+	size_t nprocsubs;
+	char *const *written; /* files written earlier on the line: read when run as scripts */
+	size_t nwritten;
+};
+
 struct classify_result {
 	enum verdict verdict; /* the line's: the highest of its items */
 	struct classify_item *items;
 	size_t nitems, cap;
+	struct classify_binding *bindings; /* classify_static only */
+	size_t nbindings, bcap;
+	char **written; /* classify_static: files the line writes (names as written) */
+	size_t nwritten;
 };
+
+/* The binding of a simple command node, or NULL. */
+const struct classify_binding *classify_binding_of(const struct classify_result *r, const struct node *n);
 
 void classify_result_init(struct classify_result *r);
 void classify_result_free(struct classify_result *r);
@@ -114,5 +157,9 @@ enum classify_target {
  * need no call, their commands are judged as they run. */
 enum verdict classify_argv(struct classifier *cl, char *const *argv, const char *resolved_path,
                            enum classify_target target, struct classify_result *out);
+/* The same, told what the static pass knew (NULL: nothing). */
+enum verdict classify_argv_facts(struct classifier *cl, char *const *argv, const char *resolved_path,
+                                 enum classify_target target, const struct classify_facts *facts,
+                                 struct classify_result *out);
 
 #endif

@@ -23,18 +23,6 @@ struct sarg {
 };
 
 /* What a command reads on standard input, when that is shell text or code. */
-enum stdin_kind {
-	STDIN_NONE,    /* the terminal or nothing in particular */
-	STDIN_TEXT,    /* known text (here-doc, here-string, echo |) */
-	STDIN_UNKNOWN, /* a download, a variable, another program's output */
-	STDIN_FILE,    /* an existing file: opaque project code */
-};
-
-struct stdin_src {
-	enum stdin_kind kind;
-	const char *text;
-};
-
 struct judgement {
 	enum verdict v;
 	const char *reason; /* static text or allocated in the context's arena */

@@ -645,8 +645,11 @@ static int run_simple(struct shell *sh, const struct node *n, unsigned flags)
 	}
 	if (sh->opt.xtrace)
 		xtrace_argv(sh, args.items);
+	const struct node *outer = sh->running_simple;
+	sh->running_simple = n;
 	status = run_command(sh, n, (int)args.len, args.items, n->u.simple.assigns, n->u.simple.nassigns,
 	                     n->redirs, n->nredirs, flags, 0);
+	sh->running_simple = outer;
 	strvec_free(&args);
 	return status;
 }

@@ -125,6 +125,9 @@ struct shell {
 	struct call_frame *frames; /* innermost last */
 	size_t nframes, frames_cap;
 	unsigned lineno;         /* $LINENO: line of the command being run */
+	/* The simple command being run: what the static pass knew of it binds
+	 * its run-time check (hooks/approve.c). Never dereferenced there. */
+	const struct node *running_simple;
 
 	unsigned alias_generation; /* bumped by alias/unalias: the reader reparses */
 

@@ -194,6 +194,46 @@ static struct judgement judge_code_stdin(struct cctx *c, const char *lang, const
 	}
 }
 
+/* Whether an operand names a descriptor or standard input rather than a
+ * file: /dev/fd/N is another program's output (a <( ), a pipe). */
+static bool names_stdin(const char *t)
+{
+	return eq(t, "/dev/stdin") || eq(t, "/dev/fd/0") || eq(t, "/proc/self/fd/0") || eq(t, "-");
+}
+
+static bool names_descriptor(const char *t)
+{
+	return starts(t, "/dev/fd/") || starts(t, "/proc/self/fd/") || starts(t, "/proc/thread-self/fd/") ||
+	       starts(t, "/dev/std");
+}
+
+/* An interpreter's program operand that is not a file of the project: the
+ * output of a <( ), standard input by name, another descriptor, a script
+ * written earlier on the line. *handled says whether it was one. */
+static struct judgement judge_code_operand(struct cctx *c, const char *lang, const struct sarg *x,
+                                           const struct stdin_src *in, int at, bool *handled)
+{
+	*handled = true;
+	if (x->procsub) {
+		struct stdin_src src = cl_procsub_output(c, x->procsub);
+		return judge_code_stdin(c, lang, &src);
+	}
+	if (names_stdin(x->text))
+		return judge_code_stdin(c, lang, in);
+	if (names_descriptor(x->text)) {
+		struct stdin_src unknown = {STDIN_UNKNOWN, NULL};
+		return judge_code_stdin(c, lang, &unknown);
+	}
+	const char *written = NULL;
+	int w = cl_written_file(c, x->text, &written);
+	if (w == 1)
+		return rules_judge_code(c, lang, written);
+	if (w == 0)
+		return J(VERDICT_ASK, cl_printf(c, "%s runs a script written on this line", lang), at);
+	*handled = false;
+	return SAFE_J;
+}
+
 /* ---- the shells ------------------------------------------------------------------- */
 
 struct judgement judge_script_source(struct cctx *c, const char *what, const struct sarg *file,
@@ -206,15 +246,20 @@ struct judgement judge_script_source(struct cctx *c, const char *what, const str
 		}
 		if (!file->known)
 			return J(VERDICT_SAFE, NULL, at);
-		if (eq(file->text, "/dev/stdin") || eq(file->text, "/dev/fd/0") || eq(file->text, "/proc/self/fd/0") ||
-		    eq(file->text, "-"))
+		if (names_stdin(file->text))
 			return judge_script_source(c, what, NULL, in, at);
+		if (names_descriptor(file->text)) {
+			struct stdin_src unknown = {STDIN_UNKNOWN, NULL};
+			return judge_script_source(c, what, NULL, &unknown, at);
+		}
 		const char *text = NULL;
 		int w = cl_written_file(c, file->text, &text);
 		if (w == 1) {
 			struct sarg t = {.text = text, .known = true};
 			return judge_shell_text(c, what, &t, NULL, 0, at);
 		}
+		/* Its text is not known here, and the run-time check does not
+		 * read scripts: this ASK binds. */
 		if (w == 0)
 			return J(VERDICT_ASK, cl_printf(c, "%s runs a script written on this line", what), at);
 		return SAFE_J; /* opaque project code */
@@ -294,8 +339,10 @@ struct judgement judge_python(struct cctx *c, const char *name, const struct sar
 		if (!x->known)
 			return SAFE_J;
 		const char *t = x->text;
-		if (eq(t, "-"))
-			return judge_code_stdin(c, "python", in);
+		if (eq(t, "-") || x->procsub) {
+			bool handled;
+			return judge_code_operand(c, "python", x, in, (int)i, &handled);
+		}
 		if (eq(t, "--help") || eq(t, "--version") || eq(t, "-V") || eq(t, "-h"))
 			return SAFE_J;
 		if (t[0] == '-' && t[1] && t[1] != '-') {
@@ -329,14 +376,12 @@ struct judgement judge_python(struct cctx *c, const char *name, const struct sar
 		}
 		if (t[0] == '-')
 			continue;
-		/* The script: opaque, except the well-known ones and those written
-		 * on this line. */
-		const char *written = NULL;
-		int w = cl_written_file(c, t, &written);
-		if (w == 1)
-			return rules_judge_code(c, "python", written);
-		if (w == 0)
-			return J(VERDICT_ASK, "python runs a script written on this line", (int)i);
+		/* The script: opaque, except the well-known ones, those written on
+		 * this line and those that are not files. */
+		bool handled;
+		struct judgement oj = judge_code_operand(c, "python", x, in, (int)i, &handled);
+		if (handled)
+			return oj;
 		const char *script = base_name(t);
 		struct judgement tool = judge_script_as_tool(c, a, i, n, in);
 		if (tool.v != VERDICT_SAFE)
@@ -393,15 +438,13 @@ struct judgement judge_interp(struct cctx *c, const struct interp *ip, const str
 			break;
 		if (eq(t, "--help") || eq(t, "--version") || eq(t, "-v"))
 			return had_code ? j : SAFE_J;
-		if (t[0] != '-' || !t[1]) {
+		if (t[0] != '-' || !t[1] || x->procsub) {
 			if (had_code)
 				return j;
-			const char *written = NULL;
-			int w = cl_written_file(c, t, &written);
-			if (w == 1)
-				return rules_judge_code(c, ip->lang, written);
-			if (w == 0)
-				return J(VERDICT_ASK, cl_printf(c, "%s runs a script written on this line", ip->lang), (int)i);
+			bool handled;
+			struct judgement oj = judge_code_operand(c, ip->lang, x, in, (int)i, &handled);
+			if (handled)
+				return oj;
 			return judge_script_as_tool(c, a, i, n, in);
 		}
 		size_t len = strcspn(t, "=");
