@@ -639,13 +639,13 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 	classify_result_init(&r);
 	enum verdict v = classify_argv_facts(p->cl, argv, path, path ? CLASSIFY_PROGRAM : CLASSIFY_BUILTIN,
 	                                     &facts, &r);
-	free(facts_text);
 	bool said_no = false;
 	/* What the human was shown up front and said yes to runs, unless the
 	 * run-time check finds more; a no binds the command whatever its argv. */
 	if (v != VERDICT_SAFE && answered_up_front(p, b, &said_no) && v <= b->verdict) {
 		events_command(p->opts.events, argv, verdict_name(v), "allow", "human");
 		classify_result_free(&r);
+		free(facts_text);
 		return 0;
 	}
 	if (said_no && !(!path && strcmp(argv[0], "escape") == 0)) {
@@ -654,6 +654,7 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 		events_command(p->opts.events, argv, verdict_name(v), "refuse", "human");
 		free(command);
 		classify_result_free(&r);
+		free(facts_text);
 		return rc;
 	}
 	if (v == VERDICT_SAFE || (!path && strcmp(argv[0], "escape") == 0)) {
@@ -664,6 +665,7 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 			events_escape(p->opts.events, argv + 1,
 			              p->opts.nobody_why ? "no broker" : !can_ask(p) ? "headless refusal" : "asked", -1);
 		classify_result_free(&r);
+		free(facts_text);
 		return 0;
 	}
 	const char *by = "human";
@@ -753,5 +755,6 @@ done:
 	free(marks);
 	free(key);
 	free(command);
+	free(facts_text);
 	return rc;
 }

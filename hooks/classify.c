@@ -1378,6 +1378,13 @@ static int parse_whole_text(const char *source_name, const char *text, size_t le
 struct judgement cl_judge_text(struct cctx *c, const char *text, const struct sarg *pos, size_t npos,
                                bool share_state)
 {
+	struct stdin_src none = {STDIN_NONE, NULL};
+	return cl_judge_text_in(c, text, pos, npos, share_state, &none);
+}
+
+struct judgement cl_judge_text_in(struct cctx *c, const char *text, const struct sarg *pos, size_t npos,
+                                  bool share_state, const struct stdin_src *in)
+{
 	if (c->depth >= CLASSIFY_MAX_DEPTH)
 		return judgement_make(VERDICT_ASK, "nested too deeply to judge", -1);
 	struct node *prog;
@@ -1398,8 +1405,7 @@ struct judgement cl_judge_text(struct cctx *c, const char *text, const struct sa
 		sub.pos = pos;
 		sub.npos = npos;
 	}
-	struct stdin_src none = {STDIN_NONE, NULL};
-	return walk_node(&sub, prog, &none);
+	return walk_node(&sub, prog, in);
 }
 
 /* ---- the static walk ------------------------------------------------------ */
@@ -2048,6 +2054,8 @@ enum verdict classify_argv_facts(struct classifier *cl, char *const *argv, const
 			}
 			free(real);
 		}
+		if (target == CLASSIFY_PROGRAM)
+			j = judgement_max(j, rules_judge_environment(&c));
 	}
 	record(&c, j, a, n);
 	free(a);

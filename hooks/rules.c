@@ -68,24 +68,74 @@ struct judgement rules_judge(struct cctx *c, const char *name, const struct sarg
 }
 
 /* Environment variables whose value a program runs as a command. */
+static const char env_runs[] =
+	"GIT_PAGER|PAGER|GIT_EDITOR|EDITOR|VISUAL|GIT_SEQUENCE_EDITOR|GIT_SSH_COMMAND|GIT_SSH|"
+	"GIT_EXTERNAL_DIFF|GIT_ASKPASS|SSH_ASKPASS|SUDO_ASKPASS|GIT_PROXY_COMMAND|LESSOPEN|LESSCLOSE|"
+	"BROWSER|MANPAGER|SYSTEMD_PAGER|PROMPT_COMMAND|BASH_ENV|ENV|GIT_CONFIG_PARAMETERS|"
+	"RSYNC_RSH|RSYNC_CONNECT_PROG|CVS_RSH|FCEDIT|TERMINAL|DIFF|NPM_CONFIG_SCRIPT_SHELL|"
+	"npm_config_script_shell|npm_config_git|GIT_EXEC_PATH|LD_PRELOAD|LD_AUDIT";
+
+/* A library the dynamic loader maps into every program started: code the
+ * argv does not show, unless it is the system's own. */
+static struct judgement judge_preload(struct cctx *c, const char *name, const char *value)
+{
+	const char *p = value;
+	while (*p) {
+		size_t len = strcspn(p, ": ");
+		if (len && !(starts(p, "/usr/") || starts(p, "/lib/") || starts(p, "/lib64/")))
+			return J(VERDICT_ASK, cl_printf(c, "%s loads %.*s into the programs it runs", name, (int)len, p), -1);
+		p += len;
+		if (*p)
+			p++;
+	}
+	return SAFE_J;
+}
+
 struct judgement rules_judge_env_assignment(struct cctx *c, const char *name, const struct sarg *value)
 {
-	static const char *const runs =
-		"GIT_PAGER|PAGER|GIT_EDITOR|EDITOR|VISUAL|GIT_SEQUENCE_EDITOR|GIT_SSH_COMMAND|GIT_SSH|"
-		"GIT_EXTERNAL_DIFF|GIT_ASKPASS|SSH_ASKPASS|SUDO_ASKPASS|GIT_PROXY_COMMAND|LESSOPEN|LESSCLOSE|"
-		"BROWSER|MANPAGER|SYSTEMD_PAGER|PROMPT_COMMAND|BASH_ENV|ENV|GIT_CONFIG_PARAMETERS|"
-		"RSYNC_RSH|RSYNC_CONNECT_PROG|CVS_RSH|FCEDIT|TERMINAL|DIFF|NPM_CONFIG_SCRIPT_SHELL|"
-		"npm_config_script_shell|npm_config_git|GIT_EXEC_PATH";
-	if (!in_lists(runs, name))
+	if (starts(name, "BASH_FUNC_") && value->known) {
+		/* bash imports BASH_FUNC_f%%=() { ...; } as a function f. */
+		const char *body = value->text;
+		if (starts(body, "()"))
+			body += 2;
+		struct sarg t = {.text = body, .known = true};
+		struct judgement j = judge_shell_text(c, name, &t, NULL, 0, -1);
+		return j.v > VERDICT_ASK ? j : SAFE_J;
+	}
+	if (!in_lists(env_runs, name))
 		return SAFE_J;
 	if (!value->known)
 		return J(VERDICT_ASK, cl_printf(c, "%s set to a command that is not known", name), -1);
 	if (eq(name, "GIT_CONFIG_PARAMETERS") || eq(name, "GIT_EXEC_PATH"))
 		return J(VERDICT_ASK, cl_printf(c, "%s changes what git runs", name), -1);
+	if (eq(name, "LD_PRELOAD") || eq(name, "LD_AUDIT"))
+		return judge_preload(c, name, value->text);
 	if (eq(name, "BASH_ENV") || eq(name, "ENV")) {
 		struct stdin_src none = {STDIN_NONE, NULL};
 		return judge_script_source(c, name, value, &none, -1);
 	}
 	struct judgement j = judge_shell_text(c, name, value, NULL, 0, -1);
 	return j.v > VERDICT_ASK ? j : SAFE_J;
+}
+
+/* The run-time check: what the environment a program is started with
+ * (the shell's exported variables, its own assignments among them) makes
+ * it run. Values the session started with are the human's. */
+struct judgement rules_judge_environment(struct cctx *c)
+{
+	struct judgement j = SAFE_J;
+	for (const char *p = env_runs; *p;) {
+		size_t len = strcspn(p, "|");
+		char *name = cl_strndup(c, p, len);
+		bool known;
+		const char *v = cl_env_get(c, name, &known);
+		if (v && !cl_env_inherited(c, name)) {
+			struct sarg val = {.text = v, .known = known};
+			j = judgement_max(j, rules_judge_env_assignment(c, name, &val));
+		}
+		p += len;
+		if (*p)
+			p++;
+	}
+	return j;
 }

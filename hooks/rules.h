@@ -49,6 +49,10 @@ void cl_env_pop(struct cctx *c, struct cl_env_mark mark);
  * pos/npos: its positional parameters ($0 first) when known, else NULL. */
 struct judgement cl_judge_text(struct cctx *c, const char *text, const struct sarg *pos,
                                size_t npos, bool share_state);
+/* The same, the text's commands reading in as their standard input (the
+ * shell running the text was given it). */
+struct judgement cl_judge_text_in(struct cctx *c, const char *text, const struct sarg *pos, size_t npos,
+                                  bool share_state, const struct stdin_src *in);
 /* Judges the program of a <( ) used as a script or as standard input. */
 struct stdin_src cl_procsub_output(struct cctx *c, const struct node *program);
 /* Text that a file written earlier on this line holds: 1 known (*text),
@@ -114,6 +118,7 @@ struct judgement rules_judge(struct cctx *c, const char *name, const struct sarg
                              const struct stdin_src *in);
 /* An assignment NAME=value before a command: some programs run the value
  * (GIT_PAGER, GIT_SSH_COMMAND, EDITOR...). */
+struct judgement rules_judge_environment(struct cctx *c);
 struct judgement rules_judge_env_assignment(struct cctx *c, const char *name, const struct sarg *value);
 /* Known delete calls in inline code (python -c, node -e, perl -e ...). */
 struct judgement rules_judge_code(struct cctx *c, const char *lang, const char *code);

@@ -221,12 +221,19 @@ struct judgement judge_partial_text(struct cctx *c, const char *what, const char
 struct judgement judge_shell_text(struct cctx *c, const char *what, const struct sarg *text,
                                   const struct sarg *pos, size_t npos, int at)
 {
+	struct stdin_src none = {STDIN_NONE, NULL};
+	return judge_shell_text_in(c, what, text, pos, npos, at, &none);
+}
+
+struct judgement judge_shell_text_in(struct cctx *c, const char *what, const struct sarg *text,
+                                     const struct sarg *pos, size_t npos, int at, const struct stdin_src *in)
+{
 	if (!text->known) {
 		/* The known beginning may already be decisive: sh -c "rm -rf $d". */
 		struct judgement ask = J(VERDICT_ASK, cl_printf(c, "%s runs text that is not known before it runs", what), at);
 		return judgement_max(ask, judge_partial_text(c, what, text->text, at));
 	}
-	struct judgement j = cl_judge_text(c, text->text, pos, npos, false);
+	struct judgement j = cl_judge_text_in(c, text->text, pos, npos, false, in);
 	if (j.v != VERDICT_SAFE)
 		j.reason = cl_printf(c, "%s: %s", what, j.reason ? j.reason : "");
 	j.at = at;

@@ -135,6 +135,8 @@ bool all_known(const struct sarg *a, size_t n);
 struct judgement judge_partial_text(struct cctx *c, const char *what, const char *text, int at);
 struct judgement judge_shell_text(struct cctx *c, const char *what, const struct sarg *text,
                                   const struct sarg *pos, size_t npos, int at);
+struct judgement judge_shell_text_in(struct cctx *c, const char *what, const struct sarg *text,
+                                     const struct sarg *pos, size_t npos, int at, const struct stdin_src *in);
 struct judgement judge_rest(struct cctx *c, const char *what, const struct sarg *a, size_t n,
                             const struct stdin_src *in, int at);
 struct judgement judge_as_command(struct cctx *c, const char *prog, const struct sarg *a, size_t from, size_t n,

@@ -256,7 +256,7 @@ struct judgement judge_script_source(struct cctx *c, const char *what, const str
 		int w = cl_written_file(c, file->text, &text);
 		if (w == 1) {
 			struct sarg t = {.text = text, .known = true};
-			return judge_shell_text(c, what, &t, NULL, 0, at);
+			return judge_shell_text_in(c, what, &t, NULL, 0, at, in);
 		}
 		/* Its text is not known here, and the run-time check does not
 		 * read scripts: this ASK binds. */
@@ -319,8 +319,8 @@ struct judgement judge_shell(struct cctx *c, const char *name, const struct sarg
 	if (cmd) {
 		if (i >= n)
 			return J(VERDICT_SAFE, NULL, -1);
-		return judge_shell_text(c, cl_printf(c, "%s -c", name), &a[i], i + 1 < n ? a + i + 1 : NULL,
-		                        i + 1 < n ? n - i - 1 : 0, (int)i);
+		return judge_shell_text_in(c, cl_printf(c, "%s -c", name), &a[i], i + 1 < n ? a + i + 1 : NULL,
+		                           i + 1 < n ? n - i - 1 : 0, (int)i, in);
 	}
 	if (i < n && !read_stdin)
 		return judge_script_source(c, name, &a[i], in, (int)i);

@@ -190,8 +190,8 @@ struct judgement judge_find(struct cctx *c, const char *name, const struct sarg 
 					v[m] = placeholder_arg(c, &a[q], "{}");
 				m++;
 			}
-			struct stdin_src none = {STDIN_NONE, NULL};
-			struct judgement e = judge_rest(c, cl_printf(c, "%s %s runs", name, t), v, m, &none, (int)i + 1);
+			/* What find runs reads find's own standard input. */
+			struct judgement e = judge_rest(c, cl_printf(c, "%s %s runs", name, t), v, m, in, (int)i + 1);
 			free(v);
 			j = judgement_max(j, e);
 			i = k;
