@@ -45,6 +45,7 @@ struct policy {
 	struct classify_result line;
 	char **line_keys;           /* per item: the command as asked, NULL when SAFE */
 	unsigned char *line_answer; /* per item: enum item_answer */
+	bool up_front_unanswered;   /* the line's question timed out: not asked again */
 };
 
 enum item_answer {
@@ -419,6 +420,7 @@ void policy_line_begin(struct shell *sh, const struct node *line)
 	strvec_free(&p->line_ok);
 	strvec_free(&p->line_no);
 	line_forget(p);
+	p->up_front_unanswered = false;
 	if (p->opts.text_safe)
 		return; /* judged whole at startup: nothing in it binds above SAFE */
 	/* The static pass runs headless too: what it knows binds each
@@ -491,10 +493,12 @@ void policy_line_begin(struct shell *sh, const struct node *line)
 	if (asked.len) {
 		const char *why = NULL;
 		int answer = ask_human(sh, verdict_name(worst), cmds.data, reasons.data, marks.data, &why);
-		/* Nobody could answer: each command is refused with the reason
-		 * when it is reached. */
-		if (answer < 0)
+		/* Nobody could answer, or not in time: each command is refused
+		 * with the reason when it is reached. */
+		if (answer < 0 || answer == BROKER_TIMEOUT) {
 			strvec_free(&asked);
+			p->up_front_unanswered = answer == BROKER_TIMEOUT;
+		}
 		bool yes = answer == BROKER_YES_ONCE || answer == BROKER_YES_SESSION;
 		struct strvec *into = yes ? &p->line_ok : &p->line_no;
 		for (size_t i = 0; i < asked.len; i++) {
@@ -537,6 +541,11 @@ static enum verdict entry_verdict(struct policy *p, const char *entry)
 	free(err);
 	classify_result_free(&r);
 	return v;
+}
+
+static char *nobody_in_time(const struct policy *p)
+{
+	return xasprintf("nobody answered within %u s", p->opts.approval_timeout_s ? p->opts.approval_timeout_s : 60);
 }
 
 static int refuse(struct shell *sh, enum verdict v, const char *command, const char *why,
@@ -735,17 +744,29 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 		            pre_approve_hint(p));
 		goto done;
 	}
+	if (p->up_front_unanswered) {
+		/* The line's question went unanswered: not put again, once per command. */
+		by = "timeout";
+		char *late = nobody_in_time(p);
+		rc = refuse(sh, v, command, late, pre_approve_hint(p));
+		free(late);
+		goto done;
+	}
 	fflush(stdout);
 	const char *why = NULL;
 	int answer = ask_human(sh, verdict_name(v), command, reason ? reason : verdict_name(v), marks, &why);
 	if (answer < 0)
 		by = p->opts.nobody_why ? "no broker" : "headless";
+	if (answer == BROKER_TIMEOUT)
+		by = "timeout";
 	if (answer == BROKER_YES_SESSION) {
 		if (!raised)
 			strvec_push(&p->session_ok, key);
 	} else if (answer != BROKER_YES_ONCE) {
-		rc = refuse(sh, v, command, answer < 0 ? why : "the human said no",
-		            answer < 0 ? pre_approve_hint(p) : NULL);
+		char *late = answer == BROKER_TIMEOUT ? nobody_in_time(p) : NULL;
+		rc = refuse(sh, v, command, answer < 0 ? why : late ? late : "the human said no",
+		            answer < 0 || late ? pre_approve_hint(p) : NULL);
+		free(late);
 		if (answer == BROKER_NO)
 			strvec_push(&p->line_no, command);
 	}

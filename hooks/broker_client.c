@@ -128,5 +128,6 @@ int broker_request_approval(int fd, const char *verdict, const char *command, co
 		close(cwd);
 	if (r != 0)
 		return -1;
-	return answer == BROKER_YES_ONCE || answer == BROKER_YES_SESSION ? answer : BROKER_NO;
+	return answer == BROKER_YES_ONCE || answer == BROKER_YES_SESSION || answer == BROKER_TIMEOUT ? answer
+	                                                                                              : BROKER_NO;
 }

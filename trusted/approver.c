@@ -239,7 +239,7 @@ static void expire(struct approver *a)
 		if (k->frame && now >= k->deadline_ms) {
 			if (a->shown == i)
 				say(a, "\nsbsh: withdrawn (timed out).\n");
-			answer_and_drop(a, i, BROKER_NO);
+			answer_and_drop(a, i, BROKER_TIMEOUT);
 		} else if (!k->frame && now >= k->since_ms + APPROVER_IDLE_MS) {
 			drop(a, i);
 		}

@@ -49,7 +49,7 @@ int approver_await(int fd, const struct approval_question *q, struct pollfd *oth
 	struct timespec now;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	int64_t deadline = (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000 + ((int64_t)q->timeout_s + 2) * 1000;
-	int answer = BROKER_NO;
+	int answer = BROKER_TIMEOUT; /* unless something else ends the wait first */
 	struct pollfd pfd[4];
 	if (nothers > 3)
 		nothers = 3;
@@ -62,8 +62,10 @@ int approver_await(int fd, const struct approval_question *q, struct pollfd *oth
 		for (size_t i = 0; i < nothers; i++)
 			pfd[i + 1] = others[i];
 		int r = poll(pfd, (nfds_t)(nothers + 1), left > 60000 ? 60000 : (int)left);
-		if (r < 0 && errno != EINTR)
+		if (r < 0 && errno != EINTR) {
+			answer = BROKER_NO;
 			break;
+		}
 		if (r <= 0)
 			continue;
 		if (pfd[0].revents) {
@@ -73,8 +75,10 @@ int approver_await(int fd, const struct approval_question *q, struct pollfd *oth
 		}
 		for (size_t i = 0; i < nothers; i++)
 			others[i].revents = pfd[i + 1].revents;
-		if (tend && !tend(ctx, others))
+		if (tend && !tend(ctx, others)) {
+			answer = BROKER_NO;
 			break;
+		}
 	}
 	close(fd);
 	return answer;
@@ -207,5 +211,6 @@ int approver_receive(int fd)
 	while (n < 0 && errno == EINTR);
 	if (n <= 0 || broker_frame_check(&f, (size_t)n) != 0 || f.type != BROKER_RESULT)
 		return -1;
-	return f.value == BROKER_YES_ONCE || f.value == BROKER_YES_SESSION ? f.value : BROKER_NO;
+	return f.value == BROKER_YES_ONCE || f.value == BROKER_YES_SESSION || f.value == BROKER_TIMEOUT ? f.value
+	                                                                                               : BROKER_NO;
 }

@@ -165,7 +165,7 @@ static bool in_writable_folder(struct broker *b, const char *path)
 
 /* Reads one line typed by the human, with echo, no signals (^C refuses),
  * and a time limit. Returns false on timeout, EOF or ^C. */
-static bool read_answer(struct broker *b, char *buf, size_t size)
+static bool read_answer(struct broker *b, char *buf, size_t size, bool *timed_out)
 {
 	struct termios old, t;
 	bool have_termios = tcgetattr(b->tty, &old) == 0;
@@ -181,16 +181,21 @@ static bool read_answer(struct broker *b, char *buf, size_t size)
 	tcflush(b->tty, TCIFLUSH);
 	size_t len = 0;
 	bool ok = false;
+	*timed_out = false;
 	time_t deadline = time(NULL) + (time_t)b->opts->timeout_s;
 	while (1) {
 		time_t now = time(NULL);
-		if (now >= deadline)
+		if (now >= deadline) {
+			*timed_out = true;
 			break;
+		}
 		struct pollfd pfd = {.fd = b->tty, .events = POLLIN};
 		int r = poll(&pfd, 1, (int)(deadline - now) * 1000);
 		if (r < 0 && errno == EINTR)
 			continue;
-		if (r <= 0 || (pfd.revents & (POLLHUP | POLLERR | POLLNVAL)))
+		if (r == 0)
+			continue; /* the deadline, checked above */
+		if (r < 0 || (pfd.revents & (POLLHUP | POLLERR | POLLNVAL)))
 			break;
 		char c;
 		if (read(b->tty, &c, 1) != 1)
@@ -232,13 +237,18 @@ static int ask_on_terminal(struct broker *b, const struct approval_question *q)
 	strbuf_free(&sb);
 	char answer[64];
 	int result = BROKER_NO;
-	if (read_answer(b, answer, sizeof answer)) {
+	bool timed_out;
+	if (read_answer(b, answer, sizeof answer, &timed_out)) {
 		if (q->escape)
 			result = strcmp(answer, code) == 0 ? BROKER_YES_ONCE : BROKER_NO;
 		else
 			result = approval_parse_answer(answer);
+	} else if (timed_out) {
+		result = BROKER_TIMEOUT;
 	}
-	tty_print(b, result == BROKER_NO ? "sbsh: refused.\n" : "sbsh: approved.\n");
+	tty_print(b, result == BROKER_TIMEOUT ? "sbsh: nobody answered in time: refused.\n"
+	             : result == BROKER_NO    ? "sbsh: refused.\n"
+	                                      : "sbsh: approved.\n");
 	return result;
 }
 
@@ -481,14 +491,15 @@ static void serve_request(struct broker *b)
 		} else if (answer < 0) {
 			events_escape(b->opts->events, argv, "headless refusal", -1);
 			send_frame(b->sock, BROKER_REFUSED, 0, nobody);
-		} else if (answer != BROKER_NO) {
+		} else if (answer == BROKER_YES_ONCE || answer == BROKER_YES_SESSION) {
 			int status = run_escape(b, argv, program, fds);
 			events_escape(b->opts->events, argv, "approved", status);
 			send_frame(b->sock, BROKER_RESULT, status, NULL);
 		} else {
 			events_escape(b->opts->events, argv, "refused", -1);
 			b->refused_at = time(NULL);
-			send_frame(b->sock, BROKER_REFUSED, 0, "the human refused (or did not answer in time)");
+			send_frame(b->sock, BROKER_REFUSED, 0,
+			           answer == BROKER_TIMEOUT ? "nobody answered in time" : "the human said no");
 		}
 		free(program);
 	} else {

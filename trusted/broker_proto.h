@@ -49,6 +49,7 @@ enum broker_answer {
 	BROKER_NO = 0,
 	BROKER_YES_ONCE = 1,
 	BROKER_YES_SESSION = 2,
+	BROKER_TIMEOUT = 3, /* nobody answered in time: not the human's no */
 };
 
 /* One datagram: a fixed header, then len payload bytes. */

@@ -96,6 +96,8 @@ try:
     touch("c")
     prompts, out = run("rm c; echo status=$?", [], env, work)
     check(exists("c") and "status=121" in out, "no answer in time: refused", out)
+    check("nobody answered within 3 s" in out and "the human said no" not in out,
+          "a timeout is reported as a timeout, never as the human's no", out)
 
     touch("d")
     prompts, out = run("rm d; touch d; f=d; rm $f; echo status=$?", ["s"], env, work)

@@ -225,6 +225,8 @@ try:
           screen + out + err)
     check(time.time() - t0 < TIMEOUT + 10, "the configured approval-timeout applies")
     check("sbsh: withdrawn (timed out)" in screen, "the approver withdraws the question", screen)
+    check("nobody answered within %d s" % TIMEOUT in err and "the human said no" not in err,
+          "a timeout is reported as a timeout, never as the human's no", err)
 
     # the asker goes away while its question is shown
     touch(victim)
