@@ -612,6 +612,17 @@ static void command_facts(struct shell *sh, const struct classify_binding *b, st
 			f->in.text = text;
 			f->in.kind = text ? STDIN_TEXT : rd->op == REDIR_IN || rd->op == REDIR_RDWR ? STDIN_FILE : STDIN_UNKNOWN;
 		}
+		/* A pipeline stage the static pass did not see: what the stage
+		 * before it writes, when that is a constant. */
+		if (f->in.kind == STDIN_NONE && sh->stdin_producer) {
+			char *text;
+			f->in.kind = STDIN_UNKNOWN;
+			if (classify_producer_output(p->cl, sh->stdin_producer, &text)) {
+				*owned = text;
+				f->in.kind = STDIN_TEXT;
+				f->in.text = text;
+			}
+		}
 	}
 	if (f->in.kind == STDIN_NONE)
 		f->in.kind = inherited_stdin();

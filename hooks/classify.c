@@ -1520,6 +1520,22 @@ static struct stdin_src producer_output(struct cctx *outer, const struct node *n
 	return out;
 }
 
+bool classify_producer_output(struct classifier *cl, const struct node *producer, char **text)
+{
+	struct classify_result res;
+	classify_result_init(&res);
+	struct croot root;
+	root_init(&root, cl, &res, true);
+	struct cctx c;
+	memset(&c, 0, sizeof c);
+	c.root = &root;
+	struct stdin_src out = cl_procsub_output(&c, producer);
+	*text = out.kind == STDIN_TEXT && out.text ? xstrdup(out.text) : NULL;
+	root_free(&root);
+	classify_result_free(&res);
+	return *text != NULL;
+}
+
 struct stdin_src cl_procsub_output(struct cctx *c, const struct node *program)
 {
 	const struct node *n = program;

@@ -162,4 +162,8 @@ enum verdict classify_argv_facts(struct classifier *cl, char *const *argv, const
                                  enum classify_target target, const struct classify_facts *facts,
                                  struct classify_result *out);
 
+/* What a pipeline stage writes when it is a constant (echo or printf of
+ * known words, cat of a here-document): *text (malloc'd), true; else false. */
+bool classify_producer_output(struct classifier *cl, const struct node *producer, char **text);
+
 #endif

@@ -720,7 +720,10 @@ static int run_pipeline_stages(struct shell *sh, const struct node *n, unsigned 
 				close(prev_read);
 				prev_read = -1;
 			}
+			const struct node *producer = sh->stdin_producer;
+			sh->stdin_producer = i > 0 ? n->u.pipeline.cmds[i - 1] : NULL;
 			status = run_node(sh, cmd, 0);
+			sh->stdin_producer = producer;
 			redir_restore(&save);
 			break;
 		}
@@ -738,6 +741,7 @@ static int run_pipeline_stages(struct shell *sh, const struct node *n, unsigned 
 				dup2(prev_read, 0);
 				close(prev_read);
 			}
+			sh->stdin_producer = i > 0 ? n->u.pipeline.cmds[i - 1] : NULL;
 			if (p[1] >= 0) {
 				dup2(p[1], 1);
 				if (n->u.pipeline.stderr_too && n->u.pipeline.stderr_too[i])

@@ -128,6 +128,9 @@ struct shell {
 	/* The simple command being run: what the static pass knew of it binds
 	 * its run-time check (hooks/approve.c). Never dereferenced there. */
 	const struct node *running_simple;
+	/* In a pipeline stage after the first: the stage that writes its
+	 * standard input (what an interpreter there reads may be known). */
+	const struct node *stdin_producer;
 
 	unsigned alias_generation; /* bumped by alias/unalias: the reader reparses */
 

@@ -10,101 +10,18 @@ import os, pty, re, select, shutil, signal, socket, subprocess, sys, tempfile, t
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from report import check, check_sandboxed, summary  # noqa: E402
+from approver_pty import Approver, finish, start_session, session as approver_session  # noqa: E402
 
 SBSH = os.environ["SBSH"]
 REFUSED = 121
 TIMEOUT = 5  # approval-timeout in the config below
 
 
-class Approver:
-    """An `sbsh --approver` on a pty: its screen so far, and the keyboard."""
-
-    def __init__(self, env):
-        self.pid, self.fd = pty.fork()
-        if self.pid == 0:
-            os.execve(SBSH, [SBSH, "--approver"], env)
-        self.out = b""
-        self.status = None
-
-    def pump(self, seconds=0.05):
-        end = time.time() + seconds
-        while True:
-            r, _, _ = select.select([self.fd], [], [], max(0.0, end - time.time()))
-            if not r:
-                return
-            try:
-                data = os.read(self.fd, 4096)
-            except OSError:
-                return
-            if not data:
-                return
-            self.out += data
-
-    def wait_for(self, pattern, since=0, limit=15):
-        end = time.time() + limit
-        while time.time() < end:
-            m = re.compile(pattern).search(self.out, since)
-            if m:
-                return m
-            self.pump(0.1)
-        return None
-
-    def type(self, text):
-        time.sleep(0.1)
-        os.write(self.fd, text)
-
-    def wait_exit(self, limit=10):
-        end = time.time() + limit
-        while time.time() < end:
-            self.pump(0.1)
-            done, status = os.waitpid(self.pid, os.WNOHANG)
-            if done:
-                self.status = os.waitstatus_to_exitcode(status)
-                return self.status
-        os.kill(self.pid, signal.SIGKILL)
-        os.waitpid(self.pid, 0)
-        return None
-
-    def text(self, since=0):
-        return self.out[since:].decode(errors="replace")
-
-
-def start_session(script, env, cwd):
-    """sbsh -c as an agent tool runs it: no terminal anywhere."""
-    return subprocess.Popen([SBSH, "-c", script], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, cwd=cwd, env=env, start_new_session=True)
-
-
-def finish(proc, approver, limit=30):
-    end = time.time() + limit
-    while proc.poll() is None and time.time() < end:
-        approver.pump(0.1)
-    if proc.poll() is None:
-        proc.kill()
-    out, err = proc.communicate()
-    return proc.returncode, out.decode(errors="replace"), err.decode(errors="replace")
-
-
 def session(script, env, cwd, approver, answers, limit=30):
-    """Runs a session, answering each prompt that appears on the approver
-    in turn. Returns (status, stdout, stderr, prompts seen, screen)."""
+    """Runs a session, answering each prompt on the approver in turn."""
     global last_pid
-    since = len(approver.out)
-    proc = start_session(script, env, cwd)
-    last_pid = proc.pid
-    answers = list(answers)
-    seen = 0
-    end = time.time() + limit
-    while proc.poll() is None and time.time() < end:
-        approver.pump(0.1)
-        prompts = len(re.findall(rb"Allow\? \[y\]es once", approver.out[since:]))
-        if prompts > seen:
-            seen = prompts
-            if answers:
-                approver.type(answers.pop(0) + b"\r")
-    status, out, err = finish(proc, approver, 5)
-    approver.pump(0.3)
-    return status, out, err, seen, approver.text(since)
+    status, out, err, seen, screen, last_pid = approver_session(script, env, cwd, approver, answers, limit)
+    return status, out, err, seen, screen
 
 
 base = tempfile.mkdtemp(prefix=".sbsh-approver-", dir=os.environ.get("HOME", "/root"))

@@ -1,0 +1,203 @@
+#!/usr/bin/env python3
+"""The guard holds: what the static pass judged binds what runs. Each shape
+below hides a deletion of data/ from the final argv (a here-document, a
+here-string, a pipe into an interpreter, a <( ), /dev/stdin, a script
+written earlier on the line, the command's environment); headless every
+one is refused with status 121 and data/ is still there afterwards, judged
+from outside. The same text made harmless still runs. At a terminal the
+human is asked once, a no stops the command and a yes runs it; at the
+approver (no terminal anywhere, as agent tools run sbsh) the same."""
+import os, re, shutil, subprocess, sys, tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from approver_pty import Approver, session  # noqa: E402
+from pty_human import play  # noqa: E402
+from report import check, summary  # noqa: E402
+
+SBSH = os.environ["SBSH"]
+REFUSED = 121
+
+# {D} is the payload: a deletion, or a harmless command in its place.
+SHAPES = [
+    "bash <<EOF\n{D}\nEOF",
+    "bash <<'EOF'\n{D}\nEOF",
+    "sh <<-EOF\n\t{D}\n\tEOF",
+    "sh -s <<< '{D}'",
+    "bash <<< '{D}'",
+    "bash <(echo '{D}')",
+    "sh <(printf '%s\\n' '{D}')",
+    "bash /dev/stdin <<< '{D}'",
+    "bash /proc/self/fd/0 <<< '{D}'",
+    "exec bash -s <<< '{D}'",
+    "exec bash -c '{D}'",
+    "echo '{D}' | sh",
+    "echo '{D}' | bash -s",
+    "printf '%s\\n' '{D}' | sh",
+    "cat <<EOF | sh\n{D}\nEOF",
+    "echo '{D}' > s.sh; sh s.sh",
+    "printf '%s\\n' '{D}' > s.sh && bash ./s.sh",
+    "echo '{D}' > s.sh; sh < s.sh",
+    "command bash <<EOF\n{D}\nEOF",
+    "time bash <<EOF\n{D}\nEOF",
+    "{{ bash; }} <<EOF\n{D}\nEOF",
+    "(sh) <<< '{D}'",
+    "eval 'bash <<EOF\n{D}\nEOF'",
+    "bash -s < <(echo '{D}')",
+    "sh -c 'sh' <<< '{D}'",
+    "timeout 5 bash <<< '{D}'",
+    "nice bash <<< '{D}'",
+    "env bash <<< '{D}'",
+    "dash <<< '{D}'",
+    "x='{D}'; bash <<< \"$x\"",
+    "f() {{ bash <<EOF\n{D}\nEOF\n}}; f",
+    "find . -maxdepth 0 -exec sh -s \\; <<< '{D}'",
+    "script -qc '{D}' /dev/null",
+    "env 'BASH_FUNC_ls%%=() {{ {D}; }}' bash -c ls",
+]
+
+# Shapes whose input is not known before it runs: refused (ASK) headless,
+# whatever the payload.
+UNKNOWN = [
+    "echo cm0gLXJmIGRhdGEK | base64 -d | sh",
+    "echo 'rm -rf data' | tee /dev/null | sh",
+    "exec 3<<<'rm -rf data'; bash /dev/fd/3",
+    "bash <<< \"$(echo rm -rf data)\"",
+    "bash -c 'cat | sh' <<< 'rm -rf data'",
+    "echo 'rm -rf data' | xargs -0 sh -c",
+]
+
+PYTHON = [
+    "python3 <<EOF\nimport shutil; shutil.{P}('data')\nEOF",
+    "python3 - <<'EOF'\nimport shutil; shutil.{P}('data')\nEOF",
+    "python3 <(echo 'import shutil; shutil.{P}(\"data\")')",
+    "cat > s.py <<'EOF' && python3 s.py\nimport shutil; shutil.{P}('data')\nEOF",
+    "perl <<'EOF'\n{PERL}\nEOF",
+]
+
+# The command's environment makes git run text (in a repository with a change).
+GIT_ENV = [
+    "GIT_EXTERNAL_DIFF='{D};:' git diff",
+    "export GIT_EXTERNAL_DIFF='{D};:'; git diff",
+    "env GIT_EXTERNAL_DIFF='{D};:' git diff",
+    "GIT_EDITOR='{D};:' git commit --allow-empty -q",
+]
+
+
+def fresh():
+    work = tempfile.mkdtemp(prefix="sbsh-guard-")
+    subprocess.run(["git", "init", "-q", work], check=True)
+    with open(os.path.join(work, "f"), "w") as f:
+        f.write("a\n")
+    git = ["git", "-C", work, "-c", "user.email=t@t", "-c", "user.name=t"]
+    subprocess.run(git + ["add", "f"], check=True)
+    subprocess.run(git + ["commit", "-qm", "i"], check=True)
+    with open(os.path.join(work, "f"), "w") as f:
+        f.write("b\n")
+    return work
+
+
+def plant(work):
+    os.makedirs(os.path.join(work, "data"), exist_ok=True)
+    with open(os.path.join(work, "data", "keep"), "w") as f:
+        f.write("keep\n")
+
+
+def kept(work):
+    return os.path.exists(os.path.join(work, "data", "keep"))
+
+
+def headless(script, work):
+    env = dict(os.environ, CI="1", GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t",
+               GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@t")
+    p = subprocess.run([SBSH, "-c", script], cwd=work, env=env, stdin=subprocess.DEVNULL,
+                       capture_output=True, timeout=30)
+    return p.returncode, p.stderr.decode(errors="replace")
+
+
+def disguises():
+    for s in SHAPES + GIT_ENV:
+        yield s.format(D="rm -rf data"), s.format(D="echo harmless")
+    for s in PYTHON:
+        yield (s.format(P="rmtree", PERL='system("rm -rf data");'),
+               s.format(P="copy", PERL='print "harmless\\n";').replace("copy('data')", "which('ls')")
+               .replace('copy("data")', 'which("ls")'))
+    for s in UNKNOWN:
+        yield s, None
+
+
+work = fresh()
+tried = through = 0
+try:
+    for bad, good in disguises():
+        plant(work)
+        status, err = headless(bad, work)
+        tried += 1
+        through += not kept(work)
+        check(kept(work) and status == REFUSED and "refused" in err,
+              "headless, refused and data/ kept: " + bad.replace("\n", "\u2424"), "status %d: %s" % (status, err))
+        if good is None:
+            continue
+        plant(work)
+        status, err = headless(good, work)
+        check(status != REFUSED and "refused" not in err,
+              "the same made harmless still runs: " + good.replace("\n", "\u2424"), "status %d: %s" % (status, err))
+    print("# %d disguised deletions tried headless, %d let through" % (tried, through))
+
+    # At a terminal: asked once; no means it does not run, yes runs it.
+    term_env = dict(os.environ, TERM="xterm")
+    term_env.pop("CI", None)
+
+    def at_terminal(script, answer):
+        seen = [0]
+
+        def respond(out):
+            n = len(re.findall(rb"Allow\? \[y\]es once", out))
+            if n > seen[0]:
+                seen[0] = n
+                return answer.encode() + b"\r"
+            return None
+        _, _, out = play([SBSH, "-c", script], respond, term_env, work, 30)
+        return seen[0], out
+
+    for script in ("bash <<EOF\nrm -rf data\nEOF", "python3 <<EOF\nimport shutil; shutil.rmtree('data')\nEOF",
+                   "exec bash -c 'rm -r data'", "echo 'rm -rf data' | sh", "bash <(echo 'rm -rf data')",
+                   "GIT_EXTERNAL_DIFF='rm -rf data;:' git diff", "bash <<< \"$(echo rm -rf data)\""):
+        name = script.replace("\n", "\u2424")
+        plant(work)
+        prompts, out = at_terminal(script, "n")
+        check(kept(work) and prompts == 1, "terminal, n: asked once, data/ kept: " + name, out)
+        check("the human said no" in out and "nobody answered" not in out,
+              "terminal, n: the refusal says the human said no: " + name, out)
+        plant(work)
+        prompts, out = at_terminal(script, "y")
+        check(not kept(work) and prompts == 1, "terminal, y: asked once, and it ran: " + name, out)
+
+    # At the approver, as agent tools run sbsh: no terminal anywhere.
+    base = tempfile.mkdtemp(prefix=".sbsh-guard-", dir=os.environ.get("HOME", "/root"))
+    runtime = os.path.join(base, "run")
+    os.mkdir(runtime, 0o700)
+    conf = os.path.join(base, "config")
+    os.makedirs(os.path.join(conf, "sbsh"))
+    with open(os.path.join(conf, "sbsh", "config"), "w") as f:
+        f.write("approval-timeout = 10\n")
+    aenv = dict(os.environ, XDG_CONFIG_HOME=conf, XDG_RUNTIME_DIR=runtime, TERM="xterm")
+    aenv.pop("CI", None)
+    approver = Approver(aenv, SBSH)
+    try:
+        check(approver.wait_for(rb"approver ready") is not None, "the approver starts", approver.text())
+        for script in ("exec bash -c 'rm -r data'", "bash <<EOF\nrm -rf data\nEOF", "echo 'rm -rf data' | sh"):
+            name = script.replace("\n", "\u2424")
+            plant(work)
+            status, out, err, seen, screen, _ = session(script, aenv, work, approver, [b"n"])
+            check(kept(work) and status == REFUSED and seen == 1,
+                  "approver, n: asked once, refused, data/ kept: " + name, screen + err)
+            plant(work)
+            status, out, err, seen, screen, _ = session(script, aenv, work, approver, [b"y"])
+            check(not kept(work) and seen == 1, "approver, y: asked once, and it ran: " + name, screen + err)
+    finally:
+        os.write(approver.fd, b"\x04")
+        approver.wait_exit()
+        shutil.rmtree(base, ignore_errors=True)
+finally:
+    shutil.rmtree(work, ignore_errors=True)
+summary()
