@@ -138,6 +138,26 @@ static const char *exported_value(void *ctx, const char *name)
 	return v && (v->flags & VAR_EXPORT) ? vars_get(sh, name) : NULL;
 }
 
+/* Inside shell text: the allow-lists' word for one command, the deny
+ * lists first; ESCAPE never from a list the sandbox can write. */
+static bool allow_listed(void *ctx, char *const *argv, enum verdict v)
+{
+	struct policy *p = ctx;
+	struct allow_list *lists[2] = {&p->user, &p->project};
+	for (size_t l = 0; l < 2; l++)
+		for (size_t i = 0; i < lists[l]->deny.len; i++)
+			if (policy_entry_matches(lists[l]->deny.items[i], argv))
+				return false;
+	for (size_t l = 0; l < 2; l++) {
+		if (v == VERDICT_ESCAPE && lists[l]->sandbox_writable)
+			continue;
+		for (size_t i = 0; i < lists[l]->allow.len; i++)
+			if (policy_entry_matches(lists[l]->allow.items[i], argv))
+				return true;
+	}
+	return false;
+}
+
 int policy_init(struct shell *sh, const struct policy_options *opts)
 {
 	struct policy *p = xcalloc(1, sizeof *p);
@@ -165,6 +185,7 @@ int policy_init(struct shell *sh, const struct policy_options *opts)
 	/* It lives in the project, which the sandbox can write. */
 	p->project.sandbox_writable = true;
 	free(path);
+	classifier_set_approved(p->cl, allow_listed, p);
 	return rc;
 }
 

@@ -124,6 +124,11 @@ void classifier_set_env(struct classifier *cl, const struct classify_env *env);
  * variables, which differ from this process's environ after an `export`.
  * Without one, getenv(). */
 typedef const char *classify_lookup_fn(void *ctx, const char *name);
+/* Whether a command inside shell text (sh -c '...', a here-document for a
+ * shell) is pre-approved at verdict v: then it counts as SAFE there, so an
+ * allow entry for `rm -r build` covers `bash -c 'rm -r build'` too. */
+typedef bool classify_approved_fn(void *ctx, char *const *argv, enum verdict v);
+void classifier_set_approved(struct classifier *cl, classify_approved_fn *approved, void *ctx);
 void classifier_set_lookup(struct classifier *cl, classify_lookup_fn *lookup, void *ctx);
 
 /* Static pass over the AST of a whole command line (every node, nested

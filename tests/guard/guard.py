@@ -143,6 +143,19 @@ try:
               "the same made harmless still runs: " + good.replace("\n", "\u2424"), "status %d: %s" % (status, err))
     print("# %d disguised deletions tried headless, %d let through" % (tried, through))
 
+    # An allow entry covers the same command inside shell text, and no more.
+    with open(os.path.join(work, ".agentcommands.json"), "w") as f:
+        f.write('{"allow": ["rm -r data"]}\n')
+    for script in ("bash -c 'rm -r data'", "sh <<EOF\nrm -r data\nEOF", "echo 'rm -r data' | sh"):
+        plant(work)
+        status, err = headless(script, work)
+        check(not kept(work) and status == 0, "allowed rm -r data runs inside: " + script.replace("\n", "\u2424"), err)
+    for script in ("bash -c 'rm -r data; rm -rf data'", "bash -c 'rm -rf data'", "sh <<EOF\nrm -r data/keep\nEOF"):
+        plant(work)
+        status, err = headless(script, work)
+        check(kept(work) and status == REFUSED, "the entry allows no more inside: " + script.replace("\n", "\u2424"), err)
+    os.unlink(os.path.join(work, ".agentcommands.json"))
+
     # At a terminal: asked once; no means it does not run, yes runs it.
     term_env = dict(os.environ, TERM="xterm")
     term_env.pop("CI", None)
