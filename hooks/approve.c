@@ -46,6 +46,7 @@ struct policy {
 	char **line_keys;           /* per item: the command as asked, NULL when SAFE */
 	unsigned char *line_answer; /* per item: enum item_answer */
 	bool up_front_unanswered;   /* the line's question timed out: not asked again */
+	bool approver_said_yes;     /* this line: the approver's grants end with it */
 };
 
 enum item_answer {
@@ -390,6 +391,8 @@ static int ask_human(struct shell *sh, const char *verdict, const char *command,
 		.timeout_s = p->opts.approval_timeout_s ? p->opts.approval_timeout_s : 60,
 	};
 	int answer = approver_ask(&q, denial_sandbox_roots(sh), why);
+	if (answer == BROKER_YES_ONCE || answer == BROKER_YES_SESSION)
+		p->approver_said_yes = true;
 	if (answer < 0 && !*why)
 		*why = p->opts.nobody_why ? p->opts.nobody_why : "headless, nobody to approve";
 	return answer;
@@ -546,6 +549,9 @@ void policy_line_end(struct shell *sh)
 		strvec_free(&p->line_ok);
 		strvec_free(&p->line_no);
 		line_forget(p);
+		if (p->approver_said_yes)
+			approver_release(denial_sandbox_roots(sh));
+		p->approver_said_yes = false;
 	}
 }
 

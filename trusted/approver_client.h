@@ -19,6 +19,10 @@ struct pollfd;
  * a session fork a broker whose questions are then refused, as headless. */
 bool approver_present(void);
 
+/* Tells the approver that this process's line is over: the yes it gave
+ * this process no longer answers questions from inside it. */
+void approver_release(char *const *writable);
+
 /* Whether an approver seems to listen: one connect attempt, no checks
  * (sbsh --doctor). */
 bool approver_listening(void);

@@ -16,6 +16,7 @@
  * folder, verdict, command, reason, marks, program, warning. */
 struct approval_question {
 	bool escape;         /* run outside the sandbox: a typed code, never "session" */
+	bool release;        /* not a question: the asker's line is over (approver grants end) */
 	const char *folder;  /* where it runs */
 	const char *verdict; /* "DELETE"...; "" for an escape */
 	const char *command; /* the normalised command (escape: its quoted argv) */

@@ -207,6 +207,29 @@ try:
             plant(work)
             status, out, err, seen, screen, _ = session(script, aenv, work, approver, [b"y"])
             check(not kept(work) and seen == 1, "approver, y: asked once, and it ran: " + name, screen + err)
+
+        # A nested sbsh (bash and sh are sbsh's shims, as agent tools set
+        # them up) is not asked again what its session decided: one
+        # command, one question, whatever the depth. A later line is.
+        shims = os.path.join(base, "shims")
+        subprocess.run([SBSH, "--shims", shims], check=True, capture_output=True)
+        senv = dict(aenv, PATH=shims + os.pathsep + os.environ["PATH"])
+        for script in ("bash -c 'rm -r data'", "bash -c 'bash -c \"rm -r data\"'", "sh <<EOF\nrm -r data\nEOF"):
+            name = script.replace("\n", "\u2424")
+            plant(work)
+            status, out, err, seen, screen, _ = session(script, senv, work, approver, [b"y", b"y"])
+            check(not kept(work) and seen == 1, "nested sbsh, y: asked once in all: " + name, screen + err)
+            plant(work)
+            status, out, err, seen, screen, _ = session(script, senv, work, approver, [b"n", b"y"])
+            check(kept(work) and seen == 1 and status == REFUSED, "nested sbsh, n: refused, asked once: " + name,
+                  screen + err)
+        with open(os.path.join(work, "hidden.sh"), "w") as f:
+            f.write("rm -r data\n")
+        plant(work)
+        status, out, err, seen, screen, _ = session("bash -c 'rm -r data'\nmkdir data; touch data/keep; sh < hidden.sh", senv, work,
+                                                    approver, [b"y", b"n"])
+        check(seen == 2 and status == REFUSED and kept(work), "a yes does not carry over to the next line's nested sbsh",
+              screen + err)
     finally:
         os.write(approver.fd, b"\x04")
         approver.wait_exit()
