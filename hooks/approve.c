@@ -651,6 +651,11 @@ static void command_facts(struct shell *sh, const struct classify_binding *b, st
 			}
 		}
 	}
+	/* A here-document or here-string expanded just now: its text is known. */
+	if (sh->expanded_stdin.redir && sh->expanded_stdin.body) {
+		f->in.kind = STDIN_TEXT;
+		f->in.text = sh->expanded_stdin.body;
+	}
 	if (f->in.kind == STDIN_NONE)
 		f->in.kind = inherited_stdin();
 }

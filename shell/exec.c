@@ -526,9 +526,13 @@ static int run_command(struct shell *sh, const struct node *n, int argc, char **
 		return status;
 	}
 
-	/* The expanded argv is final here: what is judged is what runs. */
-	int verdict_status = policy_check_argv(sh, argv, path);
+	/* The expanded argv is final here: what is judged is what runs, with
+	 * the text a here-document gives it. */
+	int verdict_status = sh->policy && redir_expand_stdin(sh, redirs, nredirs) != 0 ? 1 : 0;
+	if (verdict_status == 0)
+		verdict_status = policy_check_argv(sh, argv, path);
 	if (verdict_status != 0) {
+		redir_forget_stdin(sh);
 		free(path);
 		if (scoped)
 			vars_pop_scope(sh);
@@ -584,6 +588,8 @@ static int run_command(struct shell *sh, const struct node *n, int argc, char **
 		/* ENOEXEC (a script) or no process: the general path below. */
 	}
 	pid_t pid = fork_child(sh, 0, true);
+	if (pid != 0)
+		redir_forget_stdin(sh); /* the child's to use */
 	if (pid < 0) {
 		free(path);
 		if (scoped)

@@ -185,6 +185,90 @@ static bool parse_fd_word(const char *s, int *fd, bool *move)
 	return true;
 }
 
+/* The text a here-document or here-string gives its reader, expanded. */
+static int here_body(struct shell *sh, const struct redir *r, char **body, size_t *len)
+{
+	if (r->op == REDIR_HERESTRING) {
+		char *s = expand_word_str(sh, r->target, 0);
+		if (!s)
+			return -1;
+		*len = strlen(s);
+		*body = xrealloc(s, *len + 2);
+		(*body)[(*len)++] = '\n';
+		(*body)[*len] = '\0';
+	} else if (!r->heredoc) {
+		*body = xstrdup("");
+		*len = 0;
+	} else if (r->heredoc_quoted && r->heredoc->nparts == 1 && r->heredoc->parts[0].kind == WORD_LITERAL) {
+		*body = xstrndup(r->heredoc->parts[0].u.literal.text, r->heredoc->parts[0].u.literal.len);
+		*len = r->heredoc->parts[0].u.literal.len;
+	} else {
+		*body = expand_word_str(sh, r->heredoc, EXPAND_NOTILDE);
+		if (!*body)
+			return -1;
+		*len = strlen(*body);
+	}
+	return 0;
+}
+
+/* Whether expanding w changes nothing in the shell (no arithmetic,
+ * assignment or error; a command substitution runs in a child of its
+ * own either way): then expanding it in the shell rather than in the
+ * command's child, as bash does, makes no difference. */
+static bool word_is_pure(const struct word *w)
+{
+	for (size_t i = 0; w && i < w->nparts; i++) {
+		const struct word_part *p = &w->parts[i];
+		switch (p->kind) {
+		case WORD_LITERAL:
+		case WORD_CMDSUB:
+			break;
+		case WORD_DQUOTE:
+			if (!word_is_pure(p->u.dquote))
+				return false;
+			break;
+		case WORD_PARAM:
+			if (p->u.param.index || p->u.param.op == PARAM_ASSIGN || p->u.param.op == PARAM_ERROR ||
+			    p->u.param.op == PARAM_SUBSTRING || !word_is_pure(p->u.param.arg) ||
+			    !word_is_pure(p->u.param.arg2))
+				return false;
+			break;
+		default:
+			return false;
+		}
+	}
+	return true;
+}
+
+int redir_expand_stdin(struct shell *sh, const struct redir *redirs, size_t n)
+{
+	redir_forget_stdin(sh);
+	const struct redir *last = NULL;
+	for (size_t i = 0; i < n; i++) {
+		const struct redir *r = &redirs[i];
+		bool input = r->op == REDIR_HEREDOC || r->op == REDIR_HEREDOC_STRIP || r->op == REDIR_HERESTRING ||
+		             r->op == REDIR_IN || r->op == REDIR_RDWR || r->op == REDIR_DUP_IN;
+		if (input && r->fd <= 0)
+			last = r;
+	}
+	if (!last || !(last->op == REDIR_HEREDOC || last->op == REDIR_HEREDOC_STRIP || last->op == REDIR_HERESTRING))
+		return 0;
+	if (!word_is_pure(last->op == REDIR_HERESTRING ? last->target : last->heredoc))
+		return 0; /* judged as the static pass found it */
+	if (here_body(sh, last, &sh->expanded_stdin.body, &sh->expanded_stdin.len) != 0)
+		return -1;
+	sh->expanded_stdin.redir = last;
+	return 0;
+}
+
+void redir_forget_stdin(struct shell *sh)
+{
+	free(sh->expanded_stdin.body);
+	sh->expanded_stdin.body = NULL;
+	sh->expanded_stdin.redir = NULL;
+	sh->expanded_stdin.len = 0;
+}
+
 static int apply_one(struct shell *sh, const struct redir *r, struct redir_saved *save)
 {
 	int fd = r->fd;
@@ -207,25 +291,14 @@ static int apply_one(struct shell *sh, const struct redir *r, struct redir_saved
 	if (r->op == REDIR_HEREDOC || r->op == REDIR_HEREDOC_STRIP || r->op == REDIR_HERESTRING) {
 		char *body;
 		size_t len;
-		if (r->op == REDIR_HERESTRING) {
-			char *s = expand_word_str(sh, r->target, 0);
-			if (!s)
-				return -1;
-			len = strlen(s);
-			body = xrealloc(s, len + 2);
-			body[len++] = '\n';
-			body[len] = '\0';
-		} else if (!r->heredoc) {
-			body = xstrdup("");
-			len = 0;
-		} else if (r->heredoc_quoted && r->heredoc->nparts == 1 && r->heredoc->parts[0].kind == WORD_LITERAL) {
-			body = xstrndup(r->heredoc->parts[0].u.literal.text, r->heredoc->parts[0].u.literal.len);
-			len = r->heredoc->parts[0].u.literal.len;
-		} else {
-			body = expand_word_str(sh, r->heredoc, EXPAND_NOTILDE);
-			if (!body)
-				return -1;
-			len = strlen(body);
+		if (sh->expanded_stdin.redir == r) {
+			/* Expanded already, for the check before the command: once. */
+			body = sh->expanded_stdin.body;
+			len = sh->expanded_stdin.len;
+			sh->expanded_stdin.body = NULL;
+			sh->expanded_stdin.redir = NULL;
+		} else if (here_body(sh, r, &body, &len) != 0) {
+			return -1;
 		}
 		/* Saved before the new fd exists: it may take fd's number when
 		 * fd is closed, and then would be "restored" instead of closed. */

@@ -23,6 +23,13 @@ struct redir_saved {
 int redir_apply(struct shell *sh, const struct redir *redirs, size_t n, struct redir_saved *save);
 /* Puts every saved fd back, in reverse order, and empties save. */
 void redir_restore(struct redir_saved *save);
+/* Expands, before the check of the command they feed, the here-document or
+ * here-string that will be its standard input, into sh->expanded_stdin
+ * (redir_apply then uses that text: expanded once), when expanding it can
+ * change nothing. Returns 0, or -1 after reporting. redir_forget_stdin
+ * drops what was not used. */
+int redir_expand_stdin(struct shell *sh, const struct redir *redirs, size_t n);
+void redir_forget_stdin(struct shell *sh);
 /* An fd whose reader gets exactly data (here-documents, here-strings):
  * a pipe for small bodies, an unlinked temporary file for large ones.
  * Returns the fd (close-on-exec), or -1 after reporting. */

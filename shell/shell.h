@@ -131,6 +131,14 @@ struct shell {
 	/* In a pipeline stage after the first: the stage that writes its
 	 * standard input (what an interpreter there reads may be known). */
 	const struct node *stdin_producer;
+	/* The standard input of the command being checked, when a here-document
+	 * or here-string gives it: expanded once, for the check and then for
+	 * the redirection (shell/redir.c). */
+	struct {
+		const struct redir *redir;
+		char *body;
+		size_t len;
+	} expanded_stdin;
 
 	unsigned alias_generation; /* bumped by alias/unalias: the reader reparses */
 

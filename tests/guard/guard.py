@@ -49,6 +49,8 @@ SHAPES = [
     "env bash <<< '{D}'",
     "dash <<< '{D}'",
     "x='{D}'; bash <<< \"$x\"",
+    "x='{D}'\nbash <<EOF\n$x\nEOF",
+    "x='{D}'\nsh <<< \"$x $(true)\"",
     "f() {{ bash <<EOF\n{D}\nEOF\n}}; f",
     "find . -maxdepth 0 -exec sh -s \\; <<< '{D}'",
     "script -qc '{D}' /dev/null",
@@ -142,6 +144,16 @@ try:
         check(status != REFUSED and "refused" not in err,
               "the same made harmless still runs: " + good.replace("\n", "\u2424"), "status %d: %s" % (status, err))
     print("# %d disguised deletions tried headless, %d let through" % (tried, through))
+
+    # A here-document is expanded once for the check and the command: its
+    # substitutions run once, and what changes the shell is left to the
+    # command's child, as bash does.
+    p = subprocess.run([SBSH, "-c", "n=0; cat <<EOF\n$((n+=1)) ${y:=set} $(echo once >> subs.log)\nEOF\necho n=$n y=$y"],
+                       cwd=work, capture_output=True, text=True, env=dict(os.environ, CI="1"))
+    with open(os.path.join(work, "subs.log")) as f:
+        subs = f.read()
+    check(p.stdout == "1 set \nn=0 y=\n" and subs == "once\n", "a here-document is expanded once, in the child",
+          p.stdout + p.stderr + subs)
 
     # An allow entry covers the same command inside shell text, and no more.
     with open(os.path.join(work, ".agentcommands.json"), "w") as f:
