@@ -715,17 +715,23 @@ static void file_written(struct line_state *ls, const char *name, const char *te
 static int written_file_now(struct cctx *c, const char *name, const char **text)
 {
 	const struct classify_facts *f = c->root->facts;
-	for (size_t i = 0; f && i < f->nwritten; i++)
-		if (strcmp(strip_dot_slash(f->written[i]), name) == 0) {
-			size_t len = 0;
-			char *t = util_read_file(name, 0, 1u << 20, &len);
-			if (!t)
-				return 0;
-			*text = cl_strndup(c, t, len);
-			free(t);
-			return 1;
-		}
-	return -1;
+	if (!f)
+		return -1;
+	bool written = false;
+	for (size_t i = 0; i < f->nwritten && !written; i++)
+		written = strcmp(strip_dot_slash(f->written[i]), name) == 0;
+	struct stat st;
+	if (!written && (f->line_start.tv_sec == 0 || stat(name, &st) != 0 || !S_ISREG(st.st_mode) ||
+	                 st.st_ctim.tv_sec < f->line_start.tv_sec ||
+	                 (st.st_ctim.tv_sec == f->line_start.tv_sec && st.st_ctim.tv_nsec < f->line_start.tv_nsec)))
+		return -1;
+	size_t len = 0;
+	char *t = util_read_file(name, 0, 1u << 20, &len);
+	if (!t)
+		return 0;
+	*text = cl_strndup(c, t, len);
+	free(t);
+	return 1;
 }
 
 int cl_written_file(struct cctx *c, const char *name, const char **text)

@@ -6,6 +6,7 @@
 #define SBSH_CLASSIFY_H
 
 #include <stdbool.h>
+#include <time.h>
 #include <stddef.h>
 
 #include "shell/ast.h"
@@ -69,6 +70,9 @@ struct classify_facts {
 	size_t nprocsubs;
 	char *const *written; /* files written earlier on the line: read when run as scripts */
 	size_t nwritten;
+	/* When the line began: a file changed since (its ctime, which nothing
+	 * sets back) was written on the line too, by whatever wrote it. */
+	struct timespec line_start;
 };
 
 struct classify_result {

@@ -234,6 +234,29 @@ static struct judgement judge_code_operand(struct cctx *c, const char *lang, con
 	return SAFE_J;
 }
 
+/* The text of a program's code operand when it is not a file of the
+ * project: a <( ), standard input by name, another descriptor, a file
+ * written on this line. Returns 1 with *text, 0 when what it holds is not
+ * known, -1 for a project file (or the terminal). */
+static int code_operand_text(struct cctx *c, const struct sarg *x, const struct stdin_src *in, const char **text)
+{
+	*text = NULL;
+	if (x->procsub) {
+		struct stdin_src src = cl_procsub_output(c, x->procsub);
+		*text = src.text;
+		return src.kind == STDIN_TEXT ? 1 : 0;
+	}
+	if (!x->known)
+		return -1;
+	if (names_stdin(x->text)) {
+		*text = in->text;
+		return in->kind == STDIN_TEXT ? 1 : in->kind == STDIN_UNKNOWN ? 0 : -1;
+	}
+	if (names_descriptor(x->text))
+		return 0;
+	return cl_written_file(c, x->text, text);
+}
+
 /* ---- the shells ------------------------------------------------------------------- */
 
 struct judgement judge_script_source(struct cctx *c, const char *what, const struct sarg *file,
@@ -294,8 +317,20 @@ struct judgement judge_shell(struct cctx *c, const char *name, const struct sarg
 		if (t[0] == '-' && t[1] == '-') {
 			if (eq(t, "--help") || eq(t, "--version"))
 				return SAFE_J;
-			if (eq(t, "--rcfile") || eq(t, "--init-file"))
+			if ((eq(t, "--rcfile") || eq(t, "--init-file")) && i + 1 < n) {
+				/* Run first when interactive: code like any script. */
 				i++;
+				const char *text;
+				int w = code_operand_text(c, &a[i], in, &text);
+				if (w == 0)
+					return J(VERDICT_ASK, cl_printf(c, "%s %s reads code that is not known", name, t), (int)i);
+				if (w == 1) {
+					struct sarg s = {.text = text, .known = true};
+					struct judgement rj = judge_shell_text_in(c, cl_printf(c, "%s %s", name, t), &s, NULL, 0, (int)i, in);
+					if (rj.v != VERDICT_SAFE)
+						return rj;
+				}
+			}
 			if (eq(t, "--classify") || eq(t, "--doctor"))
 				return SAFE_J;
 			continue;
@@ -507,8 +542,22 @@ struct judgement judge_awk(struct cctx *c, const char *name, const struct sarg *
 		if (eq(t, "--"))
 			continue;
 		if (t[0] == '-' && t[1]) {
-			if (eq(t, "-f") || starts(t, "--file"))
-				return SAFE_J;
+			if (eq(t, "-f") || starts(t, "--file")) {
+				/* A program file of the project is opaque; the agent's text is read. */
+				struct sarg inline_file = {.text = strchr(t, '=') ? strchr(t, '=') + 1 : NULL, .known = true};
+				const struct sarg *file = inline_file.text ? &inline_file : i + 1 < n ? &a[i + 1] : NULL;
+				const char *text;
+				int w = file ? code_operand_text(c, file, in, &text) : -1;
+				if (w == 0)
+					return J(VERDICT_ASK, cl_printf(c, "%s program that is not known", name), (int)i);
+				if (w < 0)
+					return SAFE_J;
+				struct judgement j = judge_code_strings(c, text);
+				if (j.v != VERDICT_SAFE)
+					j.reason = cl_printf(c, "%s program runs: %s", name, j.reason ? j.reason : "");
+				j.at = (int)i;
+				return j;
+			}
 			if (eq(t, "-F") || eq(t, "-v") || eq(t, "-i") || eq(t, "-l"))
 				i++;
 			continue;
@@ -587,12 +636,78 @@ struct judgement judge_source(struct cctx *c, const char *name, const struct sar
 		struct stdin_src none = {STDIN_NONE, NULL};
 		return a[s].procsub ? judge_script_source(c, name, &a[s], &none, (int)s) : SAFE_J;
 	}
-	int w = cl_written_file(c, a[s].text, &text);
+	int w = code_operand_text(c, &a[s], in, &text);
 	if (w == 1)
 		return judge_builtin_text(c, cl_printf(c, "%s %s", name, a[s].text), text, s);
 	if (w == 0)
-		return J(VERDICT_ASK, cl_printf(c, "%s of a file written on this line", name), (int)s);
+		return J(VERDICT_ASK, cl_printf(c, "%s of text that is not known (a file written on this line, a pipe)", name),
+		         (int)s);
 	return SAFE_J;
+}
+
+/* The shell commands of makefile text: its recipe lines. */
+static const char *make_recipes(struct cctx *c, const char *text)
+{
+	struct strbuf sb;
+	strbuf_init(&sb);
+	for (const char *p = text; *p;) {
+		size_t len = strcspn(p, "\n");
+		if (*p == '\t') {
+			size_t k = 1;
+			while (k < len && strchr("@-+ \t", p[k]))
+				k++;
+			for (size_t i = k; i < len; i++) {
+				strbuf_addc(&sb, p[i]);
+				if (p[i] == '$' && i + 1 < len && p[i + 1] == '$')
+					i++; /* $$ is make's $ */
+			}
+			strbuf_addc(&sb, '\n');
+		}
+		p += len + (p[len] == '\n');
+	}
+	const char *out = cl_strndup(c, sb.data ? sb.data : "", sb.len);
+	strbuf_free(&sb);
+	return out;
+}
+
+/* make runs the project's makefiles (opaque project code); a makefile that
+ * is the agent's text (-f - <<EOF, -f <( ), one written on this line,
+ * --eval) is judged by its recipes. */
+struct judgement judge_make(struct cctx *c, const char *name, const struct sarg *a, size_t n,
+                            const struct stdin_src *in)
+{
+	struct judgement j = SAFE_J;
+	for (size_t i = 1; i < n; i++) {
+		const struct sarg *x = &a[i];
+		if (!x->known)
+			continue;
+		const char *t = x->text, *text = NULL;
+		const struct sarg *file = NULL;
+		struct sarg inline_file = {.known = true, .word = x->word};
+		int w = -1;
+		if ((eq(t, "-f") || eq(t, "--file") || eq(t, "--makefile")) && i + 1 < n) {
+			file = &a[++i];
+		} else if ((starts(t, "-f") && t[2] && t[1] != '-') || starts(t, "--file=") || starts(t, "--makefile=")) {
+			inline_file.text = t[1] == 'f' ? t + 2 : strchr(t, '=') + 1;
+			file = &inline_file;
+		} else if ((eq(t, "--eval") || eq(t, "-E")) && i + 1 < n) {
+			i++;
+			w = a[i].known ? 1 : 0;
+			text = a[i].text;
+		} else if (starts(t, "--eval=")) {
+			w = 1;
+			text = t + 7;
+		}
+		if (file)
+			w = code_operand_text(c, file, in, &text);
+		if (w == 0)
+			j = judgement_max(j, J(VERDICT_ASK, cl_printf(c, "%s reads a makefile that is not known", name), (int)i));
+		if (w == 1) {
+			struct sarg s = {.text = make_recipes(c, text), .known = true};
+			j = judgement_max(j, judge_shell_text(c, cl_printf(c, "%s recipe", name), &s, NULL, 0, (int)i));
+		}
+	}
+	return j;
 }
 
 struct judgement judge_deno(struct cctx *c, const char *name, const struct sarg *a, size_t n,

@@ -55,6 +55,19 @@ SHAPES = [
     "find . -maxdepth 0 -exec sh -s \\; <<< '{D}'",
     "script -qc '{D}' /dev/null",
     "env 'BASH_FUNC_ls%%=() {{ {D}; }}' bash -c ls",
+    "bash --rcfile <(echo '{D}') -i < /dev/null",
+    "make -f <(printf 'all:\\n\\t{D}\\n')",
+    "make -f - <<EOF\nall:\n\t{D}\nEOF",
+    "awk -f <(echo 'BEGIN{{system(\"{D}\")}}')",
+    "bash -c 'source /dev/stdin' <<< '{D}'",
+    "bash -c '. /dev/stdin' <<< '{D}'",
+    # Scripts written on the line by any program, not only by a redirection.
+    "cp /dev/stdin s.sh <<< '{D}'; sh s.sh",
+    "tee s.sh <<< '{D}' >/dev/null; sh s.sh",
+    "printf '%s\\n' '{D}' | dd of=s.sh 2>/dev/null; bash s.sh",
+    "python3 -c 'open(\"s.sh\", \"w\").write(\"{D}\\n\")'; sh s.sh",
+    "echo '{D}' > x.sh; mv x.sh s.sh; sh s.sh",
+    "echo '{D}' > s.sh; touch -d 2000-01-01 s.sh; sh s.sh",
 ]
 
 # Shapes whose input is not known before it runs: refused (ASK) headless,
