@@ -446,14 +446,9 @@ void policy_line_begin(struct shell *sh, const struct node *line)
 	strvec_free(&p->line_no);
 	line_forget(p);
 	p->up_front_unanswered = false;
-	/* The clock file times come from, a little early: a file changed by
+	/* The clock file times come from (the coarse one): a file changed by
 	 * the line is never taken for one from before it. */
 	clock_gettime(CLOCK_REALTIME_COARSE, &p->line_start);
-	p->line_start.tv_nsec -= 20000000;
-	if (p->line_start.tv_nsec < 0) {
-		p->line_start.tv_nsec += 1000000000;
-		p->line_start.tv_sec--;
-	}
 	if (p->opts.text_safe)
 		return; /* judged whole at startup: nothing in it binds above SAFE */
 	/* The static pass runs headless too: what it knows binds each
@@ -616,6 +611,10 @@ static void command_facts(struct shell *sh, const struct classify_binding *b, st
 	f->written = p->line.written;
 	f->nwritten = p->line.nwritten;
 	f->line_start = p->line_start;
+	f->words = p->line.words;
+	f->nwords = p->line.nwords;
+	f->word_nodes = p->line.word_nodes;
+	f->self = sh->running_simple;
 	f->in.kind = STDIN_NONE;
 	if (b) {
 		f->in.kind = b->stdin_kind;

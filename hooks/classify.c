@@ -57,6 +57,10 @@ void classify_result_free(struct classify_result *r)
 	for (size_t i = 0; i < r->nwritten; i++)
 		free(r->written[i]);
 	free(r->written);
+	for (size_t i = 0; i < r->nwords; i++)
+		free(r->words[i]);
+	free(r->words);
+	free(r->word_nodes);
 	classify_result_init(r);
 }
 
@@ -712,6 +716,23 @@ static void file_written(struct line_state *ls, const char *name, const char *te
 
 /* The run-time check: a file written earlier on the line is read as it
  * is now, just before it runs. */
+static bool named_on_line(const struct classify_facts *f, const char *name)
+{
+	const char *base = strrchr(name, '/');
+	base = base ? base + 1 : name;
+	for (size_t i = 0; *base && i < f->nwords; i++)
+		if (f->word_nodes[i] != f->self && strstr(f->words[i], base))
+			return true;
+	return false;
+}
+
+/* Text a program could be: no NUL byte (an ELF binary, an archive is
+ * the project's built code, not a script). */
+static bool looks_like_text(const char *t, size_t len)
+{
+	return memchr(t, '\0', len) == NULL;
+}
+
 static int written_file_now(struct cctx *c, const char *name, const char **text)
 {
 	const struct classify_facts *f = c->root->facts;
@@ -721,17 +742,22 @@ static int written_file_now(struct cctx *c, const char *name, const char **text)
 	for (size_t i = 0; i < f->nwritten && !written; i++)
 		written = strcmp(strip_dot_slash(f->written[i]), name) == 0;
 	struct stat st;
-	if (!written && (f->line_start.tv_sec == 0 || stat(name, &st) != 0 || !S_ISREG(st.st_mode) ||
+	if (!written && (f->line_start.tv_sec == 0 || !named_on_line(f, name) || stat(name, &st) != 0 ||
+	                 !S_ISREG(st.st_mode) ||
 	                 st.st_ctim.tv_sec < f->line_start.tv_sec ||
 	                 (st.st_ctim.tv_sec == f->line_start.tv_sec && st.st_ctim.tv_nsec < f->line_start.tv_nsec)))
 		return -1;
 	size_t len = 0;
 	char *t = util_read_file(name, 0, 1u << 20, &len);
+	if (!t && !written)
+		return -1; /* too big for a script the line wrote: the project's */
 	if (!t)
 		return 0;
-	*text = cl_strndup(c, t, len);
+	bool script = looks_like_text(t, len);
+	if (script)
+		*text = cl_strndup(c, t, len);
 	free(t);
-	return 1;
+	return script ? 1 : written ? 0 : -1;
 }
 
 int cl_written_file(struct cctx *c, const char *name, const char **text)
@@ -1685,6 +1711,24 @@ static struct judgement judge_function_call(struct cctx *c, const struct node *b
 	return j;
 }
 
+/* The words of the line's commands (text inside them included), for the
+ * run-time check's question of whether the line names a file. */
+#define CLASSIFY_WORDS_MAX 4096
+static void note_words(struct cctx *c, const struct node *n, const struct sargv *av)
+{
+	struct classify_result *res = c->root->res;
+	if (c->quiet || c->root->dynamic)
+		return;
+	for (size_t i = 0; i < av->n && res->nwords < CLASSIFY_WORDS_MAX; i++) {
+		if (!av->v[i].known || !av->v[i].text[0])
+			continue;
+		res->words = xreallocarray(res->words, res->nwords + 1, sizeof *res->words);
+		res->word_nodes = xreallocarray(res->word_nodes, res->nwords + 1, sizeof *res->word_nodes);
+		res->word_nodes[res->nwords] = n;
+		res->words[res->nwords++] = xstrdup(av->v[i].text);
+	}
+}
+
 /* Remembers, for the run-time check, what the static pass knew of a
  * command of the line itself that its argv will not show. A node judged
  * twice (a function body at its definition and at a call) keeps what its
@@ -1825,6 +1869,7 @@ static struct judgement judge_simple(struct cctx *c, const struct node *n, const
 	fill_item(c, slot, cj, av.v, av.n);
 	j = judgement_max(j, cj);
 	bind_node(c, n, j, &in, &av, first);
+	note_words(c, n, &av);
 
 	/* Side effects on what later commands of the line mean. */
 	if (c->ls && av.v[0].known) {
@@ -2143,6 +2188,33 @@ static struct judgement apply_user_rules(struct cctx *c, const char *base, const
 	return j;
 }
 
+/* A program the line wrote, run by its path: shell text, or the code of
+ * the interpreter its #! line names; anything else is opaque. */
+static struct judgement judge_written_program(struct cctx *c, const char *script, const struct sarg *a, size_t n)
+{
+	if (strncmp(script, "#!", 2) != 0)
+		return cl_judge_text(c, script, a, n, false);
+	size_t len = strcspn(script + 2, "\n");
+	char *line = cl_strndup(c, script + 2, len);
+	char *save = NULL;
+	char *word = strtok_r(line, " \t", &save);
+	const char *base = word ? strrchr(word, '/') : NULL;
+	base = base ? base + 1 : word ? word : "";
+	if (strcmp(base, "env") == 0)
+		for (word = strtok_r(NULL, " \t", &save); word && word[0] == '-'; word = strtok_r(NULL, " \t", &save))
+			; /* env -S, env -i: the interpreter is the first operand */
+	if (strcmp(base, "env") == 0)
+		base = word ? word : "";
+	static const char *const shells[] = {"sh", "bash", "dash", "ash", "ksh", "zsh", "sbsh", "mksh", NULL};
+	for (size_t i = 0; shells[i]; i++)
+		if (strcmp(base, shells[i]) == 0)
+			return cl_judge_text(c, script, a, n, false);
+	if (strncmp(base, "python", 6) == 0 || strcmp(base, "perl") == 0 || strcmp(base, "ruby") == 0 ||
+	    strcmp(base, "node") == 0)
+		return rules_judge_code(c, base, script);
+	return judgement_make(VERDICT_SAFE, NULL, -1);
+}
+
 struct judgement cl_judge_argv(struct cctx *c, const struct sarg *a, size_t n, const struct stdin_src *in)
 {
 	if (n == 0)
@@ -2156,15 +2228,15 @@ struct judgement cl_judge_argv(struct cctx *c, const struct sarg *a, size_t n, c
 	int written = strchr(name, '/') ? cl_written_file(c, name, &script) : -1;
 	if (written == 0)
 		return judgement_make(VERDICT_ASK, "runs a script written on this line", 0);
+	const char *base = strrchr(name, '/');
+	base = base && base[1] ? base + 1 : name;
 	if (written == 1) {
-		struct judgement j = cl_judge_text(c, script, a, n, false);
+		struct judgement j = judge_written_program(c, script, a, n);
 		if (j.v != VERDICT_SAFE)
 			j.reason = cl_printf(c, "%s: %s", name, j.reason ? j.reason : "");
 		j.at = 0;
-		return j;
+		return apply_user_rules(c, base, a, n, j);
 	}
-	const char *base = strrchr(name, '/');
-	base = base && base[1] ? base + 1 : name;
 	struct judgement j = rules_judge(c, base, a, n, in);
 	return apply_user_rules(c, base, a, n, j);
 }

@@ -71,8 +71,15 @@ struct classify_facts {
 	char *const *written; /* files written earlier on the line: read when run as scripts */
 	size_t nwritten;
 	/* When the line began: a file changed since (its ctime, which nothing
-	 * sets back) was written on the line too, by whatever wrote it. */
+	 * sets back) and named by a word of the line was written on the line
+	 * too, by whatever wrote it (cp, tee, a python one-liner). A file the
+	 * line changed without naming it (configure's output, git pull's) is
+	 * the project's. */
 	struct timespec line_start;
+	char *const *words;
+	const struct node *const *word_nodes;
+	size_t nwords;
+	const struct node *self; /* the command judged: its own words name nothing */
 };
 
 struct classify_result {
@@ -83,6 +90,9 @@ struct classify_result {
 	size_t nbindings, bcap;
 	char **written; /* classify_static: files the line writes (names as written) */
 	size_t nwritten;
+	char **words;   /* classify_static: the known words of the line's commands (bounded) */
+	const struct node **word_nodes; /* the command each is a word of */
+	size_t nwords;
 };
 
 /* The binding of a simple command node, or NULL. */

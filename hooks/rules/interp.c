@@ -171,6 +171,28 @@ struct judgement rules_judge_code(struct cctx *c, const char *lang, const char *
 	return SAFE_J;
 }
 
+static struct judgement judge_code_stdin(struct cctx *c, const char *lang, const struct stdin_src *in);
+
+/* Inline code that runs what it reads from standard input as code
+ * (exec(sys.stdin.read()), eval <STDIN>): then that input's verdict is its. */
+static struct judgement judge_code_evaluating_stdin(struct cctx *c, const char *lang, const struct sarg *a,
+                                                    const struct stdin_src *in, int at)
+{
+	static const char *const reads[] = {"stdin", "STDIN", "<>", "readFileSync(0", "gets", NULL};
+	static const char *const evals[] = {"exec(", "eval", "compile(", "Function(", "runInThisContext", NULL};
+	bool reading = false, evaluating = false;
+	for (size_t i = 0; a->known && reads[i]; i++)
+		reading = reading || contains(a->text, reads[i]);
+	for (size_t i = 0; a->known && evals[i]; i++)
+		evaluating = evaluating || contains(a->text, evals[i]);
+	if (!reading || !evaluating)
+		return SAFE_J;
+	struct stdin_src unknown = {STDIN_UNKNOWN, NULL};
+	struct judgement j = judge_code_stdin(c, lang, in->kind == STDIN_NONE || in->kind == STDIN_FILE ? &unknown : in);
+	j.at = at;
+	return j;
+}
+
 struct judgement judge_code_arg(struct cctx *c, const char *lang, const struct sarg *a, int at)
 {
 	if (!a->known)
@@ -392,7 +414,9 @@ struct judgement judge_python(struct cctx *c, const char *name, const struct sar
 			else if (i + 1 < n)
 				val = &a[i + 1];
 			if (*cp == 'c')
-				return val ? judge_code_arg(c, "python", val, (int)i) : SAFE_J;
+				return val ? judgement_max(judge_code_arg(c, "python", val, (int)i),
+				                           judge_code_evaluating_stdin(c, "python", val, in, (int)i))
+				           : SAFE_J;
 			if (*cp == 'm') {
 				if (!val)
 					return SAFE_J;
@@ -490,6 +514,7 @@ struct judgement judge_interp(struct cctx *c, const struct interp *ip, const str
 				i++;
 			if (val) {
 				j = judgement_max(j, judge_code_arg(c, ip->lang, val, (int)i));
+				j = judgement_max(j, judge_code_evaluating_stdin(c, ip->lang, val, in, (int)i));
 				had_code = true;
 			}
 			continue;
@@ -510,6 +535,7 @@ struct judgement judge_interp(struct cctx *c, const struct interp *ip, const str
 						i++;
 					if (val) {
 						j = judgement_max(j, judge_code_arg(c, ip->lang, val, (int)i));
+						j = judgement_max(j, judge_code_evaluating_stdin(c, ip->lang, val, in, (int)i));
 						had_code = true;
 					}
 					break;
@@ -645,29 +671,113 @@ struct judgement judge_source(struct cctx *c, const char *name, const struct sar
 	return SAFE_J;
 }
 
-/* The shell commands of makefile text: its recipe lines. */
-static const char *make_recipes(struct cctx *c, const char *text)
+/* One rule of makefile text: its targets' line and its recipe. */
+struct make_rule {
+	const char *targets, *prereqs; /* within the line, up to the ends below */
+	size_t targets_len, prereqs_len;
+	struct strbuf recipe;
+	bool wanted;
+};
+
+#define MAKE_RULES_MAX 256
+
+static bool make_word_in(const char *list, size_t len, const char *word, size_t wlen)
 {
-	struct strbuf sb;
-	strbuf_init(&sb);
+	for (size_t i = 0; i < len;) {
+		while (i < len && (list[i] == ' ' || list[i] == '\t'))
+			i++;
+		size_t start = i;
+		while (i < len && list[i] != ' ' && list[i] != '\t')
+			i++;
+		if (i - start == wlen && memcmp(list + start, word, wlen) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* Marks the rules that make target, and what they need, as wanted. */
+static void make_want(struct make_rule *rules, size_t n, const char *target, size_t len, unsigned depth)
+{
+	for (size_t i = 0; i < n && depth < 32; i++) {
+		struct make_rule *r = &rules[i];
+		if (r->wanted || !make_word_in(r->targets, r->targets_len, target, len))
+			continue;
+		r->wanted = true;
+		for (size_t k = 0; k < r->prereqs_len;) {
+			while (k < r->prereqs_len && (r->prereqs[k] == ' ' || r->prereqs[k] == '\t' || r->prereqs[k] == '|'))
+				k++;
+			size_t start = k;
+			while (k < r->prereqs_len && r->prereqs[k] != ' ' && r->prereqs[k] != '\t')
+				k++;
+			if (k > start)
+				make_want(rules, n, r->prereqs + start, k - start, depth + 1);
+		}
+	}
+}
+
+/* The shell commands make would run from makefile text for goals (the
+ * operands; none: the first target): the recipes of those rules and of
+ * what they need, $$ read as $. Rules are matched by name only. */
+static const char *make_recipes(struct cctx *c, const char *text, const struct sarg *a, size_t n)
+{
+	struct make_rule *rules = xcalloc(MAKE_RULES_MAX, sizeof *rules);
+	size_t nrules = 0;
 	for (const char *p = text; *p;) {
 		size_t len = strcspn(p, "\n");
-		if (*p == '\t') {
+		if (*p == '\t' && nrules > 0) {
+			struct strbuf *sb = &rules[nrules - 1].recipe;
 			size_t k = 1;
 			while (k < len && strchr("@-+ \t", p[k]))
 				k++;
 			for (size_t i = k; i < len; i++) {
-				strbuf_addc(&sb, p[i]);
+				strbuf_addc(sb, p[i]);
 				if (p[i] == '$' && i + 1 < len && p[i + 1] == '$')
-					i++; /* $$ is make's $ */
+					i++;
 			}
-			strbuf_addc(&sb, '\n');
+			strbuf_addc(sb, '\n');
+		} else if (*p != '#' && nrules < MAKE_RULES_MAX) {
+			const char *colon = memchr(p, ':', len);
+			if (colon && colon[1] != '=' && !memchr(p, '=', (size_t)(colon - p))) {
+				struct make_rule *r = &rules[nrules++];
+				r->targets = p;
+				r->targets_len = (size_t)(colon - p);
+				r->prereqs = colon + 1 + (colon[1] == ':');
+				const char *semi = memchr(r->prereqs, ';', len - (size_t)(r->prereqs - p));
+				r->prereqs_len = (size_t)((semi ? semi : p + len) - r->prereqs);
+				strbuf_init(&r->recipe);
+				if (semi) {
+					strbuf_addmem(&r->recipe, semi + 1, (size_t)(p + len - semi - 1));
+					strbuf_addc(&r->recipe, '\n');
+				}
+			}
 		}
 		p += len + (p[len] == '\n');
 	}
-	const char *out = cl_strndup(c, sb.data ? sb.data : "", sb.len);
-	strbuf_free(&sb);
-	return out;
+	bool goal = false;
+	for (size_t i = 1; i < n; i++)
+		if (a[i].known && a[i].text[0] != '-' && !strchr(a[i].text, '=') && i > 0 &&
+		    !(a[i - 1].known && (eq(a[i - 1].text, "-f") || eq(a[i - 1].text, "-C") || eq(a[i - 1].text, "--eval") ||
+		                         eq(a[i - 1].text, "-E") || eq(a[i - 1].text, "--file") || eq(a[i - 1].text, "--makefile")))) {
+			goal = true;
+			make_want(rules, nrules, a[i].text, strlen(a[i].text), 0);
+		}
+	for (size_t i = 0; !goal && i < nrules; i++)
+		if (rules[i].targets_len && rules[i].targets[0] != '.' && !memchr(rules[i].targets, '%', rules[i].targets_len)) {
+			size_t len = strcspn(rules[i].targets, " \t:");
+			make_want(rules, nrules, rules[i].targets, len, 0);
+			goal = true;
+		}
+	struct strbuf out;
+	strbuf_init(&out);
+	for (size_t i = 0; i < nrules; i++) {
+		if (rules[i].wanted && rules[i].recipe.len)
+			strbuf_addmem(&out, rules[i].recipe.data, rules[i].recipe.len);
+		strbuf_free(&rules[i].recipe);
+	}
+	free(rules);
+	const char *recipes = cl_strndup(c, out.data ? out.data : "", out.len);
+	strbuf_free(&out);
+	return recipes;
 }
 
 /* make runs the project's makefiles (opaque project code); a makefile that
@@ -677,12 +787,15 @@ struct judgement judge_make(struct cctx *c, const char *name, const struct sarg 
                             const struct stdin_src *in)
 {
 	struct judgement j = SAFE_J;
+	bool named = false;
 	for (size_t i = 1; i < n; i++) {
 		const struct sarg *x = &a[i];
 		if (!x->known)
 			continue;
 		const char *t = x->text, *text = NULL;
 		const struct sarg *file = NULL;
+		if (eq(t, "-C") || starts(t, "--directory"))
+			named = true; /* another folder's makefile: not looked for here */
 		struct sarg inline_file = {.known = true, .word = x->word};
 		int w = -1;
 		if ((eq(t, "-f") || eq(t, "--file") || eq(t, "--makefile")) && i + 1 < n) {
@@ -698,14 +811,32 @@ struct judgement judge_make(struct cctx *c, const char *name, const struct sarg 
 			w = 1;
 			text = t + 7;
 		}
-		if (file)
+		if (file) {
+			named = true;
 			w = code_operand_text(c, file, in, &text);
+		}
 		if (w == 0)
 			j = judgement_max(j, J(VERDICT_ASK, cl_printf(c, "%s reads a makefile that is not known", name), (int)i));
 		if (w == 1) {
-			struct sarg s = {.text = make_recipes(c, text), .known = true};
+			struct sarg s = {.text = make_recipes(c, text, a, n), .known = true};
 			j = judgement_max(j, judge_shell_text(c, cl_printf(c, "%s recipe", name), &s, NULL, 0, (int)i));
 		}
+	}
+	/* The makefile make finds by itself, when this line wrote it. */
+	static const char *const defaults[] = {"GNUmakefile", "makefile", "Makefile", NULL};
+	for (size_t k = 0; !named && defaults[k]; k++) {
+		struct sarg file = {.text = defaults[k], .known = true};
+		const char *text = NULL;
+		int w = code_operand_text(c, &file, in, &text);
+		if (w == 0)
+			j = judgement_max(j, J(VERDICT_ASK, cl_printf(c, "%s reads a %s written on this line", name, defaults[k]), 0));
+		if (w == 1) {
+			struct sarg s = {.text = make_recipes(c, text, a, n), .known = true};
+			j = judgement_max(j, judge_shell_text(c, cl_printf(c, "%s recipe (%s written on this line)", name, defaults[k]),
+			                                      &s, NULL, 0, 0));
+		}
+		if (w >= 0)
+			break;
 	}
 	return j;
 }

@@ -68,6 +68,20 @@ SHAPES = [
     "python3 -c 'open(\"s.sh\", \"w\").write(\"{D}\\n\")'; sh s.sh",
     "echo '{D}' > x.sh; mv x.sh s.sh; sh s.sh",
     "echo '{D}' > s.sh; touch -d 2000-01-01 s.sh; sh s.sh",
+    "printf 'all:\\n\\t{D}\\n' > Makefile; make",
+    "cp /dev/stdin Makefile <<< $'all: x\\nx:\\n\\t{D}'; make",
+    "printf '#!/bin/sh\\n{D}\\n' > t && chmod +x t && ./t",
+    "python3 -c 'import sys; exec(sys.stdin.read())' <<< 'import os; os.system(\"{D}\")'",
+    "perl -e 'eval join \"\", <STDIN>' <<< 'system(\"{D}\")'",
+]
+
+# What the line builds or writes and then runs as the project's own code
+# still runs: only the agent's text is judged.
+BUILDS = [
+    "printf 'int main(void){return 0;}' > x.c && cc -o x x.c && ./x",
+    "printf 'all:\\n\\ttrue\\nclean:\\n\\trm -rf data\\n' > Makefile && make",
+    "printf '#!/usr/bin/env python3\\nprint(1)\\n' > t.py && chmod +x t.py && ./t.py",
+    "git init -q sub && cd sub && printf 'rm -rf stale\\n' > build.sh && git add build.sh && cd .. && true",
 ]
 
 # Shapes whose input is not known before it runs: refused (ASK) headless,
@@ -138,23 +152,26 @@ def disguises():
                .replace('copy("data")', 'which("ls")'))
     for s in UNKNOWN:
         yield s, None
+    for s in BUILDS:
+        yield None, s
 
 
 work = fresh()
 tried = through = 0
 try:
     for bad, good in disguises():
-        plant(work)
-        status, err = headless(bad, work)
-        tried += 1
-        through += not kept(work)
-        check(kept(work) and status == REFUSED and "refused" in err,
-              "headless, refused and data/ kept: " + bad.replace("\n", "\u2424"), "status %d: %s" % (status, err))
+        if bad is not None:
+            plant(work)
+            status, err = headless(bad, work)
+            tried += 1
+            through += not kept(work)
+            check(kept(work) and status == REFUSED and "refused" in err,
+                  "headless, refused and data/ kept: " + bad.replace("\n", "\u2424"), "status %d: %s" % (status, err))
         if good is None:
             continue
         plant(work)
         status, err = headless(good, work)
-        check(status != REFUSED and "refused" not in err,
+        check(status != REFUSED and "refused" not in err and kept(work),
               "the same made harmless still runs: " + good.replace("\n", "\u2424"), "status %d: %s" % (status, err))
     print("# %d disguised deletions tried headless, %d let through" % (tried, through))
 
