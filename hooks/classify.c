@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +55,7 @@ void classify_result_free(struct classify_result *r)
 		free(r->bindings[i].procsubs);
 	}
 	free(r->bindings);
+	free(r->bind_slots);
 	for (size_t i = 0; i < r->nwritten; i++)
 		free(r->written[i]);
 	free(r->written);
@@ -64,12 +66,49 @@ void classify_result_free(struct classify_result *r)
 	classify_result_init(r);
 }
 
+static size_t node_slot(const struct node *n, size_t nslots)
+{
+	uintptr_t h = (uintptr_t)n;
+	h ^= h >> 17;
+	h *= (uintptr_t)0x9e3779b97f4a7c15ULL;
+	return (size_t)(h ^ (h >> 29)) & (nslots - 1);
+}
+
+/* A line may hold hundreds of thousands of commands: found by address in
+ * constant time, not by a walk. */
 const struct classify_binding *classify_binding_of(const struct classify_result *r, const struct node *n)
 {
-	for (size_t i = 0; n && i < r->nbindings; i++)
-		if (r->bindings[i].node == n)
-			return &r->bindings[i];
-	return NULL;
+	if (!n || !r->nslots)
+		return NULL;
+	for (size_t s = node_slot(n, r->nslots);; s = (s + 1) & (r->nslots - 1)) {
+		size_t k = r->bind_slots[s];
+		if (k == 0)
+			return NULL;
+		if (r->bindings[k - 1].node == n)
+			return &r->bindings[k - 1];
+	}
+}
+
+static void bind_slots_put(struct classify_result *r, size_t index)
+{
+	size_t s = node_slot(r->bindings[index].node, r->nslots);
+	while (r->bind_slots[s])
+		s = (s + 1) & (r->nslots - 1);
+	r->bind_slots[s] = index + 1;
+}
+
+/* Room for the bindings at most half full; true when they were all put
+ * again (the newest among them). */
+static bool bind_slots_grow(struct classify_result *r)
+{
+	if (r->nbindings * 2 < r->nslots)
+		return false;
+	free(r->bind_slots);
+	r->nslots = r->nslots ? r->nslots * 2 : 16;
+	r->bind_slots = xcalloc(r->nslots, sizeof *r->bind_slots);
+	for (size_t i = 0; i < r->nbindings; i++)
+		bind_slots_put(r, i);
+	return true;
 }
 
 /* ---- git config cache ----------------------------------------------- */
@@ -1765,6 +1804,8 @@ static void bind_node(struct cctx *c, const struct node *n, struct judgement j, 
 		}
 	b->first = first;
 	b->end = res->nitems;
+	if (!bind_slots_grow(res))
+		bind_slots_put(res, res->nbindings - 1);
 }
 
 /* Whether a command of nested text, all of its words known, is

@@ -88,6 +88,8 @@ struct classify_result {
 	size_t nitems, cap;
 	struct classify_binding *bindings; /* classify_static only */
 	size_t nbindings, bcap;
+	size_t *bind_slots; /* open addressing by node address: index + 1, 0 free */
+	size_t nslots;
 	char **written; /* classify_static: files the line writes (names as written) */
 	size_t nwritten;
 	char **words;   /* classify_static: the known words of the line's commands (bounded) */
