@@ -485,7 +485,9 @@ void policy_line_begin(struct shell *sh, const struct node *line)
 	strvec_init(&asked);
 	for (size_t i = 0; i < r->nitems; i++) {
 		struct classify_item *it = &r->items[i];
-		if (it->verdict <= VERDICT_ASK || !it->command || p->line_answer[i] == ITEM_YES)
+		/* ESCAPE is asked where it runs, each time, for the typed code. */
+		if (it->verdict <= VERDICT_ASK || it->verdict == VERDICT_ESCAPE || !it->command ||
+		    p->line_answer[i] == ITEM_YES)
 			continue;
 		if (strncmp(it->command, "escape ", 7) == 0 || strcmp(it->command, "escape") == 0)
 			continue;
@@ -784,7 +786,7 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 			}
 	}
 	key = session_key(command);
-	if (!raised && (contains(&p->session_ok, key) || contains(&p->line_ok, command)))
+	if (!raised && v != VERDICT_ESCAPE && (contains(&p->session_ok, key) || contains(&p->line_ok, command)))
 		goto done;
 	if (contains(&p->line_no, command)) {
 		rc = refuse(sh, v, command, "the human said no", NULL);
@@ -812,7 +814,7 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 	if (answer == BROKER_TIMEOUT)
 		by = "timeout";
 	if (answer == BROKER_YES_SESSION) {
-		if (!raised)
+		if (!raised && v != VERDICT_ESCAPE)
 			strvec_push(&p->session_ok, key);
 	} else if (answer != BROKER_YES_ONCE) {
 		char *late = answer == BROKER_TIMEOUT ? nobody_in_time(p) : NULL;

@@ -199,7 +199,7 @@ static void grant_forget(struct grant *g)
 static void grant_remember(struct approver *a, const struct asker *k)
 {
 	char *folder = cwd_of(k->pid);
-	if (!folder || k->q.escape) {
+	if (!folder || approval_needs_code(&k->q)) {
 		free(folder);
 		return;
 	}
@@ -216,7 +216,7 @@ static void grant_remember(struct approver *a, const struct asker *k)
  * human already said yes to, in the same folder. Never an escape. */
 static const struct grant *granted(struct approver *a, const struct asker *k)
 {
-	if (k->q.escape)
+	if (approval_needs_code(&k->q))
 		return NULL;
 	char *folder = NULL;
 	const struct grant *found = NULL;
@@ -354,14 +354,14 @@ static void show_next(struct approver *a)
 	struct asker *k = &a->askers[next];
 	a->shown = next;
 	a->ntyped = 0;
-	if (k->q.escape)
+	if (approval_needs_code(&k->q))
 		approval_make_code(a->code, sizeof a->code);
 	struct approval_question shown = k->q;
 	int64_t left = k->deadline_ms - now_ms();
 	shown.timeout_s = left > 0 ? (unsigned)((left + 999) / 1000) : 0;
 	struct strbuf sb;
 	strbuf_init(&sb);
-	approval_prompt(&sb, &shown, k->pid, k->q.escape ? a->code : NULL, queued - 1, a->attrs);
+	approval_prompt(&sb, &shown, k->pid, approval_needs_code(&k->q) ? a->code : NULL, queued - 1, a->attrs);
 	/* Keys pressed before the question was on screen do not answer it. */
 	tcflush(a->tty, TCIFLUSH);
 	util_write_all(a->tty, sb.data, sb.len);
@@ -373,7 +373,7 @@ static void answer_shown(struct approver *a)
 	struct asker *k = &a->askers[a->shown];
 	a->typed[a->ntyped] = '\0';
 	int answer;
-	if (k->q.escape)
+	if (approval_needs_code(&k->q))
 		answer = strcmp(a->typed, a->code) == 0 ? BROKER_YES_ONCE : BROKER_NO;
 	else
 		answer = approval_parse_answer(a->typed);

@@ -227,11 +227,11 @@ static bool read_answer(struct broker *b, char *buf, size_t size, bool *timed_ou
 static int ask_on_terminal(struct broker *b, const struct approval_question *q)
 {
 	char code[5];
-	if (q->escape)
+	if (approval_needs_code(q))
 		approval_make_code(code, sizeof code);
 	struct strbuf sb;
 	strbuf_init(&sb);
-	approval_prompt(&sb, q, 0, q->escape ? code : NULL, 0,
+	approval_prompt(&sb, q, 0, approval_needs_code(q) ? code : NULL, 0,
 	                approval_terminal_attrs(env_lookup(b->env, "TERM")));
 	tty_print(b, sb.data);
 	strbuf_free(&sb);
@@ -239,7 +239,7 @@ static int ask_on_terminal(struct broker *b, const struct approval_question *q)
 	int result = BROKER_NO;
 	bool timed_out;
 	if (read_answer(b, answer, sizeof answer, &timed_out)) {
-		if (q->escape)
+		if (approval_needs_code(q))
 			result = strcmp(answer, code) == 0 ? BROKER_YES_ONCE : BROKER_NO;
 		else
 			result = approval_parse_answer(answer);

@@ -161,11 +161,16 @@ void approval_prompt(struct strbuf *sb, const struct approval_question *q, pid_t
 	}
 	if (waiting)
 		strbuf_addf(sb, "  (%zu more waiting)\n", waiting);
-	if (q->escape)
+	if (approval_needs_code(q))
 		strbuf_addf(sb, "Type %s and Enter to run it; anything else refuses (%u s): ",
 		            code ? code : "?", q->timeout_s);
 	else
 		strbuf_addf(sb, "Allow? [y]es once, yes for this [s]ession, [n]o (%u s): ", q->timeout_s);
+}
+
+bool approval_needs_code(const struct approval_question *q)
+{
+	return q->escape || (q->verdict && strcmp(q->verdict, "ESCAPE") == 0);
 }
 
 int approval_parse_answer(const char *typed)

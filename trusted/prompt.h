@@ -45,6 +45,10 @@ void approval_add_visible(struct strbuf *sb, const char *s);
  * y, yes, s, session is no). */
 int approval_parse_answer(const char *typed);
 
+/* Whether the answer must be the typed code: an escape, or any command
+ * judged ESCAPE (it runs something outside the sandbox). Never y or s. */
+bool approval_needs_code(const struct approval_question *q);
+
 /* Fills code (size bytes, NUL-terminated) with an easy-to-type random code. */
 void approval_make_code(char *code, size_t size);
 

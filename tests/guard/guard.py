@@ -227,6 +227,39 @@ try:
         prompts, out = at_terminal(script, "y")
         check(not kept(work) and prompts == 1, "terminal, y: asked once, and it ran: " + name, out)
 
+    # A command judged ESCAPE takes only the typed code, never y or s, and
+    # is asked again each time. (A stand-in systemd-run leaves a mark.)
+    fake = os.path.join(work, "fakebin")
+    os.makedirs(fake, exist_ok=True)
+    with open(os.path.join(fake, "systemd-run"), "w") as f:
+        f.write("#!/bin/sh\necho ran >> escaped.log\n")
+    os.chmod(os.path.join(fake, "systemd-run"), 0o755)
+    esc_env = dict(term_env, PATH=fake + os.pathsep + os.environ["PATH"])
+    for answer in ("y", "s"):
+        seen = [0]
+
+        def respond(out, answer=answer):
+            n = len(re.findall(rb"Type [a-z0-9]+ and Enter", out))
+            if n > seen[0]:
+                seen[0] = n
+                return answer.encode() + b"\r"
+            return None
+        _, _, out = play([SBSH, "-c", "systemd-run --user true"], respond, esc_env, work, 30)
+        check(seen[0] == 1 and not os.path.exists(os.path.join(work, "escaped.log")) and "Allow?" not in out,
+              "a command judged ESCAPE asks for the code, and %s refuses it" % answer, out)
+    code_seen = [0]
+
+    def type_code(out):
+        codes = re.findall(rb"Type ([a-z0-9]+) and Enter", out)
+        if len(codes) > code_seen[0]:
+            code_seen[0] = len(codes)
+            return codes[-1] + b"\r"
+        return None
+    _, _, out = play([SBSH, "-c", "systemd-run --user true; systemd-run --user true"], type_code, esc_env, work, 30)
+    with open(os.path.join(work, "escaped.log")) if os.path.exists(os.path.join(work, "escaped.log")) else open(os.devnull) as f:
+        ran = f.read().count("ran")
+    check(code_seen[0] == 2 and ran == 2, "a command judged ESCAPE runs with the typed code, asked each time", out)
+
     # At the approver, as agent tools run sbsh: no terminal anywhere.
     base = tempfile.mkdtemp(prefix=".sbsh-guard-", dir=os.environ.get("HOME", "/root"))
     runtime = os.path.join(base, "run")
