@@ -51,9 +51,16 @@ victim() {
 	setsid ${SB_PREFIX:-} sleep 600 &
 	victims+=($!)
 	vpid=$!
+	# it is ready once it is sleep, with setpriv's uid change behind it
+	local i=0
+	while [ "$(ps -o comm= -p "$vpid")" != sleep ] && [ $i -lt 400 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
 }
 
-nofile_of() { prlimit --pid "$1" --nofile -o SOFT,HARD --raw --noheadings 2>/dev/null; }
+# Read as the victim's own user: this machine refuses root that for another's.
+nofile_of() { ${SB_PREFIX:-} prlimit --pid "$1" --nofile -o SOFT,HARD --raw --noheadings 2>/dev/null; }
 nice_of() { ps -o ni= -p "$1" | tr -d ' '; }
 affinity_of() { taskset -p "$1" 2>/dev/null | sed 's/.*: //'; }
 policy_of() { chrt -p "$1" 2>/dev/null | head -n 1 | sed 's/.*: //'; }
@@ -80,6 +87,16 @@ other_processes() {
 		refused "$who: prlimit64 with the pid in the low half of a wider argument fails"
 	else
 		missing "$who: python prlimit" "python3 is not installed"
+	fi
+
+	# x86-64 runs i386 system calls too (int 0x80), with numbers of their own.
+	if [ -n "$int80" ]; then
+		cp "$int80" "$project/int80"
+		sb -- "./int80 $vpid"
+		refused "$who: prlimit64 through int 0x80 (the i386 entry) fails"
+		check "$who: the outside process keeps its limit after int 0x80" "$before" "$(nofile_of "$vpid")"
+	else
+		missing "$who: prlimit64 through int 0x80" "not x86-64, or no C compiler"
 	fi
 
 	local nice0
@@ -142,9 +159,17 @@ other_processes() {
 		sb -- 'taskset -c 0 true'
 		worked "$who: taskset -c 0 COMMAND inside"
 	fi
+	sb -- "cat /proc/$vpid/environ"
+	refused "$who: the outside process's environ cannot be read"
 	sb -- 'renice -n 3 -p $$ >/dev/null; nice -n 2 sh -c "exit 0"'
 	worked "$who: a refused renice of the shell's own pid does not end the session"
 }
+int80=
+if [ "$(uname -m)" = x86_64 ] && command -v cc >/dev/null &&
+	cc -O0 -no-pie -o "$base/int80" "${top_srcdir:-$(dirname "$0")/../..}/tests/sandbox/int80_prlimit.c" 2>/dev/null; then
+	chmod 755 "$base/int80"
+	int80=$base/int80
+fi
 other_processes "$(id -un)"
 
 # Capabilities in the sandbox: none effective, permitted or ambient, for
@@ -268,10 +293,22 @@ if [ "$st" -eq 0 ] && [ "$(cat "$project/pkg/sub/b.txt")" = two ] && [ -f "$proj
 else
 	bad "root: tar xf of an archive with foreign owners" "$(out)"
 fi
-sb -- 'mkdir own && TAR_OPTIONS=--warning=no-timestamp tar xf foreign.tar -C own && test -f own/pkg/a.txt'
+SB_PREFIX="env TAR_OPTIONS=--warning=no-timestamp"
+sb -- 'mkdir own && tar xf foreign.tar -C own && test -f own/pkg/a.txt'
+SB_PREFIX=
 worked "root: tar xf with the caller's own TAR_OPTIONS"
 sb -- 'cp -a pkg pkg-copy && cp -a foreign.tar copy.tar && cmp foreign.tar copy.tar'
 worked "root: cp -a"
+# A file another user owns is still copied, by root, as anybody copies it
+# (cp says it could not keep the owner: root has no CAP_CHOWN left).
+echo theirs >"$project/theirs"
+chown 1234:1234 "$project/theirs"
+sb -- 'cp -a theirs theirs-copy; cp -r pkg pkg-r && cp -p theirs theirs-p; cat theirs-copy'
+if grep -qx theirs "$base/out" && [ -f "$project/pkg-r/sub/b.txt" ]; then
+	ok "root: cp -a and cp -r of files another user owns copy them"
+else
+	bad "root: cp of files another user owns" "$(out)"
+fi
 mkdir -p "$project/cproj"
 cat >"$project/cproj/hello.c" <<'EOF'
 #include <stdio.h>
