@@ -99,6 +99,21 @@ other_processes() {
 		missing "$who: prlimit64 through int 0x80" "not x86-64, or no C compiler"
 	fi
 
+	# A user namespace of its own gives the shell every capability there,
+	# none over the processes outside, and the guard still holds.
+	if unshare -r true 2>/dev/null; then
+		sb -- "unshare -r prlimit --pid $vpid --nofile=0:0"
+		refused "$who: prlimit --pid OUTSIDE from a new user namespace fails"
+		check "$who: the outside process keeps its limit after unshare -r" "$before" "$(nofile_of "$vpid")"
+	else
+		missing "$who: prlimit from a new user namespace" "unshare -r is not allowed here"
+	fi
+	local oom0
+	oom0=$(cat "/proc/$vpid/oom_score_adj")
+	sb -- "echo 1000 > /proc/$vpid/oom_score_adj"
+	refused "$who: writing the outside process's oom_score_adj fails"
+	check "$who: the outside process keeps its oom_score_adj" "$oom0" "$(cat "/proc/$vpid/oom_score_adj")"
+
 	local nice0
 	nice0=$(nice_of "$vpid")
 	sb -- "renice -n 5 -p $vpid"
@@ -276,6 +291,10 @@ for net in off allow:443 on; do
 		refused "root --net=$net: socket($sock) fails"
 	done
 done
+if unshare -r true 2>/dev/null; then
+	sb --net=off -- "unshare -rn python3 -c 'import socket; socket.socket(socket.AF_INET, socket.SOCK_RAW, 1)'"
+	refused "root --net=off: a raw socket from a new user and network namespace fails"
+fi
 sb --net=off -- "python3 -c 'import socket; socket.socket(socket.AF_INET, socket.SOCK_DGRAM).close(); socket.socket(socket.AF_UNIX).close()'"
 worked "root --net=off: UDP and unix sockets still open"
 sb -- "python3 -c 'import socket; socket.socket(socket.AF_INET, socket.SOCK_RAW, 1)' 2>&1 | grep -q 'Operation not permitted'"
