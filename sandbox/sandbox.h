@@ -106,8 +106,8 @@ int sandbox_apply(const struct sandbox_config *cfg, struct sandbox_state *st);
  * were built in: sandbox_prepare opens the folders and makes the ruleset
  * (returns as sandbox_apply does; 0 with st->ruleset -1 when there is
  * nothing to apply), sandbox_commit (only after a 0) adds the own pty's
- * rules and confines the process, leaving an inherited terminal's guard
- * pending (sandbox_guard_terminal). */
+ * rules, drops every capability and confines the process, leaving the
+ * seccomp guard pending (sandbox_guard_terminal). */
 int sandbox_prepare(const struct sandbox_config *cfg, struct sandbox_state *st);
 int sandbox_commit(const struct sandbox_config *cfg, struct sandbox_state *st);
 
