@@ -252,8 +252,10 @@ int sandbox_landlock_add_rules(int ruleset, const struct sandbox_config *cfg, st
                                struct sandbox_grant *grants, size_t ngrants, bool own_fds)
 {
 	struct fd_batch batch = {.n = 0};
-	/* Everything but device ioctls in the writable roots. */
-	uint64_t write_rights = st->fs_handled & ~LL_FS_IOCTL_DEV;
+	/* Everything in the writable roots but device ioctls and device nodes:
+	 * a block device made in the project reads and writes the disk behind
+	 * it, whatever the folder. (Root lacks CAP_MKNOD in the sandbox too.) */
+	uint64_t write_rights = st->fs_handled & ~(LL_FS_IOCTL_DEV | LL_FS_MAKE_CHAR | LL_FS_MAKE_BLOCK);
 	for (size_t i = 0; i < ngrants; i++) {
 		if (add_fd_rule(ruleset, grants[i].fd, true, write_rights, st->fs_handled) == 0)
 			grants[i].rights = write_rights;

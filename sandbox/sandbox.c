@@ -6,13 +6,17 @@
 #include "sandbox/sandbox.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <linux/securebits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
+#include "lib/util.h"
 #include "sandbox/landlock.h"
 #include "sandbox/seccomp.h"
 #include "sandbox/writable.h"
@@ -145,6 +149,115 @@ int sandbox_prepare(const struct sandbox_config *cfg, struct sandbox_state *st)
 	return 0;
 }
 
+/* The highest capability this kernel knows: /proc says, else the probe
+ * of the bounding set (PR_CAPBSET_READ fails past it). */
+static int last_capability(void)
+{
+	int fd = open("/proc/sys/kernel/cap_last_cap", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		char buf[16];
+		ssize_t n = read(fd, buf, sizeof buf - 1);
+		close(fd);
+		if (n > 0) {
+			buf[n] = '\0';
+			char *end;
+			long v = strtol(buf, &end, 10);
+			if (end != buf && v >= 0 && v < 64)
+				return (int)v;
+		}
+	}
+	int cap = 0;
+	while (cap < 63 && prctl(PR_CAPBSET_READ, cap + 1, 0, 0, 0) >= 0)
+		cap++;
+	return cap;
+}
+
+/* Root in a container keeps every capability a sandbox does not take:
+ * device nodes onto the host's disks, the hostname, addresses, immutable
+ * files, raw packets, other processes' limits. All go, for every user.
+ * The securebits first, since setting them needs CAP_SETPCAP: root then
+ * gets nothing back from an exec (NNP already stops setuid files). A user
+ * without CAP_SETPCAP keeps the bounding set, and has nothing to drop. */
+static int drop_capabilities(void)
+{
+	struct __user_cap_header_struct hdr = {.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0};
+	struct __user_cap_data_struct data[2];
+	memset(data, 0, sizeof data);
+	if (syscall(SYS_capget, &hdr, data) != 0)
+		return -1;
+	if (data[0].effective & (1u << CAP_SETPCAP)) {
+		/* One pair at a time: a bit an outer program locked off must not
+		 * keep the others from being set. */
+		const int pairs[] = {SECBIT_NOROOT | SECBIT_NOROOT_LOCKED,
+		                     SECBIT_NO_SETUID_FIXUP | SECBIT_NO_SETUID_FIXUP_LOCKED,
+		                     SECBIT_KEEP_CAPS_LOCKED,
+		                     SECBIT_NO_CAP_AMBIENT_RAISE | SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED};
+		for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+			int bits = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
+			if (bits >= 0 && (bits & pairs[i]) != pairs[i])
+				prctl(PR_SET_SECUREBITS, (unsigned long)(bits | pairs[i]), 0, 0, 0);
+		}
+		int last = last_capability();
+		for (int cap = 0; cap <= last; cap++)
+			if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 && errno != EINVAL)
+				return -1;
+	}
+	/* EINVAL before Linux 4.3, which had no ambient set to clear. */
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0 && errno != EINVAL)
+		return -1;
+	bool any = false;
+	for (int i = 0; i < 2; i++)
+		any = any || data[i].effective || data[i].permitted || data[i].inheritable;
+	if (any) {
+		memset(data, 0, sizeof data);
+		if (syscall(SYS_capset, &hdr, data) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* GNU tar run by root restores each file's owner, and without CAP_CHOWN
+ * every foreign-owned file is an error and tar exits 2: root then
+ * extracts as anybody does, owning what it writes. An explicit
+ * --same-owner still wins, being later on the command line. */
+static void tar_as_anybody(struct sandbox_state *st)
+{
+	if (geteuid() != 0)
+		return;
+	const char *old = getenv("TAR_OPTIONS");
+	if (old && *old)
+		strvec_push_owned(&st->env, xasprintf("TAR_OPTIONS=--no-same-owner %s", old));
+	else
+		strvec_push(&st->env, "TAR_OPTIONS=--no-same-owner");
+}
+
+/* Which parts of the guard this shell still has to load: the processes'
+ * always, the terminal's when one was inherited; an outer sbsh's count. */
+static int plan_guard(const struct sandbox_config *cfg, struct sandbox_state *st)
+{
+	unsigned want = SANDBOX_GUARD_PROCESSES | (cfg->guard_terminal ? SANDBOX_GUARD_TERMINAL : 0);
+	unsigned have = sandbox_guard_inherited(want);
+	st->terminal_guarded = (have & SANDBOX_GUARD_TERMINAL) != 0;
+	st->processes_guarded = (have & SANDBOX_GUARD_PROCESSES) != 0;
+	want &= ~have;
+	if (!want)
+		return 0;
+	/* Loading it waits for the first program (sandbox_guard_terminal): it
+	 * costs ~100 us with its freeing at exit, and until a program runs
+	 * only the shell's own code does, which does neither. */
+	if (prctl(PR_GET_SECCOMP, 0, 0, 0, 0) >= 0) {
+		st->guard_pending = true;
+		st->guard_want = want;
+		return 0;
+	}
+	if (cfg->mode == SANDBOX_REQUIRED)
+		return fail(st, cfg, "the seccomp guard is unavailable: %s", strerror(errno));
+	if (want & SANDBOX_GUARD_TERMINAL)
+		strvec_push(&st->dropped, "terminal guard (seccomp: no typing into the terminal) could not be loaded");
+	strvec_push(&st->dropped, "process guard (seccomp: no prlimit or renice of other processes) could not be loaded");
+	return 0;
+}
+
 int sandbox_commit(const struct sandbox_config *cfg, struct sandbox_state *st)
 {
 	if (st->ruleset < 0)
@@ -168,26 +281,18 @@ int sandbox_commit(const struct sandbox_config *cfg, struct sandbox_state *st)
 		}
 		strvec_push(&st->dropped, "seccomp filter (MPTCP, io_uring) could not be loaded");
 	}
-	if (cfg->guard_terminal) {
-		/* A filter inherited from an outer sbsh (make's recipes, nested
-		 * shells) refuses both before it looks at the descriptor: then
-		 * another copy would only cost its load. Otherwise the guard waits
-		 * for the first program (sandbox_guard_terminal): loading it and
-		 * freeing it at exit cost ~100 us here, and until a program runs
-		 * only the shell's own code does, which never types into a terminal. */
-		int c = 0;
-		bool inherited = ioctl(-1, TIOCSTI, &c) == -1 && errno == EPERM &&
-		                 ioctl(-1, TIOCLINUX, &c) == -1 && errno == EPERM;
-		if (inherited) {
-			st->terminal_guarded = true;
-		} else if (prctl(PR_GET_SECCOMP, 0, 0, 0, 0) >= 0) {
-			st->guard_pending = true;
-		} else if (cfg->mode == SANDBOX_REQUIRED) {
-			close(ruleset);
-			return fail(st, cfg, "the terminal guard (seccomp) is unavailable: %s", strerror(errno));
-		} else {
-			strvec_push(&st->dropped, "terminal guard (seccomp: no typing into the terminal) could not be loaded");
-		}
+	if (plan_guard(cfg, st) != 0) {
+		close(ruleset);
+		return -1;
+	}
+	if (drop_capabilities() == 0) {
+		st->caps_dropped = true;
+		tar_as_anybody(st);
+	} else if (cfg->mode == SANDBOX_REQUIRED) {
+		close(ruleset);
+		return fail(st, cfg, "the capabilities could not be dropped: %s", strerror(errno));
+	} else {
+		strvec_push(&st->dropped, "capabilities could not be dropped");
 	}
 	long r = sandbox_landlock_confine(ruleset, &st->restrict_flags);
 	int saved = errno;
@@ -209,9 +314,9 @@ int sandbox_apply(const struct sandbox_config *cfg, struct sandbox_state *st)
 		r = sandbox_commit(cfg, st);
 	if (r == 0 && sandbox_guard_terminal(st) != 0) {
 		if (cfg->mode == SANDBOX_REQUIRED)
-			return fail(st, cfg, "the terminal guard (seccomp) could not be loaded: %s", strerror(errno));
+			return fail(st, cfg, "the seccomp guard could not be loaded: %s", strerror(errno));
 		st->guard_pending = false;
-		strvec_push(&st->dropped, "terminal guard (seccomp: no typing into the terminal) could not be loaded");
+		strvec_push(&st->dropped, "seccomp guard (terminal, other processes) could not be loaded");
 	}
 	return r;
 }

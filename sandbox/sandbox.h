@@ -56,13 +56,20 @@ struct sandbox_grant {
 	ino_t ino;
 };
 
+/* The parts of the seccomp guard (seccomp.c). */
+#define SANDBOX_GUARD_TERMINAL 1u  /* TIOCSTI, TIOCLINUX */
+#define SANDBOX_GUARD_PROCESSES 2u /* limits and scheduling of other processes */
+
 struct sandbox_state {
 	int abi;          /* 0: no Landlock */
 	int errata;
 	bool landlock_applied;
 	bool seccomp_applied;
 	bool terminal_guarded; /* TIOCSTI and TIOCLINUX refused (an inherited terminal) */
-	bool guard_pending;    /* that guard is still to load, before the first program */
+	bool processes_guarded; /* no prlimit, renice, sched_* of another process */
+	bool guard_pending;    /* the guard is still to load, before the first program */
+	unsigned guard_want;   /* what it will hold: SANDBOX_GUARD_* */
+	bool caps_dropped;     /* no capability left, bounding set emptied when it could be */
 	uint64_t fs_handled;
 	uint64_t net_handled;
 	uint64_t scoped;
@@ -99,15 +106,16 @@ int sandbox_apply(const struct sandbox_config *cfg, struct sandbox_state *st);
  * were built in: sandbox_prepare opens the folders and makes the ruleset
  * (returns as sandbox_apply does; 0 with st->ruleset -1 when there is
  * nothing to apply), sandbox_commit (only after a 0) adds the own pty's
- * rules and confines the process, leaving an inherited terminal's guard
- * pending (sandbox_guard_terminal). */
+ * rules, drops every capability and confines the process, leaving the
+ * seccomp guard pending (sandbox_guard_terminal). */
 int sandbox_prepare(const struct sandbox_config *cfg, struct sandbox_state *st);
 int sandbox_commit(const struct sandbox_config *cfg, struct sandbox_state *st);
 
-/* Loads the terminal guard sandbox_commit left pending (st->guard_pending;
- * seccomp.c): called before the shell first starts another program (fork,
- * exec, spawn). Returns 0 (also when nothing was pending) or -1 with errno;
- * it stays pending then. sandbox_apply loads it at once. */
+/* Loads the guard sandbox_commit left pending (st->guard_pending;
+ * seccomp.c): the terminal's (when one was inherited) and the other
+ * processes' (always). Called before the shell first starts another
+ * program (fork, exec, spawn). Returns 0 (also when nothing was pending)
+ * or -1 with errno; it stays pending then. sandbox_apply loads it at once. */
 int sandbox_guard_terminal(struct sandbox_state *st);
 
 /* ---- the writable folders (writable.c) ---- */

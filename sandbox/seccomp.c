@@ -1,5 +1,6 @@
 /* seccomp for the shell process: the network filter (what Landlock leaves
- * open) and the terminal guard (no typing into an inherited terminal).
+ * open) and the guard (no typing into an inherited terminal, no changing
+ * the limits or scheduling of processes outside).
  * sandbox.c decides which and when. */
 #include "sandbox/seccomp.h"
 
@@ -13,12 +14,14 @@
 #include <stdint.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <unistd.h>
 
 /* seccomp closes what Landlock leaves open: MPTCP (which Landlock's TCP
- * rules do not see), io_uring (which bypasses the socket syscalls), and
- * below ABI 4 all of TCP when the network is cut. */
+ * rules do not see), io_uring (which bypasses the socket syscalls), raw
+ * and packet sockets, and below ABI 4 all of TCP when the network is cut. */
 int sandbox_seccomp_network(const struct sandbox_config *cfg, struct sandbox_state *st, bool cut_tcp)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
@@ -44,6 +47,18 @@ int sandbox_seccomp_network(const struct sandbox_config *cfg, struct sandbox_sta
 				                       SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, SOCK_SEQPACKET));
 			}
 		}
+		/* Raw IP and packet sockets send what they like: forged
+		 * connections, ARP. SOCK_PACKET on AF_INET is the old name of a
+		 * packet socket. Root would need CAP_NET_RAW, dropped already;
+		 * this holds whatever the capabilities. */
+		const int raw_types[] = {SOCK_RAW, SOCK_PACKET};
+		for (size_t i = 0; i < 2; i++)
+			for (size_t t = 0; t < 2; t++)
+				rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(socket), 2,
+				                       SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)families[i]),
+				                       SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, (scmp_datum_t)raw_types[t]));
+		rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(socket), 1,
+		                       SCMP_A0(SCMP_CMP_EQ, AF_PACKET));
 		/* With a port allow-list TCP sockets exist, and listen() on an
 		 * unbound socket autobinds past Landlock's bind rule. */
 		if (cfg->net == SANDBOX_NET_ALLOW && !cut_tcp)
@@ -58,54 +73,227 @@ int sandbox_seccomp_network(const struct sandbox_config *cfg, struct sandbox_sta
 	return 0;
 }
 
+/* The guard is a BPF program written by hand: loading one through
+ * libseccomp cost 136 us here, more than the whole rest of the sandbox.
+ * It is built from blocks whose jumps name labels, resolved at the end. */
+enum { LBL_ALLOW = 0, LBL_DENY, LBL_FIRST_FREE, LBL_MAX = 64, PROG_MAX = 160 };
+#define LBL_FALL 0xff /* no jump: the next instruction */
+
+struct guard_prog {
+	struct sock_filter ins[PROG_MAX];
+	uint8_t jt[PROG_MAX], jf[PROG_MAX]; /* labels, or LBL_FALL */
+	int at[LBL_MAX];                    /* instruction of each label, or -1 */
+	size_t n;
+	int labels;
+	bool overflow;
+};
+
+static void emit(struct guard_prog *p, uint16_t code, uint32_t k, uint8_t jt, uint8_t jf)
+{
+	if (p->n == PROG_MAX) {
+		p->overflow = true;
+		return;
+	}
+	p->ins[p->n] = (struct sock_filter){.code = code, .k = k};
+	p->jt[p->n] = jt;
+	p->jf[p->n] = jf;
+	p->n++;
+}
+
+static int new_label(struct guard_prog *p)
+{
+	if (p->labels == LBL_MAX) {
+		p->overflow = true;
+		return LBL_ALLOW;
+	}
+	p->at[p->labels] = -1;
+	return p->labels++;
+}
+
+static void place(struct guard_prog *p, int label)
+{
+	if (p->at[label] >= 0)
+		p->overflow = true; /* a label placed twice is a bug of this file */
+	p->at[label] = (int)p->n;
+}
+
+static void load_word(struct guard_prog *p, uint32_t offset)
+{
+	emit(p, BPF_LD | BPF_W | BPF_ABS, offset, LBL_FALL, LBL_FALL);
+}
+
+/* The low half of argument i (little endian): pids, `which` and ioctl
+ * commands are ints, and the kernel ignores the upper half. */
+static uint32_t arg_lo(int i)
+{
+	return (uint32_t)offsetof(struct seccomp_data, args[0]) + (uint32_t)i * 8u;
+}
+
+static void jump_if(struct guard_prog *p, uint32_t k, int yes, int no)
+{
+	emit(p, BPF_JMP | BPF_JEQ | BPF_K, k, (uint8_t)yes, (uint8_t)no);
+}
+
+/* Resolves every label into a relative jump; -1 when one is missing or
+ * too far (BPF jumps reach 255 instructions). */
+static int resolve(struct guard_prog *p)
+{
+	if (p->overflow)
+		return -1;
+	for (size_t i = 0; i < p->n; i++) {
+		if (BPF_CLASS(p->ins[i].code) != BPF_JMP)
+			continue;
+		uint8_t lbl[2] = {p->jt[i], p->jf[i]};
+		uint8_t off[2] = {0, 0};
+		for (int j = 0; j < 2; j++) {
+			if (lbl[j] == LBL_FALL)
+				continue;
+			long d = (long)p->at[lbl[j]] - (long)i - 1;
+			if (p->at[lbl[j]] < 0 || d < 0 || d > 255)
+				return -1;
+			off[j] = (uint8_t)d;
+		}
+		p->ins[i].jt = off[0];
+		p->ins[i].jf = off[1];
+	}
+	return 0;
+}
+
+/* The system calls that change another process's limits or scheduling,
+ * and what each allows. Landlock's signal scope does not cover them, and
+ * the kernel asks only for the same uid. */
+enum target_arg { PID_IN_A0, WHICH_WHO_PRIO, WHICH_WHO_IOPRIO };
+struct guarded_call {
+	uint32_t native;
+	uint32_t i386;
+	enum target_arg how;
+};
+
+#if defined(__x86_64__) || defined(__aarch64__)
+static const struct guarded_call guarded_calls[] = {
+	{__NR_prlimit64, 340, PID_IN_A0},
+	{__NR_sched_setparam, 154, PID_IN_A0},
+	{__NR_sched_setscheduler, 156, PID_IN_A0},
+	{__NR_sched_setattr, 351, PID_IN_A0},
+	{__NR_sched_setaffinity, 241, PID_IN_A0},
+	{__NR_setpriority, 97, WHICH_WHO_PRIO},
+	{__NR_ioprio_set, 289, WHICH_WHO_IOPRIO},
+};
+#endif
+
+/* One arch's checks; the syscall number is in the accumulator. */
+static void emit_checks(struct guard_prog *p, const uint32_t *ioctl_nrs, size_t n_ioctl, bool i386,
+                        unsigned what)
+{
+	if (what & SANDBOX_GUARD_PROCESSES) {
+		for (size_t i = 0; i < sizeof guarded_calls / sizeof guarded_calls[0]; i++) {
+			const struct guarded_call *c = &guarded_calls[i];
+			int next = new_label(p);
+			int check = new_label(p);
+			jump_if(p, i386 ? c->i386 : c->native, check, next);
+			place(p, check);
+			if (c->how != PID_IN_A0) {
+				/* self is (PRIO_PROCESS, 0) or (IOPRIO_WHO_PROCESS, 0); a
+				 * group or a user (who 0: our own) takes in the warden */
+				load_word(p, arg_lo(0));
+				jump_if(p, c->how == WHICH_WHO_PRIO ? 0u /* PRIO_PROCESS */ : 1u /* IOPRIO_WHO_PROCESS */,
+				        LBL_FALL, LBL_DENY);
+				load_word(p, arg_lo(1));
+			} else {
+				load_word(p, arg_lo(0));
+			}
+			jump_if(p, 0, LBL_ALLOW, LBL_DENY);
+			place(p, next);
+		}
+	}
+	if (what & SANDBOX_GUARD_TERMINAL) {
+		int check = new_label(p);
+		for (size_t i = 0; i < n_ioctl; i++)
+			jump_if(p, ioctl_nrs[i], check, LBL_FALL);
+		emit(p, BPF_RET | BPF_K, SECCOMP_RET_ALLOW, LBL_FALL, LBL_FALL);
+		place(p, check);
+		load_word(p, arg_lo(1));
+		jump_if(p, TIOCSTI, LBL_DENY, LBL_FALL);
+		jump_if(p, TIOCLINUX, LBL_DENY, LBL_ALLOW);
+	}
+	emit(p, BPF_RET | BPF_K, SECCOMP_RET_ALLOW, LBL_FALL, LBL_FALL);
+}
+
 /* TIOCSTI types into a terminal and TIOCLINUX pastes into a console; on
  * a terminal the sandbox inherited (the human's, when sbsh -c asks on it
- * itself) either would answer a prompt. Written as BPF by hand: loading it
- * through libseccomp cost 136 us here, more than the whole rest of the
- * sandbox, for thirteen instructions. The arch check comes first; on
- * x86-64 the i386 and x32 entry points of ioctl are covered too. */
-static int guard_terminal(void)
+ * itself) either would answer a prompt. prlimit64, setpriority and the
+ * sched_* calls on the warden would starve or cripple it (no descriptors
+ * left) before a hook is planted. The arch check comes first; on x86-64
+ * the i386 and x32 entry points are covered too. */
+static int load_guard(unsigned what)
 {
 #if defined(__x86_64__) || defined(__aarch64__)
-	const uint32_t deny = SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA);
-	/* The command is an unsigned int: the low half of args[1] (little endian). */
-	const uint32_t cmd_at = (uint32_t)offsetof(struct seccomp_data, args[1]);
-	struct sock_filter prog[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+	struct guard_prog p = {.n = 0, .labels = LBL_FIRST_FREE, .overflow = false};
+	for (int i = 0; i < LBL_FIRST_FREE; i++)
+		p.at[i] = -1;
+	const uint32_t nr_at = (uint32_t)offsetof(struct seccomp_data, nr);
+	load_word(&p, (uint32_t)offsetof(struct seccomp_data, arch));
 #if defined(__x86_64__)
-		/* 1 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 0, 3),
-		/* 2 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-		/* 3 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_ioctl, 4, 0),
-		/* 4 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 514 | 0x40000000u /* x32 */, 3, 6),
-		/* 5 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_I386, 0, 5),
-		/* 6 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-		/* 7 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 54 /* i386 ioctl */, 0, 3),
+	int i386 = new_label(&p);
+	jump_if(&p, AUDIT_ARCH_X86_64, LBL_FALL, i386);
+	load_word(&p, nr_at);
+	/* x32 numbers are x86-64's with bit 30 set; x32's ioctl is 514 */
+	emit(&p, BPF_ALU | BPF_AND | BPF_K, ~0x40000000u, LBL_FALL, LBL_FALL);
+	const uint32_t native_ioctl[] = {__NR_ioctl, 514};
+	emit_checks(&p, native_ioctl, 2, false, what);
+	place(&p, i386);
+	jump_if(&p, AUDIT_ARCH_I386, LBL_FALL, LBL_ALLOW);
+	load_word(&p, nr_at);
+	const uint32_t i386_ioctl[] = {54};
+	emit_checks(&p, i386_ioctl, 1, true, what);
 #else
-		/* 1 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_AARCH64, 0, 5),
-		/* 2 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-		/* 3 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_ioctl, 0, 3),
+	jump_if(&p, AUDIT_ARCH_AARCH64, LBL_FALL, LBL_ALLOW);
+	load_word(&p, nr_at);
+	const uint32_t native_ioctl[] = {__NR_ioctl};
+	emit_checks(&p, native_ioctl, 1, false, what);
 #endif
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, cmd_at),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, TIOCSTI, 2, 0),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, TIOCLINUX, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		BPF_STMT(BPF_RET | BPF_K, deny),
-	};
-	struct sock_fprog fprog = {.len = (unsigned short)(sizeof prog / sizeof prog[0]), .filter = prog};
+	place(&p, LBL_ALLOW);
+	emit(&p, BPF_RET | BPF_K, SECCOMP_RET_ALLOW, LBL_FALL, LBL_FALL);
+	place(&p, LBL_DENY);
+	emit(&p, BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA), LBL_FALL, LBL_FALL);
+	if (resolve(&p) != 0) {
+		errno = EOVERFLOW;
+		return -1;
+	}
+	struct sock_fprog fprog = {.len = (unsigned short)p.n, .filter = p.ins};
 	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fprog, 0, 0) == 0 ? 0 : -1;
 #else
+	(void)what;
 	errno = ENOSYS;
 	return -1;
 #endif
+}
+
+unsigned sandbox_guard_inherited(unsigned which)
+{
+	unsigned have = 0;
+	int c = 0;
+	/* A filter refuses both before it looks at the descriptor. */
+	if ((which & SANDBOX_GUARD_TERMINAL) && ioctl(-1, TIOCSTI, &c) == -1 && errno == EPERM && ioctl(-1, TIOCLINUX, &c) == -1 &&
+	    errno == EPERM)
+		have |= SANDBOX_GUARD_TERMINAL;
+	/* No process has pid -1: the kernel says ESRCH, the guard EPERM. */
+	if ((which & SANDBOX_GUARD_PROCESSES) && syscall(SYS_prlimit64, -1, RLIMIT_NOFILE, NULL, NULL) == -1 &&
+	    errno == EPERM)
+		have |= SANDBOX_GUARD_PROCESSES;
+	return have;
 }
 
 int sandbox_guard_terminal(struct sandbox_state *st)
 {
 	if (!st->guard_pending)
 		return 0;
-	if (guard_terminal() != 0)
+	if (load_guard(st->guard_want) != 0)
 		return -1;
 	st->guard_pending = false;
-	st->terminal_guarded = true;
+	if (st->guard_want & SANDBOX_GUARD_TERMINAL)
+		st->terminal_guarded = true;
+	if (st->guard_want & SANDBOX_GUARD_PROCESSES)
+		st->processes_guarded = true;
 	return 0;
 }

@@ -8,8 +8,13 @@
 
 #include "sandbox/sandbox.h"
 
-/* Loads the network filter for cfg: MPTCP and io_uring refused, and all
- * of TCP when cut_tcp. Returns 0 (st->seccomp_applied) or -1. */
+/* Loads the network filter for cfg: MPTCP, io_uring, raw and packet
+ * sockets refused, and all of TCP when cut_tcp. Returns 0
+ * (st->seccomp_applied) or -1. */
 int sandbox_seccomp_network(const struct sandbox_config *cfg, struct sandbox_state *st, bool cut_tcp);
+
+/* Of the parts of the guard in which (SANDBOX_GUARD_*), those an outer
+ * sbsh already loaded: probed with calls that fail either way. */
+unsigned sandbox_guard_inherited(unsigned which);
 
 #endif
