@@ -605,7 +605,7 @@ static enum stdin_kind inherited_stdin(void)
  * defined on an earlier line, eval'd text), its own redirections. *owned
  * receives text to free. */
 static void command_facts(struct shell *sh, const struct classify_binding *b, struct classify_facts *f,
-                          char **owned)
+                          char **owned, const struct node ***procsubs)
 {
 	struct policy *p = sh->policy;
 	memset(f, 0, sizeof *f);
@@ -625,6 +625,15 @@ static void command_facts(struct shell *sh, const struct classify_binding *b, st
 		f->nprocsubs = b->nprocsubs;
 	} else if (sh->running_simple) {
 		const struct node *n = sh->running_simple;
+		/* Its <( ) words, in order: what its /dev/fd/N operands read. */
+		for (size_t i = 0; i < n->u.simple.nwords; i++) {
+			const struct word *w = n->u.simple.words[i];
+			if (w->nparts == 1 && w->parts[0].kind == WORD_PROCSUB && !w->parts[0].u.procsub.output) {
+				*procsubs = xreallocarray(*procsubs, f->nprocsubs + 1, sizeof **procsubs);
+				(*procsubs)[f->nprocsubs++] = w->parts[0].u.procsub.program;
+			}
+		}
+		f->procsubs = *procsubs;
 		for (size_t i = 0; i < n->nredirs; i++) {
 			const struct redir *rd = &n->redirs[i];
 			bool here = rd->op == REDIR_HEREDOC || rd->op == REDIR_HEREDOC_STRIP;
@@ -697,7 +706,8 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 		p->line_keys ? classify_binding_of(&p->line, sh->running_simple) : NULL;
 	struct classify_facts facts;
 	char *facts_text;
-	command_facts(sh, b, &facts, &facts_text);
+	const struct node **procsubs = NULL;
+	command_facts(sh, b, &facts, &facts_text, &procsubs);
 	struct classify_result r;
 	classify_result_init(&r);
 	enum verdict v = classify_argv_facts(p->cl, argv, path, path ? CLASSIFY_PROGRAM : CLASSIFY_BUILTIN,
@@ -709,6 +719,7 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 		events_command(p->opts.events, argv, verdict_name(v), "allow", "human");
 		classify_result_free(&r);
 		free(facts_text);
+		free(procsubs);
 		return 0;
 	}
 	if (said_no && !(!path && strcmp(argv[0], "escape") == 0)) {
@@ -718,6 +729,7 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 		free(command);
 		classify_result_free(&r);
 		free(facts_text);
+		free(procsubs);
 		return rc;
 	}
 	if (v == VERDICT_SAFE || (!path && strcmp(argv[0], "escape") == 0)) {
@@ -729,6 +741,7 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 			              p->opts.nobody_why ? "no broker" : !can_ask(p) ? "headless refusal" : "asked", -1);
 		classify_result_free(&r);
 		free(facts_text);
+		free(procsubs);
 		return 0;
 	}
 	const char *by = "human";
@@ -831,5 +844,6 @@ done:
 	free(key);
 	free(command);
 	free(facts_text);
+	free(procsubs);
 	return rc;
 }
