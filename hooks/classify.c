@@ -2049,8 +2049,17 @@ static struct judgement walk_node(struct cctx *c, const struct node *n, const st
 		walk_cond(c, n->u.cond.expr, &j);
 		break;
 	case NODE_ARITH:
-		if (n->u.arith.expr)
+		if (n->u.arith.expr) {
 			walk_word(c, n->u.arith.expr, &j);
+			/* ((X)) is arithmetic to sbsh, but two subshells to dash and
+			 * the other POSIX shells text inside a line may be handed to:
+			 * there, what X would do as a command counts too. */
+			if (c->nested) {
+				struct judgement sub = cl_judge_text(c, partial_text(c, n->u.arith.expr), NULL, 0, false);
+				if (sub.v > VERDICT_ASK)
+					j = judgement_max(j, sub);
+			}
+		}
 		break;
 	}
 	return j;
