@@ -79,6 +79,7 @@ plant "$home/.cache/yarn/v6/npm-lib-1.0.0/node_modules/lib/index.js" 'module.exp
 # Go: a module the human built with, from a local proxy, so that the module
 # cache holds both the extracted tree and cache/download.
 gomod=$home/go/pkg/mod
+mkdir -p "$gomod"
 if command -v go >/dev/null; then
 	mkdir -p "$work/goproxy/example.com/lib/@v" "$work/gohuman"
 	python3 - "$work/goproxy/example.com/lib/@v" <<'EOF'
@@ -110,6 +111,31 @@ plant "$home/.cache/go-build/ab/abcdef0123456789-d" 'build output'
 roots=".npm .cargo/registry .cargo/git .m2/repository .gradle/caches .gradle/wrapper .cache/pip
 .nuget/packages .cache/go-build go/pkg/mod .cache/uv .bun/install/cache .cache/yarn"
 for r in $roots; do snapshot "$home/$r" >"$work/before.${r//\//_}"; done
+
+# ---- what --doctor says about them ------------------------------------------------
+doctor_check() { # DIR: the tools whose cache --doctor, started in DIR, calls writable
+	(cd "$1" && env -i PATH="$PATH" HOME="$home" "$SBSH" --doctor --json) | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+home = sys.argv[1]
+writable = [w["path"] for w in d["writable"]]
+tools = d["caches"]["tools"]
+need = {"npm", "Go modules", "Go build cache", "Cargo", "Maven", "Gradle", "pip", "NuGet", "uv", "Yarn", "Bun"}
+missing = need - {t["tool"] for t in tools}
+if missing:
+    print("missing:", ",".join(sorted(missing)))
+for t in tools:
+    if not (t["shared"] or "").startswith(home + "/") or not t["own"].startswith(d["caches"]["private_root"] + "/"):
+        print("misplaced:", t["tool"], t["shared"], t["own"])
+    if t["shared"] in writable:
+        print("granted:", t["tool"])
+print(" ".join(sorted(t["tool"] for t in tools if t["shared_writable"])))
+' "$home" 2>&1
+}
+check "--doctor lists each tool's shared cache (read-only) and its own" "" "$(doctor_check "$work/proj")"
+check "--doctor says a shared cache beneath the project is writable anyway" "Go modules" "$(doctor_check "$home/go")"
+out=$(cd "$home/go" && env -i PATH="$PATH" HOME="$home" "$SBSH" --doctor)
+check_contains "--doctor's report names it" "Go modules: $home/go/pkg/mod is WRITABLE anyway" "$out"
 
 # ---- rewriting them from inside ------------------------------------------------
 # Each target with several disguises: append, overwrite, replace by rename,
