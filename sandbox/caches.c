@@ -61,42 +61,57 @@ static void setenv_to(struct sandbox_caches *c, const char *var, const char *val
 	strvec_push_owned(&c->env, xasprintf("%s=%s", var, value));
 }
 
-/* GOPROXY as the human's go would take it: the variable, else `go env -w`'s
- * file, else Go's default. */
-static char *human_goproxy(const char *home)
+/* What `go env -w` wrote in Go's env file, which the variables override. */
+struct go_env_file {
+	char *proxy, *modcache, *gopath;
+};
+
+static void read_go_env(struct go_env_file *g, const char *home)
 {
-	const char *set = getenv("GOPROXY");
-	if (set && *set)
-		return xstrdup(set);
+	memset(g, 0, sizeof *g);
 	const char *goenv = env_set("GOENV");
 	if (goenv && strcmp(goenv, "off") == 0)
-		return xstrdup("https://proxy.golang.org,direct");
+		return;
 	const char *xdg = env_set("XDG_CONFIG_HOME");
 	char *path = goenv ? xstrdup(goenv)
 	             : xdg ? xasprintf("%s/go/env", xdg)
 	             : home ? xasprintf("%s/.config/go/env", home)
 	                    : NULL;
-	char *found = NULL;
 	FILE *f = path ? fopen(path, "re") : NULL;
-	if (f) {
-		char line[4096];
-		while (!found && fgets(line, sizeof line, f)) {
-			line[strcspn(line, "\r\n")] = '\0';
-			if (strncmp(line, "GOPROXY=", 8) == 0 && line[8])
-				found = xstrdup(line + 8);
-		}
-		fclose(f);
-	}
 	free(path);
-	return found ? found : xstrdup("https://proxy.golang.org,direct");
+	if (!f)
+		return;
+	char line[4096];
+	while (fgets(line, sizeof line, f)) {
+		line[strcspn(line, "\r\n")] = '\0';
+		char **slot = strncmp(line, "GOPROXY=", 8) == 0      ? &g->proxy
+		              : strncmp(line, "GOMODCACHE=", 11) == 0 ? &g->modcache
+		              : strncmp(line, "GOPATH=", 7) == 0      ? &g->gopath
+		                                                      : NULL;
+		const char *value = slot ? strchr(line, '=') + 1 : NULL;
+		if (slot && *value && !*slot)
+			*slot = xstrdup(value);
+	}
+	fclose(f);
 }
 
-static char *go_mod_cache(const char *home)
+static void free_go_env(struct go_env_file *g)
+{
+	free(g->proxy);
+	free(g->modcache);
+	free(g->gopath);
+}
+
+/* Where the human's go keeps its modules: GOMODCACHE, else the first
+ * GOPATH entry's pkg/mod, each from the variable or else the env file. */
+static char *go_mod_cache(const struct go_env_file *g, const char *home)
 {
 	const char *gomod = env_set("GOMODCACHE");
+	gomod = gomod ? gomod : g->modcache;
 	if (gomod)
 		return xstrdup(gomod);
 	const char *gopath = env_set("GOPATH");
+	gopath = gopath ? gopath : g->gopath;
 	if (gopath) {
 		char *first = xstrndup(gopath, strcspn(gopath, ":"));
 		char *p = xasprintf("%s/pkg/mod", first);
@@ -108,19 +123,22 @@ static char *go_mod_cache(const char *home)
 
 static void plan_go(struct sandbox_caches *c, const char *home, const char *cache)
 {
-	struct sandbox_cache *e = add(c, "Go modules", go_mod_cache(home), "go/mod");
+	struct go_env_file g;
+	read_go_env(&g, home);
+	struct sandbox_cache *e = add(c, "Go modules", go_mod_cache(&g, home), "go/mod");
 	setenv_to(c, "GOMODCACHE", e->own);
 	/* The human's downloaded zips, served read-only as the first proxy:
 	 * go hashes what it fetches and checks it against go.sum or the
 	 * checksum database, unlike what is already in its own cache. */
 	if (e->shared && listable(e->shared)) {
-		char *proxy = human_goproxy(home);
+		const char *proxy = getenv("GOPROXY");
+		proxy = proxy && *proxy ? proxy : g.proxy ? g.proxy : "https://proxy.golang.org,direct";
 		strvec_push_owned(&c->env, xasprintf("GOPROXY=file://%s/cache/download,%s", e->shared, proxy));
-		free(proxy);
 		e->reads_shared = "through GOPROXY=file://.../cache/download, checked against go.sum";
 	} else if (e->shared) {
 		strvec_push_owned(&c->notes, xasprintf("Go modules: %s cannot be named in GOPROXY", e->shared));
 	}
+	free_go_env(&g);
 	e = add(c, "Go build cache", where("GOCACHE", cache, "go-build"), "go/build");
 	setenv_to(c, "GOCACHE", e->own);
 }

@@ -30,7 +30,7 @@ struct sandbox_caches {
 };
 
 /* Works out each tool's caches from the environment; no system call but
- * the read of Go's env file when $GOPROXY is not set. */
+ * the read of Go's env file (what `go env -w` set). */
 void sandbox_caches_plan(struct sandbox_caches *c);
 /* After the root exists: the tools' folders that need the human's config
  * beside the private cache (Cargo's config.toml, Gradle's properties and

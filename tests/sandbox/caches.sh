@@ -64,6 +64,9 @@ plant "$crate_src" 'pub fn word() -> &'"'"'static str { "good" }'
 plant "$home/.cargo/registry/cache/$idx/foo-1.0.0.crate" 'crate bytes'
 plant "$home/.cargo/registry/index/$idx/.cache/3/f/foo" 'index cache'
 plant "$home/.cargo/git/checkouts/bar-0123456789abcdef/abc1234/src/lib.rs" 'pub fn bar() {}'
+# The human's Cargo config, still read inside through a link.
+printf '[alias]\nsbsh-alias = "version"\n' >"$home/.cargo/config.toml"
+cargo_config=$(cksum <"$home/.cargo/config.toml")
 m2_pom=$home/.m2/repository/example/parent/1.0/parent-1.0.pom
 plant "$m2_pom" '<project><modelVersion>4.0.0</modelVersion><groupId>example</groupId><artifactId>parent</artifactId><version>1.0</version><packaging>pom</packaging></project>'
 plant "$home/.m2/repository/example/lib/1.0/lib-1.0.jar" 'jar bytes'
@@ -171,9 +174,15 @@ if [ -f "$go_src" ]; then
 fi
 command -v npm >/dev/null && sb "$work/proj" "npm_config_cache='$home/.npm' npm cache clean --force"
 sb "$work/proj" "CARGO_HOME='$home/.cargo' XDG_CACHE_HOME='$home/.npm' GOMODCACHE='$gomod' sh -c 'echo evil > \"\$CARGO_HOME/registry/src/$idx/foo-1.0.0/src/lib.rs\"'"
+# A link planted in the sandbox's own cache, pointing back at the human's.
+sb "$work/proj" "mkdir -p \"\$npm_config_cache\" && ln -sfn '$home/.npm/_npx' \"\$npm_config_cache/_npx\" &&
+	echo evil >> \"\$npm_config_cache/_npx/0a1b2c3d4e5f6a7b/node_modules/lib/index.js\"
+	rm -f \"\$npm_config_cache/_npx\"
+	echo evil >> \"\$CARGO_HOME/config.toml\""
 # A nested sbsh, started with variables that name the human's caches.
 sb "$work/proj" "npm_config_cache='$home/.npm' GOMODCACHE='$gomod' CARGO_HOME='$home/.cargo' '$SBSH' --sandbox -c 'echo evil >> \"\$npm_config_cache/_npx/0a1b2c3d4e5f6a7b/node_modules/lib/index.js\"; echo evil >> \"\$CARGO_HOME/registry/src/$idx/foo-1.0.0/src/lib.rs\"'"
 
+check "the human's ~/.cargo/config.toml is unchanged by the sandbox" "$cargo_config" "$(cksum <"$home/.cargo/config.toml")"
 for r in $roots; do
 	snapshot "$home/$r" >"$work/after"
 	if cmp -s "$work/before.${r//\//_}" "$work/after"; then
@@ -219,6 +228,11 @@ if command -v cargo >/dev/null; then
 	mkdir -p "$work/cargo/src"
 	printf '[package]\nname = "sbshcaches"\nversion = "0.1.0"\nedition = "2018"\n\n[dependencies]\nitoa = "=1.0.11"\n' >"$work/cargo/Cargo.toml"
 	printf 'fn main() { let mut b = itoa::Buffer::new(); println!("cargo-{}", b.format(42)); }\n' >"$work/cargo/src/main.rs"
+	if sb "$work/cargo" 'cargo sbsh-alias' && grep -q '^cargo ' "$work/out"; then
+		ok "the human's ~/.cargo/config.toml is read inside (an alias)"
+	else
+		bad "the human's ~/.cargo/config.toml is read inside" "$(why)"
+	fi
 	if sb "$work/cargo" 'cargo fetch && cargo build --offline && ./target/debug/sbshcaches' &&
 		grep -q cargo-42 "$work/out" && [ -d "$private/cargo/registry" ]; then
 		ok "cargo fetch, then cargo build --offline inside, in the sandbox's own CARGO_HOME"
