@@ -163,6 +163,11 @@ static void plan_java(struct sandbox_caches *c, const char *home)
 	} else {
 		strvec_push_owned(&c->notes, xasprintf("Maven: %s cannot be named in MAVEN_OPTS", e->own));
 	}
+	/* The Maven wrapper's downloaded distributions (~/.m2/wrapper), which
+	 * the human's ./mvnw would run. */
+	char *wrapper = xasprintf("%s/maven", c->root);
+	setenv_to(c, "MAVEN_USER_HOME", wrapper);
+	free(wrapper);
 
 	e = add(c, "Gradle", where("GRADLE_USER_HOME", home, ".gradle"), "gradle");
 	setenv_to(c, "GRADLE_USER_HOME", e->own);

@@ -192,6 +192,25 @@ for r in $roots; do
 	fi
 done
 
+# ---- odd settings: a clear outcome, never a crash ------------------------------
+# say [NAME=VALUE...] -- TEXT: what TEXT prints in the sandbox.
+say() {
+	local vars=()
+	while [ "$1" != -- ]; do vars+=("$1"); shift; done
+	(cd "$work/proj" && env -i PATH="$PATH" "${vars[@]}" "$SBSH" --sandbox -c "$2" 2>&1)
+}
+check "a GOMODCACHE that GOPROXY cannot carry: no file proxy, a private module cache" \
+	"|$private/go/mod" "$(say HOME="$home" GOMODCACHE="$home/a,b" -- 'echo "${GOPROXY-}|$GOMODCACHE"')"
+check "the human's MAVEN_OPTS are kept" \
+	"-Xmx1g -Dmaven.repo.local=$private/maven/repository -Dmaven.repo.local.tail=$home/.m2/repository" \
+	"$(say HOME="$home" MAVEN_OPTS=-Xmx1g -- 'echo "$MAVEN_OPTS"')"
+check "a relative XDG_CACHE_HOME is ignored" "$private/npm" \
+	"$(say HOME="$home" XDG_CACHE_HOME=rel -- 'echo "$npm_config_cache"')"
+check "no HOME: the tools are left alone" "ok unset" "$(say -- 'echo ok ${npm_config_cache-unset}')"
+outer=$(say HOME="$home" -- 'echo "$GOPROXY $MAVEN_OPTS $GOMODCACHE"')
+check "a nested sbsh keeps the outer one's caches and proxy" "$outer" \
+	"$(say HOME="$home" -- "'$SBSH' --sandbox -c 'echo \"\$GOPROXY \$MAVEN_OPTS \$GOMODCACHE\"'")"
+
 # ---- the builds still work inside, in the sandbox's own caches ----------------
 if ! command -v go >/dev/null; then
 	missing "go build inside from the human's module cache" "go is not installed (./bootstrap installs golang-go)"
