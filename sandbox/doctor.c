@@ -3,6 +3,7 @@
  * sandbox to itself, so what it reports is what a shell here would get. */
 #include "sandbox/doctor.h"
 
+#include "sandbox/caches.h"
 #include "sandbox/sandbox.h"
 #include "trusted/approver_client.h"
 
@@ -84,6 +85,70 @@ static void reachable_sockets(struct strvec *out)
 	fclose(f);
 }
 
+/* Whether the human's cache lies beneath a folder the sandbox writes anyway
+ * (started in ~/go, or GOMODCACHE under /tmp): then it is not protected. */
+static bool writable_anyway(const struct sandbox_state *st, const char *shared, const char **why)
+{
+	char *real = shared ? realpath(shared, NULL) : NULL;
+	bool found = false;
+	for (size_t i = 0; real && !found && i < st->ngrants; i++) {
+		char *dir = realpath(st->grants[i].path, NULL);
+		size_t n = dir ? strlen(dir) : 0;
+		if (dir && strncmp(real, dir, n) == 0 && (real[n] == '/' || real[n] == '\0' || n == 1)) {
+			found = true;
+			*why = st->grants[i].why;
+		}
+		free(dir);
+	}
+	free(real);
+	return found;
+}
+
+static void print_caches(const struct sandbox_caches *c, const struct sandbox_state *st)
+{
+	printf("\nPackage caches: the human's are read-only, each tool writes its own");
+	printf(c->root ? " below\n  %s\n" : "\n", c->root);
+	for (size_t i = 0; i < c->len; i++) {
+		const struct sandbox_cache *e = &c->items[i];
+		const char *why = NULL;
+		printf("  %s: ", e->tool);
+		if (!e->shared)
+			printf("the sandbox's own already (a nested sbsh)");
+		else if (writable_anyway(st, e->shared, &why))
+			printf("%s is WRITABLE anyway, beneath a writable folder (%s)", e->shared, why);
+		else
+			printf("%s read-only%s%s", e->shared, e->reads_shared ? ", read " : "",
+			       e->reads_shared ? e->reads_shared : "");
+		printf("; own: %s\n", e->own);
+	}
+	for (size_t i = 0; i < c->notes.len; i++)
+		printf("  %s\n", c->notes.items[i]);
+}
+
+static json_t *caches_json(const struct sandbox_caches *c, const struct sandbox_state *st)
+{
+	json_t *root = json_object();
+	json_object_set_new(root, "private_root", c->root ? json_string(c->root) : json_null());
+	json_t *tools = json_array();
+	for (size_t i = 0; i < c->len; i++) {
+		const struct sandbox_cache *e = &c->items[i];
+		const char *why = NULL;
+		json_t *t = json_object();
+		json_object_set_new(t, "tool", json_string(e->tool));
+		json_object_set_new(t, "shared", e->shared ? json_string(e->shared) : json_null());
+		json_object_set_new(t, "shared_writable", json_boolean(writable_anyway(st, e->shared, &why)));
+		json_object_set_new(t, "own", json_string(e->own));
+		json_object_set_new(t, "reads_shared", e->reads_shared ? json_string(e->reads_shared) : json_null());
+		json_array_append_new(tools, t);
+	}
+	json_object_set_new(root, "tools", tools);
+	json_t *notes = json_array();
+	for (size_t i = 0; i < c->notes.len; i++)
+		json_array_append_new(notes, json_string(c->notes.items[i]));
+	json_object_set_new(root, "notes", notes);
+	return root;
+}
+
 static bool can_open_tty(void)
 {
 	int fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
@@ -109,6 +174,8 @@ int doctor_main(const struct sandbox_config *cfg_in, const char *config_path, bo
 	struct strvec sockets;
 	strvec_init(&sockets);
 	reachable_sockets(&sockets); /* before confinement: what exists */
+	struct sandbox_caches caches;
+	sandbox_caches_plan(&caches); /* as the shell would set them up */
 
 	cfg.guard_terminal = true; /* probed too: what a terminal would get */
 	struct sandbox_state st;
@@ -167,6 +234,7 @@ int doctor_main(const struct sandbox_config *cfg_in, const char *config_path, bo
 		for (size_t i = 0; i < st.skipped.len; i++)
 			json_array_append_new(sk, json_string(st.skipped.items[i]));
 		json_object_set_new(root, "not_writable", sk);
+		json_object_set_new(root, "caches", caches_json(&caches, &st));
 		json_t *dr = json_array();
 		for (size_t i = 0; i < st.dropped.len; i++)
 			json_array_append_new(dr, json_string(st.dropped.items[i]));
@@ -220,6 +288,7 @@ int doctor_main(const struct sandbox_config *cfg_in, const char *config_path, bo
 			       st.grants[i].created ? ", created now" : "");
 		for (size_t i = 0; i < st.skipped.len; i++)
 			printf("  not granted: %s\n", st.skipped.items[i]);
+		print_caches(&caches, &st);
 		printf("\nNetwork: %s", net_name(cfg.net));
 		if (cfg.net == SANDBOX_NET_ALLOW) {
 			printf(" (TCP ports");
@@ -251,6 +320,7 @@ int doctor_main(const struct sandbox_config *cfg_in, const char *config_path, bo
 	}
 	(void)applied;
 	strvec_free(&sockets);
+	sandbox_caches_free(&caches);
 	if (cfg.mode != SANDBOX_OFF)
 		sandbox_state_free(&st);
 	return 0;

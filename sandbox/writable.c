@@ -1,6 +1,6 @@
 /* The folders the sandbox lets the shell write: the project, the temporary
- * folders, the package caches where each tool looks for its own, and
- * --allow-write; never / nor all of $HOME. Opened once (sandbox_collect)
+ * folders, the sandbox's own package caches (never the human's: caches.c),
+ * and --allow-write; never / nor all of $HOME. Opened once (sandbox_collect)
  * so the rules and the broker's list name the very same folders. */
 #include "sandbox/writable.h"
 
@@ -12,6 +12,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "sandbox/caches.h"
 
 static const char *env_nonempty(const char *name)
 {
@@ -127,112 +129,22 @@ static void add_grant(struct sandbox_grant_list *list, struct sandbox_state *st,
 		.fd = fd, .dev = sb.st_dev, .ino = sb.st_ino};
 }
 
-static char *join(const char *a, const char *b)
-{
-	return xasprintf("%s/%s", a, b);
-}
-
-/* Where a tool keeps something: the value of its variable var when set,
- * else dflt below base (NULL when there is no base). */
-static char *tool_dir(const char *var, const char *base, const char *dflt)
-{
-	const char *set = env_nonempty(var);
-	return set ? xstrdup(set) : base ? join(base, dflt) : NULL;
-}
-
-static void add_tool_dir(struct sandbox_grant_list *list, struct sandbox_state *st,
-                         const struct forbidden *home_real, const char *var, const char *base, const char *dflt,
-                         const char *why)
-{
-	char *p = tool_dir(var, base, dflt);
-	add_grant(list, st, p, why, true, home_real);
-	free(p);
-}
-
-/* Two folders of a tool's home (its variable, else ~/dflt), each granted
- * as what[k]: the caches only, never the whole home. */
-static void add_home_parts(struct sandbox_grant_list *list, struct sandbox_state *st, const char *home,
-                           const struct forbidden *home_real, const char *var, const char *dflt,
-                           const char *const part[2], const char *const what[2])
-{
-	char *tool_home = tool_dir(var, home, dflt);
-	if (!tool_home)
-		return;
-	for (size_t k = 0; k < 2; k++) {
-		char *p = join(tool_home, part[k]);
-		add_grant(list, st, p, what[k], true, home_real);
-		free(p);
-	}
-	free(tool_home);
-}
-
-/* The package caches, each where its tool would look for it. */
-static void add_caches(struct sandbox_grant_list *list, struct sandbox_state *st, const char *home,
+/* The package caches: the sandbox's own folder for them (the human's stay
+ * read-only, caches.c) and the variables that point each tool there. */
+static void add_caches(struct sandbox_grant_list *list, struct sandbox_state *st,
                        const struct forbidden *home_real)
 {
-	char *p;
-	const char *xdg_cache = env_nonempty("XDG_CACHE_HOME");
-	char *cache = xdg_cache ? xstrdup(xdg_cache) : home ? join(home, ".cache") : NULL;
-
-	/* npm */
-	const char *npm = env_nonempty("npm_config_cache");
-	if (!npm)
-		npm = env_nonempty("NPM_CONFIG_CACHE");
-	p = npm ? xstrdup(npm) : home ? join(home, ".npm") : NULL;
-	add_grant(list, st, p, "npm cache", true, home_real);
-	free(p);
-
-	/* pip */
-	add_tool_dir(list, st, home_real, "PIP_CACHE_DIR", cache, "pip", "pip cache");
-
-	/* NuGet */
-	p = tool_dir("NUGET_PACKAGES", home, ".nuget/packages");
-	add_grant(list, st, p, "NuGet packages", true, home_real);
-	if (p && !env_nonempty("NUGET_PACKAGES"))
-		strvec_push_owned(&st->env, xasprintf("NUGET_PACKAGES=%s", p));
-	free(p);
-
-	/* Go: module cache and build cache */
-	const char *gomod = env_nonempty("GOMODCACHE");
-	if (gomod) {
-		p = xstrdup(gomod);
-	} else {
-		const char *gopath = env_nonempty("GOPATH");
-		if (gopath) {
-			size_t n = strcspn(gopath, ":");
-			char *first = xstrndup(gopath, n);
-			p = join(first, "pkg/mod");
-			free(first);
-		} else {
-			p = home ? join(home, "go/pkg/mod") : NULL;
-		}
+	struct sandbox_caches c;
+	sandbox_caches_plan(&c);
+	for (size_t i = 0; i < c.notes.len; i++)
+		strvec_push(&st->skipped, c.notes.items[i]);
+	if (c.root) {
+		add_grant(list, st, c.root, "package caches, the sandbox's own", true, home_real);
+		sandbox_caches_prepare(&c);
 	}
-	add_grant(list, st, p, "Go module cache", true, home_real);
-	free(p);
-	add_tool_dir(list, st, home_real, "GOCACHE", cache, "go-build", "Go build cache");
-
-	/* Cargo: registry and git checkouts, not the binaries or config */
-	add_home_parts(list, st, home, home_real, "CARGO_HOME", ".cargo", (const char *const[]){"registry", "git"},
-	               (const char *const[]){"Cargo registry", "Cargo git"});
-
-	/* Gradle: caches and wrapper downloads, not init.d or properties */
-	add_home_parts(list, st, home, home_real, "GRADLE_USER_HOME", ".gradle",
-	               (const char *const[]){"caches", "wrapper"},
-	               (const char *const[]){"Gradle caches", "Gradle wrapper"});
-
-	/* Maven: the local repository, not settings.xml */
-	p = home ? join(home, ".m2/repository") : NULL;
-	add_grant(list, st, p, "Maven repository", true, home_real);
-	free(p);
-
-	/* .NET: a private CLI home, so ~/.dotnet (global tools) stays read-only */
-	if (cache) {
-		p = join(cache, "sbsh/sandbox-dotnet");
-		add_grant(list, st, p, ".NET CLI home", true, home_real);
-		strvec_push_owned(&st->env, xasprintf("DOTNET_CLI_HOME=%s", p));
-		free(p);
-	}
-	free(cache);
+	for (size_t i = 0; i < c.env.len; i++)
+		strvec_push(&st->env, c.env.items[i]);
+	sandbox_caches_free(&c);
 }
 
 static void collect_writable(const struct sandbox_config *cfg, struct sandbox_state *st,
@@ -250,7 +162,7 @@ static void collect_writable(const struct sandbox_config *cfg, struct sandbox_st
 	add_grant(list, st, "/tmp", "temp", false, home_real);
 	add_grant(list, st, "/var/tmp", "temp", false, home_real);
 	add_grant(list, st, "/dev/shm", "POSIX shared memory", false, home_real);
-	add_caches(list, st, home, home_real);
+	add_caches(list, st, home_real);
 	for (size_t i = 0; i < cfg->extra_write.len; i++)
 		add_grant(list, st, cfg->extra_write.items[i], "--allow-write", false, home_real);
 }

@@ -34,7 +34,7 @@ if command -v npm >/dev/null; then
 EOF
 	if sb "$work/npm" 'npm install --no-audit --no-fund is-number@7.0.0 && npm test' &&
 		grep -q npm-test-ok "$work/out" && [ -d "$work/npm/node_modules/is-number" ] &&
-		[ -d "$home/.npm" ]; then
+		[ -d "$home/.cache/sbsh/sandbox-caches/npm/_cacache" ] && [ ! -e "$home/.npm" ]; then
 		ok "npm install from the registry and npm test"
 	else
 		bad "npm install and npm test" "$(why)"

@@ -12,7 +12,7 @@ d = json.load(sys.stdin)
 need = {
     "kernel": str, "landlock": dict, "mode": str, "applied": bool, "capabilities": dict,
     "writable": list, "network": dict, "human": dict, "config_files": list, "escapes": dict,
-    "missing_features": list, "denial_hints": str,
+    "missing_features": list, "denial_hints": str, "caches": dict,
 }
 bad = [k for k, t in need.items() if not isinstance(d.get(k), t)]
 caps = ["write_restriction", "cross_folder_rename", "truncate", "tcp_cut", "port_allow_list",
@@ -22,6 +22,10 @@ bad += ["landlock." + k for k in ("abi", "errata") if not isinstance(d["landlock
 bad += ["network." + k for k in ("mode", "tcp_cut") if k not in d["network"]]
 bad += ["human." + k for k in ("terminal", "ci", "can_ask") if k not in d["human"]]
 bad += ["escapes." + k for k in ("unix_sockets", "udp") if k not in d["escapes"]]
+caches = d.get("caches") or {}
+bad += ["caches." + k for k in ("private_root", "tools", "notes") if k not in caches]
+for t in caches.get("tools", []):
+    bad += ["caches.tools." + k for k in ("tool", "shared", "shared_writable", "own", "reads_shared") if k not in t]
 # The terminal guard is a plain seccomp filter: it loads wherever Landlock does.
 if d["applied"] and d["capabilities"].get("terminal_guard") is not True:
     bad.append("capabilities.terminal_guard: not loaded")
