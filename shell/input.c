@@ -102,11 +102,13 @@ static int run_program(struct shell *sh, const struct node *prog, const char *te
 		size_t end = prog->u.list.items[i].node->range.end.offset;
 		if (end > len)
 			end = len;
-		while (end < len && text[end] != '\n')
-			end++;
-		if (end < len)
-			end++;
+		/* Items of one long line end before what was printed already:
+		 * scanning to the newline again for each would be quadratic. */
 		if (end > printed) {
+			while (end < len && text[end] != '\n')
+				end++;
+			if (end < len)
+				end++;
 			if (sh->opt.verbose) {
 				fwrite(text + printed, 1, end - printed, stderr);
 				fflush(stderr);
