@@ -1121,6 +1121,10 @@ BUILTIN_FN(read)
 				shell_error(sh, "read: %s: invalid file descriptor specification", g.arg);
 				return 2;
 			}
+			if (shell_fd_reserved(fd)) { /* the warden's socket, inotify... */
+				shell_error(sh, "read: %d: bad file descriptor (reserved by sbsh)", fd);
+				return 1;
+			}
 			break;
 		default:
 			shell_warn("read: usage: read [-ers] [-a array] [-d delim] [-n nchars] [-p prompt] [-t timeout] [-u fd] [name ...]");
@@ -1300,6 +1304,10 @@ BUILTIN_FN(mapfile)
 		case 'u':
 			if (!parse_fd(g.arg, &fd)) {
 				shell_error(sh, "%s: %s: invalid file descriptor specification", argv[0], g.arg);
+				return 1;
+			}
+			if (shell_fd_reserved(fd)) {
+				shell_error(sh, "%s: %d: bad file descriptor (reserved by sbsh)", argv[0], fd);
 				return 1;
 			}
 			break;

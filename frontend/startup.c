@@ -241,9 +241,19 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 	if (events_spec && *events_spec) {
 		const char *err = NULL;
 		st->events = events_open(events_spec, &err);
+		/* SBSH_EVENTS is inherited by every sbsh a session starts, and a
+		 * nested one (no_new_privs: confined already) cannot open a file
+		 * outside the writable folders: it warns and runs without events.
+		 * Dropping the variable keeps its own children from warning again.
+		 * Only --events typed for a first sbsh is a usage error. */
 		if (!st->events) {
-			fprintf(stderr, "sbsh: --events %s: %s\n", events_spec, err);
-			return STARTUP_USAGE;
+			bool from_env = events_spec == getenv("SBSH_EVENTS");
+			if (!from_env && prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) != 1) {
+				fprintf(stderr, "sbsh: --events %s: %s\n", events_spec, err);
+				return STARTUP_USAGE;
+			}
+			fprintf(stderr, "sbsh: warning: events %s: %s; no events are written\n", events_spec, err);
+			unsetenv("SBSH_EVENTS");
 		}
 	}
 	/* sbsh -c whose text needs nobody as written forks no broker, on a

@@ -31,10 +31,22 @@ struct events *events_open(const char *spec, const char **err)
 			return NULL;
 		}
 		/* A private copy, CLOEXEC, so programs the shell runs cannot
-		 * write forged events through it. */
+		 * write forged events through it; the caller's N is closed, or
+		 * `echo '{...}' >&N` would forge them (not 0-2: the stream may
+		 * be the caller's stdout or stderr). */
 		fd = fcntl((int)n, F_DUPFD_CLOEXEC, 10);
+		if (fd >= 0 && n > 2)
+			close((int)n);
 	} else if (*spec) {
-		fd = open(spec, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0600);
+		/* At 10 or above, as the shell's other own descriptors: out of
+		 * the way of `exec 3>file` and refused to redirections. */
+		int low = open(spec, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0600);
+		fd = low < 0 || low >= 10 ? low : fcntl(low, F_DUPFD_CLOEXEC, 10);
+		if (fd != low) {
+			int saved = errno;
+			close(low);
+			errno = saved;
+		}
 	} else {
 		*err = "needs a file or fd:N";
 		return NULL;

@@ -903,20 +903,42 @@ static int run_list(struct shell *sh, const struct node *n, unsigned flags)
 	return status;
 }
 
+/* `a && b || c ...` is a tree leaning left as deep as the list is long: its
+ * left spine is walked in a loop, not recursed into, so a generated list of
+ * any length runs in constant stack. Only the last operand gets flags. */
 static int run_and_or(struct shell *sh, const struct node *n, unsigned flags)
 {
+	size_t depth = 1;
+	for (const struct node *l = n->u.and_or.left; l->kind == NODE_AND_OR && l->nredirs == 0; l = l->u.and_or.left)
+		depth++;
+	const struct node **spine = xmalloc(depth * sizeof *spine);
+	spine[0] = n;
+	for (size_t i = 1; i < depth; i++)
+		spine[i] = spine[i - 1]->u.and_or.left;
 	sh->errexit_ignored++;
-	int status = run_node(sh, n->u.and_or.left, 0);
+	int status = run_node(sh, spine[depth - 1]->u.and_or.left, 0);
 	sh->errexit_ignored--;
-	if (sh->jump != JUMP_NONE || sh->interrupted)
-		return status;
-	bool run_right = n->u.and_or.is_or ? status != 0 : status == 0;
-	if (!run_right) {
-		sh->status_flags |= EXEC_STATUS_EXEMPT;
-		return status;
+	for (size_t i = depth; i-- > 0;) {
+		if (sh->jump != JUMP_NONE || sh->interrupted)
+			break;
+		const struct node *s = spine[i];
+		bool run_right = s->u.and_or.is_or ? status != 0 : status == 0;
+		if (!run_right) {
+			sh->status_flags |= EXEC_STATUS_EXEMPT;
+			continue;
+		}
+		sh->last_status = status;
+		if (i == 0) {
+			status = run_node(sh, s->u.and_or.right, flags);
+			break;
+		}
+		sh->errexit_ignored++;
+		status = run_node(sh, s->u.and_or.right, 0);
+		sh->errexit_ignored--;
+		sh->last_status = status;
 	}
-	sh->last_status = status;
-	return run_node(sh, n->u.and_or.right, flags);
+	free(spine);
+	return status;
 }
 
 static int run_subshell(struct shell *sh, const struct node *n, unsigned flags)

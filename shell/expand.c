@@ -1658,174 +1658,6 @@ static bool atom_is(const struct atom *a, char c)
 	return a->part == NULL && a->c == c;
 }
 
-enum { BRACE_MAX_WORDS = 1 << 20 };
-
-struct brace_out {
-	struct atom_list *words;
-	size_t len, cap;
-	bool too_many;
-};
-
-static void brace_out_push(struct brace_out *o, struct atom_list l)
-{
-	if (o->len == o->cap) {
-		o->cap = o->cap ? o->cap * 2 : 8;
-		o->words = xreallocarray(o->words, o->cap, sizeof *o->words);
-	}
-	o->words[o->len++] = l;
-}
-
-/* Parses the inside of {a..b[..step]}; returns the generated items. */
-static bool brace_sequence(const struct atom *a, size_t n, struct strvec *items)
-{
-	char buf[128];
-	if (n == 0 || n >= sizeof buf)
-		return false;
-	for (size_t i = 0; i < n; i++) {
-		if (a[i].part)
-			return false;
-		buf[i] = a[i].c;
-	}
-	buf[n] = '\0';
-	char *dots = strstr(buf, "..");
-	if (!dots)
-		return false;
-	*dots = '\0';
-	char *lhs = buf, *rhs = dots + 2;
-	char *step_text = strstr(rhs, "..");
-	intmax_t step = 1;
-	if (step_text) {
-		*step_text = '\0';
-		step_text += 2;
-		char *end;
-		errno = 0;
-		step = strtoimax(step_text, &end, 10);
-		if (*step_text == '\0' || *end != '\0' || errno)
-			return false;
-		if (step < 0)
-			step = -step;
-		if (step == 0)
-			step = 1;
-	}
-	bool lhs_char = strlen(lhs) == 1 && isalpha((unsigned char)lhs[0]);
-	bool rhs_char = strlen(rhs) == 1 && isalpha((unsigned char)rhs[0]);
-	if (lhs_char && rhs_char) {
-		int from = (unsigned char)lhs[0], to = (unsigned char)rhs[0];
-		int dir = from <= to ? 1 : -1;
-		for (int c = from; dir > 0 ? c <= to : c >= to; c += dir * (int)(step > 255 ? 255 : step)) {
-			char one[2] = {(char)c, '\0'};
-			strvec_push(items, one);
-		}
-		return true;
-	}
-	char *e1, *e2;
-	errno = 0;
-	intmax_t from = strtoimax(lhs, &e1, 10);
-	intmax_t to = strtoimax(rhs, &e2, 10);
-	if (*lhs == '\0' || *rhs == '\0' || *e1 != '\0' || *e2 != '\0' || errno)
-		return false;
-	int width = 0;
-	const char *l = lhs[0] == '-' || lhs[0] == '+' ? lhs + 1 : lhs;
-	const char *r = rhs[0] == '-' || rhs[0] == '+' ? rhs + 1 : rhs;
-	if ((l[0] == '0' && l[1] != '\0') || (r[0] == '0' && r[1] != '\0')) {
-		size_t w1 = strlen(lhs), w2 = strlen(rhs);
-		width = (int)(w1 > w2 ? w1 : w2);
-	}
-	uintmax_t span = from <= to ? (uintmax_t)to - (uintmax_t)from : (uintmax_t)from - (uintmax_t)to;
-	if (span / (uintmax_t)step >= BRACE_MAX_WORDS)
-		return false;
-	for (uintmax_t k = 0; k <= span / (uintmax_t)step; k++) {
-		intmax_t v = from <= to ? from + (intmax_t)(k * (uintmax_t)step) : from - (intmax_t)(k * (uintmax_t)step);
-		if (width && v < 0)
-			strvec_push_owned(items, xasprintf("-%0*" PRIdMAX, width - 1, -v));
-		else
-			strvec_push_owned(items, xasprintf("%0*" PRIdMAX, width, v));
-	}
-	return true;
-}
-
-static void brace_expand(const struct atom *a, size_t n, struct brace_out *out, unsigned depth)
-{
-	if (out->too_many || depth > 200 || out->len >= BRACE_MAX_WORDS) {
-		out->too_many = true;
-		return;
-	}
-	for (size_t i = 0; i < n; i++) {
-		if (!atom_is(&a[i], '{'))
-			continue;
-		/* Find the matching close brace and the top-level commas. */
-		size_t level = 0, close = 0, ncommas = 0;
-		bool found = false;
-		for (size_t j = i + 1; j < n; j++) {
-			if (atom_is(&a[j], '{')) {
-				level++;
-			} else if (atom_is(&a[j], '}')) {
-				if (level == 0) {
-					close = j;
-					found = true;
-					break;
-				}
-				level--;
-			} else if (atom_is(&a[j], ',') && level == 0) {
-				ncommas++;
-			}
-		}
-		if (!found)
-			continue;
-		if (ncommas > 0) {
-			size_t start = i + 1;
-			level = 0;
-			for (size_t j = i + 1; j <= close; j++) {
-				if (atom_is(&a[j], '{'))
-					level++;
-				else if (atom_is(&a[j], '}') && level > 0)
-					level--;
-				else if (j == close || (atom_is(&a[j], ',') && level == 0)) {
-					struct atom_list l = {0};
-					atoms_append(&l, a, i);
-					atoms_append(&l, a + start, j - start);
-					atoms_append(&l, a + close + 1, n - close - 1);
-					brace_expand(l.items, l.len, out, depth + 1);
-					free(l.items);
-					start = j + 1;
-				}
-			}
-			return;
-		}
-		struct strvec items;
-		strvec_init(&items);
-		if (brace_sequence(a + i + 1, close - i - 1, &items)) {
-			for (size_t k = 0; k < items.len; k++) {
-				struct atom_list l = {0};
-				atoms_append(&l, a, i);
-				for (const char *c = items.items[k]; *c; c++)
-					atoms_push(&l, (struct atom){NULL, *c});
-				atoms_append(&l, a + close + 1, n - close - 1);
-				brace_expand(l.items, l.len, out, depth + 1);
-				free(l.items);
-			}
-			strvec_free(&items);
-			return;
-		}
-		strvec_free(&items);
-	}
-	struct atom_list copy = {0};
-	atoms_append(&copy, a, n);
-	brace_out_push(out, copy);
-}
-
-/* True when the word has an unquoted '{' worth trying. */
-static bool word_has_brace(const struct word *w)
-{
-	for (size_t i = 0; i < w->nparts; i++) {
-		const struct word_part *p = &w->parts[i];
-		if (p->kind == WORD_LITERAL && p->u.literal.quote == QUOTE_NONE &&
-		    memchr(p->u.literal.text, '{', p->u.literal.len))
-			return true;
-	}
-	return false;
-}
-
 /* A word built from atoms: literal runs are new parts (owned), other parts
  * are shallow copies of the original's. */
 struct built_word {
@@ -1876,6 +1708,218 @@ static void built_word_free(struct built_word *bw)
 	free(bw->owned);
 }
 
+/* What one word may brace-expand to: bash has no limit and expands 22
+ * groups of {a,b} (4M words); past these the expansion is an error, not a
+ * word passed on as written nor the shell's memory gone
+ * (docs/architecture.md, Limits). */
+enum { BRACE_MAX_WORDS = 1 << 22, BRACE_MAX_DEPTH = 200 };
+#define BRACE_MAX_BYTES ((size_t)128 << 20)
+
+/* Each word is expanded as soon as it is made, so only the final fields
+ * are kept: the atoms of 4M words would take gigabytes. */
+struct brace_out {
+	struct expander *ex;
+	struct strvec *out;
+	size_t words, bytes;
+	int r;           /* -1 once an error is reported: stop */
+};
+
+static int expand_one_word(struct expander *ex, const struct word *w, struct strvec *out);
+
+static void brace_too_many(struct brace_out *o, uintmax_t known)
+{
+	if (known)
+		shell_error(o->ex->sh, "brace expansion of %ju words exceeds the limit of %d", known, BRACE_MAX_WORDS);
+	else
+		shell_error(o->ex->sh, "brace expansion exceeds the limit of %d words", BRACE_MAX_WORDS);
+	o->r = -1;
+}
+
+static void brace_emit(struct brace_out *o, const struct atom *a, size_t n)
+{
+	if (++o->words > BRACE_MAX_WORDS) {
+		brace_too_many(o, 0);
+		return;
+	}
+	o->bytes += n + 1;
+	if (o->bytes > BRACE_MAX_BYTES) {
+		shell_error(o->ex->sh, "brace expansion exceeds the limit of %zu MiB of text", BRACE_MAX_BYTES >> 20);
+		o->r = -1;
+		return;
+	}
+	struct atom_list l = {.items = (struct atom *)a, .len = n, .cap = n};
+	struct built_word bw;
+	built_word_from_atoms(&bw, &l);
+	if (expand_one_word(o->ex, &bw.word, o->out) < 0)
+		o->r = -1;
+	built_word_free(&bw);
+}
+
+enum seq { SEQ_NONE, SEQ_OK, SEQ_TOO_MANY };
+
+/* Parses the inside of {a..b[..step]}; returns the generated items, or
+ * SEQ_TOO_MANY with *count set when they would be past the limit. */
+static enum seq brace_sequence(const struct atom *a, size_t n, struct strvec *items, uintmax_t *count)
+{
+	char buf[128];
+	if (n == 0 || n >= sizeof buf)
+		return SEQ_NONE;
+	for (size_t i = 0; i < n; i++) {
+		if (a[i].part)
+			return SEQ_NONE;
+		buf[i] = a[i].c;
+	}
+	buf[n] = '\0';
+	char *dots = strstr(buf, "..");
+	if (!dots)
+		return SEQ_NONE;
+	*dots = '\0';
+	char *lhs = buf, *rhs = dots + 2;
+	char *step_text = strstr(rhs, "..");
+	intmax_t step = 1;
+	if (step_text) {
+		*step_text = '\0';
+		step_text += 2;
+		char *end;
+		errno = 0;
+		step = strtoimax(step_text, &end, 10);
+		if (*step_text == '\0' || *end != '\0' || errno)
+			return SEQ_NONE;
+		if (step < 0)
+			step = -step;
+		if (step == 0)
+			step = 1;
+	}
+	bool lhs_char = strlen(lhs) == 1 && isalpha((unsigned char)lhs[0]);
+	bool rhs_char = strlen(rhs) == 1 && isalpha((unsigned char)rhs[0]);
+	if (lhs_char && rhs_char) {
+		int from = (unsigned char)lhs[0], to = (unsigned char)rhs[0];
+		int dir = from <= to ? 1 : -1;
+		for (int c = from; dir > 0 ? c <= to : c >= to; c += dir * (int)(step > 255 ? 255 : step)) {
+			char one[2] = {(char)c, '\0'};
+			strvec_push(items, one);
+		}
+		return SEQ_OK;
+	}
+	char *e1, *e2;
+	errno = 0;
+	intmax_t from = strtoimax(lhs, &e1, 10);
+	intmax_t to = strtoimax(rhs, &e2, 10);
+	if (*lhs == '\0' || *rhs == '\0' || *e1 != '\0' || *e2 != '\0' || errno)
+		return SEQ_NONE;
+	int width = 0;
+	const char *l = lhs[0] == '-' || lhs[0] == '+' ? lhs + 1 : lhs;
+	const char *r = rhs[0] == '-' || rhs[0] == '+' ? rhs + 1 : rhs;
+	if ((l[0] == '0' && l[1] != '\0') || (r[0] == '0' && r[1] != '\0')) {
+		size_t w1 = strlen(lhs), w2 = strlen(rhs);
+		width = (int)(w1 > w2 ? w1 : w2);
+	}
+	uintmax_t span = from <= to ? (uintmax_t)to - (uintmax_t)from : (uintmax_t)from - (uintmax_t)to;
+	if (span / (uintmax_t)step >= BRACE_MAX_WORDS) {
+		*count = span / (uintmax_t)step == UINTMAX_MAX ? UINTMAX_MAX : span / (uintmax_t)step + 1;
+		return SEQ_TOO_MANY;
+	}
+	for (uintmax_t k = 0; k <= span / (uintmax_t)step; k++) {
+		intmax_t v = from <= to ? from + (intmax_t)(k * (uintmax_t)step) : from - (intmax_t)(k * (uintmax_t)step);
+		if (width && v < 0)
+			strvec_push_owned(items, xasprintf("-%0*" PRIdMAX, width - 1, -v));
+		else
+			strvec_push_owned(items, xasprintf("%0*" PRIdMAX, width, v));
+	}
+	return SEQ_OK;
+}
+
+static void brace_expand(const struct atom *a, size_t n, struct brace_out *out, unsigned depth)
+{
+	if (out->r < 0)
+		return;
+	if (depth > BRACE_MAX_DEPTH) {
+		shell_error(out->ex->sh, "brace expansion exceeds the limit of %d nested groups", BRACE_MAX_DEPTH);
+		out->r = -1;
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (!atom_is(&a[i], '{'))
+			continue;
+		/* Find the matching close brace and the top-level commas. */
+		size_t level = 0, close = 0, ncommas = 0;
+		bool found = false;
+		for (size_t j = i + 1; j < n; j++) {
+			if (atom_is(&a[j], '{')) {
+				level++;
+			} else if (atom_is(&a[j], '}')) {
+				if (level == 0) {
+					close = j;
+					found = true;
+					break;
+				}
+				level--;
+			} else if (atom_is(&a[j], ',') && level == 0) {
+				ncommas++;
+			}
+		}
+		if (!found)
+			continue;
+		if (ncommas > 0) {
+			size_t start = i + 1;
+			level = 0;
+			for (size_t j = i + 1; j <= close; j++) {
+				if (atom_is(&a[j], '{'))
+					level++;
+				else if (atom_is(&a[j], '}') && level > 0)
+					level--;
+				else if (j == close || (atom_is(&a[j], ',') && level == 0)) {
+					struct atom_list l = {0};
+					atoms_append(&l, a, i);
+					atoms_append(&l, a + start, j - start);
+					atoms_append(&l, a + close + 1, n - close - 1);
+					brace_expand(l.items, l.len, out, depth + 1);
+					free(l.items);
+					if (out->r < 0)
+						return;
+					start = j + 1;
+				}
+			}
+			return;
+		}
+		struct strvec items;
+		strvec_init(&items);
+		uintmax_t count = 0;
+		enum seq seq = brace_sequence(a + i + 1, close - i - 1, &items, &count);
+		if (seq == SEQ_TOO_MANY) {
+			brace_too_many(out, count);
+			return;
+		}
+		if (seq == SEQ_OK) {
+			for (size_t k = 0; k < items.len && out->r == 0; k++) {
+				struct atom_list l = {0};
+				atoms_append(&l, a, i);
+				for (const char *c = items.items[k]; *c; c++)
+					atoms_push(&l, (struct atom){NULL, *c});
+				atoms_append(&l, a + close + 1, n - close - 1);
+				brace_expand(l.items, l.len, out, depth + 1);
+				free(l.items);
+			}
+			strvec_free(&items);
+			return;
+		}
+		strvec_free(&items);
+	}
+	brace_emit(out, a, n);
+}
+
+/* True when the word has an unquoted '{' worth trying. */
+static bool word_has_brace(const struct word *w)
+{
+	for (size_t i = 0; i < w->nparts; i++) {
+		const struct word_part *p = &w->parts[i];
+		if (p->kind == WORD_LITERAL && p->u.literal.quote == QUOTE_NONE &&
+		    memchr(p->u.literal.text, '{', p->u.literal.len))
+			return true;
+	}
+	return false;
+}
+
 /* ---- the public entry points ------------------------------------------- */
 
 static int expand_one_word(struct expander *ex, const struct word *w, struct strvec *out)
@@ -1920,24 +1964,10 @@ static int expand_word_fields(struct expander *ex, const struct word *w, struct 
 			atoms_push(&atoms, (struct atom){p, 0});
 		}
 	}
-	struct brace_out bo = {0};
+	struct brace_out bo = {.ex = ex, .out = out};
 	brace_expand(atoms.items, atoms.len, &bo, 0);
 	free(atoms.items);
-	int r = 0;
-	if (bo.too_many) {
-		r = expand_one_word(ex, w, out);
-	} else {
-		for (size_t i = 0; i < bo.len && r == 0; i++) {
-			struct built_word bw;
-			built_word_from_atoms(&bw, &bo.words[i]);
-			r = expand_one_word(ex, &bw.word, out);
-			built_word_free(&bw);
-		}
-	}
-	for (size_t i = 0; i < bo.len; i++)
-		free(bo.words[i].items);
-	free(bo.words);
-	return r;
+	return bo.r;
 }
 
 int expand_words(struct shell *sh, struct word *const *words, size_t nwords, struct strvec *out)

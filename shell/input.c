@@ -102,11 +102,13 @@ static int run_program(struct shell *sh, const struct node *prog, const char *te
 		size_t end = prog->u.list.items[i].node->range.end.offset;
 		if (end > len)
 			end = len;
-		while (end < len && text[end] != '\n')
-			end++;
-		if (end < len)
-			end++;
+		/* Items of one long line end before what was printed already:
+		 * scanning to the newline again for each would be quadratic. */
 		if (end > printed) {
+			while (end < len && text[end] != '\n')
+				end++;
+			if (end < len)
+				end++;
 			if (sh->opt.verbose) {
 				fwrite(text + printed, 1, end - printed, stderr);
 				fflush(stderr);
@@ -413,6 +415,34 @@ static unsigned count_lines(const char *s, size_t n)
 	return c;
 }
 
+/* An incomplete command is parsed again after every line until that has
+ * cost this many times its length (some 16 lines), so a syntax error in a
+ * short command an agent writes shows at once; past it, a script is
+ * streaming in and only a line that could end the command is worth a
+ * parse. The total stays linear in the input. */
+#define WAIT_AFTER_WORK 8
+
+/* Whether the line just read (s, n bytes) may complete a command whose
+ * last parse ended incomplete waiting for w. Parsing again after every
+ * line would make a long here-document or quoted string on stdin cost
+ * time quadratic in its length. */
+static bool line_may_complete(const struct parse_error *w, const char *s, size_t n)
+{
+	if (n && s[n - 1] == '\n')
+		n--;
+	if (n && s[n - 1] == '\\')
+		return true; /* a continuation joins it to what follows */
+	size_t k = strlen(w->wait_for);
+	if (!w->wait_line)
+		return memmem(s, n, w->wait_for, k) != NULL;
+	if (w->wait_strip)
+		while (n && *s == '\t') {
+			s++;
+			n--;
+		}
+	return n == k && memcmp(s, w->wait_for, k) == 0;
+}
+
 static int run_reader(struct reader *r)
 {
 	struct shell *sh = r->sh;
@@ -422,6 +452,9 @@ static int run_reader(struct reader *r)
 	unsigned line = 1;
 	int status = 0;
 	int eof_count = 0;
+	struct parse_error wait = {0}; /* the last parse's, while waiting */
+	bool waiting = false;
+	size_t work = 0; /* bytes parsed since the buffer was last empty */
 	for (;;) {
 		if (interactive && buf.len == 0) {
 			jobs_reap(sh);
@@ -433,7 +466,12 @@ static int run_reader(struct reader *r)
 			trap_take_sigint(); /* a Ctrl-C already acted on */
 			sh->interrupted = false;
 		}
+		size_t line_start = buf.len;
 		bool eof = !reader_line(r, &buf, buf.len > 0);
+		if (waiting && !eof && !(interactive && r->interrupted) &&
+		    !line_may_complete(&wait, buf.data + line_start, buf.len - line_start))
+			continue;
+		waiting = false;
 		if (interactive && r->interrupted) {
 			strbuf_truncate(&buf, 0);
 			sh->last_status = 130;
@@ -459,6 +497,7 @@ static int run_reader(struct reader *r)
 			.alias_ctx = sh,
 			.at_eof = eof,
 		};
+		work += buf.len;
 		struct parser *p = parser_create(buf.data, buf.len, &o);
 		size_t consumed = 0;
 		bool added_history = false;
@@ -471,8 +510,14 @@ static int run_reader(struct reader *r)
 			}
 			if (rc < 0) {
 				const struct parse_error *e = parser_error(p);
-				if (e->incomplete && !eof)
+				if (e->incomplete && !eof) {
+					waiting = e->wait_for[0] && work / WAIT_AFTER_WORK >= buf.len - consumed;
+					if (waiting) {
+						wait = *e;
+						wait.message = NULL;
+					}
 					break;
+				}
 				if (interactive && !added_history) {
 					char *h = xstrndup(buf.data, buf.len && buf.data[buf.len - 1] == '\n' ? buf.len - 1 : buf.len);
 					lineedit_add_history(r->le, h);
@@ -514,6 +559,8 @@ static int run_reader(struct reader *r)
 		}
 		parser_destroy(p);
 		line += count_lines(buf.data, consumed);
+		if (consumed > 0)
+			work = 0; /* a command ended: the budget is the next one's */
 		if (consumed >= buf.len) {
 			strbuf_truncate(&buf, 0);
 		} else {

@@ -229,6 +229,18 @@ void lex_fail_at(struct lexer *lx, struct src_pos pos, bool incomplete, const ch
 	lx->err.message = strbuf_detach(&sb);
 	lx->err.pos = pos;
 	lx->err.incomplete = incomplete;
+	lx->err.wait_for[0] = '\0';
+	lx->err.wait_line = lx->err.wait_strip = false;
+}
+
+void lex_fail_wait(struct lexer *lx, const char *text, bool line, bool strip)
+{
+	size_t n = text ? strlen(text) : 0;
+	if (n == 0 || n >= sizeof lx->err.wait_for)
+		return;
+	memcpy(lx->err.wait_for, text, n + 1);
+	lx->err.wait_line = line;
+	lx->err.wait_strip = strip;
 }
 
 bool lex_enter(struct lexer *lx)
@@ -590,7 +602,10 @@ static struct word *lex_subscript(struct lexer *lx)
 
 void lex_fail_eof(struct lexer *lx, const char *what)
 {
+	if (lx->failed)
+		return;
 	lex_fail_at(lx, lex_pos(lx), true, "unexpected EOF while looking for matching `%s'", what);
+	lex_fail_wait(lx, what, false, false);
 }
 
 static bool lex_single_quote(struct lexer *lx, struct parts *ps)
@@ -896,7 +911,7 @@ static bool lex_param_word(struct lexer *lx, struct word **out, bool dq, int sto
 static void bad_substitution(struct lexer *lx, struct src_pos pos)
 {
 	if (la(lx, 0) == END_OF_INPUT)
-		lex_fail_at(lx, lex_pos(lx), true, "unexpected EOF while looking for matching `}'");
+		lex_fail_eof(lx, "}");
 	else
 		lex_fail_at(lx, pos, false, "bad substitution");
 }
@@ -1800,8 +1815,11 @@ static void read_heredocs(struct lexer *lx, bool at_end)
 			if (at_end || raw_peek(lx) == END_OF_INPUT) {
 				if (!lx->at_eof) {
 					strbuf_free(&body);
+					bool first = !lx->failed;
 					lex_fail_at(lx, h->pos, true, "unterminated here-document (wanted `%s')",
 					        h->delim);
+					if (first)
+						lex_fail_wait(lx, h->delim, true, h->strip);
 					break;
 				}
 				heredoc_warn(lx, h);

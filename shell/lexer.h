@@ -198,6 +198,9 @@ struct lexer {
 	/* The first error; after it every function returns NULL/false. */
 	bool failed;
 	struct parse_error err;
+	/* Set by the parser: the closing word of the compound command being
+	 * read (`fi`, `done`, `}`...), for err.wait_for at the end of input. */
+	const char *expect;
 	/* Nesting of constructs, against the limit (lex_enter). */
 	unsigned depth, max_depth;
 
@@ -285,6 +288,9 @@ void lex_fail_at(struct lexer *lx, struct src_pos pos, bool incomplete, const ch
 	__attribute__((format(printf, 4, 5)));
 /* "unexpected EOF while looking for matching `what'", at the cursor. */
 void lex_fail_eof(struct lexer *lx, const char *what);
+/* The error just recorded by lex_fail_at waits for text (see struct
+ * parse_error's wait_for); one too long to keep waits for anything. */
+void lex_fail_wait(struct lexer *lx, const char *text, bool line, bool strip);
 /* One level deeper; false (and the error recorded) past the limit. */
 bool lex_enter(struct lexer *lx);
 void lex_leave(struct lexer *lx);

@@ -85,6 +85,7 @@ void parser_fail_unexpected(struct parser *p, const struct token *t)
 		return;
 	if (t->kind == TK_EOF) {
 		lex_fail_at(&p->lx, t->range.begin, true, "syntax error: unexpected end of file");
+		lex_fail_wait(&p->lx, p->lx.expect, false, false);
 		return;
 	}
 	char *s = lex_token_text(&p->lx, t);
@@ -693,19 +694,29 @@ static struct node *parse_command(struct parser *p)
 	if (p->lx.failed)
 		return NULL;
 	struct node *n = NULL;
+	/* The word that must come before the command can end (for `for`,
+	 * none of its own: its body may be `{ }`). */
+	const char *outer_expect = p->lx.expect;
 	if (t->kind == TK_LPAREN) {
 		if (!lex_enter(&p->lx))
 			return NULL;
+		p->lx.expect = ")";
 		if (lex_at_arith(&p->lx))
 			n = parse_arith_command(p);
 		else
 			n = parse_brace_or_subshell(p, true);
+		p->lx.expect = outer_expect;
 		lex_leave(&p->lx);
 	} else if (t->kind == TK_WORD && t->plain) {
 		const char *s = lex_token_plain(t);
 		bool compound = true;
 		if (!lex_enter(&p->lx))
 			return NULL;
+		static const char *const closers[][2] = {{"{", "}"}, {"if", "fi"}, {"while", "done"},
+		                                         {"until", "done"}, {"case", "esac"}, {"[[", "]]"}};
+		for (size_t i = 0; i < sizeof closers / sizeof closers[0]; i++)
+			if (strcmp(s, closers[i][0]) == 0)
+				p->lx.expect = closers[i][1];
 		if (strcmp(s, "{") == 0)
 			n = parse_brace_or_subshell(p, false);
 		else if (strcmp(s, "if") == 0)
@@ -724,6 +735,7 @@ static struct node *parse_command(struct parser *p)
 			n = parse_function_keyword(p);
 		else
 			compound = false;
+		p->lx.expect = outer_expect;
 		lex_leave(&p->lx);
 		if (!compound) {
 			if (is_closing_kw(t)) {

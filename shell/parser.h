@@ -19,6 +19,12 @@ struct parse_error {
 	 * without `fi`, trailing `|` or `&&`...). An interactive or line-by-line
 	 * reader appends more input and parses again. */
 	bool incomplete;
+	/* When incomplete: what more input must hold before parsing it again
+	 * can end otherwise (a closing quote, `fi`, `)`), or with wait_line the
+	 * whole line a here-document ends at (after its tabs if wait_strip).
+	 * Empty: any input may. Lets a line-by-line reader stay linear. */
+	char wait_for[32];
+	bool wait_line, wait_strip;
 };
 
 struct parser_options {

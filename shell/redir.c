@@ -118,6 +118,32 @@ int redir_data_fd(struct shell *sh, const char *data, size_t len)
 	return fd;
 }
 
+/* A redirection naming one of sbsh's own descriptors (shell_fd_reserved)
+ * fails before touching it, as bash refuses its internal ones: the event
+ * stream, the warden's and broker's sockets and the inotify watches must
+ * not be written, read, moved or closed by the code they watch. */
+static bool refuse_reserved(struct shell *sh, int fd)
+{
+	if (!shell_fd_reserved(fd))
+		return false;
+	shell_error(sh, "%d: bad file descriptor (reserved by sbsh)", fd);
+	return true;
+}
+
+/* A path that reaches one of those descriptors' files (/dev/fd/N,
+ * /proc/self/fd/N, a symlink to either, the event file itself): refused
+ * before open() can truncate it, and checked again on what was opened. */
+static bool refuse_reserved_path(struct shell *sh, const char *path, int opened)
+{
+	struct stat st;
+	if ((opened >= 0 ? fstat(opened, &st) : stat(path, &st)) != 0 || !shell_file_reserved(sh, &st))
+		return false;
+	shell_error(sh, "%s: bad file descriptor (reserved by sbsh)", path);
+	if (opened >= 0)
+		close(opened);
+	return true;
+}
+
 /* Moves newfd onto fd (newfd is consumed). */
 static int install_fd(struct shell *sh, int newfd, int fd)
 {
@@ -136,6 +162,8 @@ static int install_fd(struct shell *sh, int newfd, int fd)
 
 static int open_for_output(struct shell *sh, const char *path, enum redir_op op)
 {
+	if (refuse_reserved_path(sh, path, -1))
+		return -1;
 	int fd;
 	if (op == REDIR_APPEND || op == REDIR_APPEND_ERR) {
 		fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
@@ -159,6 +187,8 @@ static int open_for_output(struct shell *sh, const char *path, enum redir_op op)
 		int err = errno;
 		shell_error(sh, "%s: %s", path, strerror(err));
 		denial_hint_redirect(sh, path, err);
+	} else if (refuse_reserved_path(sh, path, fd)) {
+		return -1;
 	}
 	return fd;
 }
@@ -288,6 +318,8 @@ static int apply_one(struct shell *sh, const struct redir *r, struct redir_saved
 		}
 	}
 
+	if (refuse_reserved(sh, fd))
+		return -1;
 	if (r->op == REDIR_HEREDOC || r->op == REDIR_HEREDOC_STRIP || r->op == REDIR_HERESTRING) {
 		char *body;
 		size_t len;
@@ -326,9 +358,17 @@ static int apply_one(struct shell *sh, const struct redir *r, struct redir_saved
 			break;
 		}
 		int flags = r->op == REDIR_IN ? O_RDONLY : O_RDWR | O_CREAT;
+		if (refuse_reserved_path(sh, target, -1)) {
+			rc = -1;
+			break;
+		}
 		int nfd = open(target, flags | O_CLOEXEC, 0666);
 		if (nfd < 0) {
 			shell_error(sh, "%s: %s", target, strerror(errno));
+			rc = -1;
+			break;
+		}
+		if (refuse_reserved_path(sh, target, nfd)) {
 			rc = -1;
 			break;
 		}
@@ -403,6 +443,10 @@ static int apply_one(struct shell *sh, const struct redir *r, struct redir_saved
 				break;
 			}
 			shell_error(sh, "%s: ambiguous redirect", target);
+			rc = -1;
+			break;
+		}
+		if (refuse_reserved(sh, src)) {
 			rc = -1;
 			break;
 		}

@@ -5,11 +5,16 @@
 #include "shell/trap.h"
 #include "shell/jobs.h"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+static void note_own_files(struct shell *sh);
 
 void shell_init(struct shell *sh, char **envp)
 {
@@ -29,6 +34,60 @@ void shell_init(struct shell *sh, char **envp)
 	vars_init(sh, envp);
 	trap_init(sh);
 	jobs_init(sh);
+	note_own_files(sh);
+}
+
+bool shell_fd_reserved(int fd)
+{
+	if (fd <= 2)
+		return false;
+	int flags = fcntl(fd, F_GETFD);
+	return flags >= 0 && (flags & FD_CLOEXEC);
+}
+
+/* Terminals, /dev/null and folders are files user code opens by name
+ * anyway: only the others (the event stream, sockets, inotify) count. */
+static bool own_file_kind(mode_t mode)
+{
+	return !S_ISCHR(mode) && !S_ISDIR(mode) && !S_ISBLK(mode);
+}
+
+static void note_own_files(struct shell *sh)
+{
+	DIR *d = opendir("/proc/self/fd");
+	int limit = 1024;
+	struct dirent *e = NULL;
+	for (int fd = 3;; fd++) {
+		/* /proc lists the open ones; without it, probe the first 1024. */
+		if (d) {
+			if (!(e = readdir(d)))
+				break;
+			char *end;
+			long n = strtol(e->d_name, &end, 10);
+			if (*end || n <= 2 || n == dirfd(d))
+				continue;
+			fd = (int)n;
+		} else if (fd >= limit) {
+			break;
+		}
+		struct stat st;
+		if (!shell_fd_reserved(fd) || fstat(fd, &st) != 0 || !own_file_kind(st.st_mode))
+			continue;
+		sh->own_files = xreallocarray(sh->own_files, sh->nown_files + 1, sizeof *sh->own_files);
+		sh->own_files[sh->nown_files++] = (struct shell_own_file){.dev = st.st_dev, .ino = st.st_ino};
+	}
+	if (d)
+		closedir(d);
+}
+
+bool shell_file_reserved(const struct shell *sh, const struct stat *st)
+{
+	if (!own_file_kind(st->st_mode))
+		return false;
+	for (size_t i = 0; i < sh->nown_files; i++)
+		if (sh->own_files[i].dev == st->st_dev && sh->own_files[i].ino == st->st_ino)
+			return true;
+	return false;
 }
 
 void shell_free(struct shell *sh)
@@ -38,6 +97,7 @@ void shell_free(struct shell *sh)
 	vars_free(sh);
 	free(sh->arg0);
 	free(sh->pipestatus);
+	free(sh->own_files);
 	sh->pipestatus = NULL;
 	sh->npipestatus = sh->pipestatus_cap = 0;
 	strv_free(sh->positional);

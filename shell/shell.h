@@ -186,6 +186,16 @@ struct shell {
 	/* builtins/control.c: an interactive `exit` was refused once because
 	 * of stopped jobs; the next one in a row exits. */
 	bool exit_warned;
+	/* shell.c: the files behind the descriptors sbsh held for itself when
+	 * the shell was made (the event stream, the warden's socket...), so a
+	 * path such as /dev/fd/N or /proc/self/fd/N cannot reopen one. */
+	struct shell_own_file *own_files;
+	size_t nown_files;
+};
+
+struct shell_own_file {
+	dev_t dev;
+	ino_t ino;
 };
 
 /* ---- shell.c: the context and error reporting ------------------------- */
@@ -208,6 +218,16 @@ void shell_push_frame(struct shell *sh, const char *name, const char *file, unsi
 void shell_pop_frame(struct shell *sh);
 /* A script now runs as the shell's main program: the stack starts anew. */
 void shell_set_main_script(struct shell *sh, const char *path);
+/* The descriptor is one sbsh holds for itself, which no redirection may
+ * name, move or close: above 2 and close-on-exec. Every descriptor user code
+ * can have is not close-on-exec (inherited ones, those redirections make),
+ * while the shell opens each of its own with O_CLOEXEC (broker and warden
+ * sockets, inotify, the event stream, the terminal, saved copies). */
+bool shell_fd_reserved(int fd);
+struct stat;
+/* The file (after symlinks, /dev/fd/N and /proc/PID/fd/N) is one behind a
+ * descriptor of the shell's own (sh->own_files). */
+bool shell_file_reserved(const struct shell *sh, const struct stat *st);
 /* Replaces $1.. with a copy of args[0..n). */
 void shell_set_positional(struct shell *sh, char *const *args, size_t n);
 

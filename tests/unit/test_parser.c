@@ -928,6 +928,52 @@ Test(errors, incomplete_trailing_continuation)
 	parser_destroy(p);
 }
 
+/* What an incomplete parse waits for: a line-by-line reader parses again
+ * only when a line holds it, so each must be truly needed to end it. */
+Test(errors, incomplete_waits_for)
+{
+	struct {
+		const char *text, *wait;
+		bool line, strip;
+	} cases[] = {
+		{"cat <<EOF\nbody\n", "EOF", true, false},
+		{"cat <<-'E O'\nbody\n", "E O", true, true},
+		{"cat <<A <<B\na\nA\nb\n", "B", true, false},
+		{"echo 'open\n", "'", false, false},
+		{"echo $'open\n", "'", false, false},
+		{"echo \"open\n", "\"", false, false},
+		{"echo `open\n", "`", false, false},
+		{"echo $(open\n", ")", false, false},
+		{"echo ${x:-\n", "}", false, false},
+		{"if true; then\n", "fi", false, false},
+		{"if true; then echo \"$(\n", ")", false, false},
+		{"while :; do\n", "done", false, false},
+		{"until :; do\n", "done", false, false},
+		{"case x in\n", "esac", false, false},
+		{"{ echo\n", "}", false, false},
+		{"( echo\n", ")", false, false},
+		{"[[ -n x\n", "]]", false, false},
+		{"if true; then for i in 1; do\n", "fi", false, false}, /* for: `{ }` may end it */
+		{"echo a &&\n", "", false, false},
+		{"echo a |\n", "", false, false},
+		{"echo a \\\n", "", false, false},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct parser_options o = {0};
+		struct parser *p = parser_create(cases[i].text, strlen(cases[i].text), &o);
+		struct node *n = NULL;
+		cr_assert_eq(parser_next(p, &n), -1, "[%s]", cases[i].text);
+		const struct parse_error *e = parser_error(p);
+		cr_expect(e->incomplete, "[%s]", cases[i].text);
+		cr_expect_str_eq(e->wait_for, cases[i].wait, "[%s]", cases[i].text);
+		if (cases[i].wait[0]) {
+			cr_expect_eq(e->wait_line, cases[i].line, "[%s]", cases[i].text);
+			cr_expect_eq(e->wait_strip, cases[i].strip, "[%s]", cases[i].text);
+		}
+		parser_destroy(p);
+	}
+}
+
 /* ---- printer and copies ------------------------------------------------- */
 
 static const char *const round_trip_cases[] = {
