@@ -1988,10 +1988,23 @@ static struct judgement walk_node(struct cctx *c, const struct node *n, const st
 			j = judgement_max(j, walk_node(c, n->u.pipeline.cmds[i], &src));
 		}
 		break;
-	case NODE_AND_OR:
-		j = judgement_max(j, walk_node(c, n->u.and_or.left, in));
-		j = judgement_max(j, walk_node(c, n->u.and_or.right, in));
+	case NODE_AND_OR: {
+		/* a && b && c leans left, and a line may hold 200,000 of them:
+		 * walked along the spine, in order, not by recursion. */
+		size_t depth = 1;
+		for (const struct node *l = n->u.and_or.left; l->kind == NODE_AND_OR && l->nredirs == 0;
+		     l = l->u.and_or.left)
+			depth++;
+		const struct node **spine = xmalloc(depth * sizeof *spine);
+		spine[0] = n;
+		for (size_t i = 1; i < depth; i++)
+			spine[i] = spine[i - 1]->u.and_or.left;
+		j = judgement_max(j, walk_node(c, spine[depth - 1]->u.and_or.left, in));
+		for (size_t i = depth; i-- > 0;)
+			j = judgement_max(j, walk_node(c, spine[i]->u.and_or.right, in));
+		free(spine);
 		break;
+	}
 	case NODE_LIST:
 		for (size_t i = 0; i < n->u.list.nitems; i++)
 			j = judgement_max(j, walk_node(c, n->u.list.items[i].node, in));
