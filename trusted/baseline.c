@@ -4,6 +4,7 @@
  * confinement, in the warden, or in `sbsh --protect`. */
 #include "trusted/baseline.h"
 #include "lib/gitconfig.h"
+#include "trusted/warden_proto.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -138,11 +139,165 @@ static void remove_at(int at, const char *name, int depth)
 	unlinkat(at, name, AT_REMOVEDIR);
 }
 
+static int mkdir_p(const char *path, mode_t mode);
+
+/* ---- the quarantine ------------------------------------------------------ */
+
+/* Nothing a restore takes away is deleted: it may be the human's (a folder
+ * moved over a hook's name, a .git moved aside). It goes to
+ * STATE/quarantine/SESSION/N-NAME, under the state folder the sandbox
+ * cannot write (so nothing can be planted there for the human to copy
+ * back), and STATE/quarantine/SESSION/index says what it was, where, and
+ * when, for `sbsh --protect status`. */
+
+/* Copies NAME below sfd to DNAME below dfd, never following a link, for
+ * a quarantine on another file system. Returns 0 or -1. */
+static int copy_at(int sfd, const char *name, int dfd, const char *dname, int depth)
+{
+	struct stat st;
+	if (depth > 32 || fstatat(sfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return -1;
+	if (S_ISLNK(st.st_mode)) {
+		char buf[PATH_MAX];
+		ssize_t n = readlinkat(sfd, name, buf, sizeof buf - 1);
+		if (n < 0)
+			return -1;
+		buf[n] = '\0';
+		return symlinkat(buf, dfd, dname);
+	}
+	if (S_ISDIR(st.st_mode)) {
+		int sub = openat(sfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub < 0 || mkdirat(dfd, dname, 0700) != 0) {
+			if (sub >= 0)
+				close(sub);
+			return -1;
+		}
+		int dsub = openat(dfd, dname, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		DIR *dir = dsub >= 0 ? fdopendir(sub) : NULL;
+		if (!dir) {
+			close(sub);
+			if (dsub >= 0)
+				close(dsub);
+			return -1;
+		}
+		int rc = 0;
+		struct dirent *e;
+		while (rc == 0 && (e = next_entry(dir)))
+			rc = copy_at(dirfd(dir), e->d_name, dsub, e->d_name, depth + 1);
+		closedir(dir);
+		fchmod(dsub, st.st_mode & 07777);
+		close(dsub);
+		return rc;
+	}
+	if (!S_ISREG(st.st_mode))
+		return 0; /* a fifo or a socket holds nothing to keep */
+	int in = openat(sfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	int out = in >= 0 ? openat(dfd, dname, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600) : -1;
+	bool ok = out >= 0;
+	char buf[65536];
+	ssize_t n;
+	while (ok && (n = read(in, buf, sizeof buf)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		ok = n > 0 && util_write_all(out, buf, (size_t)n);
+	}
+	if (ok)
+		ok = fchmod(out, st.st_mode & 0777) == 0;
+	if (out >= 0 && close(out) != 0)
+		ok = false;
+	if (in >= 0)
+		close(in);
+	return ok ? 0 : -1;
+}
+
+/* What an entry was, in a few words, for the index. */
+static char *describe_entry(int dirfd, const char *name, const struct stat *st)
+{
+	if (S_ISDIR(st->st_mode))
+		return xstrdup("folder");
+	if (S_ISLNK(st->st_mode)) {
+		char buf[PATH_MAX];
+		ssize_t n = readlinkat(dirfd, name, buf, sizeof buf - 1);
+		buf[n > 0 ? n : 0] = '\0';
+		return xasprintf("symlink to %s", buf);
+	}
+	if (S_ISREG(st->st_mode))
+		return xasprintf("file of %lld bytes, mode %03o", (long long)st->st_size, (unsigned)(st->st_mode & 0777));
+	return xstrdup("special file");
+}
+
+/* The session's quarantine folder, made the first time; -1 without one. */
+static int quarantine_fd(struct protect *p)
+{
+	if (p->qfd >= 0)
+		return p->qfd;
+	if (!p->state)
+		return -1;
+	char stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	if (!gmtime_r(&now, &tm) || strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm) == 0)
+		snprintf(stamp, sizeof stamp, "%lld", (long long)now);
+	free(p->qdir);
+	p->qdir = xasprintf("%s/quarantine/%s-%ld", p->state, stamp, (long)getpid());
+	if (mkdir_p(p->qdir, 0700) == 0)
+		p->qfd = open(p->qdir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	return p->qfd;
+}
+
+/* Moves NAME below dirfd (rel, in the project) to the quarantine: a
+ * rename on the same file system, else a copy and then the removal.
+ * Returns 0 with *where set (or NULL when there was nothing), -1 when it
+ * could not be kept: then it is left as it is, never deleted. */
+static int quarantine_at(struct protect *p, int dirfd, const char *name, const char *rel, char **where)
+{
+	*where = NULL;
+	struct stat st;
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return errno == ENOENT ? 0 : -1;
+	int qfd = quarantine_fd(p);
+	if (qfd < 0)
+		return -1;
+	char *what = describe_entry(dirfd, name, &st);
+	char *item = xasprintf("%u-%.200s", p->counter++, name);
+	int rc = renameat(dirfd, name, qfd, item);
+	if (rc != 0 && errno == EXDEV) {
+		rc = copy_at(dirfd, name, qfd, item, 0);
+		if (rc == 0) {
+			remove_at(dirfd, name, 0);
+			struct stat left;
+			if (fstatat(dirfd, name, &left, AT_SYMLINK_NOFOLLOW) == 0)
+				rc = -1; /* kept in both places: say the restore failed */
+		} else {
+			int saved = errno;
+			remove_at(qfd, item, 0);
+			errno = saved;
+		}
+	}
+	if (rc == 0 || fstatat(qfd, item, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		struct strbuf line;
+		strbuf_init(&line);
+		strbuf_addf(&line, "%s\t%lld\t%s\t%s\n", item, (long long)time(NULL), what, rel);
+		int ifd = openat(qfd, "index", O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (ifd >= 0) {
+			util_write_all(ifd, line.data, line.len);
+			close(ifd);
+		}
+		strbuf_free(&line);
+	}
+	if (rc == 0)
+		*where = xasprintf("%s/%s", p->qdir, item);
+	free(item);
+	free(what);
+	return rc;
+}
+
 /* ---- the protected set --------------------------------------------------- */
 
 static struct protect *protect_new(void)
 {
 	struct protect *p = xcalloc(1, sizeof *p);
+	p->qfd = -1;
 	return p;
 }
 
@@ -163,6 +318,9 @@ void protect_free(struct protect *p)
 			close(d->fd);
 	}
 	free(p->dirs);
+	if (p->qfd >= 0)
+		close(p->qfd);
+	free(p->qdir);
 	free(p->root);
 	free(p->hooks_rel);
 	free(p->state);
@@ -714,13 +872,16 @@ static size_t dirs_budget(void)
 }
 
 static void note(struct strvec *restored, const char *rel, const char *name);
+static char *note_text(const char *rel, const char *name, char kind, const char *detail);
+static void note_push(struct strvec *restored, char *text);
 
 /* A walk of a modules folder for the module git dirs the set lacks. */
 struct module_walk {
 	struct protect *p;
 	size_t room;            /* how many more may join */
 	struct strvec found;    /* their paths from the modules folder */
-	struct strvec *removed; /* during a session: what could not join, removed */
+	struct strvec *removed; /* during a session: what could not join, quarantined (notes) */
+	const char *rel;        /* the modules folder's, in the set */
 };
 
 /* A folder with a HEAD is a module git dir (its own modules/ is walked
@@ -745,8 +906,13 @@ static void find_modules(struct module_walk *w, int di, int fd, const char *pref
 			/* in the set already */
 		} else if (w->removed && known < 0 && (depth >= PROTECT_MODULES_DEPTH || w->found.len >= w->room)) {
 			/* what the set cannot hold must not stay unprotected */
-			remove_at(fd, e->d_name, 0);
-			strvec_push(w->removed, path);
+			char *rel = child_rel(w->rel, path), *where = NULL;
+			if (quarantine_at(w->p, fd, e->d_name, rel, &where) == 0)
+				strvec_push_owned(w->removed, note_text(rel, NULL, WARDEN_NOTE_QUARANTINED, where));
+			else
+				strvec_push_owned(w->removed, note_text(rel, NULL, WARDEN_NOTE_FAILED, strerror(errno)));
+			free(where);
+			free(rel);
 		} else if (module) {
 			strvec_push(&w->found, path);
 		} else if (depth < PROTECT_MODULES_DEPTH) {
@@ -766,7 +932,7 @@ static void add_modules(struct protect *p, int m, struct strvec *restored)
 {
 	struct strvec removed;
 	strvec_init(&removed);
-	struct module_walk w = {.p = p, .room = SIZE_MAX};
+	struct module_walk w = {.p = p, .room = SIZE_MAX, .rel = p->dirs[m].rel};
 	strvec_init(&w.found);
 	if (restored) {
 		size_t max = dirs_budget();
@@ -779,8 +945,11 @@ static void add_modules(struct protect *p, int m, struct strvec *restored)
 		if (md >= 0)
 			add_git_dir(p, md);
 	}
-	for (size_t i = 0; i < removed.len; i++)
-		note(restored, p->dirs[m].rel, removed.items[i]);
+	for (size_t i = 0; i < removed.len; i++) {
+		if (strchr(removed.items[i], WARDEN_NOTE_SEP)[1] == WARDEN_NOTE_FAILED)
+			p->failed++;
+		note_push(restored, xstrdup(removed.items[i]));
+	}
 	strvec_free(&w.found);
 	strvec_free(&removed);
 }
@@ -805,18 +974,72 @@ void protect_scan(struct protect *p)
 
 /* ---- checking and restoring ------------------------------------------- */
 
-static void note(struct strvec *restored, const char *rel, const char *name)
+/* What a check tells, one entry per path (see WARDEN_NOTE_SEP): the path
+ * alone when it was put back, else the path, a kind and a detail. */
+static char *note_text(const char *rel, const char *name, char kind, const char *detail)
 {
-	if (!restored)
-		return;
 	char *path = name ? child_rel(rel, name) : xstrdup(rel);
+	if (!kind)
+		return path;
+	char *text = xasprintf("%s%c%c%c%s", path, WARDEN_NOTE_SEP, kind, WARDEN_NOTE_SEP, detail ? detail : "");
+	free(path);
+	return text;
+}
+
+static void note_push(struct strvec *restored, char *text)
+{
+	size_t plen = strcspn(text, (char[]){WARDEN_NOTE_SEP, '\0'});
 	for (size_t i = 0; i < restored->len; i++) {
-		if (strcmp(restored->items[i], path) == 0) {
-			free(path);
+		const char *e = restored->items[i];
+		if (strncmp(e, text, plen) == 0 && (e[plen] == '\0' || e[plen] == WARDEN_NOTE_SEP)) {
+			if (text[plen] && !e[plen]) {
+				free(restored->items[i]); /* the detail says more */
+				restored->items[i] = text;
+				return;
+			}
+			free(text);
 			return;
 		}
 	}
-	strvec_push_owned(restored, path);
+	strvec_push_owned(restored, text);
+}
+
+static void note_as(struct strvec *restored, const char *rel, const char *name, char kind, const char *detail)
+{
+	if (restored)
+		note_push(restored, note_text(rel, name, kind, detail));
+}
+
+static void note(struct strvec *restored, const char *rel, const char *name)
+{
+	note_as(restored, rel, name, 0, NULL);
+}
+
+/* A restore that failed: said loudly, and kept as the set's dirty state
+ * until a later check succeeds (trusted/warden.c persists it). */
+static void note_failed(struct protect *p, struct strvec *restored, const char *rel, const char *name,
+                        const char *why)
+{
+	p->failed++;
+	note_as(restored, rel, name, WARDEN_NOTE_FAILED, why);
+}
+
+/* Takes LEAF below dirfd (rel/name in the set, name NULL for the folder
+ * rel itself) away to the quarantine, and says so, or that it could not.
+ * Returns true when it is gone. */
+static bool take_away(struct protect *p, int dirfd, const char *leaf, const char *rel, const char *name,
+                      struct strvec *restored)
+{
+	char *path = name ? child_rel(rel, name) : xstrdup(rel);
+	char *where = NULL;
+	bool ok = quarantine_at(p, dirfd, leaf, path, &where) == 0;
+	if (ok && where)
+		note_as(restored, rel, name, WARDEN_NOTE_QUARANTINED, where);
+	else if (!ok)
+		note_failed(p, restored, rel, name, strerror(errno));
+	free(where);
+	free(path);
+	return ok;
 }
 
 static bool same_contents(int dirfd, const struct pfile *f, const struct stat *st)
@@ -838,13 +1061,13 @@ static bool same_contents(int dirfd, const struct pfile *f, const struct stat *s
 /* Writes the baseline version beside the file and renames it over: the
  * name never points anywhere else in between, and a planted link is
  * replaced, never written through. */
-static bool put_back(struct protect *p, int dirfd, struct pfile *f)
+static bool put_back(struct protect *p, int dirfd, struct pfile *f, const char *rel, char **kept)
 {
-	if (!S_ISREG(f->mode) && !S_ISLNK(f->mode))
+	*kept = NULL;
+	if (!S_ISREG(f->mode) && !S_ISLNK(f->mode)) {
+		errno = EINVAL;
 		return false;
-	struct stat st;
-	if (fstatat(dirfd, f->name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode))
-		remove_at(dirfd, f->name, 0);
+	}
 	char tmp[64];
 	snprintf(tmp, sizeof tmp, ".sbsh-restore.%ld.%u", (long)getpid(), p->counter++);
 	if (S_ISLNK(f->mode)) {
@@ -864,8 +1087,15 @@ static bool put_back(struct protect *p, int dirfd, struct pfile *f)
 			return false;
 		}
 	}
-	if (renameat(dirfd, tmp, dirfd, f->name) != 0) {
+	/* what is there goes to the quarantine first: it may be the human's
+	 * (a file or a folder moved over the name) */
+	char *path = child_rel(rel, f->name);
+	int qr = quarantine_at(p, dirfd, f->name, path, kept);
+	free(path);
+	if (qr != 0 || renameat(dirfd, tmp, dirfd, f->name) != 0) {
+		int saved = errno;
 		unlinkat(dirfd, tmp, 0);
+		errno = saved;
 		return false;
 	}
 	memset(&f->seen, 0, sizeof f->seen); /* compare contents once more next time */
@@ -906,10 +1136,8 @@ static void check_file(struct protect *p, int di, struct pfile *f, struct strvec
 	struct stat st;
 	int r = fstatat(d->fd, f->name, &st, AT_SYMLINK_NOFOLLOW);
 	if (!f->present) {
-		if (r == 0) {
-			remove_at(d->fd, f->name, 0);
-			note(restored, d->rel, f->name);
-		}
+		if (r == 0)
+			take_away(p, d->fd, f->name, d->rel, f->name, restored);
 		return;
 	}
 	if (r == 0 && f->seen.st_ino && same_meta(&st, &f->seen))
@@ -920,8 +1148,12 @@ static void check_file(struct protect *p, int di, struct pfile *f, struct strvec
 		f->seen = st;
 		return;
 	}
-	if (put_back(p, d->fd, f))
-		note(restored, d->rel, f->name);
+	char *kept = NULL;
+	if (put_back(p, d->fd, f, d->rel, &kept))
+		note_as(restored, d->rel, f->name, kept ? WARDEN_NOTE_KEPT : 0, kept);
+	else
+		note_failed(p, restored, d->rel, f->name, strerror(errno));
+	free(kept);
 }
 
 bool protect_known_name(struct protect *p, int di, const char *name)
@@ -942,13 +1174,39 @@ static bool remove_unknown(struct protect *p, int di, struct strvec *restored)
 		if (!protect_known_name(p, di, e->d_name))
 			strvec_push(&extra, e->d_name);
 	closedir(dir);
-	for (size_t i = 0; i < extra.len; i++) {
-		remove_at(p->dirs[di].fd, extra.items[i], 0);
-		note(restored, p->dirs[di].rel, extra.items[i]);
-	}
+	for (size_t i = 0; i < extra.len; i++)
+		take_away(p, p->dirs[di].fd, extra.items[i], p->dirs[di].rel, extra.items[i], restored);
 	bool any = extra.len > 0;
 	strvec_free(&extra);
 	return any;
+}
+
+/* Folder d, replaced at its name (now free), comes back from wherever it
+ * was moved, found through the descriptor held on it, when it still
+ * exists. False when it is gone, or when what arrived is not it (then it
+ * is left in the quarantine's care by the caller's fresh folder). */
+static bool bring_back(struct protect *p, int pfd, struct pdir *d)
+{
+	struct stat st;
+	if (d->fd < 0 || fstat(d->fd, &st) != 0 || st.st_nlink == 0 || st.st_ino != d->seen.st_ino ||
+	    st.st_dev != d->seen.st_dev)
+		return false;
+	char link[64], where[PATH_MAX];
+	snprintf(link, sizeof link, "/proc/self/fd/%d", d->fd);
+	ssize_t n = readlink(link, where, sizeof where - 1);
+	if (n <= 0 || where[0] != '/')
+		return false;
+	where[n] = '\0';
+	if (renameat2(AT_FDCWD, where, pfd, d->name, RENAME_NOREPLACE) != 0)
+		return false;
+	struct stat now;
+	if (fstatat(pfd, d->name, &now, AT_SYMLINK_NOFOLLOW) == 0 && now.st_ino == st.st_ino && now.st_dev == st.st_dev)
+		return true;
+	/* swapped on the way: what came is not the folder */
+	char *ignored = NULL;
+	quarantine_at(p, pfd, d->name, d->rel, &ignored);
+	free(ignored);
+	return false;
 }
 
 static void check_dir(struct protect *p, int di, struct strvec *restored)
@@ -972,29 +1230,47 @@ static void check_dir(struct protect *p, int di, struct strvec *restored)
 		int r = fstatat(pfd, d->name, &st, AT_SYMLINK_NOFOLLOW);
 		if (!d->present) {
 			/* a modules folder that appears is grow_modules' to take */
-			if (r == 0 && !modules_dir(p, di)) {
-				remove_at(pfd, d->name, 0);
-				note(restored, d->rel, NULL);
-			}
+			if (r == 0 && !modules_dir(p, di))
+				take_away(p, pfd, d->name, d->rel, NULL, restored);
 			return;
 		}
 		if (r != 0 || !S_ISDIR(st.st_mode) || st.st_ino != d->seen.st_ino || st.st_dev != d->seen.st_dev ||
 		    d->fd < 0) {
-			/* removed, or replaced (by a link, another folder, a file):
-			 * a fresh folder, filled below from the baseline */
-			if (r == 0)
-				remove_at(pfd, d->name, 0);
-			if (d->fd >= 0)
-				close(d->fd);
-			mkdirat(pfd, d->name, 0700);
-			d->fd = openat(pfd, d->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-			if (d->fd < 0)
+			/* removed, or replaced (by a link, another folder, a file).
+			 * What is there now goes to the quarantine. The folder comes
+			 * back from wherever it was moved when it still exists (a .git
+			 * moved aside holds the whole repository); else a fresh one
+			 * is filled below from the baseline. */
+			char *kept = NULL;
+			if (r == 0 && quarantine_at(p, pfd, d->name, d->rel, &kept) != 0) {
+				note_failed(p, restored, d->rel, NULL, strerror(errno));
 				return;
-			fchmod(d->fd, d->mode & 07777);
-			fstat(d->fd, &d->seen);
-			d->listed = false;
-			note(restored, d->rel, NULL);
-			d->fresh = true;
+			}
+			if (bring_back(p, pfd, d)) {
+				note_as(restored, d->rel, NULL, kept ? WARDEN_NOTE_KEPT : 0, kept);
+				free(kept);
+			} else {
+				if (d->fd >= 0)
+					close(d->fd);
+				if (mkdirat(pfd, d->name, 0700) != 0 && errno != EEXIST) {
+					note_failed(p, restored, d->rel, NULL, strerror(errno));
+					d->fd = -1;
+					free(kept);
+					return;
+				}
+				d->fd = openat(pfd, d->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+				if (d->fd < 0) {
+					note_failed(p, restored, d->rel, NULL, strerror(errno));
+					free(kept);
+					return;
+				}
+				fchmod(d->fd, d->mode & 07777);
+				fstat(d->fd, &d->seen);
+				d->listed = false;
+				note_as(restored, d->rel, NULL, kept ? WARDEN_NOTE_KEPT : 0, kept);
+				free(kept);
+				d->fresh = true;
+			}
 		} else if (st.st_mode != d->mode) {
 			fchmod(d->fd, d->mode & 07777);
 			note(restored, d->rel, NULL);

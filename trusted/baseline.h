@@ -63,6 +63,9 @@ struct protect {
 	unsigned counter;  /* temporary names */
 	bool moved;        /* protect_load_mirror: the live files' metadata differ from the manifest's */
 	bool grown;        /* modules joined the set since the baseline was last written */
+	unsigned failed;   /* restores that failed in the checks so far (the caller resets it) */
+	char *qdir;        /* this process's quarantine folder, once made */
+	int qfd;
 };
 
 

@@ -180,8 +180,11 @@ static void warden_check(struct warden *w, struct strvec *restored, const char *
 		w->inotify = -1;
 		save_grown(w->p);
 	}
-	for (size_t i = 0; i < restored->len; i++)
-		events_restore(w->p->ev, restored->items[i], origin);
+	for (size_t i = 0; i < restored->len; i++) {
+		char *path = warden_note_path(restored->items[i]);
+		events_restore(w->p->ev, path, origin);
+		free(path);
+	}
 }
 
 /* The baseline was accepted anew (`sbsh --protect accept`): take it. */
@@ -638,7 +641,9 @@ int protect_start(struct events *ev, bool broker, char *const *extra, struct pro
 			                           : "changed inside another running sbsh session";
 			for (size_t i = 0; i < restored.len; i++) {
 				warden_print_restored(restored.items[i], origin);
-				events_restore(ev, restored.items[i], "earlier session");
+				char *path = warden_note_path(restored.items[i]);
+				events_restore(ev, path, "earlier session");
+				free(path);
 			}
 			strvec_free(&restored);
 			if (base->grown)

@@ -108,10 +108,34 @@ static const char *why_protected(const char *path)
 	return "protected: it runs or is read outside the sandbox";
 }
 
-void warden_print_restored(const char *path, const char *origin)
+char *warden_note_path(const char *entry)
 {
-	fprintf(stderr, "sbsh: restored %s (%s; %s)\n", path, origin, why_protected(path));
+	const char *sep = strchr(entry, WARDEN_NOTE_SEP);
+	return sep ? xstrndup(entry, (size_t)(sep - entry)) : xstrdup(entry);
+}
+
+void warden_print_restored(const char *entry, const char *origin)
+{
+	char *path = warden_note_path(entry);
+	const char *sep = strchr(entry, WARDEN_NOTE_SEP);
+	char kind = sep ? sep[1] : 0;
+	const char *detail = kind && sep[2] == WARDEN_NOTE_SEP ? sep + 3 : "";
+	const char *why = why_protected(path);
+	if (kind == WARDEN_NOTE_QUARANTINED)
+		fprintf(stderr, "sbsh: moved to quarantine: %s (%s; %s); the human can recover it from %s\n", path,
+		        origin, why, detail);
+	else if (kind == WARDEN_NOTE_KEPT)
+		fprintf(stderr, "sbsh: restored %s (%s; %s); what was there is in quarantine: %s\n", path, origin, why,
+		        detail);
+	else if (kind == WARDEN_NOTE_FAILED)
+		fprintf(stderr,
+		        "sbsh: FAILED TO RESTORE %s (%s; %s): %s; it stays as the sandbox left it, is tried again "
+		        "after every line, and is not taken as the baseline\n",
+		        path, origin, why, detail);
+	else
+		fprintf(stderr, "sbsh: restored %s (%s; %s)\n", path, origin, why);
 	fflush(stderr);
+	free(path);
 }
 
 /* ---- the session's end --------------------------------------------------- */
