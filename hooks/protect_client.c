@@ -75,8 +75,13 @@ void protect_line_end(struct protect_client *c)
 	if (!c || c->fd < 0 || getpid() != c->pid)
 		return;
 	bool stale = false;
-	if (c->inotify >= 0 && !client_dirty(c, &stale))
+	if (c->inotify >= 0 && !client_dirty(c, &stale)) {
+		/* Not an answer: the warden does not take our word (the agent
+		 * can drain these watches) and looks with its own, while the
+		 * next line starts. One send, no round trip. */
+		warden_send_check(c->fd, BROKER_CHECK_LINE_QUIET);
 		return;
+	}
 	struct strvec restored;
 	strvec_init(&restored);
 	if (warden_ask_check(c->fd, BROKER_CHECK_LINE, &restored) != 0) {
@@ -92,38 +97,16 @@ void protect_line_end(struct protect_client *c)
 	strvec_free(&restored);
 }
 
-/* Whether this process (one thread) has a child but the warden, running
- * or not yet waited for; true when the kernel cannot tell. */
-static bool leaves_children(pid_t warden)
-{
-	char buf[256];
-	ssize_t n = warden_read_children(getpid(), getpid(), buf, sizeof buf);
-	if (n < 0 || (size_t)n >= sizeof buf - 1)
-		return true;
-	for (char *s = buf, *end;; s = end) {
-		long child = strtol(s, &end, 10);
-		if (end == s)
-			return false;
-		if (child != warden)
-			return true;
-	}
-}
-
 void protect_session_end(struct protect_client *c)
 {
 	if (!c || c->fd < 0 || getpid() != c->pid)
 		return;
 	/* What changes once the shell has exited is the human's, so the
-	 * warden's last check must be over before that: a round trip (~250 us,
-	 * two wake-ups). Not needed when the shell's watches saw nothing since
-	 * the last check and no child is left (jobs are found while the shell
-	 * still waits): the warden then just ends the session, taking the
-	 * shell's word as it does after a final answer. */
-	bool stale = false;
-	if (c->inotify >= 0 && !leaves_children(c->warden) && !client_dirty(c, &stale) && !stale)
-		warden_send_check(c->fd, BROKER_CHECK_QUIET);
-	else
-		protect_final_check(c->fd);
+	 * warden's last check must be over before that: a round trip, always.
+	 * The shell's own watches cannot vouch for "nothing changed" (the
+	 * agent can blind them), and a check the warden made after the exit
+	 * would take the human's first change for the session's. */
+	protect_final_check(c->fd);
 	protect_client_unwatch(c);
 	close(c->fd);
 	c->fd = -1;

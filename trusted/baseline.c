@@ -1830,6 +1830,54 @@ bool protect_same_baseline(struct protect *a, struct protect *b)
 	       (!a->hooks_rel || strcmp(a->hooks_rel, b->hooks_rel) == 0);
 }
 
+/* ---- restores that failed ---------------------------------------------- */
+
+/* A restore that failed (an immutable file, a full disk) leaves the
+ * sandbox's file in place. It must not become the next session's
+ * baseline: STATE/dirty says so, out of the sandbox's reach, until a
+ * check puts everything back. */
+void protect_set_dirty(const char *state, const struct strvec *restored)
+{
+	if (!state)
+		return;
+	struct strbuf sb;
+	strbuf_init(&sb);
+	for (size_t i = 0; i < restored->len; i++) {
+		const char *e = restored->items[i], *sep = strchr(e, WARDEN_NOTE_SEP);
+		if (sep && sep[1] == WARDEN_NOTE_FAILED)
+			strbuf_addf(&sb, "%.*s: %s\n", (int)(sep - e), e, sep[2] ? sep + 3 : "");
+	}
+	char *path = xasprintf("%s/dirty", state);
+	if (sb.len == 0) {
+		unlink(path);
+	} else {
+		char *tmp = xasprintf("%s/dirty.%ld", state, (long)getpid());
+		int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+		bool ok = fd >= 0 && util_write_all(fd, sb.data, sb.len);
+		if (fd >= 0 && close(fd) != 0)
+			ok = false;
+		if (!ok || rename(tmp, path) != 0) {
+			unlink(tmp);
+			/* at least the mark, if not the list */
+			int mark = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+			if (mark >= 0)
+				close(mark);
+		}
+		free(tmp);
+	}
+	free(path);
+	strbuf_free(&sb);
+}
+
+bool protect_is_dirty(const char *state)
+{
+	char *path = xasprintf("%s/dirty", state);
+	struct stat st;
+	bool dirty = lstat(path, &st) == 0;
+	free(path);
+	return dirty;
+}
+
 /* ---- sessions: which process holds a baseline --------------------------- */
 
 /* A session marker is STATE/sessions/<warden pid>, a file the warden holds

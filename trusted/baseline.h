@@ -123,6 +123,13 @@ int protect_write_manifest(struct protect *p);
 /* Where the saved baseline keeps its copy of rel (a folder of the set). */
 char *protect_saved_path(const struct protect *p, const char *rel);
 
+/* ---- restores that failed: STATE/dirty, one path a line ---- */
+
+/* Writes the paths of the failed entries of restored (WARDEN_NOTE_FAILED)
+ * as STATE/dirty, or removes it when there are none. */
+void protect_set_dirty(const char *state, const struct strvec *restored);
+bool protect_is_dirty(const char *state);
+
 /* ---- sessions: STATE/sessions/<warden pid>, locked while it lives ---- */
 
 int protect_marker_prepare(const char *state, char **tmp_name);

@@ -44,6 +44,7 @@ struct warden {
 	                   * children at the session's end are jobs it left */
 	int sigfd;
 	int inotify;      /* -1: every check is a full one */
+	bool dirty;       /* the last check could not put everything back */
 	struct watch *watches;
 	size_t nwatches;
 };
@@ -168,10 +169,26 @@ static void warden_check(struct warden *w, struct strvec *restored, const char *
 	/* watch first, then compare: a change during the comparison is
 	 * caught next time */
 	int fresh = watch_all(w);
+	w->p->failed = 0;
 	protect_check(w->p, restored);
 	if (w->inotify >= 0)
 		close(w->inotify);
 	w->inotify = fresh;
+	if (w->p->failed || w->dirty) {
+		/* a failed restore is tried again at every check, each a full
+		 * one (nothing may move meanwhile), and the next session is
+		 * told not to take what is there for the human's */
+		int lock = protect_lock_state(w->p->state);
+		protect_set_dirty(w->p->state, restored);
+		if (lock >= 0)
+			close(lock);
+		w->dirty = w->p->failed > 0;
+		if (w->dirty) {
+			if (w->inotify >= 0)
+				close(w->inotify);
+			w->inotify = -1;
+		}
+	}
 	if (w->p->grown) {
 		/* the watches were set before the new modules joined: the
 		 * next check is a full one, and sets them anew */
@@ -383,6 +400,24 @@ static _Noreturn void warden_linger(struct warden *w, struct jobs *j)
 	_exit(0);
 }
 
+/* The session's marker again, after it was taken down for an end that
+ * did not come (forged), or for jobs that outlive the session. */
+static void republish_marker(struct warden *w)
+{
+	char *tmp = NULL;
+	int fd = protect_marker_prepare(w->p->state, &tmp);
+	if (fd < 0)
+		return;
+	char *path = xasprintf("%s/sessions/%ld", w->p->state, (long)getpid());
+	/* fd stays open until the warden exits: its lock is the marker's life */
+	if (rename(tmp, path) != 0) {
+		unlink(tmp);
+		close(fd);
+	}
+	free(path);
+	free(tmp);
+}
+
 static _Noreturn void warden_main(struct warden *w)
 {
 	/* Its own session, unless the parent made it a group leader first
@@ -482,41 +517,58 @@ static _Noreturn void warden_main(struct warden *w)
 			if (broker_frame_check(&f, (size_t)got) != 0 || f.type != BROKER_CHECK)
 				continue;
 			strvec_free(&restored);
-			/* QUIET: the shell's watches saw nothing, and the shell is
-			 * trusted as it is for a final answer (it could change a
-			 * file after one). What this warden's watches hold now may
-			 * already be the human's, after the shell exited. */
-			if (f.value != BROKER_CHECK_QUIET)
-				warden_check(w, &restored, f.value ? "session end" : "command");
+			int kind = f.value;
+			/* The shell runs in the sandbox: its frames may be forged
+			 * (a builtin's `>&N`) and its watches drained (`<&N`). A
+			 * quiet line or end is never taken as "nothing changed": the
+			 * warden looks itself, with its own watches; nobody waits
+			 * for that answer, so it tells the agent itself. */
+			bool quiet = kind == BROKER_CHECK_QUIET || kind == BROKER_CHECK_LINE_QUIET;
+			bool ending = kind == BROKER_CHECK_FINAL || kind == BROKER_CHECK_QUIET;
+			warden_check(w, &restored, ending ? "session end" : "command");
+			if (quiet)
+				for (size_t i = 0; i < restored.len; i++)
+					warden_print_restored(restored.items[i], "changed by the last command");
+			/* Only the broker (outside) ends a session that has one;
+			 * headless, the shell's end counts once it has exited. */
+			if (!ending || (!w->no_broker && map[k] == 0)) {
+				if (!quiet)
+					warden_reply(*fd, &restored);
+				continue;
+			}
 			/* Jobs the session leaves are found while their parent (the
 			 * shell, or the broker that adopted them) still waits for
 			 * this answer: one read when there are none. */
 			static struct jobs left;
-			if (f.value) /* sbsh has one thread */
-				jobs_add_thread_children(&left, w->origin, w->origin, getpid());
-			if (f.value && left.n > 0) {
+			jobs_add_thread_children(&left, w->origin, w->origin, getpid()); /* sbsh has one thread */
+			/* the marker goes before the answer: a session started the
+			 * moment this one returns must find it over */
+			protect_remove_marker(w->p->state, getpid());
+			if (!quiet)
 				warden_reply(*fd, &restored);
+			/* Headless, the asker is the shell itself: wait for its exit.
+			 * One that does not exit sent a forged end: the session goes
+			 * on. Outliving it also destroys the inotify instance it
+			 * shares with us (its watches) here, not in its exit, where
+			 * the SRCU grace period that costs (~10 ms) would hold up
+			 * whoever waits for the shell. */
+			if (w->pidfd >= 0) {
+				struct pollfd gone = {.fd = w->pidfd, .events = POLLIN};
+				int r;
+				while ((r = poll(&gone, 1, 2000)) < 0 && errno == EINTR)
+					continue;
+				if (r == 0) {
+					republish_marker(w);
+					continue;
+				}
+			}
+			if (left.n > 0) {
+				republish_marker(w); /* the jobs' changes are still the session's */
 				warden_linger(w, &left);
 			}
-			if (f.value) {
-				/* The broker saw the shell exit and waits for this answer
-				 * before it exits: the session is over. Staying would race
-				 * the human, whose changes from now on are theirs. */
-				protect_remove_marker(w->p->state, getpid());
-				warden_reply(*fd, &restored);
-				/* Headless, the asker is the shell itself: outlive it,
-				 * so the inotify instance it shares with us (its watches)
-				 * is destroyed here, not in its exit, where the SRCU
-				 * grace period that costs (~10 ms) would hold up whoever
-				 * waits for the shell. */
-				if (w->pidfd >= 0) {
-					struct pollfd gone = {.fd = w->pidfd, .events = POLLIN};
-					while (poll(&gone, 1, 2000) < 0 && errno == EINTR)
-						continue;
-				}
-				_exit(0);
-			}
-			warden_reply(*fd, &restored);
+			/* The session is over. Staying would race the human, whose
+			 * changes from now on are theirs. */
+			_exit(0);
 		}
 		if (pid_i >= 0 && (pfd[pid_i].revents & (POLLIN | POLLHUP | POLLERR))) {
 			/* The shell (or what it exec'd) has exited without a last
@@ -624,21 +676,27 @@ int protect_start(struct events *ev, bool broker, char *const *extra, struct pro
 	protect_sessions(state, &nlive, &ndead, NULL);
 	struct protect *saved = protect_load_mirror(state);
 	struct protect *base;
-	if (saved && !saved->moved) {
+	/* a restore that failed left the sandbox's files: never the baseline */
+	bool dirty = protect_is_dirty(state);
+	if (saved && !saved->moved && !dirty) {
 		/* The usual start: every protected file has the metadata it had
 		 * when last found equal to the baseline. Nothing to read. */
 		base = saved;
 		protect_free(live);
 	} else {
-		if (saved && (nlive || ndead) && protect_need_all_data(saved)) {
+		if (saved && (nlive || ndead || dirty) && protect_need_all_data(saved)) {
 			/* A session still running, or one that died before it could
 			 * check: what differs from the baseline is theirs, not a human's. */
 			base = saved;
 			struct strvec restored;
 			strvec_init(&restored);
+			base->failed = 0;
 			protect_check(base, &restored);
-			const char *origin = ndead ? "changed by an earlier sbsh session that did not finish"
-			                           : "changed inside another running sbsh session";
+			if (dirty || base->failed)
+				protect_set_dirty(state, &restored); /* the warden keeps trying */
+			const char *origin = dirty ? "left by an earlier sbsh session whose restore failed"
+			                     : ndead ? "changed by an earlier sbsh session that did not finish"
+			                             : "changed inside another running sbsh session";
 			for (size_t i = 0; i < restored.len; i++) {
 				warden_print_restored(restored.items[i], origin);
 				char *path = warden_note_path(restored.items[i]);
@@ -682,7 +740,7 @@ int protect_start(struct events *ev, bool broker, char *const *extra, struct pro
 	 * watches, set before anything runs, end them QUIET. (Setting them
 	 * here cost every start ~40 us, and the warden a second instance.) */
 	struct warden w = {.p = base, .fds = {shell_sv[0], broker_sv[0]}, .pidfd = -1, .sigfd = -1,
-	                   .inotify = -1, .no_broker = !broker};
+	                   .inotify = -1, .no_broker = !broker, .dirty = base->failed > 0};
 	w.origin = getpid();
 	char *marker_tmp = NULL;
 	int marker = protect_marker_prepare(base->state, &marker_tmp);
