@@ -75,13 +75,11 @@ void protect_line_end(struct protect_client *c)
 	if (!c || c->fd < 0 || getpid() != c->pid)
 		return;
 	bool stale = false;
-	if (c->inotify >= 0 && !client_dirty(c, &stale)) {
-		/* Not an answer: the warden does not take our word (the agent
-		 * can drain these watches) and looks with its own, while the
-		 * next line starts. One send, no round trip. */
-		warden_send_check(c->fd, BROKER_CHECK_LINE_QUIET);
+	/* The warden's own watches count too: the agent can blind ours
+	 * (exec N</dev/null), not the page the warden writes. */
+	bool warden_saw = c->warden_saw && __atomic_load_n(c->warden_saw, __ATOMIC_ACQUIRE);
+	if (c->inotify >= 0 && !client_dirty(c, &stale) && !warden_saw)
 		return;
-	}
 	struct strvec restored;
 	strvec_init(&restored);
 	if (warden_ask_check(c->fd, BROKER_CHECK_LINE, &restored) != 0) {

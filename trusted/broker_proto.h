@@ -30,8 +30,6 @@ enum broker_check_kind {
 	BROKER_CHECK_FINAL = 1, /* the session's last check: answered */
 	BROKER_CHECK_QUIET = 2, /* the session's last, unanswered: the shell saw no
 	                         * protected file change and leaves no jobs */
-	BROKER_CHECK_LINE_QUIET = 3, /* after a command line the shell saw change
-	                              * nothing: unanswered, the warden looks itself */
 };
 
 /* NUL-terminated strings in the payload of an APPROVE and of an ASK. */

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/inotify.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
@@ -44,6 +45,8 @@ struct warden {
 	                   * children at the session's end are jobs it left */
 	int sigfd;
 	int inotify;      /* -1: every check is a full one */
+	bool pending;     /* the watches saw something, read between checks */
+	uint32_t *saw;    /* shared with the shell (read-only there): ask at the next line end */
 	bool dirty;       /* the last check could not put everything back */
 	struct watch *watches;
 	size_t nwatches;
@@ -117,12 +120,13 @@ static int watch_all(struct warden *w)
 	return ifd;
 }
 
-/* Whether anything protected may have moved since the watches were set. */
-static bool warden_dirty(struct warden *w)
+/* Reads the warden's own watches: whether they saw anything protected
+ * that may have moved; *changed: more than an open (a write, a name, a
+ * mode), which the shell is told of through the shared page. */
+static bool read_watches(struct warden *w, bool *changed)
 {
-	if (w->inotify < 0)
-		return true;
 	bool dirty = false;
+	*changed = false;
 	char buf[8192] __attribute__((aligned(__alignof__(struct inotify_event))));
 	ssize_t n;
 	while ((n = read(w->inotify, buf, sizeof buf)) > 0) {
@@ -130,7 +134,7 @@ static bool warden_dirty(struct warden *w)
 			struct inotify_event *e = (struct inotify_event *)at;
 			at += sizeof *e + e->len;
 			if (e->mask & IN_Q_OVERFLOW) {
-				dirty = true;
+				dirty = *changed = true;
 				continue;
 			}
 			const struct watch *wt = NULL;
@@ -144,9 +148,42 @@ static bool warden_dirty(struct warden *w)
 			if (wt->names_only && e->len && !protect_known_name(w->p, wt->dir, e->name))
 				continue;
 			dirty = true;
+			if (e->mask & ~(uint32_t)(IN_OPEN | IN_ISDIR))
+				*changed = true;
 		}
 	}
 	return dirty;
+}
+
+/* Tells the shell, through the page it reads at every line's end, that
+ * its next line end must ask (1), or need not (0). */
+static void tell_shell(struct warden *w, uint32_t ask)
+{
+	if (w->saw)
+		__atomic_store_n(w->saw, ask, __ATOMIC_RELEASE);
+}
+
+/* Whether anything protected may have moved since the last check. */
+static bool warden_dirty(struct warden *w)
+{
+	if (w->inotify < 0)
+		return true;
+	bool changed;
+	bool dirty = read_watches(w, &changed) || w->pending;
+	w->pending = false;
+	return dirty;
+}
+
+/* The warden's watches woke it between checks: the shell must ask at
+ * its next line end, whatever its own watches (which the agent can
+ * blind) say. */
+static void warden_saw_something(struct warden *w)
+{
+	bool changed;
+	if (read_watches(w, &changed))
+		w->pending = true;
+	if (changed)
+		tell_shell(w, 1);
 }
 
 /* The next session starts from the grown set, not from a scan that would
@@ -168,6 +205,7 @@ static void warden_check(struct warden *w, struct strvec *restored, const char *
 		return;
 	/* watch first, then compare: a change during the comparison is
 	 * caught next time */
+	tell_shell(w, 0); /* what moves from now on is seen by the watches set here */
 	int fresh = watch_all(w);
 	w->p->failed = 0;
 	protect_check(w->p, restored);
@@ -197,6 +235,8 @@ static void warden_check(struct warden *w, struct strvec *restored, const char *
 		w->inotify = -1;
 		save_grown(w->p);
 	}
+	if (w->inotify < 0)
+		tell_shell(w, 1); /* every line end asks until the watches are set again */
 	for (size_t i = 0; i < restored->len; i++) {
 		char *path = warden_note_path(restored->items[i]);
 		events_restore(w->p->ev, path, origin);
@@ -472,19 +512,24 @@ static _Noreturn void warden_main(struct warden *w)
 			                             : "changed by a session that ended before it could check");
 			continue;
 		}
-		struct pollfd pfd[4];
-		int n = 0, map[4];
+		struct pollfd pfd[5];
+		int n = 0, map[5];
 		for (int i = 0; i < 2; i++) {
 			if (w->fds[i] >= 0) {
 				map[n] = i;
 				pfd[n++] = (struct pollfd){.fd = w->fds[i], .events = POLLIN};
 			}
 		}
-		int sig_i = -1, pid_i = -1;
+		int sig_i = -1, pid_i = -1, ino_i = -1;
 		if (w->sigfd >= 0) {
 			sig_i = n;
 			map[n] = -1;
 			pfd[n++] = (struct pollfd){.fd = w->sigfd, .events = POLLIN};
+		}
+		if (w->inotify >= 0) {
+			ino_i = n;
+			map[n] = -1;
+			pfd[n++] = (struct pollfd){.fd = w->inotify, .events = POLLIN};
 		}
 		if (w->pidfd >= 0) {
 			pid_i = n;
@@ -498,11 +543,13 @@ static _Noreturn void warden_main(struct warden *w)
 		}
 		if (sig_i >= 0 && (pfd[sig_i].revents & POLLIN) && !warden_signal(w))
 			break;
+		if (ino_i >= 0 && (pfd[ino_i].revents & POLLIN))
+			warden_saw_something(w);
 		/* What the shell sent comes before its exit: a QUIET end read
 		 * after the exit's check would have checked what may already be
 		 * the human's. */
 		for (int k = 0; k < n; k++) {
-			if (k == sig_i || k == pid_i || !(pfd[k].revents & (POLLIN | POLLHUP | POLLERR)))
+			if (k == sig_i || k == pid_i || k == ino_i || !(pfd[k].revents & (POLLIN | POLLHUP | POLLERR)))
 				continue;
 			int *fd = &w->fds[map[k]];
 			struct broker_frame f;
@@ -519,11 +566,11 @@ static _Noreturn void warden_main(struct warden *w)
 			strvec_free(&restored);
 			int kind = f.value;
 			/* The shell runs in the sandbox: its frames may be forged
-			 * (a builtin's `>&N`) and its watches drained (`<&N`). A
-			 * quiet line or end is never taken as "nothing changed": the
+			 * (a builtin's `>&N`) and its watches blinded (`exec N<`).
+			 * A quiet end is never taken as "nothing changed": the
 			 * warden looks itself, with its own watches; nobody waits
 			 * for that answer, so it tells the agent itself. */
-			bool quiet = kind == BROKER_CHECK_QUIET || kind == BROKER_CHECK_LINE_QUIET;
+			bool quiet = kind == BROKER_CHECK_QUIET;
 			bool ending = kind == BROKER_CHECK_FINAL || kind == BROKER_CHECK_QUIET;
 			warden_check(w, &restored, ending ? "session end" : "command");
 			if (quiet)
@@ -734,13 +781,18 @@ int protect_start(struct events *ev, bool broker, char *const *extra, struct pro
 		protect_free(base);
 		return -1;
 	}
-	/* The warden sets its own watches at its first check, which (with none
-	 * yet) is a full comparison with the baseline, so nothing done before
-	 * them is missed. Most sessions never ask for one: the shell's own
-	 * watches, set before anything runs, end them QUIET. (Setting them
-	 * here cost every start ~40 us, and the warden a second instance.) */
+	/* The warden's own watches, set before anything runs: it never takes
+	 * the shell's word (whose watches the agent can blind) that nothing
+	 * changed. What they see between checks is put in a page shared with
+	 * the shell, read-only there, which the shell reads at every line's
+	 * end: a line that changed nothing still costs no round trip. */
 	struct warden w = {.p = base, .fds = {shell_sv[0], broker_sv[0]}, .pidfd = -1, .sigfd = -1,
 	                   .inotify = -1, .no_broker = !broker, .dirty = base->failed > 0};
+	long page = sysconf(_SC_PAGESIZE);
+	void *saw = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	w.saw = saw == MAP_FAILED ? NULL : saw;
+	w.inotify = w.dirty ? -1 : watch_all(&w);
+	tell_shell(&w, w.inotify < 0);
 	w.origin = getpid();
 	char *marker_tmp = NULL;
 	int marker = protect_marker_prepare(base->state, &marker_tmp);
@@ -793,6 +845,10 @@ int protect_start(struct events *ev, bool broker, char *const *extra, struct pro
 	}
 	protect_marker_publish(base->state, marker_tmp, marker, pid);
 	close(lock); /* releases the lock */
+	if (w.saw) {
+		mprotect(w.saw, (size_t)page, PROT_READ);
+		out->shell.warden_saw = w.saw;
+	}
 	out->shell.fd = shell_sv[1];
 	out->shell.pid = shell_pid;
 	out->shell.warden = pid;

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "trusted/broker_proto.h"
@@ -44,6 +45,7 @@ struct protect_client {
 	                * no longer cover the files: after a restore or a rename) */
 	struct protect_watch *watches;
 	size_t nwatches;
+	const uint32_t *warden_saw; /* non-zero: the warden's own watches saw a change, ask */
 };
 
 /* Closes the client's watches: from then on it asks the warden every time. */
