@@ -261,6 +261,12 @@ static int quarantine_at(struct protect *p, int dirfd, const char *name, const c
 	char *what = describe_entry(dirfd, name, &st);
 	char *item = xasprintf("%u-%.200s", p->counter++, name);
 	int rc = renameat(dirfd, name, qfd, item);
+	if (rc != 0 && errno == ENOENT) {
+		/* gone meanwhile (another session's warden took it): nothing to keep */
+		free(item);
+		free(what);
+		return 0;
+	}
 	if (rc != 0 && errno == EXDEV) {
 		rc = copy_at(dirfd, name, qfd, item, 0);
 		if (rc == 0) {

@@ -17,10 +17,12 @@
 #include <string.h>
 #include <sys/inotify.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "trusted/broker_proto.h"
@@ -50,6 +52,9 @@ struct warden {
 	bool dirty;       /* the last check could not put everything back */
 	struct watch *watches;
 	size_t nwatches;
+	pid_t session;    /* the sbsh below the warden (the shell, or the broker) */
+	int report_fd;    /* to the front end: the session's wait status, once; -1 after */
+	int front_pidfd;  /* the front end, which the caller waits for; -1 once gone */
 };
 
 static void add_watch(struct warden *w, int ifd, const char *path, uint32_t mask, int dir,
@@ -301,6 +306,52 @@ static bool warden_signal(struct warden *w)
 	return true;
 }
 
+/* ---- the session below the warden ---------------------------------------- */
+
+/* The session (shell or broker) runs below the warden, a child subreaper,
+ * so that every job it leaves, however detached (a double fork after the
+ * session ended), becomes the warden's child when its parent dies, and
+ * the warden leaves only when none is left. The front end the caller
+ * started waits for the session's status from the warden (front_wait). */
+
+/* Once the session's process has exited: reaps it and hands its status
+ * to the front end. block: wait for that exit. */
+static void report_session(struct warden *w, bool block)
+{
+	if (w->report_fd < 0)
+		return;
+	int status;
+	pid_t r;
+	while ((r = waitpid(w->session, &status, block ? 0 : WNOHANG)) < 0 && errno == EINTR)
+		continue;
+	if (r == 0)
+		return;
+	if (r == w->session) {
+		ssize_t ignored = write(w->report_fd, &status, sizeof status);
+		(void)ignored;
+	}
+	close(w->report_fd);
+	w->report_fd = -1;
+}
+
+/* The front end died (SIGKILL) before the session: the session goes with
+ * it, as when the caller killed the shell itself. */
+static void front_gone(struct warden *w)
+{
+	close(w->front_pidfd);
+	w->front_pidfd = -1;
+	report_session(w, false);
+	if (w->report_fd >= 0)
+		kill(w->session, SIGKILL);
+}
+
+/* The warden leaves: the session's status is handed on first. */
+static _Noreturn void warden_exit(struct warden *w)
+{
+	report_session(w, true);
+	_exit(0);
+}
+
 /* ---- after the session: the jobs it left ------------------------------- */
 
 #define PROTECT_JOBS_MAX 1024
@@ -362,7 +413,7 @@ static void jobs_add_children(struct jobs *j, pid_t parent, pid_t skip)
 
 /* Drops the jobs that have exited; the children of those still running
  * join first (an exited job's children are no longer found below it). */
-static void jobs_refresh(struct jobs *j)
+static void jobs_refresh(struct jobs *j, pid_t session)
 {
 	for (size_t i = 0; i < j->n; i++)
 		jobs_add_children(j, j->pid[i], getpid());
@@ -371,12 +422,17 @@ static void jobs_refresh(struct jobs *j)
 		struct pollfd pfd = {.fd = j->fd[i], .events = POLLIN};
 		if (poll(&pfd, 1, 0) > 0) {
 			close(j->fd[i]);
+			waitpid(j->pid[i], NULL, WNOHANG); /* an orphan that came to us */
 			continue;
 		}
 		j->pid[k] = j->pid[i];
 		j->fd[k++] = j->fd[i];
 	}
 	j->n = k;
+	/* Orphans come to the warden, a subreaper, when their parent dies,
+	 * before that death is seen: a job whose parent was just dropped is
+	 * among these. */
+	jobs_add_children(j, getpid(), session);
 }
 
 /* The session is over but jobs it left still run (`cmd &`): what changes
@@ -407,9 +463,15 @@ static _Noreturn void warden_linger(struct warden *w, struct jobs *j)
 	struct strvec restored;
 	strvec_init(&restored);
 	while (j->n > 0) {
-		struct pollfd pfd[2 + PROTECT_JOBS_MAX];
+		struct pollfd pfd[4 + PROTECT_JOBS_MAX];
 		nfds_t n = 0;
-		int ino_i = -1, sig_i = -1;
+		int ino_i = -1, sig_i = -1, front_i = -1;
+		if (w->front_pidfd >= 0) {
+			front_i = (int)n;
+			pfd[n++] = (struct pollfd){.fd = w->front_pidfd, .events = POLLIN};
+		}
+		if (w->report_fd >= 0 && w->pidfd >= 0)
+			pfd[n++] = (struct pollfd){.fd = w->pidfd, .events = POLLIN};
 		if (w->inotify >= 0) {
 			ino_i = (int)n;
 			pfd[n++] = (struct pollfd){.fd = w->inotify, .events = POLLIN};
@@ -432,12 +494,15 @@ static _Noreturn void warden_linger(struct warden *w, struct jobs *j)
 			for (size_t i = 0; i < restored.len; i++)
 				warden_print_restored(restored.items[i], why);
 		}
-		jobs_refresh(j);
+		report_session(w, false);
+		if (front_i >= 0 && (pfd[front_i].revents & POLLIN))
+			front_gone(w);
+		jobs_refresh(j, w->session);
 	}
 	warden_final(w, why);
 	strvec_free(&restored);
 	protect_remove_marker(w->p->state, getpid());
-	_exit(0);
+	warden_exit(w);
 }
 
 /* The session's marker again, after it was taken down for an end that
@@ -512,8 +577,8 @@ static _Noreturn void warden_main(struct warden *w)
 			                             : "changed by a session that ended before it could check");
 			continue;
 		}
-		struct pollfd pfd[5];
-		int n = 0, map[5];
+		struct pollfd pfd[6];
+		int n = 0, map[6];
 		for (int i = 0; i < 2; i++) {
 			if (w->fds[i] >= 0) {
 				map[n] = i;
@@ -531,6 +596,12 @@ static _Noreturn void warden_main(struct warden *w)
 			map[n] = -1;
 			pfd[n++] = (struct pollfd){.fd = w->inotify, .events = POLLIN};
 		}
+		int front_i = -1;
+		if (w->front_pidfd >= 0) {
+			front_i = n;
+			map[n] = -1;
+			pfd[n++] = (struct pollfd){.fd = w->front_pidfd, .events = POLLIN};
+		}
 		if (w->pidfd >= 0) {
 			pid_i = n;
 			map[n] = -1;
@@ -545,11 +616,14 @@ static _Noreturn void warden_main(struct warden *w)
 			break;
 		if (ino_i >= 0 && (pfd[ino_i].revents & POLLIN))
 			warden_saw_something(w);
+		if (front_i >= 0 && (pfd[front_i].revents & POLLIN))
+			front_gone(w);
+		report_session(w, false);
 		/* What the shell sent comes before its exit: a QUIET end read
 		 * after the exit's check would have checked what may already be
 		 * the human's. */
 		for (int k = 0; k < n; k++) {
-			if (k == sig_i || k == pid_i || k == ino_i || !(pfd[k].revents & (POLLIN | POLLHUP | POLLERR)))
+			if (map[k] < 0 || !(pfd[k].revents & (POLLIN | POLLHUP | POLLERR)))
 				continue;
 			int *fd = &w->fds[map[k]];
 			struct broker_frame f;
@@ -588,6 +662,7 @@ static _Noreturn void warden_main(struct warden *w)
 			 * this answer: one read when there are none. */
 			static struct jobs left;
 			jobs_add_thread_children(&left, w->origin, w->origin, getpid()); /* sbsh has one thread */
+			jobs_add_children(&left, getpid(), w->session);
 			/* the marker goes before the answer: a session started the
 			 * moment this one returns must find it over */
 			protect_remove_marker(w->p->state, getpid());
@@ -615,7 +690,7 @@ static _Noreturn void warden_main(struct warden *w)
 			}
 			/* The session is over. Staying would race the human, whose
 			 * changes from now on are theirs. */
-			_exit(0);
+			warden_exit(w);
 		}
 		if (pid_i >= 0 && (pfd[pid_i].revents & (POLLIN | POLLHUP | POLLERR))) {
 			/* The shell (or what it exec'd) has exited without a last
@@ -639,10 +714,58 @@ static _Noreturn void warden_main(struct warden *w)
 		strvec_free(&restored);
 	}
 	protect_remove_marker(w->p->state, getpid());
-	_exit(0);
+	warden_exit(w);
 }
 
 /* ---- the start: before the fork, before confinement --------------------- */
+
+/* What the front end becomes once the session runs below the warden: it
+ * waits for the session's wait status, passes on the signals sent to it
+ * (not those of the terminal, which reach the session's group too), and
+ * ends as the session did, by the same signal if so. */
+static _Noreturn void front_wait(int fd)
+{
+	static const int forwarded[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM};
+	sigset_t set;
+	sigemptyset(&set);
+	for (size_t i = 0; i < sizeof forwarded / sizeof *forwarded; i++)
+		sigaddset(&set, forwarded[i]);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	int sigfd = signalfd(-1, &set, SFD_CLOEXEC);
+	pid_t session = 0;
+	ssize_t got;
+	while ((got = read(fd, &session, sizeof session)) < 0 && errno == EINTR)
+		continue;
+	if (got != (ssize_t)sizeof session) {
+		fprintf(stderr, "sbsh: the session could not be started\n");
+		_exit(70);
+	}
+	while (1) {
+		struct pollfd pfd[2] = {{.fd = fd, .events = POLLIN}, {.fd = sigfd, .events = POLLIN}};
+		if (poll(pfd, sigfd >= 0 ? 2 : 1, -1) < 0)
+			continue;
+		struct signalfd_siginfo si;
+		if (sigfd >= 0 && (pfd[1].revents & POLLIN) && read(sigfd, &si, sizeof si) == (ssize_t)sizeof si &&
+		    si.ssi_code != SI_KERNEL)
+			kill(session, (int)si.ssi_signo);
+		if (!(pfd[0].revents & (POLLIN | POLLHUP)))
+			continue;
+		int status;
+		if (read(fd, &status, sizeof status) != (ssize_t)sizeof status)
+			_exit(1); /* the warden died first */
+		if (WIFSIGNALED(status)) {
+			int sig = WTERMSIG(status);
+			signal(sig, SIG_DFL);
+			sigset_t one;
+			sigemptyset(&one);
+			sigaddset(&one, sig);
+			sigprocmask(SIG_UNBLOCK, &one, NULL);
+			raise(sig);
+			_exit(128 + sig);
+		}
+		_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
+	}
+}
 
 /* The shell's own copy of the warden's watches, taken before confinement
  * (inotify needs no write access, and the instance is the shell's alone). */
@@ -787,42 +910,76 @@ int protect_start(struct events *ev, bool broker, char *const *extra, struct pro
 	 * the shell, read-only there, which the shell reads at every line's
 	 * end: a line that changed nothing still costs no round trip. */
 	struct warden w = {.p = base, .fds = {shell_sv[0], broker_sv[0]}, .pidfd = -1, .sigfd = -1,
-	                   .inotify = -1, .no_broker = !broker, .dirty = base->failed > 0};
+	                   .inotify = -1, .no_broker = !broker, .dirty = base->failed > 0,
+	                   .report_fd = -1, .front_pidfd = -1};
 	long page = sysconf(_SC_PAGESIZE);
 	void *saw = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	w.saw = saw == MAP_FAILED ? NULL : saw;
 	w.inotify = w.dirty ? -1 : watch_all(&w);
 	tell_shell(&w, w.inotify < 0);
-	w.origin = getpid();
 	char *marker_tmp = NULL;
 	int marker = protect_marker_prepare(base->state, &marker_tmp);
 	fflush(stderr);
-	pid_t shell_pid = getpid();
 	/* The shell's own watches, made before the fork so that the warden
 	 * holds them too (see the session's last check). */
 	client_watch(&out->shell, base);
-	pid_t pid = fork();
+	/* The front end (this process, which the caller waits for) forks the
+	 * warden, and the warden forks the session, which goes on from here:
+	 * see report_session. */
+	int status_pipe[2] = {-1, -1};
+	pid_t front = getpid(), group = getpgrp();
+	pid_t pid = pipe2(status_pipe, O_CLOEXEC) == 0 ? fork() : -1;
 	if (pid == 0) {
-		close(lock);
-		close(shell_sv[1]);
-		if (broker_sv[1] >= 0)
-			close(broker_sv[1]);
-		/* marker stays open: its lock says this warden is alive */
-		if (!broker) {
-			w.shell_pid = shell_pid;
-			w.pidfd = (int)syscall(SYS_pidfd_open, shell_pid, 0);
-			if (w.pidfd >= 0 && getppid() != shell_pid) {
-				close(w.pidfd); /* the shell is already gone */
-				w.pidfd = -1;
+		close(status_pipe[0]);
+		prctl(PR_SET_CHILD_SUBREAPER, 1);
+		pid_t session = fork();
+		if (session > 0) {
+			close(lock);
+			close(shell_sv[1]);
+			if (broker_sv[1] >= 0)
+				close(broker_sv[1]);
+			/* marker stays open: its lock says this warden is alive */
+			w.session = w.origin = session;
+			w.report_fd = status_pipe[1];
+			w.front_pidfd = (int)syscall(SYS_pidfd_open, front, 0);
+			if (w.front_pidfd >= 0 && getppid() != front) {
+				close(w.front_pidfd); /* already gone */
+				w.front_pidfd = -1;
+				kill(session, SIGKILL);
 			}
+			if (!broker) {
+				w.shell_pid = session;
+				w.pidfd = (int)syscall(SYS_pidfd_open, session, 0);
+			}
+			ssize_t told = write(status_pipe[1], &session, sizeof session);
+			(void)told;
+			warden_main(&w);
 		}
-		warden_main(&w);
-	}
-	/* Out of our process group at once, not only when the warden gets to
-	 * its setsid(): a kill of the whole group (an agent tool's timeout)
-	 * right after the start must not take the warden with it. */
-	if (pid > 0)
+		if (session < 0)
+			_exit(70); /* the front end sees no session, and says so */
+		/* The session: back in the caller's process group (the warden
+		 * leaves it), and on with the start-up. */
+		close(status_pipe[1]);
+		setpgid(0, group);
+		pid = getppid();
+	} else if (pid > 0) {
+		/* Out of our process group at once, not only when the warden
+		 * gets to its setsid(): a kill of the whole group (an agent
+		 * tool's timeout) right after the start must not take the
+		 * warden with it. */
 		setpgid(pid, pid);
+		close(status_pipe[1]);
+		close(lock);
+		close(shell_sv[0]);
+		close(shell_sv[1]);
+		if (broker_sv[0] >= 0) {
+			close(broker_sv[0]);
+			close(broker_sv[1]);
+		}
+		if (marker >= 0)
+			close(marker);
+		front_wait(status_pipe[0]);
+	}
 	if (w.inotify >= 0)
 		close(w.inotify);
 	free(w.watches);
@@ -830,6 +987,9 @@ int protect_start(struct events *ev, bool broker, char *const *extra, struct pro
 	if (broker_sv[0] >= 0)
 		close(broker_sv[0]);
 	if (pid < 0) {
+		for (int i = 0; i < 2; i++)
+			if (status_pipe[i] >= 0)
+				close(status_pipe[i]);
 		protect_client_unwatch(&out->shell);
 		close(shell_sv[1]);
 		if (broker_sv[1] >= 0)
@@ -850,7 +1010,7 @@ int protect_start(struct events *ev, bool broker, char *const *extra, struct pro
 		out->shell.warden_saw = w.saw;
 	}
 	out->shell.fd = shell_sv[1];
-	out->shell.pid = shell_pid;
+	out->shell.pid = getpid();
 	out->shell.warden = pid;
 	out->broker_fd = broker_sv[1];
 	out->root = xstrdup(base->root);
