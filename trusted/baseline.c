@@ -1385,6 +1385,190 @@ void protect_check(struct protect *p, struct strvec *restored)
 		check_dir(p, (int)i, restored);
 }
 
+/* ---- what the session made elsewhere in the tree ------------------------ */
+
+/* A repository made inside the project during the session (`git init
+ * sub`), or one whose config or hooks the session changed, is run by the
+ * human's git later like any other: its config loses the keys that run a
+ * program (the original is kept in the quarantine) and its hooks but git's
+ * samples go to the quarantine. A .git file the session wrote (sending git
+ * elsewhere) and an .agentcommands.json below the top one that the session
+ * wrote go to the quarantine. "During the session": the inode's change
+ * time, which nothing inside the sandbox can set back, is after its start. */
+
+#define PROTECT_SWEEP_DIRS 20000 /* folders walked at a session's end, at most */
+#define PROTECT_SWEEP_DEPTH 24
+
+struct sweep {
+	struct protect *p;
+	struct timespec since;
+	size_t dirs;
+	bool capped;
+	struct strvec *restored;
+};
+
+static bool changed_since(const struct stat *st, struct timespec since)
+{
+	return st->st_ctim.tv_sec > since.tv_sec ||
+	       (st->st_ctim.tv_sec == since.tv_sec && st->st_ctim.tv_nsec >= since.tv_nsec);
+}
+
+/* Whether rel/name is in the set (the project's .git, a submodule's). */
+static bool sweep_known(struct protect *p, const char *rel, const char *name)
+{
+	for (size_t i = 0; i < p->ndirs; i++)
+		if (strcmp(p->dirs[i].rel, rel) == 0)
+			return protect_known_name(p, (int)i, name);
+	return false;
+}
+
+/* The config of a repository the session made or changed, without the
+ * entries that run a program; the original is kept in the quarantine. */
+static void sweep_config(struct sweep *s, int gfd, const char *grel)
+{
+	struct stat st;
+	char *data = NULL;
+	size_t len = 0;
+	if (read_entry(gfd, "config", &st, &data, &len) != 0 || !changed_since(&st, s->since))
+		goto out;
+	if (!S_ISREG(st.st_mode)) {
+		take_away(s->p, gfd, "config", grel, "config", s->restored);
+		goto out;
+	}
+	size_t safe_len;
+	char *safe = config_without_programs(data, len, &safe_len);
+	if (safe) {
+		struct pfile f = {.name = (char *)"config", .mode = st.st_mode, .data = safe, .len = safe_len,
+		                  .mtime = st.st_mtim, .present = true, .loaded = true};
+		char *kept = NULL;
+		if (put_back(s->p, gfd, &f, grel, &kept))
+			note_as(s->restored, grel, "config", WARDEN_NOTE_KEPT, kept);
+		else
+			note_failed(s->p, s->restored, grel, "config", strerror(errno));
+		free(kept);
+		free(safe);
+	}
+out:
+	free(data);
+}
+
+/* A repository below the project, not in the set: pinned when the session
+ * made or changed it. */
+static void sweep_repo(struct sweep *s, int fd, const char *rel)
+{
+	char *grel = child_rel(rel, ".git");
+	int gfd = openat(fd, ".git", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (gfd < 0) {
+		free(grel);
+		return;
+	}
+	sweep_config(s, gfd, grel);
+	static const char *const others[] = {"config.worktree", "commondir"};
+	for (size_t i = 0; i < sizeof others / sizeof *others; i++) {
+		struct stat st;
+		if (fstatat(gfd, others[i], &st, AT_SYMLINK_NOFOLLOW) == 0 && changed_since(&st, s->since))
+			take_away(s->p, gfd, others[i], grel, others[i], s->restored);
+	}
+	int hfd = openat(gfd, "hooks", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *dir = hfd >= 0 ? fdopendir(hfd) : NULL;
+	if (!dir && hfd >= 0)
+		close(hfd);
+	char *hrel = child_rel(grel, "hooks");
+	struct strvec planted;
+	strvec_init(&planted);
+	struct dirent *e;
+	while (dir && (e = next_entry(dir))) {
+		struct stat st;
+		size_t n = strlen(e->d_name);
+		if (fstatat(dirfd(dir), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !changed_since(&st, s->since))
+			continue;
+		if (S_ISREG(st.st_mode) && n > 7 && strcmp(e->d_name + n - 7, ".sample") == 0)
+			continue; /* git's inert samples */
+		strvec_push(&planted, e->d_name);
+	}
+	for (size_t i = 0; i < planted.len; i++)
+		take_away(s->p, dirfd(dir), planted.items[i], hrel, planted.items[i], s->restored);
+	strvec_free(&planted);
+	if (dir)
+		closedir(dir);
+	free(hrel);
+	close(gfd);
+	free(grel);
+}
+
+/* A .git file that sends git into one of the set's git dirs (what `git
+ * submodule add` and `git worktree add` write): their config and hooks are
+ * the set's already. */
+static bool own_gitfile(struct protect *p, const char *rel)
+{
+	char *path = strcmp(rel, ".") == 0 ? xasprintf("%s/.git", p->root) : xasprintf("%s/%s/.git", p->root, rel);
+	char *target = read_gitfile(path);
+	free(path);
+	bool own = false;
+	for (size_t i = 0; target && i < p->ndirs && !own; i++) {
+		const struct pdir *d = &p->dirs[i];
+		if (!git_dir(p, (int)i))
+			continue;
+		char *abs = d->rel[0] == '/' ? xstrdup(d->rel) : xasprintf("%s/%s", p->root, d->rel);
+		size_t n = strlen(abs);
+		own = strncmp(target, abs, n) == 0 && (target[n] == '/' || target[n] == '\0');
+		free(abs);
+	}
+	free(target);
+	return own;
+}
+
+static void sweep_dir(struct sweep *s, int fd, const char *rel, int depth)
+{
+	DIR *dir = list_dir(fd);
+	if (!dir)
+		return;
+	struct strvec subs;
+	strvec_init(&subs);
+	struct dirent *e;
+	while ((e = next_entry(dir))) {
+		bool is_git = strcmp(e->d_name, ".git") == 0;
+		bool is_allow = strcmp(e->d_name, ".agentcommands.json") == 0 && strcmp(rel, ".") != 0;
+		if (is_git || is_allow) {
+			struct stat st;
+			if (sweep_known(s->p, rel, e->d_name) || fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+				continue;
+			if (is_git && S_ISDIR(st.st_mode))
+				sweep_repo(s, fd, rel);
+			else if (changed_since(&st, s->since) && !(is_git && own_gitfile(s->p, rel)))
+				take_away(s->p, fd, e->d_name, rel, e->d_name, s->restored);
+			continue;
+		}
+		if (e->d_type == DT_DIR || e->d_type == DT_UNKNOWN)
+			strvec_push(&subs, e->d_name);
+	}
+	closedir(dir);
+	for (size_t i = 0; i < subs.len; i++) {
+		if (s->dirs >= PROTECT_SWEEP_DIRS || depth >= PROTECT_SWEEP_DEPTH) {
+			s->capped = true;
+			break;
+		}
+		int sub = openat(fd, subs.items[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub < 0)
+			continue;
+		s->dirs++;
+		char *srel = child_rel(rel, subs.items[i]);
+		sweep_dir(s, sub, srel, depth + 1);
+		free(srel);
+		close(sub);
+	}
+	strvec_free(&subs);
+}
+
+bool protect_sweep(struct protect *p, struct timespec since, struct strvec *restored)
+{
+	if (p->ndirs == 0 || p->dirs[0].fd < 0 || strcmp(p->dirs[0].rel, ".") != 0)
+		return true;
+	struct sweep s = {.p = p, .since = since, .restored = restored};
+	sweep_dir(&s, p->dirs[0].fd, ".", 0);
+	return !s.capped;
+}
+
 /* ---- the persisted baseline ------------------------------------------- */
 
 char *protect_state_dir(const char *key_path)

@@ -87,6 +87,12 @@ void protect_scan(struct protect *p);
  * join the set first); the paths go to restored, when given. */
 void protect_check(struct protect *p, struct strvec *restored);
 
+/* At a session's end: repositories below the project that the session
+ * made or changed (since: its start) are pinned, .git files and nested
+ * .agentcommands.json it wrote go to the quarantine; see baseline.c.
+ * False when the walk stopped at its bound (too many folders). */
+bool protect_sweep(struct protect *p, struct timespec since, struct strvec *restored);
+
 /* Whether NAME in folder di is in the set, as a file or a folder. */
 bool protect_known_name(struct protect *p, int di, const char *name);
 

@@ -55,6 +55,7 @@ struct warden {
 	pid_t session;    /* the sbsh below the warden (the shell, or the broker) */
 	int report_fd;    /* to the front end: the session's wait status, once; -1 after */
 	int front_pidfd;  /* the front end, which the caller waits for; -1 once gone */
+	struct timespec since; /* the session's start, for protect_sweep */
 };
 
 static void add_watch(struct warden *w, int ifd, const char *path, uint32_t mask, int dir,
@@ -249,6 +250,21 @@ static void warden_check(struct warden *w, struct strvec *restored, const char *
 	}
 }
 
+/* At the session's end: what it made elsewhere in the tree (repositories,
+ * .git files, nested allow-lists), as protect_sweep says. */
+static void warden_sweep(struct warden *w, struct strvec *restored)
+{
+	size_t before = restored->len;
+	if (!protect_sweep(w->p, w->since, restored))
+		fprintf(stderr, "sbsh: the project has too many folders: repositories made deep inside it during the "
+		                "session were not all checked\n");
+	for (size_t i = before; i < restored->len; i++) {
+		char *path = warden_note_path(restored->items[i]);
+		events_restore(w->p->ev, path, "session end");
+		free(path);
+	}
+}
+
 /* The baseline was accepted anew (`sbsh --protect accept`): take it. */
 static void warden_reload(struct warden *w)
 {
@@ -274,6 +290,7 @@ static void warden_final(struct warden *w, const char *message)
 	struct strvec restored;
 	strvec_init(&restored);
 	warden_check(w, &restored, "session end");
+	warden_sweep(w, &restored);
 	for (size_t i = 0; i < restored.len; i++)
 		warden_print_restored(restored.items[i], message);
 	strvec_free(&restored);
@@ -647,12 +664,15 @@ static _Noreturn void warden_main(struct warden *w)
 			bool quiet = kind == BROKER_CHECK_QUIET;
 			bool ending = kind == BROKER_CHECK_FINAL || kind == BROKER_CHECK_QUIET;
 			warden_check(w, &restored, ending ? "session end" : "command");
+			/* Only the broker (outside) ends a session that has one;
+			 * headless, the shell's end counts once it has exited. */
+			bool ends = ending && (w->no_broker || map[k] == 1);
+			if (ends)
+				warden_sweep(w, &restored);
 			if (quiet)
 				for (size_t i = 0; i < restored.len; i++)
 					warden_print_restored(restored.items[i], "changed by the last command");
-			/* Only the broker (outside) ends a session that has one;
-			 * headless, the shell's end counts once it has exited. */
-			if (!ending || (!w->no_broker && map[k] == 0)) {
+			if (!ends) {
 				if (!quiet)
 					warden_reply(*fd, &restored);
 				continue;
@@ -915,6 +935,7 @@ int protect_start(struct events *ev, bool broker, char *const *extra, struct pro
 	long page = sysconf(_SC_PAGESIZE);
 	void *saw = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	w.saw = saw == MAP_FAILED ? NULL : saw;
+	clock_gettime(CLOCK_REALTIME_COARSE, &w.since); /* what the kernel stamps inodes with */
 	w.inotify = w.dirty ? -1 : watch_all(&w);
 	tell_shell(&w, w.inotify < 0);
 	char *marker_tmp = NULL;
