@@ -711,6 +711,56 @@ static void add_worktree_modules(struct protect *p, int root)
 	strvec_free(&rels);
 }
 
+#define PROTECT_HOOK_READ (64u << 10) /* of each hook, for the files it names */
+#define PROTECT_HOOK_FILES 64
+
+/* The files of the project a hook names (`./scripts/lint.sh`, `sh
+ * tools/check`) run outside the sandbox when the hook does: they are
+ * protected as the hook is. Only words that name an existing file below
+ * the project, relative to its top, count; what a hook computes ($0,
+ * $(dirname ...)) is not followed, hence husky below. */
+static void add_hook_references(struct protect *p, int root, const char *hooks_abs)
+{
+	DIR *dir = opendir(hooks_abs);
+	if (!dir)
+		return;
+	struct dirent *e;
+	int files = 0;
+	while ((e = next_entry(dir)) && files < PROTECT_HOOK_FILES) {
+		size_t n = strlen(e->d_name);
+		if (n > 7 && strcmp(e->d_name + n - 7, ".sample") == 0)
+			continue;
+		char *path = xasprintf("%s/%s", hooks_abs, e->d_name);
+		size_t len = 0;
+		char *text = util_read_file(path, O_NOFOLLOW, PROTECT_HOOK_READ, &len);
+		free(path);
+		if (!text)
+			continue;
+		files++;
+		for (char *w = text; w < text + len;) {
+			size_t skip = strspn(w, " \t\r\n;|&()<>'\"`=");
+			w += skip;
+			size_t wl = strcspn(w, " \t\r\n;|&()<>'\"`=");
+			if (wl == 0)
+				break;
+			char *word = xstrndup(w, wl);
+			w += wl;
+			const char *rel = strncmp(word, "./", 2) == 0 ? word + 2 : word;
+			if (!strchr(rel, '$') && strchr(rel, '/') && protect_check_extra(rel) == 0 &&
+			    strncmp(rel, ".git/", 5) != 0) {
+				struct stat st;
+				char *full = xasprintf("%s/%s", p->root, rel);
+				if (lstat(full, &st) == 0 && S_ISREG(st.st_mode))
+					add_extra(p, root, rel);
+				free(full);
+			}
+			free(word);
+		}
+		free(text);
+	}
+	closedir(dir);
+}
+
 /* The protected folders and files of the project here, before any scan. */
 struct protect *protect_discover(char *const *extra)
 {
@@ -758,11 +808,25 @@ struct protect *protect_discover(char *const *extra)
 					int h = add_chain(p, root, abs + wl, true);
 					if (h >= 0)
 						p->hooks_rel = xstrdup(p->dirs[h].rel);
+					/* husky: core.hooksPath=.husky/_, whose scripts run
+					 * .husky/<hook>: the folder above is protected whole */
+					if (h >= 0 && strcmp(p->dirs[h].name, "_") == 0 && p->dirs[h].parent > root)
+						p->dirs[p->dirs[h].parent].all = true;
 				}
 				free(abs);
 				free(hp);
 			}
 		}
+	}
+	if (p->hooks_rel) {
+		char *hooks_abs = p->hooks_rel[0] == '/' ? xstrdup(p->hooks_rel) : xasprintf("%s/%s", worktree, p->hooks_rel);
+		add_hook_references(p, root, hooks_abs);
+		char *slash = strrchr(hooks_abs, '/');
+		if (slash && strcmp(slash, "/_") == 0) {
+			*slash = '\0'; /* husky's own hook scripts, which .husky/_/h runs */
+			add_hook_references(p, root, hooks_abs);
+		}
+		free(hooks_abs);
 	}
 	free(gitdir);
 	return p;
@@ -1989,6 +2053,23 @@ struct protect *protect_load_mirror(const char *state)
 		}
 	}
 	return p;
+}
+
+bool protect_covers(struct protect *saved, struct protect *live)
+{
+	for (size_t i = 0; i < live->ndirs; i++) {
+		const struct pdir *d = &live->dirs[i];
+		int si = -1;
+		for (size_t k = 0; k < saved->ndirs && si < 0; k++)
+			if (strcmp(saved->dirs[k].rel, d->rel) == 0)
+				si = (int)k;
+		if (si < 0 || (d->all && !saved->dirs[si].all))
+			return false;
+		for (size_t j = 0; j < d->nfiles; j++)
+			if (!find_file(saved, si, d->files[j].name))
+				return false;
+	}
+	return true;
 }
 
 /* Whether two scans hold the same files (names, types, modes, contents). */

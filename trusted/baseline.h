@@ -104,6 +104,10 @@ bool protect_modules_folder(struct protect *p, int di);
  * could not be read. */
 bool protect_need_all_data(struct protect *p);
 
+/* Whether the saved set holds every folder and file the live discovery
+ * found (a new protect-path, a hook's reference, husky's folder). */
+bool protect_covers(struct protect *saved, struct protect *live);
+
 /* Whether two scans hold the same files. */
 bool protect_same_baseline(struct protect *a, struct protect *b);
 

@@ -865,6 +865,8 @@ int protect_start(struct events *ev, bool broker, char *const *extra, struct pro
 	int nlive, ndead;
 	protect_sessions(state, &nlive, &ndead, NULL);
 	struct protect *saved = protect_load_mirror(state);
+	if (saved && !protect_covers(saved, live))
+		saved->moved = true; /* the set grew: take it anew */
 	struct protect *base;
 	/* a restore that failed left the sandbox's files: never the baseline */
 	bool dirty = protect_is_dirty(state);
