@@ -1058,6 +1058,10 @@ static char *note_text(const char *rel, const char *name, char kind, const char 
 
 static void note_push(struct strvec *restored, char *text)
 {
+	if (!restored) {
+		free(text);
+		return;
+	}
 	size_t plen = strcspn(text, (char[]){WARDEN_NOTE_SEP, '\0'});
 	for (size_t i = 0; i < restored->len; i++) {
 		const char *e = restored->items[i];
@@ -1550,8 +1554,9 @@ static void sweep_repo(struct sweep *s, int fd, const char *rel)
 			continue; /* git's inert samples */
 		strvec_push(&planted, e->d_name);
 	}
-	for (size_t i = 0; i < planted.len; i++)
-		take_away(s->p, dirfd(dir), planted.items[i], hrel, planted.items[i], s->restored);
+	for (size_t i = 0; dir && i < planted.len; i++)
+		if (planted.items[i])
+			take_away(s->p, dirfd(dir), planted.items[i], hrel, planted.items[i], s->restored);
 	strvec_free(&planted);
 	if (dir)
 		closedir(dir);

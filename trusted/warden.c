@@ -733,6 +733,13 @@ static _Noreturn void warden_main(struct warden *w)
 			warden_print_restored(restored.items[i], "changed by a session that ended before it could check");
 		strvec_free(&restored);
 	}
+	/* jobs left by a shell that exec'd its last command, or was killed:
+	 * orphans are ours (report_session), followed like any others */
+	static struct jobs orphans;
+	report_session(w, true);
+	jobs_add_children(&orphans, getpid(), w->session);
+	if (orphans.n > 0)
+		warden_linger(w, &orphans);
 	protect_remove_marker(w->p->state, getpid());
 	warden_exit(w);
 }
