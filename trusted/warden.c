@@ -56,7 +56,26 @@ struct warden {
 	int report_fd;    /* to the front end: the session's wait status, once; -1 after */
 	int front_pidfd;  /* the front end, which the caller waits for; -1 once gone */
 	struct timespec since; /* the session's start, for protect_sweep */
+	int retired[16];  /* old inotify instances, not yet closed */
+	size_t nretired;
 };
+
+/* Destroying an inotify instance waits for an SRCU grace period (~10 ms
+ * here): not while someone waits for an answer. Old instances are kept
+ * and go when the warden exits, after it has handed on the session's
+ * status; only past 16 is the oldest closed. */
+static void retire_watches(struct warden *w)
+{
+	if (w->inotify < 0)
+		return;
+	if (w->nretired == sizeof w->retired / sizeof *w->retired) {
+		close(w->retired[0]);
+		memmove(w->retired, w->retired + 1, (w->nretired - 1) * sizeof *w->retired);
+		w->nretired--;
+	}
+	w->retired[w->nretired++] = w->inotify;
+	w->inotify = -1;
+}
 
 static void add_watch(struct warden *w, int ifd, const char *path, uint32_t mask, int dir,
                       bool names_only, bool is_file)
@@ -216,7 +235,7 @@ static void warden_check(struct warden *w, struct strvec *restored, const char *
 	w->p->failed = 0;
 	protect_check(w->p, restored);
 	if (w->inotify >= 0)
-		close(w->inotify);
+		retire_watches(w);
 	w->inotify = fresh;
 	if (w->p->failed || w->dirty) {
 		/* a failed restore is tried again at every check, each a full
@@ -229,7 +248,7 @@ static void warden_check(struct warden *w, struct strvec *restored, const char *
 		w->dirty = w->p->failed > 0;
 		if (w->dirty) {
 			if (w->inotify >= 0)
-				close(w->inotify);
+				retire_watches(w);
 			w->inotify = -1;
 		}
 	}
@@ -237,7 +256,7 @@ static void warden_check(struct warden *w, struct strvec *restored, const char *
 		/* the watches were set before the new modules joined: the
 		 * next check is a full one, and sets them anew */
 		if (w->inotify >= 0)
-			close(w->inotify);
+			retire_watches(w);
 		w->inotify = -1;
 		save_grown(w->p);
 	}
@@ -275,7 +294,7 @@ static void warden_reload(struct warden *w)
 	protect_free(w->p);
 	w->p = fresh;
 	if (w->inotify >= 0)
-		close(w->inotify);
+		retire_watches(w);
 	w->inotify = -1;
 	struct strvec restored;
 	strvec_init(&restored);
@@ -587,7 +606,7 @@ static _Noreturn void warden_main(struct warden *w)
 			if (!w->no_broker) {
 				/* the broker never asked: killed along with the shell */
 				if (w->inotify >= 0)
-					close(w->inotify);
+					retire_watches(w);
 				w->inotify = -1;
 			}
 			warden_final(w, w->no_broker ? "changed by the last command"
@@ -726,7 +745,7 @@ static _Noreturn void warden_main(struct warden *w)
 	strvec_free(&restored);
 	if (!clients_gone) {
 		if (w->inotify >= 0)
-			close(w->inotify);
+			retire_watches(w);
 		w->inotify = -1; /* the last check is a full one */
 		warden_check(w, &restored, "after the session");
 		for (size_t i = 0; i < restored.len; i++)
@@ -1008,6 +1027,12 @@ int protect_start(struct events *ev, bool broker, char *const *extra, struct pro
 		}
 		if (marker >= 0)
 			close(marker);
+		/* the inotify instances are the warden's and the shell's: the
+		 * last reference must not go with this process, which the
+		 * caller waits for (see retire_watches) */
+		if (w.inotify >= 0)
+			close(w.inotify);
+		protect_client_unwatch(&out->shell);
 		front_wait(status_pipe[0]);
 	}
 	if (w.inotify >= 0)
