@@ -260,7 +260,23 @@ static int quarantine_at(struct protect *p, int dirfd, const char *name, const c
 		return -1;
 	char *what = describe_entry(dirfd, name, &st);
 	char *item = xasprintf("%u-%.200s", p->counter++, name);
-	int rc = renameat(dirfd, name, qfd, item);
+	/* A file is copied and then unlinked, not renamed: a command of the
+	 * sandbox opening it at that moment would otherwise resolve it inside
+	 * the quarantine, outside its writable folders, and fail with EACCES.
+	 * A folder (the human's data, possibly large) is renamed. */
+	int rc;
+	if (S_ISDIR(st.st_mode)) {
+		rc = renameat(dirfd, name, qfd, item);
+	} else {
+		rc = copy_at(dirfd, name, qfd, item, 0);
+		if (rc == 0 && unlinkat(dirfd, name, 0) != 0 && errno != ENOENT)
+			rc = -1;
+		if (rc != 0) {
+			int saved = errno;
+			unlinkat(qfd, item, 0);
+			errno = saved;
+		}
+	}
 	if (rc != 0 && errno == ENOENT) {
 		/* gone meanwhile (another session's warden took it): nothing to keep */
 		free(item);
