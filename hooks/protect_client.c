@@ -75,7 +75,10 @@ void protect_line_end(struct protect_client *c)
 	if (!c || c->fd < 0 || getpid() != c->pid)
 		return;
 	bool stale = false;
-	if (c->inotify >= 0 && !client_dirty(c, &stale))
+	/* The warden's own watches count too: the agent can blind ours
+	 * (exec N</dev/null), not the page the warden writes. */
+	bool warden_saw = c->warden_saw && __atomic_load_n(c->warden_saw, __ATOMIC_ACQUIRE);
+	if (c->inotify >= 0 && !client_dirty(c, &stale) && !warden_saw)
 		return;
 	struct strvec restored;
 	strvec_init(&restored);
@@ -92,38 +95,16 @@ void protect_line_end(struct protect_client *c)
 	strvec_free(&restored);
 }
 
-/* Whether this process (one thread) has a child but the warden, running
- * or not yet waited for; true when the kernel cannot tell. */
-static bool leaves_children(pid_t warden)
-{
-	char buf[256];
-	ssize_t n = warden_read_children(getpid(), getpid(), buf, sizeof buf);
-	if (n < 0 || (size_t)n >= sizeof buf - 1)
-		return true;
-	for (char *s = buf, *end;; s = end) {
-		long child = strtol(s, &end, 10);
-		if (end == s)
-			return false;
-		if (child != warden)
-			return true;
-	}
-}
-
 void protect_session_end(struct protect_client *c)
 {
 	if (!c || c->fd < 0 || getpid() != c->pid)
 		return;
 	/* What changes once the shell has exited is the human's, so the
-	 * warden's last check must be over before that: a round trip (~250 us,
-	 * two wake-ups). Not needed when the shell's watches saw nothing since
-	 * the last check and no child is left (jobs are found while the shell
-	 * still waits): the warden then just ends the session, taking the
-	 * shell's word as it does after a final answer. */
-	bool stale = false;
-	if (c->inotify >= 0 && !leaves_children(c->warden) && !client_dirty(c, &stale) && !stale)
-		warden_send_check(c->fd, BROKER_CHECK_QUIET);
-	else
-		protect_final_check(c->fd);
+	 * warden's last check must be over before that: a round trip, always.
+	 * The shell's own watches cannot vouch for "nothing changed" (the
+	 * agent can blind them), and a check the warden made after the exit
+	 * would take the human's first change for the session's. */
+	protect_final_check(c->fd);
 	protect_client_unwatch(c);
 	close(c->fd);
 	c->fd = -1;

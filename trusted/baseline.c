@@ -4,6 +4,7 @@
  * confinement, in the warden, or in `sbsh --protect`. */
 #include "trusted/baseline.h"
 #include "lib/gitconfig.h"
+#include "trusted/warden_proto.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -138,11 +139,187 @@ static void remove_at(int at, const char *name, int depth)
 	unlinkat(at, name, AT_REMOVEDIR);
 }
 
+static int mkdir_p(const char *path, mode_t mode);
+
+/* ---- the quarantine ------------------------------------------------------ */
+
+/* Nothing a restore takes away is deleted: it may be the human's (a folder
+ * moved over a hook's name, a .git moved aside). It goes to
+ * STATE/quarantine/SESSION/N-NAME, under the state folder the sandbox
+ * cannot write (so nothing can be planted there for the human to copy
+ * back), and STATE/quarantine/SESSION/index says what it was, where, and
+ * when, for `sbsh --protect status`. */
+
+/* Copies NAME below sfd to DNAME below dfd, never following a link, for
+ * a quarantine on another file system. Returns 0 or -1. */
+static int copy_at(int sfd, const char *name, int dfd, const char *dname, int depth)
+{
+	struct stat st;
+	if (depth > 32 || fstatat(sfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return -1;
+	if (S_ISLNK(st.st_mode)) {
+		char buf[PATH_MAX];
+		ssize_t n = readlinkat(sfd, name, buf, sizeof buf - 1);
+		if (n < 0)
+			return -1;
+		buf[n] = '\0';
+		return symlinkat(buf, dfd, dname);
+	}
+	if (S_ISDIR(st.st_mode)) {
+		int sub = openat(sfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub < 0 || mkdirat(dfd, dname, 0700) != 0) {
+			if (sub >= 0)
+				close(sub);
+			return -1;
+		}
+		int dsub = openat(dfd, dname, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		DIR *dir = dsub >= 0 ? fdopendir(sub) : NULL;
+		if (!dir) {
+			close(sub);
+			if (dsub >= 0)
+				close(dsub);
+			return -1;
+		}
+		int rc = 0;
+		struct dirent *e;
+		while (rc == 0 && (e = next_entry(dir)))
+			rc = copy_at(dirfd(dir), e->d_name, dsub, e->d_name, depth + 1);
+		closedir(dir);
+		fchmod(dsub, st.st_mode & 07777);
+		close(dsub);
+		return rc;
+	}
+	if (!S_ISREG(st.st_mode))
+		return 0; /* a fifo or a socket holds nothing to keep */
+	int in = openat(sfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	int out = in >= 0 ? openat(dfd, dname, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600) : -1;
+	bool ok = out >= 0;
+	char buf[65536];
+	ssize_t n;
+	while (ok && (n = read(in, buf, sizeof buf)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		ok = n > 0 && util_write_all(out, buf, (size_t)n);
+	}
+	if (ok)
+		ok = fchmod(out, st.st_mode & 0777) == 0;
+	if (out >= 0 && close(out) != 0)
+		ok = false;
+	if (in >= 0)
+		close(in);
+	return ok ? 0 : -1;
+}
+
+/* What an entry was, in a few words, for the index. */
+static char *describe_entry(int dirfd, const char *name, const struct stat *st)
+{
+	if (S_ISDIR(st->st_mode))
+		return xstrdup("folder");
+	if (S_ISLNK(st->st_mode)) {
+		char buf[PATH_MAX];
+		ssize_t n = readlinkat(dirfd, name, buf, sizeof buf - 1);
+		buf[n > 0 ? n : 0] = '\0';
+		return xasprintf("symlink to %s", buf);
+	}
+	if (S_ISREG(st->st_mode))
+		return xasprintf("file of %lld bytes, mode %03o", (long long)st->st_size, (unsigned)(st->st_mode & 0777));
+	return xstrdup("special file");
+}
+
+/* The session's quarantine folder, made the first time; -1 without one. */
+static int quarantine_fd(struct protect *p)
+{
+	if (p->qfd >= 0)
+		return p->qfd;
+	if (!p->state)
+		return -1;
+	char stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	if (!gmtime_r(&now, &tm) || strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm) == 0)
+		snprintf(stamp, sizeof stamp, "%lld", (long long)now);
+	free(p->qdir);
+	p->qdir = xasprintf("%s/quarantine/%s-%ld", p->state, stamp, (long)getpid());
+	if (mkdir_p(p->qdir, 0700) == 0)
+		p->qfd = open(p->qdir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	return p->qfd;
+}
+
+/* Moves NAME below dirfd (rel, in the project) to the quarantine: a
+ * rename on the same file system, else a copy and then the removal.
+ * Returns 0 with *where set (or NULL when there was nothing), -1 when it
+ * could not be kept: then it is left as it is, never deleted. */
+static int quarantine_at(struct protect *p, int dirfd, const char *name, const char *rel, char **where)
+{
+	*where = NULL;
+	struct stat st;
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return errno == ENOENT ? 0 : -1;
+	int qfd = quarantine_fd(p);
+	if (qfd < 0)
+		return -1;
+	char *what = describe_entry(dirfd, name, &st);
+	char *item = xasprintf("%u-%.200s", p->counter++, name);
+	/* A file is copied and then unlinked, not renamed: a command of the
+	 * sandbox opening it at that moment would otherwise resolve it inside
+	 * the quarantine, outside its writable folders, and fail with EACCES.
+	 * A folder (the human's data, possibly large) is renamed. */
+	int rc;
+	if (S_ISDIR(st.st_mode)) {
+		rc = renameat(dirfd, name, qfd, item);
+	} else {
+		rc = copy_at(dirfd, name, qfd, item, 0);
+		if (rc == 0 && unlinkat(dirfd, name, 0) != 0 && errno != ENOENT)
+			rc = -1;
+		if (rc != 0) {
+			int saved = errno;
+			unlinkat(qfd, item, 0);
+			errno = saved;
+		}
+	}
+	if (rc != 0 && errno == ENOENT) {
+		/* gone meanwhile (another session's warden took it): nothing to keep */
+		free(item);
+		free(what);
+		return 0;
+	}
+	if (rc != 0 && errno == EXDEV) {
+		rc = copy_at(dirfd, name, qfd, item, 0);
+		if (rc == 0) {
+			remove_at(dirfd, name, 0);
+			struct stat left;
+			if (fstatat(dirfd, name, &left, AT_SYMLINK_NOFOLLOW) == 0)
+				rc = -1; /* kept in both places: say the restore failed */
+		} else {
+			int saved = errno;
+			remove_at(qfd, item, 0);
+			errno = saved;
+		}
+	}
+	if (rc == 0 || fstatat(qfd, item, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		struct strbuf line;
+		strbuf_init(&line);
+		strbuf_addf(&line, "%s\t%lld\t%s\t%s\n", item, (long long)time(NULL), what, rel);
+		int ifd = openat(qfd, "index", O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (ifd >= 0) {
+			util_write_all(ifd, line.data, line.len);
+			close(ifd);
+		}
+		strbuf_free(&line);
+	}
+	if (rc == 0)
+		*where = xasprintf("%s/%s", p->qdir, item);
+	free(item);
+	free(what);
+	return rc;
+}
+
 /* ---- the protected set --------------------------------------------------- */
 
 static struct protect *protect_new(void)
 {
 	struct protect *p = xcalloc(1, sizeof *p);
+	p->qfd = -1;
 	return p;
 }
 
@@ -163,6 +340,9 @@ void protect_free(struct protect *p)
 			close(d->fd);
 	}
 	free(p->dirs);
+	if (p->qfd >= 0)
+		close(p->qfd);
+	free(p->qdir);
 	free(p->root);
 	free(p->hooks_rel);
 	free(p->state);
@@ -547,6 +727,56 @@ static void add_worktree_modules(struct protect *p, int root)
 	strvec_free(&rels);
 }
 
+#define PROTECT_HOOK_READ (64u << 10) /* of each hook, for the files it names */
+#define PROTECT_HOOK_FILES 64
+
+/* The files of the project a hook names (`./scripts/lint.sh`, `sh
+ * tools/check`) run outside the sandbox when the hook does: they are
+ * protected as the hook is. Only words that name an existing file below
+ * the project, relative to its top, count; what a hook computes ($0,
+ * $(dirname ...)) is not followed, hence husky below. */
+static void add_hook_references(struct protect *p, int root, const char *hooks_abs)
+{
+	DIR *dir = opendir(hooks_abs);
+	if (!dir)
+		return;
+	struct dirent *e;
+	int files = 0;
+	while ((e = next_entry(dir)) && files < PROTECT_HOOK_FILES) {
+		size_t n = strlen(e->d_name);
+		if (n > 7 && strcmp(e->d_name + n - 7, ".sample") == 0)
+			continue;
+		char *path = xasprintf("%s/%s", hooks_abs, e->d_name);
+		size_t len = 0;
+		char *text = util_read_file(path, O_NOFOLLOW, PROTECT_HOOK_READ, &len);
+		free(path);
+		if (!text)
+			continue;
+		files++;
+		for (char *w = text; w < text + len;) {
+			size_t skip = strspn(w, " \t\r\n;|&()<>'\"`=");
+			w += skip;
+			size_t wl = strcspn(w, " \t\r\n;|&()<>'\"`=");
+			if (wl == 0)
+				break;
+			char *word = xstrndup(w, wl);
+			w += wl;
+			const char *rel = strncmp(word, "./", 2) == 0 ? word + 2 : word;
+			if (!strchr(rel, '$') && strchr(rel, '/') && protect_check_extra(rel) == 0 &&
+			    strncmp(rel, ".git/", 5) != 0) {
+				struct stat st;
+				char *full = xasprintf("%s/%s", p->root, rel);
+				if (lstat(full, &st) == 0 && S_ISREG(st.st_mode))
+					add_extra(p, root, rel);
+				free(full);
+			}
+			free(word);
+		}
+		free(text);
+	}
+	closedir(dir);
+}
+
 /* The protected folders and files of the project here, before any scan. */
 struct protect *protect_discover(char *const *extra)
 {
@@ -594,11 +824,25 @@ struct protect *protect_discover(char *const *extra)
 					int h = add_chain(p, root, abs + wl, true);
 					if (h >= 0)
 						p->hooks_rel = xstrdup(p->dirs[h].rel);
+					/* husky: core.hooksPath=.husky/_, whose scripts run
+					 * .husky/<hook>: the folder above is protected whole */
+					if (h >= 0 && strcmp(p->dirs[h].name, "_") == 0 && p->dirs[h].parent > root)
+						p->dirs[p->dirs[h].parent].all = true;
 				}
 				free(abs);
 				free(hp);
 			}
 		}
+	}
+	if (p->hooks_rel) {
+		char *hooks_abs = p->hooks_rel[0] == '/' ? xstrdup(p->hooks_rel) : xasprintf("%s/%s", worktree, p->hooks_rel);
+		add_hook_references(p, root, hooks_abs);
+		char *slash = strrchr(hooks_abs, '/');
+		if (slash && strcmp(slash, "/_") == 0) {
+			*slash = '\0'; /* husky's own hook scripts, which .husky/_/h runs */
+			add_hook_references(p, root, hooks_abs);
+		}
+		free(hooks_abs);
 	}
 	free(gitdir);
 	return p;
@@ -714,13 +958,16 @@ static size_t dirs_budget(void)
 }
 
 static void note(struct strvec *restored, const char *rel, const char *name);
+static char *note_text(const char *rel, const char *name, char kind, const char *detail);
+static void note_push(struct strvec *restored, char *text);
 
 /* A walk of a modules folder for the module git dirs the set lacks. */
 struct module_walk {
 	struct protect *p;
 	size_t room;            /* how many more may join */
 	struct strvec found;    /* their paths from the modules folder */
-	struct strvec *removed; /* during a session: what could not join, removed */
+	struct strvec *removed; /* during a session: what could not join, quarantined (notes) */
+	const char *rel;        /* the modules folder's, in the set */
 };
 
 /* A folder with a HEAD is a module git dir (its own modules/ is walked
@@ -745,8 +992,13 @@ static void find_modules(struct module_walk *w, int di, int fd, const char *pref
 			/* in the set already */
 		} else if (w->removed && known < 0 && (depth >= PROTECT_MODULES_DEPTH || w->found.len >= w->room)) {
 			/* what the set cannot hold must not stay unprotected */
-			remove_at(fd, e->d_name, 0);
-			strvec_push(w->removed, path);
+			char *rel = child_rel(w->rel, path), *where = NULL;
+			if (quarantine_at(w->p, fd, e->d_name, rel, &where) == 0)
+				strvec_push_owned(w->removed, note_text(rel, NULL, WARDEN_NOTE_QUARANTINED, where));
+			else
+				strvec_push_owned(w->removed, note_text(rel, NULL, WARDEN_NOTE_FAILED, strerror(errno)));
+			free(where);
+			free(rel);
 		} else if (module) {
 			strvec_push(&w->found, path);
 		} else if (depth < PROTECT_MODULES_DEPTH) {
@@ -766,7 +1018,7 @@ static void add_modules(struct protect *p, int m, struct strvec *restored)
 {
 	struct strvec removed;
 	strvec_init(&removed);
-	struct module_walk w = {.p = p, .room = SIZE_MAX};
+	struct module_walk w = {.p = p, .room = SIZE_MAX, .rel = p->dirs[m].rel};
 	strvec_init(&w.found);
 	if (restored) {
 		size_t max = dirs_budget();
@@ -779,8 +1031,11 @@ static void add_modules(struct protect *p, int m, struct strvec *restored)
 		if (md >= 0)
 			add_git_dir(p, md);
 	}
-	for (size_t i = 0; i < removed.len; i++)
-		note(restored, p->dirs[m].rel, removed.items[i]);
+	for (size_t i = 0; i < removed.len; i++) {
+		if (strchr(removed.items[i], WARDEN_NOTE_SEP)[1] == WARDEN_NOTE_FAILED)
+			p->failed++;
+		note_push(restored, xstrdup(removed.items[i]));
+	}
 	strvec_free(&w.found);
 	strvec_free(&removed);
 }
@@ -805,18 +1060,76 @@ void protect_scan(struct protect *p)
 
 /* ---- checking and restoring ------------------------------------------- */
 
-static void note(struct strvec *restored, const char *rel, const char *name)
+/* What a check tells, one entry per path (see WARDEN_NOTE_SEP): the path
+ * alone when it was put back, else the path, a kind and a detail. */
+static char *note_text(const char *rel, const char *name, char kind, const char *detail)
 {
-	if (!restored)
-		return;
 	char *path = name ? child_rel(rel, name) : xstrdup(rel);
+	if (!kind)
+		return path;
+	char *text = xasprintf("%s%c%c%c%s", path, WARDEN_NOTE_SEP, kind, WARDEN_NOTE_SEP, detail ? detail : "");
+	free(path);
+	return text;
+}
+
+static void note_push(struct strvec *restored, char *text)
+{
+	if (!restored) {
+		free(text);
+		return;
+	}
+	size_t plen = strcspn(text, (char[]){WARDEN_NOTE_SEP, '\0'});
 	for (size_t i = 0; i < restored->len; i++) {
-		if (strcmp(restored->items[i], path) == 0) {
-			free(path);
+		const char *e = restored->items[i];
+		if (strncmp(e, text, plen) == 0 && (e[plen] == '\0' || e[plen] == WARDEN_NOTE_SEP)) {
+			if (text[plen] && !e[plen]) {
+				free(restored->items[i]); /* the detail says more */
+				restored->items[i] = text;
+				return;
+			}
+			free(text);
 			return;
 		}
 	}
-	strvec_push_owned(restored, path);
+	strvec_push_owned(restored, text);
+}
+
+static void note_as(struct strvec *restored, const char *rel, const char *name, char kind, const char *detail)
+{
+	if (restored)
+		note_push(restored, note_text(rel, name, kind, detail));
+}
+
+static void note(struct strvec *restored, const char *rel, const char *name)
+{
+	note_as(restored, rel, name, 0, NULL);
+}
+
+/* A restore that failed: said loudly, and kept as the set's dirty state
+ * until a later check succeeds (trusted/warden.c persists it). */
+static void note_failed(struct protect *p, struct strvec *restored, const char *rel, const char *name,
+                        const char *why)
+{
+	p->failed++;
+	note_as(restored, rel, name, WARDEN_NOTE_FAILED, why);
+}
+
+/* Takes LEAF below dirfd (rel/name in the set, name NULL for the folder
+ * rel itself) away to the quarantine, and says so, or that it could not.
+ * Returns true when it is gone. */
+static bool take_away(struct protect *p, int dirfd, const char *leaf, const char *rel, const char *name,
+                      struct strvec *restored)
+{
+	char *path = name ? child_rel(rel, name) : xstrdup(rel);
+	char *where = NULL;
+	bool ok = quarantine_at(p, dirfd, leaf, path, &where) == 0;
+	if (ok && where)
+		note_as(restored, rel, name, WARDEN_NOTE_QUARANTINED, where);
+	else if (!ok)
+		note_failed(p, restored, rel, name, strerror(errno));
+	free(where);
+	free(path);
+	return ok;
 }
 
 static bool same_contents(int dirfd, const struct pfile *f, const struct stat *st)
@@ -838,13 +1151,13 @@ static bool same_contents(int dirfd, const struct pfile *f, const struct stat *s
 /* Writes the baseline version beside the file and renames it over: the
  * name never points anywhere else in between, and a planted link is
  * replaced, never written through. */
-static bool put_back(struct protect *p, int dirfd, struct pfile *f)
+static bool put_back(struct protect *p, int dirfd, struct pfile *f, const char *rel, char **kept)
 {
-	if (!S_ISREG(f->mode) && !S_ISLNK(f->mode))
+	*kept = NULL;
+	if (!S_ISREG(f->mode) && !S_ISLNK(f->mode)) {
+		errno = EINVAL;
 		return false;
-	struct stat st;
-	if (fstatat(dirfd, f->name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode))
-		remove_at(dirfd, f->name, 0);
+	}
 	char tmp[64];
 	snprintf(tmp, sizeof tmp, ".sbsh-restore.%ld.%u", (long)getpid(), p->counter++);
 	if (S_ISLNK(f->mode)) {
@@ -864,8 +1177,15 @@ static bool put_back(struct protect *p, int dirfd, struct pfile *f)
 			return false;
 		}
 	}
-	if (renameat(dirfd, tmp, dirfd, f->name) != 0) {
+	/* what is there goes to the quarantine first: it may be the human's
+	 * (a file or a folder moved over the name) */
+	char *path = child_rel(rel, f->name);
+	int qr = quarantine_at(p, dirfd, f->name, path, kept);
+	free(path);
+	if (qr != 0 || renameat(dirfd, tmp, dirfd, f->name) != 0) {
+		int saved = errno;
 		unlinkat(dirfd, tmp, 0);
+		errno = saved;
 		return false;
 	}
 	memset(&f->seen, 0, sizeof f->seen); /* compare contents once more next time */
@@ -906,10 +1226,8 @@ static void check_file(struct protect *p, int di, struct pfile *f, struct strvec
 	struct stat st;
 	int r = fstatat(d->fd, f->name, &st, AT_SYMLINK_NOFOLLOW);
 	if (!f->present) {
-		if (r == 0) {
-			remove_at(d->fd, f->name, 0);
-			note(restored, d->rel, f->name);
-		}
+		if (r == 0)
+			take_away(p, d->fd, f->name, d->rel, f->name, restored);
 		return;
 	}
 	if (r == 0 && f->seen.st_ino && same_meta(&st, &f->seen))
@@ -920,8 +1238,12 @@ static void check_file(struct protect *p, int di, struct pfile *f, struct strvec
 		f->seen = st;
 		return;
 	}
-	if (put_back(p, d->fd, f))
-		note(restored, d->rel, f->name);
+	char *kept = NULL;
+	if (put_back(p, d->fd, f, d->rel, &kept))
+		note_as(restored, d->rel, f->name, kept ? WARDEN_NOTE_KEPT : 0, kept);
+	else
+		note_failed(p, restored, d->rel, f->name, strerror(errno));
+	free(kept);
 }
 
 bool protect_known_name(struct protect *p, int di, const char *name)
@@ -942,13 +1264,39 @@ static bool remove_unknown(struct protect *p, int di, struct strvec *restored)
 		if (!protect_known_name(p, di, e->d_name))
 			strvec_push(&extra, e->d_name);
 	closedir(dir);
-	for (size_t i = 0; i < extra.len; i++) {
-		remove_at(p->dirs[di].fd, extra.items[i], 0);
-		note(restored, p->dirs[di].rel, extra.items[i]);
-	}
+	for (size_t i = 0; i < extra.len; i++)
+		take_away(p, p->dirs[di].fd, extra.items[i], p->dirs[di].rel, extra.items[i], restored);
 	bool any = extra.len > 0;
 	strvec_free(&extra);
 	return any;
+}
+
+/* Folder d, replaced at its name (now free), comes back from wherever it
+ * was moved, found through the descriptor held on it, when it still
+ * exists. False when it is gone, or when what arrived is not it (then it
+ * is left in the quarantine's care by the caller's fresh folder). */
+static bool bring_back(struct protect *p, int pfd, struct pdir *d)
+{
+	struct stat st;
+	if (d->fd < 0 || fstat(d->fd, &st) != 0 || st.st_nlink == 0 || st.st_ino != d->seen.st_ino ||
+	    st.st_dev != d->seen.st_dev)
+		return false;
+	char link[64], where[PATH_MAX];
+	snprintf(link, sizeof link, "/proc/self/fd/%d", d->fd);
+	ssize_t n = readlink(link, where, sizeof where - 1);
+	if (n <= 0 || where[0] != '/')
+		return false;
+	where[n] = '\0';
+	if (renameat2(AT_FDCWD, where, pfd, d->name, RENAME_NOREPLACE) != 0)
+		return false;
+	struct stat now;
+	if (fstatat(pfd, d->name, &now, AT_SYMLINK_NOFOLLOW) == 0 && now.st_ino == st.st_ino && now.st_dev == st.st_dev)
+		return true;
+	/* swapped on the way: what came is not the folder */
+	char *ignored = NULL;
+	quarantine_at(p, pfd, d->name, d->rel, &ignored);
+	free(ignored);
+	return false;
 }
 
 static void check_dir(struct protect *p, int di, struct strvec *restored)
@@ -972,29 +1320,47 @@ static void check_dir(struct protect *p, int di, struct strvec *restored)
 		int r = fstatat(pfd, d->name, &st, AT_SYMLINK_NOFOLLOW);
 		if (!d->present) {
 			/* a modules folder that appears is grow_modules' to take */
-			if (r == 0 && !modules_dir(p, di)) {
-				remove_at(pfd, d->name, 0);
-				note(restored, d->rel, NULL);
-			}
+			if (r == 0 && !modules_dir(p, di))
+				take_away(p, pfd, d->name, d->rel, NULL, restored);
 			return;
 		}
 		if (r != 0 || !S_ISDIR(st.st_mode) || st.st_ino != d->seen.st_ino || st.st_dev != d->seen.st_dev ||
 		    d->fd < 0) {
-			/* removed, or replaced (by a link, another folder, a file):
-			 * a fresh folder, filled below from the baseline */
-			if (r == 0)
-				remove_at(pfd, d->name, 0);
-			if (d->fd >= 0)
-				close(d->fd);
-			mkdirat(pfd, d->name, 0700);
-			d->fd = openat(pfd, d->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-			if (d->fd < 0)
+			/* removed, or replaced (by a link, another folder, a file).
+			 * What is there now goes to the quarantine. The folder comes
+			 * back from wherever it was moved when it still exists (a .git
+			 * moved aside holds the whole repository); else a fresh one
+			 * is filled below from the baseline. */
+			char *kept = NULL;
+			if (r == 0 && quarantine_at(p, pfd, d->name, d->rel, &kept) != 0) {
+				note_failed(p, restored, d->rel, NULL, strerror(errno));
 				return;
-			fchmod(d->fd, d->mode & 07777);
-			fstat(d->fd, &d->seen);
-			d->listed = false;
-			note(restored, d->rel, NULL);
-			d->fresh = true;
+			}
+			if (bring_back(p, pfd, d)) {
+				note_as(restored, d->rel, NULL, kept ? WARDEN_NOTE_KEPT : 0, kept);
+				free(kept);
+			} else {
+				if (d->fd >= 0)
+					close(d->fd);
+				if (mkdirat(pfd, d->name, 0700) != 0 && errno != EEXIST) {
+					note_failed(p, restored, d->rel, NULL, strerror(errno));
+					d->fd = -1;
+					free(kept);
+					return;
+				}
+				d->fd = openat(pfd, d->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+				if (d->fd < 0) {
+					note_failed(p, restored, d->rel, NULL, strerror(errno));
+					free(kept);
+					return;
+				}
+				fchmod(d->fd, d->mode & 07777);
+				fstat(d->fd, &d->seen);
+				d->listed = false;
+				note_as(restored, d->rel, NULL, kept ? WARDEN_NOTE_KEPT : 0, kept);
+				free(kept);
+				d->fresh = true;
+			}
 		} else if (st.st_mode != d->mode) {
 			fchmod(d->fd, d->mode & 07777);
 			note(restored, d->rel, NULL);
@@ -1101,6 +1467,191 @@ void protect_check(struct protect *p, struct strvec *restored)
 	grow_modules(p, restored);
 	for (size_t i = 0; i < p->ndirs; i++)
 		check_dir(p, (int)i, restored);
+}
+
+/* ---- what the session made elsewhere in the tree ------------------------ */
+
+/* A repository made inside the project during the session (`git init
+ * sub`), or one whose config or hooks the session changed, is run by the
+ * human's git later like any other: its config loses the keys that run a
+ * program (the original is kept in the quarantine) and its hooks but git's
+ * samples go to the quarantine. A .git file the session wrote (sending git
+ * elsewhere) and an .agentcommands.json below the top one that the session
+ * wrote go to the quarantine. "During the session": the inode's change
+ * time, which nothing inside the sandbox can set back, is after its start. */
+
+#define PROTECT_SWEEP_DIRS 20000 /* folders walked at a session's end, at most */
+#define PROTECT_SWEEP_DEPTH 24
+
+struct sweep {
+	struct protect *p;
+	struct timespec since;
+	size_t dirs;
+	bool capped;
+	struct strvec *restored;
+};
+
+static bool changed_since(const struct stat *st, struct timespec since)
+{
+	return st->st_ctim.tv_sec > since.tv_sec ||
+	       (st->st_ctim.tv_sec == since.tv_sec && st->st_ctim.tv_nsec >= since.tv_nsec);
+}
+
+/* Whether rel/name is in the set (the project's .git, a submodule's). */
+static bool sweep_known(struct protect *p, const char *rel, const char *name)
+{
+	for (size_t i = 0; i < p->ndirs; i++)
+		if (strcmp(p->dirs[i].rel, rel) == 0)
+			return protect_known_name(p, (int)i, name);
+	return false;
+}
+
+/* The config of a repository the session made or changed, without the
+ * entries that run a program; the original is kept in the quarantine. */
+static void sweep_config(struct sweep *s, int gfd, const char *grel)
+{
+	struct stat st;
+	char *data = NULL;
+	size_t len = 0;
+	if (read_entry(gfd, "config", &st, &data, &len) != 0 || !changed_since(&st, s->since))
+		goto out;
+	if (!S_ISREG(st.st_mode)) {
+		take_away(s->p, gfd, "config", grel, "config", s->restored);
+		goto out;
+	}
+	size_t safe_len;
+	char *safe = config_without_programs(data, len, &safe_len);
+	if (safe) {
+		struct pfile f = {.name = (char *)"config", .mode = st.st_mode, .data = safe, .len = safe_len,
+		                  .mtime = st.st_mtim, .present = true, .loaded = true};
+		char *kept = NULL;
+		if (put_back(s->p, gfd, &f, grel, &kept))
+			note_as(s->restored, grel, "config", WARDEN_NOTE_KEPT, kept);
+		else
+			note_failed(s->p, s->restored, grel, "config", strerror(errno));
+		free(kept);
+		free(safe);
+	}
+out:
+	free(data);
+}
+
+/* A repository below the project, not in the set: pinned when the session
+ * made or changed it. */
+static void sweep_repo(struct sweep *s, int fd, const char *rel)
+{
+	char *grel = child_rel(rel, ".git");
+	int gfd = openat(fd, ".git", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (gfd < 0) {
+		free(grel);
+		return;
+	}
+	sweep_config(s, gfd, grel);
+	static const char *const others[] = {"config.worktree", "commondir"};
+	for (size_t i = 0; i < sizeof others / sizeof *others; i++) {
+		struct stat st;
+		if (fstatat(gfd, others[i], &st, AT_SYMLINK_NOFOLLOW) == 0 && changed_since(&st, s->since))
+			take_away(s->p, gfd, others[i], grel, others[i], s->restored);
+	}
+	int hfd = openat(gfd, "hooks", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *dir = hfd >= 0 ? fdopendir(hfd) : NULL;
+	if (!dir && hfd >= 0)
+		close(hfd);
+	char *hrel = child_rel(grel, "hooks");
+	struct strvec planted;
+	strvec_init(&planted);
+	struct dirent *e;
+	while (dir && (e = next_entry(dir))) {
+		struct stat st;
+		size_t n = strlen(e->d_name);
+		if (fstatat(dirfd(dir), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !changed_since(&st, s->since))
+			continue;
+		if (S_ISREG(st.st_mode) && n > 7 && strcmp(e->d_name + n - 7, ".sample") == 0)
+			continue; /* git's inert samples */
+		strvec_push(&planted, e->d_name);
+	}
+	for (size_t i = 0; dir && i < planted.len; i++)
+		if (planted.items[i])
+			take_away(s->p, dirfd(dir), planted.items[i], hrel, planted.items[i], s->restored);
+	strvec_free(&planted);
+	if (dir)
+		closedir(dir);
+	free(hrel);
+	close(gfd);
+	free(grel);
+}
+
+/* A .git file that sends git into one of the set's git dirs (what `git
+ * submodule add` and `git worktree add` write): their config and hooks are
+ * the set's already. */
+static bool own_gitfile(struct protect *p, const char *rel)
+{
+	char *path = strcmp(rel, ".") == 0 ? xasprintf("%s/.git", p->root) : xasprintf("%s/%s/.git", p->root, rel);
+	char *target = read_gitfile(path);
+	free(path);
+	bool own = false;
+	for (size_t i = 0; target && i < p->ndirs && !own; i++) {
+		const struct pdir *d = &p->dirs[i];
+		if (!git_dir(p, (int)i))
+			continue;
+		char *abs = d->rel[0] == '/' ? xstrdup(d->rel) : xasprintf("%s/%s", p->root, d->rel);
+		size_t n = strlen(abs);
+		own = strncmp(target, abs, n) == 0 && (target[n] == '/' || target[n] == '\0');
+		free(abs);
+	}
+	free(target);
+	return own;
+}
+
+static void sweep_dir(struct sweep *s, int fd, const char *rel, int depth)
+{
+	DIR *dir = list_dir(fd);
+	if (!dir)
+		return;
+	struct strvec subs;
+	strvec_init(&subs);
+	struct dirent *e;
+	while ((e = next_entry(dir))) {
+		bool is_git = strcmp(e->d_name, ".git") == 0;
+		bool is_allow = strcmp(e->d_name, ".agentcommands.json") == 0 && strcmp(rel, ".") != 0;
+		if (is_git || is_allow) {
+			struct stat st;
+			if (sweep_known(s->p, rel, e->d_name) || fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+				continue;
+			if (is_git && S_ISDIR(st.st_mode))
+				sweep_repo(s, fd, rel);
+			else if (changed_since(&st, s->since) && !(is_git && own_gitfile(s->p, rel)))
+				take_away(s->p, fd, e->d_name, rel, e->d_name, s->restored);
+			continue;
+		}
+		if (e->d_type == DT_DIR || e->d_type == DT_UNKNOWN)
+			strvec_push(&subs, e->d_name);
+	}
+	closedir(dir);
+	for (size_t i = 0; i < subs.len; i++) {
+		if (s->dirs >= PROTECT_SWEEP_DIRS || depth >= PROTECT_SWEEP_DEPTH) {
+			s->capped = true;
+			break;
+		}
+		int sub = openat(fd, subs.items[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub < 0)
+			continue;
+		s->dirs++;
+		char *srel = child_rel(rel, subs.items[i]);
+		sweep_dir(s, sub, srel, depth + 1);
+		free(srel);
+		close(sub);
+	}
+	strvec_free(&subs);
+}
+
+bool protect_sweep(struct protect *p, struct timespec since, struct strvec *restored)
+{
+	if (p->ndirs == 0 || p->dirs[0].fd < 0 || strcmp(p->dirs[0].rel, ".") != 0)
+		return true;
+	struct sweep s = {.p = p, .since = since, .restored = restored};
+	sweep_dir(&s, p->dirs[0].fd, ".", 0);
+	return !s.capped;
 }
 
 /* ---- the persisted baseline ------------------------------------------- */
@@ -1525,6 +2076,23 @@ struct protect *protect_load_mirror(const char *state)
 	return p;
 }
 
+bool protect_covers(struct protect *saved, struct protect *live)
+{
+	for (size_t i = 0; i < live->ndirs; i++) {
+		const struct pdir *d = &live->dirs[i];
+		int si = -1;
+		for (size_t k = 0; k < saved->ndirs && si < 0; k++)
+			if (strcmp(saved->dirs[k].rel, d->rel) == 0)
+				si = (int)k;
+		if (si < 0 || (d->all && !saved->dirs[si].all))
+			return false;
+		for (size_t j = 0; j < d->nfiles; j++)
+			if (!find_file(saved, si, d->files[j].name))
+				return false;
+	}
+	return true;
+}
+
 /* Whether two scans hold the same files (names, types, modes, contents). */
 bool protect_same_baseline(struct protect *a, struct protect *b)
 {
@@ -1552,6 +2120,54 @@ bool protect_same_baseline(struct protect *a, struct protect *b)
 	}
 	return (a->hooks_rel == NULL) == (b->hooks_rel == NULL) &&
 	       (!a->hooks_rel || strcmp(a->hooks_rel, b->hooks_rel) == 0);
+}
+
+/* ---- restores that failed ---------------------------------------------- */
+
+/* A restore that failed (an immutable file, a full disk) leaves the
+ * sandbox's file in place. It must not become the next session's
+ * baseline: STATE/dirty says so, out of the sandbox's reach, until a
+ * check puts everything back. */
+void protect_set_dirty(const char *state, const struct strvec *restored)
+{
+	if (!state)
+		return;
+	struct strbuf sb;
+	strbuf_init(&sb);
+	for (size_t i = 0; i < restored->len; i++) {
+		const char *e = restored->items[i], *sep = strchr(e, WARDEN_NOTE_SEP);
+		if (sep && sep[1] == WARDEN_NOTE_FAILED)
+			strbuf_addf(&sb, "%.*s: %s\n", (int)(sep - e), e, sep[2] ? sep + 3 : "");
+	}
+	char *path = xasprintf("%s/dirty", state);
+	if (sb.len == 0) {
+		unlink(path);
+	} else {
+		char *tmp = xasprintf("%s/dirty.%ld", state, (long)getpid());
+		int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+		bool ok = fd >= 0 && util_write_all(fd, sb.data, sb.len);
+		if (fd >= 0 && close(fd) != 0)
+			ok = false;
+		if (!ok || rename(tmp, path) != 0) {
+			unlink(tmp);
+			/* at least the mark, if not the list */
+			int mark = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+			if (mark >= 0)
+				close(mark);
+		}
+		free(tmp);
+	}
+	free(path);
+	strbuf_free(&sb);
+}
+
+bool protect_is_dirty(const char *state)
+{
+	char *path = xasprintf("%s/dirty", state);
+	struct stat st;
+	bool dirty = lstat(path, &st) == 0;
+	free(path);
+	return dirty;
 }
 
 /* ---- sessions: which process holds a baseline --------------------------- */

@@ -63,6 +63,9 @@ struct protect {
 	unsigned counter;  /* temporary names */
 	bool moved;        /* protect_load_mirror: the live files' metadata differ from the manifest's */
 	bool grown;        /* modules joined the set since the baseline was last written */
+	unsigned failed;   /* restores that failed in the checks so far (the caller resets it) */
+	char *qdir;        /* this process's quarantine folder, once made */
+	int qfd;
 };
 
 
@@ -84,6 +87,12 @@ void protect_scan(struct protect *p);
  * join the set first); the paths go to restored, when given. */
 void protect_check(struct protect *p, struct strvec *restored);
 
+/* At a session's end: repositories below the project that the session
+ * made or changed (since: its start) are pinned, .git files and nested
+ * .agentcommands.json it wrote go to the quarantine; see baseline.c.
+ * False when the walk stopped at its bound (too many folders). */
+bool protect_sweep(struct protect *p, struct timespec since, struct strvec *restored);
+
 /* Whether NAME in folder di is in the set, as a file or a folder. */
 bool protect_known_name(struct protect *p, int di, const char *name);
 
@@ -94,6 +103,10 @@ bool protect_modules_folder(struct protect *p, int di);
 /* Reads every content the baseline lacks from the mirror; false when one
  * could not be read. */
 bool protect_need_all_data(struct protect *p);
+
+/* Whether the saved set holds every folder and file the live discovery
+ * found (a new protect-path, a hook's reference, husky's folder). */
+bool protect_covers(struct protect *saved, struct protect *live);
 
 /* Whether two scans hold the same files. */
 bool protect_same_baseline(struct protect *a, struct protect *b);
@@ -119,6 +132,13 @@ int protect_write_manifest(struct protect *p);
 
 /* Where the saved baseline keeps its copy of rel (a folder of the set). */
 char *protect_saved_path(const struct protect *p, const char *rel);
+
+/* ---- restores that failed: STATE/dirty, one path a line ---- */
+
+/* Writes the paths of the failed entries of restored (WARDEN_NOTE_FAILED)
+ * as STATE/dirty, or removes it when there are none. */
+void protect_set_dirty(const char *state, const struct strvec *restored);
+bool protect_is_dirty(const char *state);
 
 /* ---- sessions: STATE/sessions/<warden pid>, locked while it lives ---- */
 

@@ -4,15 +4,85 @@
  * baseline is and how many sessions hold it. */
 #include "trusted/protect_cli.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "lib/util.h"
 #include "trusted/baseline.h"
+
+/* What a failed restore left (STATE/dirty, written by the warden). */
+static void print_dirty(const char *state)
+{
+	char *path = xasprintf("%s/dirty", state);
+	size_t len = 0;
+	char *text = util_read_file(path, O_NOFOLLOW, 1u << 20, &len);
+	free(path);
+	if (!text)
+		return;
+	printf("NOT RESTORED (a restore failed; the next session will not take these as the baseline):\n");
+	for (char *line = text, *nl; *line; line = nl) {
+		nl = strchr(line, '\n');
+		nl = nl ? nl + 1 : line + strlen(line);
+		printf("  %.*s\n", (int)strcspn(line, "\n"), line);
+	}
+	free(text);
+}
+
+/* What restores moved to the quarantine, oldest session first: where it
+ * was, when, what it was, and where it is now. */
+static void print_quarantine(const char *state)
+{
+	char *dir = xasprintf("%s/quarantine", state);
+	struct dirent **names = NULL;
+	int n = scandir(dir, &names, NULL, alphasort);
+	bool any = false;
+	for (int i = 0; i < n; i++) {
+		if (names[i]->d_name[0] != '.') {
+			char *index = xasprintf("%s/%s/index", dir, names[i]->d_name);
+			size_t len = 0;
+			char *text = util_read_file(index, O_NOFOLLOW, 16u << 20, &len);
+			free(index);
+			for (char *line = text, *nl; line && *line; line = nl) {
+				nl = strchr(line, '\n');
+				if (nl)
+					*nl++ = '\0';
+				else
+					nl = line + strlen(line);
+				char *f[4] = {line, NULL, NULL, NULL};
+				for (int k = 1; k < 4 && f[k - 1]; k++) {
+					char *tab = strchr(f[k - 1], '\t');
+					if (tab)
+						*tab++ = '\0';
+					f[k] = tab;
+				}
+				if (!f[3])
+					continue;
+				if (!any)
+					printf("quarantine (what restores took away; copy back what you want):\n");
+				any = true;
+				time_t when = (time_t)strtoll(f[1], NULL, 10);
+				struct tm tm;
+				char stamp[32] = "?";
+				if (localtime_r(&when, &tm))
+					strftime(stamp, sizeof stamp, "%Y-%m-%d %H:%M:%S", &tm);
+				printf("  %s  %s (%s)\n      now %s/%s/%s\n", stamp, f[3], f[2], dir, names[i]->d_name, f[0]);
+			}
+			free(text);
+		}
+		free(names[i]);
+	}
+	free(names);
+	if (!any)
+		printf("quarantine: empty\n");
+	free(dir);
+}
 
 int protect_main(int argc, char **argv, int i, char *const *extra)
 {
@@ -33,6 +103,10 @@ int protect_main(int argc, char **argv, int i, char *const *extra)
 			protect_sessions(state, &nlive, &ndead, NULL);
 		printf("project: %s\nbaseline: %s/baseline\nsessions running: %d\n", live->root,
 		       state ? state : "(no state folder)", nlive);
+		if (state) {
+			print_dirty(state);
+			print_quarantine(state);
+		}
 		free(state);
 		protect_free(live);
 		return 0;
@@ -56,6 +130,9 @@ int protect_main(int argc, char **argv, int i, char *const *extra)
 		for (size_t k = 0; k < pids.len; k++)
 			kill((pid_t)strtol(pids.items[k], NULL, 10), SIGUSR1);
 		strvec_free(&pids);
+		struct strvec none;
+		strvec_init(&none);
+		protect_set_dirty(state, &none); /* the human took what is there */
 		printf("sbsh: the protected files of %s are the new baseline\n", live->root);
 	} else {
 		fprintf(stderr, "sbsh: --protect accept: cannot write the baseline under %s (run it outside the sandbox)\n",

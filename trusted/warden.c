@@ -16,10 +16,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/inotify.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "trusted/broker_proto.h"
@@ -44,9 +47,35 @@ struct warden {
 	                   * children at the session's end are jobs it left */
 	int sigfd;
 	int inotify;      /* -1: every check is a full one */
+	bool pending;     /* the watches saw something, read between checks */
+	uint32_t *saw;    /* shared with the shell (read-only there): ask at the next line end */
+	bool dirty;       /* the last check could not put everything back */
 	struct watch *watches;
 	size_t nwatches;
+	pid_t session;    /* the sbsh below the warden (the shell, or the broker) */
+	int report_fd;    /* to the front end: the session's wait status, once; -1 after */
+	int front_pidfd;  /* the front end, which the caller waits for; -1 once gone */
+	struct timespec since; /* the session's start, for protect_sweep */
+	int retired[16];  /* old inotify instances, not yet closed */
+	size_t nretired;
 };
+
+/* Destroying an inotify instance waits for an SRCU grace period (~10 ms
+ * here): not while someone waits for an answer. Old instances are kept
+ * and go when the warden exits, after it has handed on the session's
+ * status; only past 16 is the oldest closed. */
+static void retire_watches(struct warden *w)
+{
+	if (w->inotify < 0)
+		return;
+	if (w->nretired == sizeof w->retired / sizeof *w->retired) {
+		close(w->retired[0]);
+		memmove(w->retired, w->retired + 1, (w->nretired - 1) * sizeof *w->retired);
+		w->nretired--;
+	}
+	w->retired[w->nretired++] = w->inotify;
+	w->inotify = -1;
+}
 
 static void add_watch(struct warden *w, int ifd, const char *path, uint32_t mask, int dir,
                       bool names_only, bool is_file)
@@ -116,12 +145,13 @@ static int watch_all(struct warden *w)
 	return ifd;
 }
 
-/* Whether anything protected may have moved since the watches were set. */
-static bool warden_dirty(struct warden *w)
+/* Reads the warden's own watches: whether they saw anything protected
+ * that may have moved; *changed: more than an open (a write, a name, a
+ * mode), which the shell is told of through the shared page. */
+static bool read_watches(struct warden *w, bool *changed)
 {
-	if (w->inotify < 0)
-		return true;
 	bool dirty = false;
+	*changed = false;
 	char buf[8192] __attribute__((aligned(__alignof__(struct inotify_event))));
 	ssize_t n;
 	while ((n = read(w->inotify, buf, sizeof buf)) > 0) {
@@ -129,7 +159,7 @@ static bool warden_dirty(struct warden *w)
 			struct inotify_event *e = (struct inotify_event *)at;
 			at += sizeof *e + e->len;
 			if (e->mask & IN_Q_OVERFLOW) {
-				dirty = true;
+				dirty = *changed = true;
 				continue;
 			}
 			const struct watch *wt = NULL;
@@ -143,9 +173,42 @@ static bool warden_dirty(struct warden *w)
 			if (wt->names_only && e->len && !protect_known_name(w->p, wt->dir, e->name))
 				continue;
 			dirty = true;
+			if (e->mask & ~(uint32_t)(IN_OPEN | IN_ISDIR))
+				*changed = true;
 		}
 	}
 	return dirty;
+}
+
+/* Tells the shell, through the page it reads at every line's end, that
+ * its next line end must ask (1), or need not (0). */
+static void tell_shell(struct warden *w, uint32_t ask)
+{
+	if (w->saw)
+		__atomic_store_n(w->saw, ask, __ATOMIC_RELEASE);
+}
+
+/* Whether anything protected may have moved since the last check. */
+static bool warden_dirty(struct warden *w)
+{
+	if (w->inotify < 0)
+		return true;
+	bool changed;
+	bool dirty = read_watches(w, &changed) || w->pending;
+	w->pending = false;
+	return dirty;
+}
+
+/* The warden's watches woke it between checks: the shell must ask at
+ * its next line end, whatever its own watches (which the agent can
+ * blind) say. */
+static void warden_saw_something(struct warden *w)
+{
+	bool changed;
+	if (read_watches(w, &changed))
+		w->pending = true;
+	if (changed)
+		tell_shell(w, 1);
 }
 
 /* The next session starts from the grown set, not from a scan that would
@@ -167,21 +230,58 @@ static void warden_check(struct warden *w, struct strvec *restored, const char *
 		return;
 	/* watch first, then compare: a change during the comparison is
 	 * caught next time */
+	tell_shell(w, 0); /* what moves from now on is seen by the watches set here */
 	int fresh = watch_all(w);
+	w->p->failed = 0;
 	protect_check(w->p, restored);
 	if (w->inotify >= 0)
-		close(w->inotify);
+		retire_watches(w);
 	w->inotify = fresh;
+	if (w->p->failed || w->dirty) {
+		/* a failed restore is tried again at every check, each a full
+		 * one (nothing may move meanwhile), and the next session is
+		 * told not to take what is there for the human's */
+		int lock = protect_lock_state(w->p->state);
+		protect_set_dirty(w->p->state, restored);
+		if (lock >= 0)
+			close(lock);
+		w->dirty = w->p->failed > 0;
+		if (w->dirty) {
+			if (w->inotify >= 0)
+				retire_watches(w);
+			w->inotify = -1;
+		}
+	}
 	if (w->p->grown) {
 		/* the watches were set before the new modules joined: the
 		 * next check is a full one, and sets them anew */
 		if (w->inotify >= 0)
-			close(w->inotify);
+			retire_watches(w);
 		w->inotify = -1;
 		save_grown(w->p);
 	}
-	for (size_t i = 0; i < restored->len; i++)
-		events_restore(w->p->ev, restored->items[i], origin);
+	if (w->inotify < 0)
+		tell_shell(w, 1); /* every line end asks until the watches are set again */
+	for (size_t i = 0; i < restored->len; i++) {
+		char *path = warden_note_path(restored->items[i]);
+		events_restore(w->p->ev, path, origin);
+		free(path);
+	}
+}
+
+/* At the session's end: what it made elsewhere in the tree (repositories,
+ * .git files, nested allow-lists), as protect_sweep says. */
+static void warden_sweep(struct warden *w, struct strvec *restored)
+{
+	size_t before = restored->len;
+	if (!protect_sweep(w->p, w->since, restored))
+		fprintf(stderr, "sbsh: the project has too many folders: repositories made deep inside it during the "
+		                "session were not all checked\n");
+	for (size_t i = before; i < restored->len; i++) {
+		char *path = warden_note_path(restored->items[i]);
+		events_restore(w->p->ev, path, "session end");
+		free(path);
+	}
 }
 
 /* The baseline was accepted anew (`sbsh --protect accept`): take it. */
@@ -194,7 +294,7 @@ static void warden_reload(struct warden *w)
 	protect_free(w->p);
 	w->p = fresh;
 	if (w->inotify >= 0)
-		close(w->inotify);
+		retire_watches(w);
 	w->inotify = -1;
 	struct strvec restored;
 	strvec_init(&restored);
@@ -209,6 +309,7 @@ static void warden_final(struct warden *w, const char *message)
 	struct strvec restored;
 	strvec_init(&restored);
 	warden_check(w, &restored, "session end");
+	warden_sweep(w, &restored);
 	for (size_t i = 0; i < restored.len; i++)
 		warden_print_restored(restored.items[i], message);
 	strvec_free(&restored);
@@ -239,6 +340,52 @@ static bool warden_signal(struct warden *w)
 		return false;
 	warden_reload(w);
 	return true;
+}
+
+/* ---- the session below the warden ---------------------------------------- */
+
+/* The session (shell or broker) runs below the warden, a child subreaper,
+ * so that every job it leaves, however detached (a double fork after the
+ * session ended), becomes the warden's child when its parent dies, and
+ * the warden leaves only when none is left. The front end the caller
+ * started waits for the session's status from the warden (front_wait). */
+
+/* Once the session's process has exited: reaps it and hands its status
+ * to the front end. block: wait for that exit. */
+static void report_session(struct warden *w, bool block)
+{
+	if (w->report_fd < 0)
+		return;
+	int status;
+	pid_t r;
+	while ((r = waitpid(w->session, &status, block ? 0 : WNOHANG)) < 0 && errno == EINTR)
+		continue;
+	if (r == 0)
+		return;
+	if (r == w->session) {
+		ssize_t ignored = write(w->report_fd, &status, sizeof status);
+		(void)ignored;
+	}
+	close(w->report_fd);
+	w->report_fd = -1;
+}
+
+/* The front end died (SIGKILL) before the session: the session goes with
+ * it, as when the caller killed the shell itself. */
+static void front_gone(struct warden *w)
+{
+	close(w->front_pidfd);
+	w->front_pidfd = -1;
+	report_session(w, false);
+	if (w->report_fd >= 0)
+		kill(w->session, SIGKILL);
+}
+
+/* The warden leaves: the session's status is handed on first. */
+static _Noreturn void warden_exit(struct warden *w)
+{
+	report_session(w, true);
+	_exit(0);
 }
 
 /* ---- after the session: the jobs it left ------------------------------- */
@@ -302,7 +449,7 @@ static void jobs_add_children(struct jobs *j, pid_t parent, pid_t skip)
 
 /* Drops the jobs that have exited; the children of those still running
  * join first (an exited job's children are no longer found below it). */
-static void jobs_refresh(struct jobs *j)
+static void jobs_refresh(struct jobs *j, pid_t session)
 {
 	for (size_t i = 0; i < j->n; i++)
 		jobs_add_children(j, j->pid[i], getpid());
@@ -311,12 +458,17 @@ static void jobs_refresh(struct jobs *j)
 		struct pollfd pfd = {.fd = j->fd[i], .events = POLLIN};
 		if (poll(&pfd, 1, 0) > 0) {
 			close(j->fd[i]);
+			waitpid(j->pid[i], NULL, WNOHANG); /* an orphan that came to us */
 			continue;
 		}
 		j->pid[k] = j->pid[i];
 		j->fd[k++] = j->fd[i];
 	}
 	j->n = k;
+	/* Orphans come to the warden, a subreaper, when their parent dies,
+	 * before that death is seen: a job whose parent was just dropped is
+	 * among these. */
+	jobs_add_children(j, getpid(), session);
 }
 
 /* The session is over but jobs it left still run (`cmd &`): what changes
@@ -347,9 +499,15 @@ static _Noreturn void warden_linger(struct warden *w, struct jobs *j)
 	struct strvec restored;
 	strvec_init(&restored);
 	while (j->n > 0) {
-		struct pollfd pfd[2 + PROTECT_JOBS_MAX];
+		struct pollfd pfd[4 + PROTECT_JOBS_MAX];
 		nfds_t n = 0;
-		int ino_i = -1, sig_i = -1;
+		int ino_i = -1, sig_i = -1, front_i = -1;
+		if (w->front_pidfd >= 0) {
+			front_i = (int)n;
+			pfd[n++] = (struct pollfd){.fd = w->front_pidfd, .events = POLLIN};
+		}
+		if (w->report_fd >= 0 && w->pidfd >= 0)
+			pfd[n++] = (struct pollfd){.fd = w->pidfd, .events = POLLIN};
 		if (w->inotify >= 0) {
 			ino_i = (int)n;
 			pfd[n++] = (struct pollfd){.fd = w->inotify, .events = POLLIN};
@@ -372,12 +530,33 @@ static _Noreturn void warden_linger(struct warden *w, struct jobs *j)
 			for (size_t i = 0; i < restored.len; i++)
 				warden_print_restored(restored.items[i], why);
 		}
-		jobs_refresh(j);
+		report_session(w, false);
+		if (front_i >= 0 && (pfd[front_i].revents & POLLIN))
+			front_gone(w);
+		jobs_refresh(j, w->session);
 	}
 	warden_final(w, why);
 	strvec_free(&restored);
 	protect_remove_marker(w->p->state, getpid());
-	_exit(0);
+	warden_exit(w);
+}
+
+/* The session's marker again, after it was taken down for an end that
+ * did not come (forged), or for jobs that outlive the session. */
+static void republish_marker(struct warden *w)
+{
+	char *tmp = NULL;
+	int fd = protect_marker_prepare(w->p->state, &tmp);
+	if (fd < 0)
+		return;
+	char *path = xasprintf("%s/sessions/%ld", w->p->state, (long)getpid());
+	/* fd stays open until the warden exits: its lock is the marker's life */
+	if (rename(tmp, path) != 0) {
+		unlink(tmp);
+		close(fd);
+	}
+	free(path);
+	free(tmp);
 }
 
 static _Noreturn void warden_main(struct warden *w)
@@ -427,26 +606,37 @@ static _Noreturn void warden_main(struct warden *w)
 			if (!w->no_broker) {
 				/* the broker never asked: killed along with the shell */
 				if (w->inotify >= 0)
-					close(w->inotify);
+					retire_watches(w);
 				w->inotify = -1;
 			}
 			warden_final(w, w->no_broker ? "changed by the last command"
 			                             : "changed by a session that ended before it could check");
 			continue;
 		}
-		struct pollfd pfd[4];
-		int n = 0, map[4];
+		struct pollfd pfd[6];
+		int n = 0, map[6];
 		for (int i = 0; i < 2; i++) {
 			if (w->fds[i] >= 0) {
 				map[n] = i;
 				pfd[n++] = (struct pollfd){.fd = w->fds[i], .events = POLLIN};
 			}
 		}
-		int sig_i = -1, pid_i = -1;
+		int sig_i = -1, pid_i = -1, ino_i = -1;
 		if (w->sigfd >= 0) {
 			sig_i = n;
 			map[n] = -1;
 			pfd[n++] = (struct pollfd){.fd = w->sigfd, .events = POLLIN};
+		}
+		if (w->inotify >= 0) {
+			ino_i = n;
+			map[n] = -1;
+			pfd[n++] = (struct pollfd){.fd = w->inotify, .events = POLLIN};
+		}
+		int front_i = -1;
+		if (w->front_pidfd >= 0) {
+			front_i = n;
+			map[n] = -1;
+			pfd[n++] = (struct pollfd){.fd = w->front_pidfd, .events = POLLIN};
 		}
 		if (w->pidfd >= 0) {
 			pid_i = n;
@@ -460,11 +650,16 @@ static _Noreturn void warden_main(struct warden *w)
 		}
 		if (sig_i >= 0 && (pfd[sig_i].revents & POLLIN) && !warden_signal(w))
 			break;
+		if (ino_i >= 0 && (pfd[ino_i].revents & POLLIN))
+			warden_saw_something(w);
+		if (front_i >= 0 && (pfd[front_i].revents & POLLIN))
+			front_gone(w);
+		report_session(w, false);
 		/* What the shell sent comes before its exit: a QUIET end read
 		 * after the exit's check would have checked what may already be
 		 * the human's. */
 		for (int k = 0; k < n; k++) {
-			if (k == sig_i || k == pid_i || !(pfd[k].revents & (POLLIN | POLLHUP | POLLERR)))
+			if (map[k] < 0 || !(pfd[k].revents & (POLLIN | POLLHUP | POLLERR)))
 				continue;
 			int *fd = &w->fds[map[k]];
 			struct broker_frame f;
@@ -479,41 +674,62 @@ static _Noreturn void warden_main(struct warden *w)
 			if (broker_frame_check(&f, (size_t)got) != 0 || f.type != BROKER_CHECK)
 				continue;
 			strvec_free(&restored);
-			/* QUIET: the shell's watches saw nothing, and the shell is
-			 * trusted as it is for a final answer (it could change a
-			 * file after one). What this warden's watches hold now may
-			 * already be the human's, after the shell exited. */
-			if (f.value != BROKER_CHECK_QUIET)
-				warden_check(w, &restored, f.value ? "session end" : "command");
+			int kind = f.value;
+			/* The shell runs in the sandbox: its frames may be forged
+			 * (a builtin's `>&N`) and its watches blinded (`exec N<`).
+			 * A quiet end is never taken as "nothing changed": the
+			 * warden looks itself, with its own watches; nobody waits
+			 * for that answer, so it tells the agent itself. */
+			bool quiet = kind == BROKER_CHECK_QUIET;
+			bool ending = kind == BROKER_CHECK_FINAL || kind == BROKER_CHECK_QUIET;
+			warden_check(w, &restored, ending ? "session end" : "command");
+			/* Only the broker (outside) ends a session that has one;
+			 * headless, the shell's end counts once it has exited. */
+			bool ends = ending && (w->no_broker || map[k] == 1);
+			if (ends)
+				warden_sweep(w, &restored);
+			if (quiet)
+				for (size_t i = 0; i < restored.len; i++)
+					warden_print_restored(restored.items[i], "changed by the last command");
+			if (!ends) {
+				if (!quiet)
+					warden_reply(*fd, &restored);
+				continue;
+			}
 			/* Jobs the session leaves are found while their parent (the
 			 * shell, or the broker that adopted them) still waits for
 			 * this answer: one read when there are none. */
 			static struct jobs left;
-			if (f.value) /* sbsh has one thread */
-				jobs_add_thread_children(&left, w->origin, w->origin, getpid());
-			if (f.value && left.n > 0) {
+			jobs_add_thread_children(&left, w->origin, w->origin, getpid()); /* sbsh has one thread */
+			jobs_add_children(&left, getpid(), w->session);
+			/* the marker goes before the answer: a session started the
+			 * moment this one returns must find it over */
+			protect_remove_marker(w->p->state, getpid());
+			if (!quiet)
 				warden_reply(*fd, &restored);
+			/* Headless, the asker is the shell itself: wait for its exit.
+			 * One that does not exit sent a forged end: the session goes
+			 * on. Outliving it also destroys the inotify instance it
+			 * shares with us (its watches) here, not in its exit, where
+			 * the SRCU grace period that costs (~10 ms) would hold up
+			 * whoever waits for the shell. */
+			if (w->pidfd >= 0) {
+				struct pollfd gone = {.fd = w->pidfd, .events = POLLIN};
+				int r;
+				while ((r = poll(&gone, 1, 2000)) < 0 && errno == EINTR)
+					continue;
+				if (r == 0) {
+					republish_marker(w);
+					continue;
+				}
+			}
+			if (left.n > 0) {
+				republish_marker(w); /* the jobs' changes are still the session's */
 				warden_linger(w, &left);
 			}
-			if (f.value) {
-				/* The broker saw the shell exit and waits for this answer
-				 * before it exits: the session is over. Staying would race
-				 * the human, whose changes from now on are theirs. */
-				protect_remove_marker(w->p->state, getpid());
-				warden_reply(*fd, &restored);
-				/* Headless, the asker is the shell itself: outlive it,
-				 * so the inotify instance it shares with us (its watches)
-				 * is destroyed here, not in its exit, where the SRCU
-				 * grace period that costs (~10 ms) would hold up whoever
-				 * waits for the shell. */
-				if (w->pidfd >= 0) {
-					struct pollfd gone = {.fd = w->pidfd, .events = POLLIN};
-					while (poll(&gone, 1, 2000) < 0 && errno == EINTR)
-						continue;
-				}
-				_exit(0);
-			}
-			warden_reply(*fd, &restored);
+			/* The session is over. Staying would race the human, whose
+			 * changes from now on are theirs. */
+			warden_exit(w);
 		}
 		if (pid_i >= 0 && (pfd[pid_i].revents & (POLLIN | POLLHUP | POLLERR))) {
 			/* The shell (or what it exec'd) has exited without a last
@@ -529,18 +745,73 @@ static _Noreturn void warden_main(struct warden *w)
 	strvec_free(&restored);
 	if (!clients_gone) {
 		if (w->inotify >= 0)
-			close(w->inotify);
+			retire_watches(w);
 		w->inotify = -1; /* the last check is a full one */
 		warden_check(w, &restored, "after the session");
 		for (size_t i = 0; i < restored.len; i++)
 			warden_print_restored(restored.items[i], "changed by a session that ended before it could check");
 		strvec_free(&restored);
 	}
+	/* jobs left by a shell that exec'd its last command, or was killed:
+	 * orphans are ours (report_session), followed like any others */
+	static struct jobs orphans;
+	report_session(w, true);
+	jobs_add_children(&orphans, getpid(), w->session);
+	if (orphans.n > 0)
+		warden_linger(w, &orphans);
 	protect_remove_marker(w->p->state, getpid());
-	_exit(0);
+	warden_exit(w);
 }
 
 /* ---- the start: before the fork, before confinement --------------------- */
+
+/* What the front end becomes once the session runs below the warden: it
+ * waits for the session's wait status, passes on the signals sent to it
+ * (not those of the terminal, which reach the session's group too), and
+ * ends as the session did, by the same signal if so. */
+static _Noreturn void front_wait(int fd)
+{
+	static const int forwarded[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM};
+	sigset_t set;
+	sigemptyset(&set);
+	for (size_t i = 0; i < sizeof forwarded / sizeof *forwarded; i++)
+		sigaddset(&set, forwarded[i]);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	int sigfd = signalfd(-1, &set, SFD_CLOEXEC);
+	pid_t session = 0;
+	ssize_t got;
+	while ((got = read(fd, &session, sizeof session)) < 0 && errno == EINTR)
+		continue;
+	if (got != (ssize_t)sizeof session) {
+		fprintf(stderr, "sbsh: the session could not be started\n");
+		_exit(70);
+	}
+	while (1) {
+		struct pollfd pfd[2] = {{.fd = fd, .events = POLLIN}, {.fd = sigfd, .events = POLLIN}};
+		if (poll(pfd, sigfd >= 0 ? 2 : 1, -1) < 0)
+			continue;
+		struct signalfd_siginfo si;
+		if (sigfd >= 0 && (pfd[1].revents & POLLIN) && read(sigfd, &si, sizeof si) == (ssize_t)sizeof si &&
+		    si.ssi_code != SI_KERNEL)
+			kill(session, (int)si.ssi_signo);
+		if (!(pfd[0].revents & (POLLIN | POLLHUP)))
+			continue;
+		int status;
+		if (read(fd, &status, sizeof status) != (ssize_t)sizeof status)
+			_exit(1); /* the warden died first */
+		if (WIFSIGNALED(status)) {
+			int sig = WTERMSIG(status);
+			signal(sig, SIG_DFL);
+			sigset_t one;
+			sigemptyset(&one);
+			sigaddset(&one, sig);
+			sigprocmask(SIG_UNBLOCK, &one, NULL);
+			raise(sig);
+			_exit(128 + sig);
+		}
+		_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
+	}
+}
 
 /* The shell's own copy of the warden's watches, taken before confinement
  * (inotify needs no write access, and the instance is the shell's alone). */
@@ -620,25 +891,35 @@ int protect_start(struct events *ev, bool broker, char *const *extra, struct pro
 	int nlive, ndead;
 	protect_sessions(state, &nlive, &ndead, NULL);
 	struct protect *saved = protect_load_mirror(state);
+	if (saved && !protect_covers(saved, live))
+		saved->moved = true; /* the set grew: take it anew */
 	struct protect *base;
-	if (saved && !saved->moved) {
+	/* a restore that failed left the sandbox's files: never the baseline */
+	bool dirty = protect_is_dirty(state);
+	if (saved && !saved->moved && !dirty) {
 		/* The usual start: every protected file has the metadata it had
 		 * when last found equal to the baseline. Nothing to read. */
 		base = saved;
 		protect_free(live);
 	} else {
-		if (saved && (nlive || ndead) && protect_need_all_data(saved)) {
+		if (saved && (nlive || ndead || dirty) && protect_need_all_data(saved)) {
 			/* A session still running, or one that died before it could
 			 * check: what differs from the baseline is theirs, not a human's. */
 			base = saved;
 			struct strvec restored;
 			strvec_init(&restored);
+			base->failed = 0;
 			protect_check(base, &restored);
-			const char *origin = ndead ? "changed by an earlier sbsh session that did not finish"
-			                           : "changed inside another running sbsh session";
+			if (dirty || base->failed)
+				protect_set_dirty(state, &restored); /* the warden keeps trying */
+			const char *origin = dirty ? "left by an earlier sbsh session whose restore failed"
+			                     : ndead ? "changed by an earlier sbsh session that did not finish"
+			                             : "changed inside another running sbsh session";
 			for (size_t i = 0; i < restored.len; i++) {
 				warden_print_restored(restored.items[i], origin);
-				events_restore(ev, restored.items[i], "earlier session");
+				char *path = warden_note_path(restored.items[i]);
+				events_restore(ev, path, "earlier session");
+				free(path);
 			}
 			strvec_free(&restored);
 			if (base->grown)
@@ -671,43 +952,89 @@ int protect_start(struct events *ev, bool broker, char *const *extra, struct pro
 		protect_free(base);
 		return -1;
 	}
-	/* The warden sets its own watches at its first check, which (with none
-	 * yet) is a full comparison with the baseline, so nothing done before
-	 * them is missed. Most sessions never ask for one: the shell's own
-	 * watches, set before anything runs, end them QUIET. (Setting them
-	 * here cost every start ~40 us, and the warden a second instance.) */
+	/* The warden's own watches, set before anything runs: it never takes
+	 * the shell's word (whose watches the agent can blind) that nothing
+	 * changed. What they see between checks is put in a page shared with
+	 * the shell, read-only there, which the shell reads at every line's
+	 * end: a line that changed nothing still costs no round trip. */
 	struct warden w = {.p = base, .fds = {shell_sv[0], broker_sv[0]}, .pidfd = -1, .sigfd = -1,
-	                   .inotify = -1, .no_broker = !broker};
-	w.origin = getpid();
+	                   .inotify = -1, .no_broker = !broker, .dirty = base->failed > 0,
+	                   .report_fd = -1, .front_pidfd = -1};
+	long page = sysconf(_SC_PAGESIZE);
+	void *saw = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	w.saw = saw == MAP_FAILED ? NULL : saw;
+	clock_gettime(CLOCK_REALTIME_COARSE, &w.since); /* what the kernel stamps inodes with */
+	w.inotify = w.dirty ? -1 : watch_all(&w);
+	tell_shell(&w, w.inotify < 0);
 	char *marker_tmp = NULL;
 	int marker = protect_marker_prepare(base->state, &marker_tmp);
 	fflush(stderr);
-	pid_t shell_pid = getpid();
 	/* The shell's own watches, made before the fork so that the warden
 	 * holds them too (see the session's last check). */
 	client_watch(&out->shell, base);
-	pid_t pid = fork();
+	/* The front end (this process, which the caller waits for) forks the
+	 * warden, and the warden forks the session, which goes on from here:
+	 * see report_session. */
+	int status_pipe[2] = {-1, -1};
+	pid_t front = getpid(), group = getpgrp();
+	pid_t pid = pipe2(status_pipe, O_CLOEXEC) == 0 ? fork() : -1;
 	if (pid == 0) {
-		close(lock);
-		close(shell_sv[1]);
-		if (broker_sv[1] >= 0)
-			close(broker_sv[1]);
-		/* marker stays open: its lock says this warden is alive */
-		if (!broker) {
-			w.shell_pid = shell_pid;
-			w.pidfd = (int)syscall(SYS_pidfd_open, shell_pid, 0);
-			if (w.pidfd >= 0 && getppid() != shell_pid) {
-				close(w.pidfd); /* the shell is already gone */
-				w.pidfd = -1;
+		close(status_pipe[0]);
+		prctl(PR_SET_CHILD_SUBREAPER, 1);
+		pid_t session = fork();
+		if (session > 0) {
+			close(lock);
+			close(shell_sv[1]);
+			if (broker_sv[1] >= 0)
+				close(broker_sv[1]);
+			/* marker stays open: its lock says this warden is alive */
+			w.session = w.origin = session;
+			w.report_fd = status_pipe[1];
+			w.front_pidfd = (int)syscall(SYS_pidfd_open, front, 0);
+			if (w.front_pidfd >= 0 && getppid() != front) {
+				close(w.front_pidfd); /* already gone */
+				w.front_pidfd = -1;
+				kill(session, SIGKILL);
 			}
+			if (!broker) {
+				w.shell_pid = session;
+				w.pidfd = (int)syscall(SYS_pidfd_open, session, 0);
+			}
+			ssize_t told = write(status_pipe[1], &session, sizeof session);
+			(void)told;
+			warden_main(&w);
 		}
-		warden_main(&w);
-	}
-	/* Out of our process group at once, not only when the warden gets to
-	 * its setsid(): a kill of the whole group (an agent tool's timeout)
-	 * right after the start must not take the warden with it. */
-	if (pid > 0)
+		if (session < 0)
+			_exit(70); /* the front end sees no session, and says so */
+		/* The session: back in the caller's process group (the warden
+		 * leaves it), and on with the start-up. */
+		close(status_pipe[1]);
+		setpgid(0, group);
+		pid = getppid();
+	} else if (pid > 0) {
+		/* Out of our process group at once, not only when the warden
+		 * gets to its setsid(): a kill of the whole group (an agent
+		 * tool's timeout) right after the start must not take the
+		 * warden with it. */
 		setpgid(pid, pid);
+		close(status_pipe[1]);
+		close(lock);
+		close(shell_sv[0]);
+		close(shell_sv[1]);
+		if (broker_sv[0] >= 0) {
+			close(broker_sv[0]);
+			close(broker_sv[1]);
+		}
+		if (marker >= 0)
+			close(marker);
+		/* the inotify instances are the warden's and the shell's: the
+		 * last reference must not go with this process, which the
+		 * caller waits for (see retire_watches) */
+		if (w.inotify >= 0)
+			close(w.inotify);
+		protect_client_unwatch(&out->shell);
+		front_wait(status_pipe[0]);
+	}
 	if (w.inotify >= 0)
 		close(w.inotify);
 	free(w.watches);
@@ -715,6 +1042,9 @@ int protect_start(struct events *ev, bool broker, char *const *extra, struct pro
 	if (broker_sv[0] >= 0)
 		close(broker_sv[0]);
 	if (pid < 0) {
+		for (int i = 0; i < 2; i++)
+			if (status_pipe[i] >= 0)
+				close(status_pipe[i]);
 		protect_client_unwatch(&out->shell);
 		close(shell_sv[1]);
 		if (broker_sv[1] >= 0)
@@ -730,8 +1060,12 @@ int protect_start(struct events *ev, bool broker, char *const *extra, struct pro
 	}
 	protect_marker_publish(base->state, marker_tmp, marker, pid);
 	close(lock); /* releases the lock */
+	if (w.saw) {
+		mprotect(w.saw, (size_t)page, PROT_READ);
+		out->shell.warden_saw = w.saw;
+	}
 	out->shell.fd = shell_sv[1];
-	out->shell.pid = shell_pid;
+	out->shell.pid = getpid();
 	out->shell.warden = pid;
 	out->broker_fd = broker_sv[1];
 	out->root = xstrdup(base->root);

@@ -38,6 +38,10 @@ int warden_send_check(int fd, enum broker_check_kind kind)
 int warden_ask_check(int fd, enum broker_check_kind kind, struct strvec *out)
 {
 	struct broker_frame f;
+	/* an answer nobody read (to a frame forged from inside the sandbox)
+	 * must not pass for this one */
+	while (recv(fd, &f, sizeof f, MSG_DONTWAIT) > 0)
+		continue;
 	if (warden_send_check(fd, kind) != 0)
 		return -1;
 	while (1) {
@@ -108,10 +112,34 @@ static const char *why_protected(const char *path)
 	return "protected: it runs or is read outside the sandbox";
 }
 
-void warden_print_restored(const char *path, const char *origin)
+char *warden_note_path(const char *entry)
 {
-	fprintf(stderr, "sbsh: restored %s (%s; %s)\n", path, origin, why_protected(path));
+	const char *sep = strchr(entry, WARDEN_NOTE_SEP);
+	return sep ? xstrndup(entry, (size_t)(sep - entry)) : xstrdup(entry);
+}
+
+void warden_print_restored(const char *entry, const char *origin)
+{
+	char *path = warden_note_path(entry);
+	const char *sep = strchr(entry, WARDEN_NOTE_SEP);
+	char kind = sep ? sep[1] : 0;
+	const char *detail = kind && sep[2] == WARDEN_NOTE_SEP ? sep + 3 : "";
+	const char *why = why_protected(path);
+	if (kind == WARDEN_NOTE_QUARANTINED)
+		fprintf(stderr, "sbsh: moved to quarantine: %s (%s; %s); the human can recover it from %s\n", path,
+		        origin, why, detail);
+	else if (kind == WARDEN_NOTE_KEPT)
+		fprintf(stderr, "sbsh: restored %s (%s; %s); what was there is in quarantine: %s\n", path, origin, why,
+		        detail);
+	else if (kind == WARDEN_NOTE_FAILED)
+		fprintf(stderr,
+		        "sbsh: FAILED TO RESTORE %s (%s; %s): %s; it stays as the sandbox left it, is tried again "
+		        "after every line, and is not taken as the baseline\n",
+		        path, origin, why, detail);
+	else
+		fprintf(stderr, "sbsh: restored %s (%s; %s)\n", path, origin, why);
 	fflush(stderr);
+	free(path);
 }
 
 /* ---- the session's end --------------------------------------------------- */

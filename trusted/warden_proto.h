@@ -8,11 +8,21 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "trusted/broker_proto.h"
 
 struct strvec;
+
+/* An entry of a RESTORED answer is a path in the project, put back; or
+ * PATH SEP KIND SEP DETAIL: KIND 'q', moved to quarantine at DETAIL (it
+ * was not in the baseline); 'k', put back, and what was there is kept in
+ * the quarantine at DETAIL; 'f', it could not be restored (DETAIL: why). */
+#define WARDEN_NOTE_SEP '\x1f'
+#define WARDEN_NOTE_QUARANTINED 'q'
+#define WARDEN_NOTE_KEPT 'k'
+#define WARDEN_NOTE_FAILED 'f'
 
 /* One of the shell's inotify watches on the protected set. */
 struct protect_watch {
@@ -35,6 +45,7 @@ struct protect_client {
 	                * no longer cover the files: after a restore or a rename) */
 	struct protect_watch *watches;
 	size_t nwatches;
+	const uint32_t *warden_saw; /* non-zero: the warden's own watches saw a change, ask */
 };
 
 /* Closes the client's watches: from then on it asks the warden every time. */
@@ -50,8 +61,12 @@ int warden_ask_check(int fd, enum broker_check_kind kind, struct strvec *out);
 /* The warden's side: answers a CHECK with the paths it put back. */
 void warden_reply(int fd, const struct strvec *restored);
 
-/* Tells the agent, on stderr, that path was put back, and why it matters. */
-void warden_print_restored(const char *path, const char *origin);
+/* Tells the agent, on stderr, what became of the path of a RESTORED
+ * entry (put back, moved to quarantine, not restored), and why it matters. */
+void warden_print_restored(const char *entry, const char *origin);
+
+/* The path of a RESTORED entry, new. */
+char *warden_note_path(const char *entry);
 
 /* The broker's check after the shell has exited (printed on its stderr);
  * also the shell's last one, when it may have changed something. */
