@@ -715,7 +715,7 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 	bool said_no = false;
 	/* What the human was shown up front and said yes to runs, unless the
 	 * run-time check finds more; a no binds the command whatever its argv. */
-	if (v != VERDICT_SAFE && answered_up_front(p, b, &said_no) && v <= b->verdict) {
+	if (v != VERDICT_SAFE && b && answered_up_front(p, b, &said_no) && v <= b->verdict) {
 		events_command(p->opts.events, argv, verdict_name(v), "allow", "human");
 		classify_result_free(&r);
 		free(facts_text);

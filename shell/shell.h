@@ -124,7 +124,6 @@ struct shell {
 	char *main_script;       /* the script file run (the stack's bottom), else NULL */
 	struct call_frame *frames; /* innermost last */
 	size_t nframes, frames_cap;
-	unsigned lineno;         /* $LINENO: line of the command being run */
 	/* The simple command being run: what the static pass knew of it binds
 	 * its run-time check (hooks/approve.c). Never dereferenced there. */
 	const struct node *running_simple;
@@ -141,6 +140,7 @@ struct shell {
 	} expanded_stdin;
 
 	unsigned alias_generation; /* bumped by alias/unalias: the reader reparses */
+	unsigned lineno;           /* $LINENO: line of the command being run */
 
 	/* getopts: position inside a bundle of short options (-abc). */
 	size_t getopts_offset;
@@ -179,13 +179,13 @@ struct shell {
 	/* exec.c: an interactive shell's foreground job died of SIGINT, or a
 	 * nesting limit was hit: the rest of the command line is abandoned. */
 	bool interrupted;
+	/* builtins/control.c: an interactive `exit` was refused once because
+	 * of stopped jobs; the next one in a row exits. */
+	bool exit_warned;
 	/* exec.c, jobs.c: the statuses of the last pipeline (one for a simple
 	 * command), read by the computed array $PIPESTATUS. */
 	int *pipestatus;
 	size_t npipestatus, pipestatus_cap;
-	/* builtins/control.c: an interactive `exit` was refused once because
-	 * of stopped jobs; the next one in a row exits. */
-	bool exit_warned;
 	/* shell.c: the files behind the descriptors sbsh held for itself when
 	 * the shell was made (the event stream, the warden's socket...), so a
 	 * path such as /dev/fd/N or /proc/self/fd/N cannot reopen one. */
