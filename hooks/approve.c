@@ -97,30 +97,40 @@ static int load_allow_list(struct allow_list *l, const char *path)
 	return 0;
 }
 
-/* The project's list: .agentcommands.json in the current folder or the
- * nearest parent that has one, stopping at the top of the git work tree. */
+/* The project's list: .agentcommands.json at the top of the git work tree
+ * the shell starts in (the one the warden protects), or, outside git, in
+ * the starting folder itself. One the agent writes in a subfolder is never
+ * honoured, not even by a nested sbsh started there (the warden takes it
+ * away at the session's end). */
 static char *project_allow_path(void)
 {
-	char dir[PATH_MAX];
+	char dir[PATH_MAX], start[PATH_MAX];
 	if (!getcwd(dir, sizeof dir))
 		return NULL;
+	strcpy(start, dir);
+	const char *top = start;
 	while (1) {
 		size_t n = strlen(dir);
-		char *candidate = xasprintf("%s/.agentcommands.json", n == 1 ? "" : dir);
-		if (access(candidate, F_OK) == 0)
-			return candidate;
-		free(candidate);
 		char *git = xasprintf("%s/.git", n == 1 ? "" : dir);
-		bool top = access(git, F_OK) == 0;
+		bool found = access(git, F_OK) == 0;
 		free(git);
-		if (top || n == 1)
-			return NULL;
+		if (found) {
+			top = dir;
+			break;
+		}
+		if (n == 1)
+			break;
 		char *slash = strrchr(dir, '/');
 		if (slash == dir)
 			dir[1] = '\0';
 		else
 			*slash = '\0';
 	}
+	char *candidate = xasprintf("%s/.agentcommands.json", strcmp(top, "/") == 0 ? "" : top);
+	if (access(candidate, F_OK) == 0)
+		return candidate;
+	free(candidate);
+	return NULL;
 }
 
 static char *user_allow_path(void)

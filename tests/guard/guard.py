@@ -198,6 +198,20 @@ try:
         check(kept(work) and status == REFUSED, "the entry allows no more inside: " + script.replace("\n", "\u2424"), err)
     os.unlink(os.path.join(work, ".agentcommands.json"))
 
+    # Only the list at the top of the work tree counts: one in a subfolder
+    # (the agent can write it) is not honoured there, not even by a shell
+    # started in that subfolder.
+    sub = os.path.join(work, "deep", "er")
+    os.makedirs(os.path.join(sub, "data"), exist_ok=True)
+    with open(os.path.join(sub, "data", "keep"), "w") as f:
+        f.write("keep\n")
+    with open(os.path.join(sub, ".agentcommands.json"), "w") as f:
+        f.write('{"allow": ["rm -rf data"]}\n')
+    status, err = headless("rm -rf data", sub)
+    check(os.path.exists(os.path.join(sub, "data", "keep")) and status == REFUSED,
+          "an allow-list in a subfolder of the work tree is not honoured", "status %d: %s" % (status, err))
+    shutil.rmtree(os.path.join(work, "deep"), ignore_errors=True)
+
     # At a terminal: asked once; no means it does not run, yes runs it.
     term_env = dict(os.environ, TERM="xterm")
     term_env.pop("CI", None)
