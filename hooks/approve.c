@@ -107,7 +107,7 @@ static char *project_allow_path(void)
 	char dir[PATH_MAX], start[PATH_MAX];
 	if (!getcwd(dir, sizeof dir))
 		return NULL;
-	strcpy(start, dir);
+	snprintf(start, sizeof start, "%s", dir);
 	const char *top = start;
 	while (1) {
 		size_t n = strlen(dir);
