@@ -2147,9 +2147,7 @@ enum verdict classify_argv(struct classifier *cl, char *const *argv, const char 
 	return classify_argv_facts(cl, argv, resolved_path, target, NULL, out);
 }
 
-/* Whether an operand names a descriptor rather than a file: what it reads
- * is another program's output (<( ), a pipe). */
-static bool names_descriptor(const char *s)
+bool cl_names_descriptor(const char *s)
 {
 	return strncmp(s, "/dev/fd/", 8) == 0 || strncmp(s, "/proc/self/fd/", 14) == 0 ||
 	       strncmp(s, "/proc/thread-self/fd/", 21) == 0;
@@ -2174,7 +2172,7 @@ enum verdict classify_argv_facts(struct classifier *cl, char *const *argv, const
 		a[i].text = argv[i];
 		a[i].known = true;
 		/* The k-th /dev/fd/N operand reads the k-th <( ) of the command. */
-		if (i > 0 && facts && names_descriptor(argv[i]) && nproc < facts->nprocsubs)
+		if (i > 0 && facts && cl_names_descriptor(argv[i]) && nproc < facts->nprocsubs)
 			a[i].procsub = facts->procsubs[nproc++];
 	}
 	struct judgement j;

@@ -33,6 +33,10 @@ struct cctx;
 
 /* ---- engine services for the handlers (classify.c) ---- */
 
+/* Whether an operand names a descriptor (/dev/fd/N, /proc/self/fd/N)
+ * rather than a file: what it reads is another program's output. */
+bool cl_names_descriptor(const char *s);
+
 /* Judges an argv (the first element names the command). */
 struct judgement cl_judge_argv(struct cctx *c, const struct sarg *a, size_t n,
                                const struct stdin_src *in);

@@ -225,35 +225,7 @@ static bool names_stdin(const char *t)
 
 static bool names_descriptor(const char *t)
 {
-	return starts(t, "/dev/fd/") || starts(t, "/proc/self/fd/") || starts(t, "/proc/thread-self/fd/") ||
-	       starts(t, "/dev/std");
-}
-
-/* An interpreter's program operand that is not a file of the project: the
- * output of a <( ), standard input by name, another descriptor, a script
- * written earlier on the line. *handled says whether it was one. */
-static struct judgement judge_code_operand(struct cctx *c, const char *lang, const struct sarg *x,
-                                           const struct stdin_src *in, int at, bool *handled)
-{
-	*handled = true;
-	if (x->procsub) {
-		struct stdin_src src = cl_procsub_output(c, x->procsub);
-		return judge_code_stdin(c, lang, &src);
-	}
-	if (names_stdin(x->text))
-		return judge_code_stdin(c, lang, in);
-	if (names_descriptor(x->text)) {
-		struct stdin_src unknown = {STDIN_UNKNOWN, NULL};
-		return judge_code_stdin(c, lang, &unknown);
-	}
-	const char *written = NULL;
-	int w = cl_written_file(c, x->text, &written);
-	if (w == 1)
-		return rules_judge_code(c, lang, written);
-	if (w == 0)
-		return J(VERDICT_ASK, cl_printf(c, "%s runs a script written on this line", lang), at);
-	*handled = false;
-	return SAFE_J;
+	return cl_names_descriptor(t) || starts(t, "/dev/std");
 }
 
 /* The text of a program's code operand when it is not a file of the
@@ -277,6 +249,24 @@ static int code_operand_text(struct cctx *c, const struct sarg *x, const struct 
 	if (names_descriptor(x->text))
 		return 0;
 	return cl_written_file(c, x->text, text);
+}
+
+/* An interpreter's program operand that is not a file of the project
+ * (code_operand_text): judged as that code. *handled says whether it was one. */
+static struct judgement judge_code_operand(struct cctx *c, const char *lang, const struct sarg *x,
+                                           const struct stdin_src *in, int at, bool *handled)
+{
+	const char *text;
+	int w = code_operand_text(c, x, in, &text);
+	*handled = w >= 0;
+	if (w == 1)
+		return rules_judge_code(c, lang, text);
+	if (w < 0)
+		return SAFE_J;
+	struct stdin_src unknown = {STDIN_UNKNOWN, text};
+	struct judgement j = judge_code_stdin(c, lang, &unknown);
+	j.at = at;
+	return j;
 }
 
 /* ---- the shells ------------------------------------------------------------------- */
