@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "trusted/approver_socket.h"
+#include "trusted/grants.h"
 #include "trusted/broker_proto.h"
 #include "trusted/prompt.h"
 #include "lib/util.h"
@@ -32,20 +33,6 @@
 /* A connection that has not asked anything by then is dropped (startup's
  * probe connects and leaves at once). */
 #define APPROVER_IDLE_MS 10000
-/* A yes also answers the same question asked again from inside the
- * command it let run (a nested sbsh: one command, one question), for this
- * long, while the shell that asked lives. */
-#define APPROVER_GRANTS_MAX 16
-#define APPROVER_GRANT_MS 120000
-
-struct grant {
-	pid_t pid;       /* the asker the human answered (from the kernel) */
-	char *folder;    /* its working folder then (from the kernel) */
-	char *commands;  /* what it was shown, "; " between commands */
-	char *cmdline;   /* its command line then: an asker that exec'd since is inside */
-	int64_t until_ms;
-};
-
 struct asker {
 	int fd;                     /* -1: a free slot */
 	pid_t pid;                  /* the broker, from the kernel */
@@ -72,7 +59,7 @@ struct approver {
 	size_t ntyped;
 	char code[5];
 	uint64_t next_order;
-	struct grant grants[APPROVER_GRANTS_MAX];
+	struct grant_table grants;
 };
 
 static int64_t now_ms(void)
@@ -110,142 +97,18 @@ static void answer_and_drop(struct approver *a, int i, int answer)
 	drop(a, i);
 }
 
-/* A process's working folder, from the kernel (the asker's own word for
- * it is not taken): malloc'd, or NULL. */
-static char *cwd_of(pid_t pid)
-{
-	char link[64], buf[4096];
-	snprintf(link, sizeof link, "/proc/%ld/cwd", (long)pid);
-	ssize_t n = readlink(link, buf, sizeof buf - 1);
-	if (n <= 0)
-		return NULL;
-	buf[n] = '\0';
-	return xstrdup(buf);
-}
-
-static char *cmdline_of(pid_t pid)
-{
-	char path[64];
-	snprintf(path, sizeof path, "/proc/%ld/cmdline", (long)pid);
-	size_t len = 0;
-	char *text = util_read_file(path, 0, 1u << 20, &len);
-	if (!text)
-		return NULL;
-	for (size_t i = 0; i < len; i++)
-		if (!text[i])
-			text[i] = ' ';
-	return text;
-}
-
-static pid_t parent_of(pid_t pid)
-{
-	char path[64], buf[512];
-	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	ssize_t n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	/* pid (comm) state ppid ...: comm may hold anything, so from the last ')' */
-	const char *p = strrchr(buf, ')');
-	long ppid = 0;
-	if (!p || sscanf(p + 1, " %*c %ld", &ppid) != 1)
-		return 0;
-	return (pid_t)ppid;
-}
-
-static bool descends_from(pid_t pid, pid_t ancestor)
-{
-	for (int depth = 0; pid > 1 && depth < 128; depth++) {
-		pid = parent_of(pid);
-		if (pid == ancestor)
-			return true;
-	}
-	return false;
-}
-
-/* Whether every command of text ("; " between them) is one of list's. */
-static bool commands_within(const char *text, const char *list)
-{
-	for (const char *p = text; *p;) {
-		const char *end = strstr(p, "; ");
-		size_t len = end ? (size_t)(end - p) : strlen(p);
-		bool found = false;
-		for (const char *q = list; *q && !found;) {
-			const char *qend = strstr(q, "; ");
-			size_t qlen = qend ? (size_t)(qend - q) : strlen(q);
-			found = qlen == len && memcmp(p, q, len) == 0;
-			q += qlen + (qend ? 2 : 0);
-		}
-		if (!found)
-			return false;
-		p += len + (end ? 2 : 0);
-	}
-	return true;
-}
-
-static void grant_forget(struct grant *g)
-{
-	free(g->folder);
-	free(g->commands);
-	free(g->cmdline);
-	memset(g, 0, sizeof *g);
-}
-
-/* The human said yes to k's question: remember it for what runs inside. */
+/* The human said yes to k's question: remembered for what runs inside. */
 static void grant_remember(struct approver *a, const struct asker *k)
 {
-	char *folder = cwd_of(k->pid);
-	if (!folder || approval_needs_code(&k->q)) {
-		free(folder);
-		return;
-	}
-	struct grant *slot = &a->grants[0];
-	for (int i = 0; i < APPROVER_GRANTS_MAX; i++)
-		if (a->grants[i].until_ms < slot->until_ms)
-			slot = &a->grants[i];
-	grant_forget(slot);
-	*slot = (struct grant){.pid = k->pid, .folder = folder, .commands = xstrdup(k->q.command),
-	                       .cmdline = cmdline_of(k->pid), .until_ms = now_ms() + APPROVER_GRANT_MS};
+	if (!approval_needs_code(&k->q))
+		grants_remember(&a->grants, k->pid, k->q.command);
 }
 
 /* Whether k asks, from inside a command the human let run, only what the
  * human already said yes to, in the same folder. Never an escape. */
 static const struct grant *granted(struct approver *a, const struct asker *k)
 {
-	if (approval_needs_code(&k->q))
-		return NULL;
-	char *folder = NULL;
-	const struct grant *found = NULL;
-	for (int i = 0; i < APPROVER_GRANTS_MAX && !found; i++) {
-		struct grant *g = &a->grants[i];
-		if (!g->commands)
-			continue;
-		if (g->until_ms <= now_ms() || kill(g->pid, 0) != 0) {
-			grant_forget(g);
-			continue;
-		}
-		if (!folder && !(folder = cwd_of(k->pid)))
-			break;
-		if (strcmp(folder, g->folder) != 0 || !commands_within(k->q.command, g->commands))
-			continue;
-		/* Inside what it let run: a process it started, or the asker itself
-		 * once it exec'd the command (sbsh runs a line's last command so).
-		 * The same shell asking again on a later line is asked again. */
-		if (k->pid == g->pid) {
-			char *now = cmdline_of(k->pid);
-			if (now && g->cmdline && strcmp(now, g->cmdline) != 0)
-				found = g;
-			free(now);
-		} else if (descends_from(k->pid, g->pid)) {
-			found = g;
-		}
-	}
-	free(folder);
-	return found;
+	return approval_needs_code(&k->q) ? NULL : grants_find(&a->grants, k->pid, k->q.command);
 }
 
 /* Takes a question off a connection. Anything but one well-formed ASK
@@ -278,9 +141,7 @@ static void read_question(struct approver *a, int i)
 	}
 	if (strcmp(fields[0], "release") == 0) {
 		/* Only the process the kernel names can end its own grants. */
-		for (int g = 0; g < APPROVER_GRANTS_MAX; g++)
-			if (a->grants[g].commands && a->grants[g].pid == k->pid)
-				grant_forget(&a->grants[g]);
+		grants_release(&a->grants, k->pid);
 		free(f);
 		answer_and_drop(a, i, BROKER_NO);
 		return;
@@ -643,8 +504,7 @@ int approver_main(void)
 	if (a.have_saved)
 		tcsetattr(a.tty, TCSANOW, &a.saved);
 	say(&a, "sbsh: approver stopped.\n");
-	for (int i = 0; i < APPROVER_GRANTS_MAX; i++)
-		grant_forget(&a.grants[i]);
+	grants_clear(&a.grants);
 	close(a.tty);
 	free(a.path);
 	return 0;
