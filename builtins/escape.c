@@ -26,6 +26,12 @@ BUILTIN_FN(escape)
 	struct strbuf cmd;
 	strbuf_init(&cmd);
 	describe(&cmd, argc, argv);
+	if (sh->broker_fd < 0 && sh->nested_session) {
+		shell_error(sh, "refused ESCAPE (inside a session): %s — only the session's own sbsh can run a "
+		            "command outside its sandbox; this one runs inside it", cmd.data);
+		strbuf_free(&cmd);
+		return STATUS_REFUSED;
+	}
 	if (sh->broker_fd < 0) {
 		/* Only the broker, forked before confinement, can run it outside;
 		 * a quiet sbsh -c (frontend/startup.c) has none although a human is there. */

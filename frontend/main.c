@@ -254,6 +254,7 @@ int main(int argc, char **argv)
 	shell_init(&sh, environ);
 	sh.broker_fd = st.broker_fd;
 	sh.quiet = st.quiet;
+	sh.nested_session = st.session_socket != NULL;
 	sh.session_leader = st.pty_path != NULL;
 	sh.history_fd = st.history_fd;
 	sh.pending_guard = st.state.guard_pending ? &st.state : NULL;
@@ -269,7 +270,7 @@ int main(int argc, char **argv)
 	struct policy_options po = {.headless = st.headless, .broker_fd = st.broker_fd, .events = st.events, .protect = &st.protect.shell,
 	                             .rules = st.classify_rules.items, .cl = st.classifier,
 	                             .nobody_why = st.quiet && st.terminal ? QUIET_NOBODY_WHY : NULL,
-	                             .ask_approver = st.ask_approver, .text_safe = st.text_safe, .approval_timeout_s = st.broker.timeout_s};
+	                             .ask_approver = st.ask_approver, .session_socket = st.session_socket, .text_safe = st.text_safe, .approval_timeout_s = st.broker.timeout_s};
 	policy_init(&sh, &po);
 	protect_client_settle(&st.protect.shell);
 	sh.opt.expand_aliases = true;

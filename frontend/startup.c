@@ -7,6 +7,7 @@
 #include "frontend/config.h"
 #include "frontend/modes.h"
 #include "trusted/approver_client.h"
+#include "trusted/session_socket.h"
 #include "trusted/broker.h"
 #include "trusted/warden.h"
 #include "hooks/classify.h"
@@ -233,9 +234,19 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 	/* Who is asked: an approver when one runs, else the terminal stdio is
 	 * on; nobody with CI or --headless. Without a terminal, one lstat of
 	 * the approver's socket decides whether a broker is forked. */
-	bool terminal = !st->headless && stdio_is_terminal();
+	/* Inside a session (SBSH_SESSION, which the session's broker sets),
+	 * questions go to that broker: the human is asked once whatever the
+	 * depth, and this sbsh forks no broker of its own. Who listens there is
+	 * checked when the first question is put (hooks/session_client.h):
+	 * one lstat here. */
+	const char *session = getenv(SESSION_SOCKET_ENV);
+	struct stat session_sb;
+	if (!st->headless && session && session[0] == '/' && lstat(session, &session_sb) == 0 &&
+	    S_ISSOCK(session_sb.st_mode) && session_sb.st_uid == geteuid())
+		st->session_socket = xstrdup(session);
+	bool terminal = !st->headless && !st->session_socket && stdio_is_terminal();
 	st->terminal = terminal;
-	if (!st->headless && !terminal && !approver_present())
+	if (!st->headless && !terminal && !st->session_socket && !approver_present())
 		st->headless = true;
 
 	if (events_spec && *events_spec) {
@@ -275,7 +286,7 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 	if (!st->headless && !terminal && text && !may_escape)
 		st->quiet = true;
 	st->ask_approver = !st->headless;
-	bool want_broker = !st->headless && !st->quiet;
+	bool want_broker = !st->headless && !st->quiet && !st->session_socket;
 
 	/* The rules are made before anything is forked: a fork makes each
 	 * page written after it a copy (~100 us of faults for these). */

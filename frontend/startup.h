@@ -36,6 +36,7 @@ struct startup {
 	bool ask_approver;    /* no broker: the shell asks the approver itself */
 	bool text_safe;       /* the -c text needs nobody as written */
 	bool terminal;        /* stdio is the controlling terminal: a human is there */
+	char *session_socket; /* a nested sbsh: its session's broker asks for it, or NULL */
 };
 
 /* Reads the config file and removes sbsh's own options from argv (shell

@@ -15,6 +15,7 @@
 
 #include "hooks/broker_client.h"
 #include "trusted/approver_client.h"
+#include "hooks/session_client.h"
 #include "trusted/broker_proto.h"
 #include "sandbox/denial.h"
 #include "lib/events.h"
@@ -46,7 +47,8 @@ struct policy {
 	char **line_keys;           /* per item: the command as asked, NULL when SAFE */
 	unsigned char *line_answer; /* per item: enum item_answer */
 	bool up_front_unanswered;   /* the line's question timed out: not asked again */
-	bool approver_said_yes;     /* this line: the approver's grants end with it */
+	bool human_said_yes;        /* this line: the grants of the yes end with it */
+	char session_why[256];      /* the session broker's reason for a refusal */
 	struct timespec line_start; /* of the top-level line being run */
 };
 
@@ -385,7 +387,7 @@ static const char *pre_approve_hint(struct policy *p)
  * there, and what it answers is kept here, in the shell, either way). */
 static bool can_ask(const struct policy *p)
 {
-	return !p->opts.headless && (p->opts.broker_fd >= 0 || p->opts.ask_approver);
+	return !p->opts.headless && (p->opts.broker_fd >= 0 || p->opts.session_socket || p->opts.ask_approver);
 }
 
 /* Asks the human; as broker_request_approval. */
@@ -393,17 +395,29 @@ static int ask_human(struct shell *sh, const char *verdict, const char *command,
                      const char *marks, const char **why)
 {
 	struct policy *p = sh->policy;
-	if (p->opts.broker_fd >= 0)
-		return broker_request_approval(p->opts.broker_fd, verdict, command, reason, marks, why);
 	char cwd[PATH_MAX];
 	struct approval_question q = {
 		.folder = getcwd(cwd, sizeof cwd) ? cwd : "?", .verdict = verdict, .command = command,
 		.reason = reason, .marks = marks ? marks : "", .program = "", .warning = "",
 		.timeout_s = p->opts.approval_timeout_s ? p->opts.approval_timeout_s : 60,
 	};
-	int answer = approver_ask(&q, denial_sandbox_roots(sh), why);
+	int answer;
+	if (p->opts.session_socket && !p->opts.session_server &&
+	    !(p->opts.session_server = session_client_trust(p->opts.session_socket))) {
+		answer = -1;
+		*why = "the session's socket (SBSH_SESSION) is not its broker's: nobody to ask";
+	} else if (p->opts.session_socket) {
+		answer = session_client_ask(p->opts.session_socket, p->opts.session_server, &q, p->session_why,
+		                            sizeof p->session_why);
+		if (answer < 0)
+			*why = p->session_why;
+	} else if (p->opts.broker_fd >= 0) {
+		answer = broker_request_approval(p->opts.broker_fd, verdict, command, reason, marks, why);
+	} else {
+		answer = approver_ask(&q, denial_sandbox_roots(sh), why);
+	}
 	if (answer == BROKER_YES_ONCE || answer == BROKER_YES_SESSION)
-		p->approver_said_yes = true;
+		p->human_said_yes = true;
 	if (answer < 0 && !*why)
 		*why = p->opts.nobody_why ? p->opts.nobody_why : "headless, nobody to approve";
 	return answer;
@@ -565,9 +579,14 @@ void policy_line_end(struct shell *sh)
 		strvec_free(&p->line_ok);
 		strvec_free(&p->line_no);
 		line_forget(p);
-		if (p->approver_said_yes)
+		/* The yes answered what ran inside this line, no more. */
+		if (p->human_said_yes && p->opts.session_socket)
+			session_client_release(p->opts.session_socket, p->opts.session_server);
+		else if (p->human_said_yes && p->opts.broker_fd >= 0)
+			broker_request_release(p->opts.broker_fd);
+		else if (p->human_said_yes)
 			approver_release(denial_sandbox_roots(sh));
-		p->approver_said_yes = false;
+		p->human_said_yes = false;
 	}
 }
 

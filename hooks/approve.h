@@ -19,6 +19,10 @@ struct policy_options {
 	/* Without a broker, ask `sbsh --approver' directly when one runs
 	 * (trusted/approver_client.h: approver_ask). */
 	bool ask_approver;
+	/* A nested sbsh: its session's broker, which asks the human for it
+	 * (hooks/session_client.h), or NULL. server: who listens there. */
+	const char *session_socket;
+	pid_t session_server;
 	bool text_safe;    /* the -c text needs nobody as written: nothing to ask up front */
 	unsigned approval_timeout_s;
 	bool off;          /* classification turned off (--no-classify) */

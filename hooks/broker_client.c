@@ -131,3 +131,15 @@ int broker_request_approval(int fd, const char *verdict, const char *command, co
 	return answer == BROKER_YES_ONCE || answer == BROKER_YES_SESSION || answer == BROKER_TIMEOUT ? answer
 	                                                                                              : BROKER_NO;
 }
+
+void broker_request_release(int fd)
+{
+	struct broker_frame f;
+	memset(&f, 0, BROKER_HEADER_SIZE);
+	f.magic = BROKER_MAGIC;
+	f.type = BROKER_RELEASE;
+	ssize_t ignored;
+	do
+		ignored = send(fd, &f, BROKER_HEADER_SIZE, MSG_NOSIGNAL);
+	while (ignored < 0 && errno == EINTR);
+}

@@ -14,4 +14,8 @@ int broker_request_escape(int fd, char *const *argv, const char **why);
 int broker_request_approval(int fd, const char *verdict, const char *command, const char *reason,
                             const char *marks, const char **why);
 
+/* The line is over: the human's yes to it no longer answers what runs
+ * inside it (a nested sbsh). Sends only; no answer is awaited. */
+void broker_request_release(int fd);
+
 #endif

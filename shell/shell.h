@@ -152,6 +152,8 @@ struct shell {
 	int broker_fd;       /* socket to the unsandboxed broker, -1 when nobody can be asked */
 	bool quiet;          /* sbsh -c whose text needed nobody as written: no broker
 	                      * was forked, nobody can be asked (frontend/startup.c) */
+	bool nested_session; /* inside a session: its broker asks the human, and
+	                      * nothing here can run outside the sandbox */
 	bool session_leader; /* on the broker's pty, in a session of our own: our exit
 	                      * hangs up the terminal's foreground process group */
 	int history_fd;      /* the history file, opened before confinement, or -1 */

@@ -23,6 +23,9 @@
 #include <unistd.h>
 
 #include "trusted/approver_client.h"
+#include "trusted/grants.h"
+#include "trusted/session_socket.h"
+#include "lib/proc_status.h"
 #include "trusted/prompt.h"
 #include "sandbox/sandbox.h"
 #include "lib/util.h"
@@ -43,6 +46,18 @@ static int broker_wait_status(int wstatus)
 
 /* ---- the broker's state ---------------------------------------------- */
 
+/* A nested shell connected to the session's socket: at most a few at once,
+ * and one that asks nothing for a while is dropped, so connections held
+ * open by the agent cannot stop the real ones. */
+#define SESSION_PEERS_MAX 8
+#define SESSION_IDLE_MS 10000
+
+struct session_peer {
+	int fd; /* -1: a free slot */
+	pid_t pid; /* from the kernel */
+	int64_t since_ms;
+};
+
 struct broker {
 	const struct broker_options *opts;
 	int sock;
@@ -60,6 +75,10 @@ struct broker {
 	bool shell_done;
 	char **writable;   /* the sandbox's writable folders, once needed */
 	bool writable_known;
+	int session_listener; /* nested shells' questions (session_socket.h), or -1 */
+	char *session_path;
+	struct session_peer peers[SESSION_PEERS_MAX];
+	struct grant_table grants; /* the human's yes, for what runs inside */
 };
 
 static void tty_print(struct broker *b, const char *s)
@@ -420,7 +439,7 @@ static void serve_request(struct broker *b)
 		why = "malformed request";
 	else if (f.type == BROKER_SIGNAL)
 		why = NULL;
-	else if (f.type == BROKER_APPROVE)
+	else if (f.type == BROKER_APPROVE || f.type == BROKER_RELEASE)
 		why = NULL;
 	else if (f.type != BROKER_ESCAPE)
 		why = "unexpected request";
@@ -459,7 +478,12 @@ static void serve_request(struct broker *b)
 				send_frame(b->sock, BROKER_REFUSED, 0, nobody);
 			else
 				send_frame(b->sock, BROKER_RESULT, answer, NULL);
+			/* Every process of the session descends from the shell. */
+			if ((answer == BROKER_YES_ONCE || answer == BROKER_YES_SESSION) && !approval_needs_code(&q))
+				grants_remember(&b->grants, b->shell, q.command);
 		}
+	} else if (!why && f.type == BROKER_RELEASE) {
+		grants_release(&b->grants, b->shell);
 	} else if (!why) {
 		char *program = resolve_program(b, argv[0], fds[3]);
 		char cwd[PATH_MAX] = "?";
@@ -507,6 +531,141 @@ static void serve_request(struct broker *b)
 	}
 	for (int i = 0; i < nfds; i++)
 		close(fds[i]);
+}
+
+/* ---- nested shells: the session's socket ------------------------------ */
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void peer_drop(struct session_peer *k)
+{
+	close(k->fd);
+	*k = (struct session_peer){.fd = -1};
+}
+
+/* Takes connections from processes of this session only (the kernel says
+ * who connects; the shell and everything it starts descend from us). */
+static void accept_peers(struct broker *b)
+{
+	while (1) {
+		int fd = accept4(b->session_listener, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+		if (fd < 0) {
+			if (errno == EINTR)
+				continue;
+			return;
+		}
+		struct ucred cred;
+		socklen_t len = sizeof cred;
+		struct session_peer *slot = NULL;
+		for (int i = 0; i < SESSION_PEERS_MAX && !slot; i++)
+			if (b->peers[i].fd < 0)
+				slot = &b->peers[i];
+		if (!slot || getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0 || cred.uid != geteuid() ||
+		    !proc_descends_from(cred.pid, getpid())) {
+			close(fd);
+			continue;
+		}
+		*slot = (struct session_peer){.fd = fd, .pid = cred.pid, .since_ms = now_ms()};
+	}
+}
+
+static void peer_answer(struct session_peer *k, uint32_t type, int value, const char *why)
+{
+	send_frame(k->fd, type, value, why);
+	peer_drop(k);
+}
+
+/* One question from a nested shell: answered by the human's yes to the
+ * command it runs inside, else put to the human as the shell's own are.
+ * Where it runs is the kernel's word, not the asker's. */
+static void serve_peer(struct broker *b, struct session_peer *k)
+{
+	struct broker_frame f;
+	ssize_t n;
+	do
+		n = recv(k->fd, &f, sizeof f, MSG_DONTWAIT);
+	while (n < 0 && errno == EINTR);
+	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		return;
+	const char *fields[BROKER_ASK_FIELDS];
+	struct broker_mark marks[BROKER_MARKS_MAX];
+	if (n <= 0 || broker_frame_check(&f, (size_t)n) != 0 || f.type != BROKER_ASK ||
+	    broker_frame_fields(&f, fields, BROKER_ASK_FIELDS) != 0 ||
+	    broker_frame_marks(fields[5], strlen(fields[3]), marks, BROKER_MARKS_MAX) < 0) {
+		peer_drop(k);
+		return;
+	}
+	if (strcmp(fields[0], "release") == 0) {
+		grants_release(&b->grants, k->pid);
+		peer_answer(k, BROKER_RESULT, BROKER_NO, NULL);
+		return;
+	}
+	if (strcmp(fields[0], "approval") != 0) {
+		peer_answer(k, BROKER_REFUSED, 0, "a nested sbsh cannot run a command outside the sandbox");
+		return;
+	}
+	char *folder = proc_cwd(k->pid);
+	struct approval_question q = {
+		.folder = folder ? folder : "?", .verdict = fields[2], .command = fields[3], .reason = fields[4],
+		.marks = fields[5], .program = "", .warning = "", .timeout_s = b->opts->timeout_s,
+	};
+	const struct grant *g = approval_needs_code(&q) ? NULL : grants_find(&b->grants, k->pid, q.command);
+	if (g) {
+		struct strbuf sb;
+		strbuf_init(&sb);
+		strbuf_adds(&sb, "sbsh: approved already (you said yes to it): ");
+		approval_add_visible(&sb, q.command);
+		strbuf_adds(&sb, "\n");
+		if (b->tty >= 0)
+			tty_print(b, sb.data);
+		strbuf_free(&sb);
+		peer_answer(k, BROKER_RESULT, BROKER_YES_ONCE, NULL);
+	} else {
+		const char *nobody = NULL;
+		int answer = put_question(b, &q, &nobody);
+		if ((answer == BROKER_YES_ONCE || answer == BROKER_YES_SESSION) && !approval_needs_code(&q))
+			grants_remember(&b->grants, k->pid, q.command);
+		if (answer < 0)
+			peer_answer(k, BROKER_REFUSED, 0, nobody);
+		else
+			peer_answer(k, BROKER_RESULT, answer, NULL);
+	}
+	free(folder);
+}
+
+/* Adds the listener and the connected peers to pfd; returns how many. */
+static int poll_peers(struct broker *b, struct pollfd *pfd)
+{
+	if (b->session_listener < 0)
+		return 0;
+	int n = 0;
+	pfd[n++] = (struct pollfd){.fd = b->session_listener, .events = POLLIN};
+	for (int i = 0; i < SESSION_PEERS_MAX; i++)
+		pfd[n++] = (struct pollfd){.fd = b->peers[i].fd, .events = POLLIN};
+	return n;
+}
+
+static void tend_peers(struct broker *b, const struct pollfd *pfd)
+{
+	if (b->session_listener < 0)
+		return;
+	int64_t now = now_ms();
+	for (int i = 0; i < SESSION_PEERS_MAX; i++) {
+		struct session_peer *k = &b->peers[i];
+		if (k->fd < 0)
+			continue;
+		if (pfd[1 + i].revents & (POLLIN | POLLHUP | POLLERR))
+			serve_peer(b, k);
+		else if (now - k->since_ms >= SESSION_IDLE_MS)
+			peer_drop(k);
+	}
+	if (pfd[0].revents & POLLIN)
+		accept_peers(b);
 }
 
 static void set_raw(struct broker *b)
@@ -561,6 +720,8 @@ static _Noreturn void broker_exit(struct broker *b)
 			util_write_all(b->tty, buf, (size_t)n);
 	}
 	restore_tty(b);
+	if (b->session_path)
+		unlink(b->session_path);
 	/* The shell is gone: whatever its last commands changed in the
 	 * protected files is put back before the caller sees our exit. */
 	protect_final_check(b->opts->protect_fd);
@@ -583,7 +744,7 @@ static _Noreturn void broker_loop(struct broker *b)
 	while (1) {
 		if (b->shell_done)
 			broker_exit(b);
-		struct pollfd pfd[4];
+		struct pollfd pfd[4 + 1 + SESSION_PEERS_MAX];
 		int n = 0;
 		pfd[n++] = (struct pollfd){.fd = b->sigfd, .events = POLLIN};
 		int sock_i = -1, master_i = -1, tty_i = -1;
@@ -599,7 +760,12 @@ static _Noreturn void broker_loop(struct broker *b)
 				pfd[n++] = (struct pollfd){.fd = b->tty, .events = POLLIN};
 			}
 		}
-		if (poll(pfd, (nfds_t)n, -1) < 0) {
+		int peers_i = n;
+		n += poll_peers(b, pfd + n);
+		bool waiting = false; /* a connected peer that has not asked yet */
+		for (int i = 0; i < SESSION_PEERS_MAX; i++)
+			waiting |= b->session_listener >= 0 && b->peers[i].fd >= 0;
+		if (poll(pfd, (nfds_t)n, waiting ? 1000 : -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			break;
@@ -635,6 +801,7 @@ static _Noreturn void broker_loop(struct broker *b)
 		}
 		if (sock_i >= 0 && (pfd[sock_i].revents & (POLLIN | POLLHUP | POLLERR)))
 			serve_request(b);
+		tend_peers(b, pfd + peers_i);
 	}
 	broker_exit(b);
 }
@@ -672,6 +839,12 @@ int broker_start(const struct broker_options *opts, char **pty_path)
 		sigaddset(&set, forwarded[i]);
 	sigprocmask(SIG_BLOCK, &set, &old);
 	pid_t parent = getpid();
+	/* The session's socket, for nested shells: only where a sandbox
+	 * confines them (unconfined, they fork a broker of their own). */
+	char *session_path = NULL;
+	int session_listener = -1;
+	if (opts->sandbox && opts->sandbox->mode != SANDBOX_OFF)
+		session_listener = session_socket_listen(parent, &session_path);
 	pid_t pid = fork();
 	if (pid < 0) {
 		sigprocmask(SIG_SETMASK, &old, NULL);
@@ -681,6 +854,11 @@ int broker_start(const struct broker_options *opts, char **pty_path)
 		if (master >= 0)
 			close(master);
 		free(slave_name);
+		if (session_listener >= 0) {
+			close(session_listener);
+			unlink(session_path);
+		}
+		free(session_path);
 		return -1;
 	}
 	if (pid == 0) {
@@ -694,6 +872,11 @@ int broker_start(const struct broker_options *opts, char **pty_path)
 			_exit(1);
 		if (tty >= 0)
 			close(tty);
+		if (session_listener >= 0) {
+			close(session_listener);
+			setenv(SESSION_SOCKET_ENV, session_path, 1);
+		}
+		free(session_path);
 		close(sv[0]); /* startup closes the broker's end to the warden */
 		if (master >= 0) {
 			close(master);
@@ -725,7 +908,11 @@ int broker_start(const struct broker_options *opts, char **pty_path)
 		.master = master,
 		.relay_input = master >= 0 && isatty(0),
 		.env = strv_copy(environ),
+		.session_listener = session_listener,
+		.session_path = session_path,
 	};
+	for (int i = 0; i < SESSION_PEERS_MAX; i++)
+		b.peers[i].fd = -1;
 	free(slave_name);
 	b.sigfd = signalfd(-1, &set, SFD_CLOEXEC);
 	if (b.sigfd < 0) {

@@ -8,7 +8,7 @@ int broker_frame_check(const struct broker_frame *f, size_t received)
 {
 	if (received < BROKER_HEADER_SIZE || f->magic != BROKER_MAGIC)
 		return -1;
-	if (f->type < BROKER_ESCAPE || f->type > BROKER_ASK)
+	if (f->type < BROKER_ESCAPE || f->type > BROKER_RELEASE)
 		return -1;
 	if (f->len > BROKER_PAYLOAD_MAX || f->len != received - BROKER_HEADER_SIZE)
 		return -1;

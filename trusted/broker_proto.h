@@ -20,8 +20,11 @@ enum broker_type {
 	BROKER_CHECK = 6,    /* shell or broker -> warden: compare the protected files
 	                      * (value: a broker_check_kind) */
 	BROKER_RESTORED = 7, /* warden -> asker: value = count, payload = paths NUL-separated */
-	BROKER_ASK = 8,      /* broker -> approver: value = seconds to answer, payload =
-	                      * BROKER_ASK_FIELDS strings (see trusted/prompt.h) */
+	BROKER_ASK = 8,      /* broker -> approver, nested shell -> session broker: value =
+	                      * seconds to answer, payload = BROKER_ASK_FIELDS strings
+	                      * (see trusted/prompt.h) */
+	BROKER_RELEASE = 9,  /* shell -> broker: the line is over, the human's yes to it
+	                      * no longer answers what runs inside it */
 };
 
 /* What a BROKER_CHECK asks for, in its value. */

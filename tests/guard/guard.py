@@ -241,6 +241,95 @@ try:
         prompts, out = at_terminal(script, "y")
         check(not kept(work) and prompts == 1, "terminal, y: asked once, and it ran: " + name, out)
 
+    # A nested sbsh at a terminal (bash and sh are sbsh's shims, as agent
+    # tools set them up) asks its session's broker, which asks the human:
+    # one command, one question, whatever the depth. A later line is asked.
+    tshims = tempfile.mkdtemp(prefix=".sbsh-guard-shims-", dir=os.environ.get("HOME", "/root"))
+    try:
+        subprocess.run([SBSH, "--shims", tshims], check=True, capture_output=True)
+        nenv = dict(term_env, PATH=tshims + os.pathsep + os.environ["PATH"])
+
+        def nested_at_terminal(script, answers):
+            seen = [0]
+
+            def respond(out):
+                n = len(re.findall(rb"Allow\? \[y\]es once", out))
+                if n > seen[0]:
+                    seen[0] = n
+                    return answers[min(n, len(answers)) - 1].encode() + b"\r"
+                return None
+            _, status, out = play([SBSH, "-c", script], respond, nenv, work, 30)
+            return seen[0], status >> 8, out
+
+        for script in ("bash -c 'rm -r data'", "bash -c 'bash -c \"rm -r data\"'", "sh <<EOF\nrm -r data\nEOF",
+                       "exec bash -c 'rm -r data'", "bash -c 'sh -c \"bash -c \\\"rm -r data\\\"\"'"):
+            name = script.replace("\n", "\u2424")
+            plant(work)
+            prompts, status, out = nested_at_terminal(script, "yy")
+            check(not kept(work) and prompts == 1, "terminal, nested sbsh, y: asked once in all, it ran: " + name, out)
+            plant(work)
+            prompts, status, out = nested_at_terminal(script, "ny")
+            check(kept(work) and prompts == 1 and status == REFUSED,
+                  "terminal, nested sbsh, n: asked once, refused, data/ kept: " + name, out)
+        with open(os.path.join(work, "hidden.sh"), "w") as f:
+            f.write("rm -r data\n")
+        plant(work)
+        prompts, status, out = nested_at_terminal("bash -c 'rm -r data'\nmkdir data; touch data/keep; bash < hidden.sh",
+                                                  "yn")
+        check(prompts == 2 and kept(work), "terminal: a yes does not carry over to the next line's nested sbsh", out)
+        os.unlink(os.path.join(work, "hidden.sh"))
+
+        # The agent points SBSH_SESSION at a stand-in of its own that
+        # answers yes to anything, and runs the nested sbsh under it (the
+        # stand-in is then an ancestor, as the real broker is): made inside
+        # the sandbox, it is not trusted, gets no question, and nothing is
+        # deleted. The stand-in writes down what it was sent.
+        with open(os.path.join(work, "standin.py"), "w") as f:
+            f.write("""import os, socket, struct, subprocess, sys, threading
+path = os.path.abspath("standin.sock")
+s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+s.bind(path)
+s.listen(8)
+def serve():
+    while True:
+        c, _ = s.accept()
+        c.settimeout(3)
+        try:
+            data = c.recv(70000)
+            if data:
+                open("standin.got", "ab").write(data)
+                c.send(struct.pack("<IIiI", 0x53424252, 3, 1, 0))
+        except OSError:
+            pass
+        c.close()
+threading.Thread(target=serve, daemon=True).start()
+sys.exit(subprocess.run(sys.argv[1:], env=dict(os.environ, SBSH_SESSION=path)).returncode)
+""")
+        with open(os.path.join(work, "run.sh"), "w") as f:
+            f.write("#!/bin/sh\nexec bash -c 'rm -r data'\n")
+        os.chmod(os.path.join(work, "run.sh"), 0o755)
+        got = os.path.join(work, "standin.got")
+        for line in ("python3 standin.py ./run.sh", "python3 standin.py sh ./run.sh"):
+            plant(work)
+            prompts, status, out = nested_at_terminal(line, "yy")
+            check(kept(work) and not os.path.exists(got) and status != 0,
+                  "a stand-in SBSH_SESSION is not trusted, and gets no question: " + line, out)
+            for leftover in ("standin.sock", "standin.got"):
+                if os.path.exists(os.path.join(work, leftover)):
+                    os.unlink(os.path.join(work, leftover))
+
+        # Inside a session, escape cannot leave the sandbox: it says so.
+        # (`escape` in the outer text makes the outer sbsh fork its broker.)
+        with open(os.path.join(work, "run.sh"), "w") as f:
+            f.write("#!/bin/sh\nbash -c 'escape touch escaped.mark'\n")
+        _, status, out = nested_at_terminal("./run.sh; false && escape true", "yy")
+        check(not os.path.exists(os.path.join(work, "escaped.mark")) and "inside a session" in out,
+              "a nested sbsh refuses escape, saying why", out)
+        for leftover in ("run.sh", "standin.py"):
+            os.unlink(os.path.join(work, leftover))
+    finally:
+        shutil.rmtree(tshims, ignore_errors=True)
+
     # A command judged ESCAPE takes only the typed code, never y or s, and
     # is asked again each time. (A stand-in systemd-run leaves a mark.)
     fake = os.path.join(work, "fakebin")
