@@ -15,6 +15,7 @@
 #include "shell/jobs.h"
 #include "shell/input.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pwd.h>
@@ -426,12 +427,69 @@ static unsigned count_lines(const char *s, size_t n)
  * last parse ended incomplete waiting for w. Parsing again after every
  * line would make a long here-document or quoted string on stdin cost
  * time quadratic in its length. */
-static bool line_may_complete(const struct parse_error *w, const char *s, size_t n)
+/* Words that are syntax where a command starts. */
+static bool reserved_word(const char *w, size_t n)
+{
+	static const char *const words[] = {"!",    "{",    "}",     "case",  "do",       "done",   "elif",
+	                                    "else", "esac", "fi",    "for",   "if",       "in",     "then",
+	                                    "until", "while", "time", "[[",   "]]",       "function", "select",
+	                                    "coproc"};
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (strlen(words[i]) == n && memcmp(words[i], w, n) == 0)
+			return true;
+	return false;
+}
+
+/* Whether a line cannot complete a command still waiting for one after
+ * `&&`, `||` or `|`: it is plain words (no quote, expansion, redirection,
+ * assignment or other operator; the first no reserved word; none an alias)
+ * and itself ends in one of those. Anything else may, and is parsed. */
+static bool line_needs_command_too(struct shell *sh, const char *s, size_t n)
+{
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	if (n >= 2 && (memcmp(s + n - 2, "&&", 2) == 0 || memcmp(s + n - 2, "||", 2) == 0))
+		n -= 2;
+	else if (n >= 1 && s[n - 1] == '|')
+		n--;
+	else
+		return false;
+	bool first = true, any = false;
+	size_t i = 0;
+	while (i < n) {
+		if (s[i] == ' ' || s[i] == '\t') {
+			i++;
+			continue;
+		}
+		size_t start = i;
+		while (i < n && s[i] != ' ' && s[i] != '\t') {
+			unsigned char c = (unsigned char)s[i];
+			if (!(isalnum(c) || strchr("_-./:,+%@^~", c)) || c >= 0x80)
+				return false;
+			i++;
+		}
+		char word[256];
+		size_t len = i - start;
+		if (len >= sizeof word || (first && reserved_word(s + start, len)))
+			return false;
+		memcpy(word, s + start, len);
+		word[len] = '\0';
+		if (alias_lookup_for_parser(sh, word))
+			return false;
+		first = false;
+		any = true;
+	}
+	return any;
+}
+
+static bool line_may_complete(struct shell *sh, const struct parse_error *w, const char *s, size_t n)
 {
 	if (n && s[n - 1] == '\n')
 		n--;
 	if (n && s[n - 1] == '\\')
 		return true; /* a continuation joins it to what follows */
+	if (w->wait_command)
+		return !line_needs_command_too(sh, s, n);
 	size_t k = strlen(w->wait_for);
 	if (!w->wait_line)
 		return memmem(s, n, w->wait_for, k) != NULL;
@@ -469,7 +527,7 @@ static int run_reader(struct reader *r)
 		size_t line_start = buf.len;
 		bool eof = !reader_line(r, &buf, buf.len > 0);
 		if (waiting && !eof && !(interactive && r->interrupted) &&
-		    !line_may_complete(&wait, buf.data + line_start, buf.len - line_start))
+		    !line_may_complete(sh, &wait, buf.data + line_start, buf.len - line_start))
 			continue;
 		waiting = false;
 		if (interactive && r->interrupted) {
@@ -511,7 +569,8 @@ static int run_reader(struct reader *r)
 			if (rc < 0) {
 				const struct parse_error *e = parser_error(p);
 				if (e->incomplete && !eof) {
-					waiting = e->wait_for[0] && work / WAIT_AFTER_WORK >= buf.len - consumed;
+					waiting = (e->wait_for[0] || e->wait_command) &&
+					          work / WAIT_AFTER_WORK >= buf.len - consumed;
 					if (waiting) {
 						wait = *e;
 						wait.message = NULL;

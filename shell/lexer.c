@@ -230,7 +230,7 @@ void lex_fail_at(struct lexer *lx, struct src_pos pos, bool incomplete, const ch
 	lx->err.pos = pos;
 	lx->err.incomplete = incomplete;
 	lx->err.wait_for[0] = '\0';
-	lx->err.wait_line = lx->err.wait_strip = false;
+	lx->err.wait_line = lx->err.wait_strip = lx->err.wait_command = false;
 }
 
 void lex_fail_wait(struct lexer *lx, const char *text, bool line, bool strip)

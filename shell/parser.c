@@ -86,6 +86,7 @@ void parser_fail_unexpected(struct parser *p, const struct token *t)
 	if (t->kind == TK_EOF) {
 		lex_fail_at(&p->lx, t->range.begin, true, "syntax error: unexpected end of file");
 		lex_fail_wait(&p->lx, p->lx.expect, false, false);
+		p->lx.err.wait_command = !p->lx.expect;
 		return;
 	}
 	char *s = lex_token_text(&p->lx, t);

@@ -25,6 +25,10 @@ struct parse_error {
 	 * Empty: any input may. Lets a line-by-line reader stay linear. */
 	char wait_for[32];
 	bool wait_line, wait_strip;
+	/* When incomplete with nothing open (wait_for empty): the text ended
+	 * where a command must follow (`&&`, `||`, `|`), so a plain line that
+	 * itself ends so cannot complete it either. */
+	bool wait_command;
 };
 
 struct parser_options {
