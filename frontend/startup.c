@@ -317,6 +317,7 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 		st->broker.sandbox = &st->sandbox;
 		st->broker.terminal = terminal;
 		st->broker.protect_fd = st->protect.broker_fd;
+		st->broker.escape_env = st->protect.env.items;
 		st->broker.protect_shell_fd = st->protect.shell.fd;
 		st->broker.events = st->events;
 		st->broker_fd = broker_start(&st->broker, &st->pty_path);

@@ -343,6 +343,57 @@ static void forward_signal(struct broker *b, int sig)
 		kill(b->shell, sig);
 }
 
+/* What the shell's pty shows goes to the human's terminal. */
+static void relay_output(struct broker *b)
+{
+	char buf[8192];
+	ssize_t r = read(b->master, buf, sizeof buf);
+	if (r > 0) {
+		util_write_all(b->tty, buf, (size_t)r);
+	} else if (r < 0 && errno != EINTR && errno != EAGAIN) {
+		/* EIO: every slave fd is closed; wait for the exit status. */
+		close(b->master);
+		b->master = -1;
+	}
+}
+
+/* What the human types goes to the shell's pty. While an escaped command
+ * runs (in a process group of ours, not the pty's), the keys that
+ * interrupt and quit are its signals: the pty would send them to the
+ * shell's jobs instead. */
+static void relay_input(struct broker *b)
+{
+	char buf[4096];
+	ssize_t r = read(b->tty, buf, sizeof buf);
+	if (r == 0 || (r < 0 && errno != EINTR && errno != EAGAIN)) {
+		/* The terminal went away: hang up the shell's too, so a
+		 * shell that ignores SIGHUP still reads end of file. */
+		b->relay_input = false;
+		close(b->master);
+		b->master = -1;
+		return;
+	}
+	if (r < 0)
+		return;
+	if (b->escape_pgid <= 0) {
+		util_write_all(b->master, buf, (size_t)r);
+		return;
+	}
+	struct termios t;
+	bool have = tcgetattr(b->master, &t) == 0 && (t.c_lflag & ISIG);
+	size_t from = 0;
+	for (size_t i = 0; i < (size_t)r; i++) {
+		unsigned char c = (unsigned char)buf[i];
+		int sig = !have ? 0 : c == t.c_cc[VINTR] ? SIGINT : c == t.c_cc[VQUIT] ? SIGQUIT : 0;
+		if (!sig)
+			continue;
+		util_write_all(b->master, buf + from, i - from);
+		kill(-b->escape_pgid, sig);
+		from = i + 1;
+	}
+	util_write_all(b->master, buf + from, (size_t)r - from);
+}
+
 static void handle_child_exit(struct broker *b, pid_t pid, int wstatus)
 {
 	if (pid == b->shell) {
@@ -352,8 +403,47 @@ static void handle_child_exit(struct broker *b, pid_t pid, int wstatus)
 }
 
 /* Runs an approved command and waits for it, forwarding signals. */
+/* The environment of an escaped command: sbsh's own, with every git
+ * pinned as inside the sandbox (the baseline's hooks, no fsmonitor), so a
+ * hook or a monitor planted in the project does not run outside. */
+static char **escape_env(struct broker *b)
+{
+	struct strvec env;
+	strvec_init(&env);
+	char *const *pin = b->opts->escape_env;
+	for (char **e = b->env; e && *e; e++) {
+		bool overridden = false;
+		for (char *const *q = pin; q && *q && !overridden; q++) {
+			const char *eq = strchr(*q, '=');
+			size_t n = eq ? (size_t)(eq - *q) : strlen(*q);
+			overridden = strncmp(*e, *q, n) == 0 && (*e)[n] == '=';
+		}
+		if (!overridden)
+			strvec_push(&env, *e);
+	}
+	for (char *const *q = pin; q && *q; q++)
+		strvec_push(&env, *q);
+	return strvec_detach(&env);
+}
+
+/* Before an escape, the protected files are put back as the human left
+ * them: what the agent planted there would run outside. Says what. */
+static void restore_before_escape(struct broker *b)
+{
+	if (b->opts->protect_fd < 0)
+		return;
+	struct strvec restored;
+	strvec_init(&restored);
+	if (warden_ask_check(b->opts->protect_fd, BROKER_CHECK_LINE, &restored) == 0)
+		for (size_t i = 0; i < restored.len; i++)
+			warden_print_restored(restored.items[i], "changed inside the sandbox, before this escape");
+	strvec_free(&restored);
+}
+
 static int run_escape(struct broker *b, char *const *argv, const char *program, const int fds[4])
 {
+	restore_before_escape(b);
+	char **env = escape_env(b);
 	pid_t pid = fork();
 	if (pid < 0)
 		return 126;
@@ -367,17 +457,35 @@ static int run_escape(struct broker *b, char *const *argv, const char *program, 
 				_exit(126);
 		if (fchdir(fds[3]) != 0)
 			_exit(126);
-		execve(program, argv, b->env);
+		execve(program, argv, env);
 		_exit(errno == ENOENT ? 127 : 126);
 	}
+	strv_free(env);
+	if (pid < 0)
+		return 126;
 	setpgid(pid, pid);
 	b->escape_pgid = pid;
 	int status = 1;
 	while (1) {
+		/* The relay goes on meanwhile: the command may write more than
+		 * the pty holds, and the human may interrupt it. */
 		struct signalfd_siginfo si;
-		struct pollfd pfd = {.fd = b->sigfd, .events = POLLIN};
-		if (poll(&pfd, 1, -1) < 0 && errno != EINTR)
+		struct pollfd pfd[3] = {{.fd = b->sigfd, .events = POLLIN},
+		                        {.fd = b->master, .events = POLLIN},
+		                        {.fd = b->relay_input ? b->tty : -1, .events = POLLIN}};
+		if (b->master < 0)
+			pfd[1].fd = pfd[2].fd = -1;
+		if (poll(pfd, 3, -1) < 0) {
+			if (errno == EINTR)
+				continue;
 			break;
+		}
+		if (pfd[1].fd >= 0 && (pfd[1].revents & (POLLIN | POLLHUP)))
+			relay_output(b);
+		if (pfd[2].fd >= 0 && b->master >= 0 && (pfd[2].revents & (POLLIN | POLLHUP)))
+			relay_input(b);
+		if (!(pfd[0].revents & POLLIN))
+			continue;
 		if (read(b->sigfd, &si, sizeof si) != (ssize_t)sizeof si)
 			continue;
 		if (si.ssi_signo != SIGCHLD) {
@@ -775,30 +883,10 @@ static _Noreturn void broker_loop(struct broker *b)
 			if (read(b->sigfd, &si, sizeof si) == (ssize_t)sizeof si)
 				handle_signal(b, &si);
 		}
-		if (master_i >= 0 && (pfd[master_i].revents & (POLLIN | POLLHUP))) {
-			char buf[8192];
-			ssize_t r = read(b->master, buf, sizeof buf);
-			if (r > 0) {
-				util_write_all(b->tty, buf, (size_t)r);
-			} else if (r < 0 && errno != EINTR && errno != EAGAIN) {
-				/* EIO: every slave fd is closed; wait for the exit status. */
-				close(b->master);
-				b->master = -1;
-			}
-		}
-		if (tty_i >= 0 && (pfd[tty_i].revents & (POLLIN | POLLHUP))) {
-			char buf[4096];
-			ssize_t r = read(b->tty, buf, sizeof buf);
-			if (r > 0) {
-				util_write_all(b->master, buf, (size_t)r);
-			} else if (r == 0 || (r < 0 && errno != EINTR && errno != EAGAIN)) {
-				/* The terminal went away: hang up the shell's too, so a
-				 * shell that ignores SIGHUP still reads end of file. */
-				b->relay_input = false;
-				close(b->master);
-				b->master = -1;
-			}
-		}
+		if (master_i >= 0 && (pfd[master_i].revents & (POLLIN | POLLHUP)))
+			relay_output(b);
+		if (tty_i >= 0 && (pfd[tty_i].revents & (POLLIN | POLLHUP)))
+			relay_input(b);
 		if (sock_i >= 0 && (pfd[sock_i].revents & (POLLIN | POLLHUP | POLLERR)))
 			serve_request(b);
 		tend_peers(b, pfd + peers_i);

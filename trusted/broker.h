@@ -24,6 +24,7 @@ struct broker_options {
 	int protect_fd;      /* the broker's socket to the protection warden, or -1 */
 	int protect_shell_fd;/* the shell's socket to it (the broker closes it), or -1 */
 	struct events *events; /* the event stream, or NULL */
+	char *const *escape_env; /* NAME=VALUE set for escaped commands (git's pinning), or NULL */
 };
 
 /* Forks. In the broker (parent) never returns: it serves requests and

@@ -414,4 +414,4 @@ sys.exit(subprocess.run(sys.argv[1:], env=dict(os.environ, SBSH_SESSION=path)).r
         shutil.rmtree(base, ignore_errors=True)
 finally:
     shutil.rmtree(work, ignore_errors=True)
-summary()
+sys.exit(summary())

@@ -90,4 +90,4 @@ try:
             check(status != 121, "SAFE runs: " + name, err)
 finally:
     shutil.rmtree(work, ignore_errors=True)
-summary()
+sys.exit(summary())

@@ -84,6 +84,55 @@ try:
     check(not os.path.exists(target), "headless (CI set): refused")
     check("Type" not in out and "headless" in out, "headless: nobody is asked, the message says why", out[-300:])
 
+    # The relay goes on while an escaped command runs: more output than a
+    # pty holds reaches the terminal, and ^C and ^\ interrupt the command.
+    status, out = run(["-c", "escape seq 1 200000; echo status=$?"], "code", env, project, 60)
+    check("\n200000" in out.replace("\r", "") and "status=0" in out,
+          "an escape writing more than the pty holds finishes, all of it shown", out[-300:])
+    for key, sig in ((b"\x03", 130), (b"\x1c", 131)):
+        typed = [False, False]
+
+        def respond(out, key=key):
+            m = re.search(rb"Type (\w{4}) and Enter", out)
+            if m and not typed[0]:
+                typed[0] = True
+                return m.group(1) + b"\r"
+            if typed[0] and not typed[1] and b"started" in out.split(b"Type")[-1]:
+                typed[1] = True
+                return key
+            return None
+        _, st, out = play([SBSH, "-c", "escape sh -c 'echo started; sleep 60; echo slept'; echo status=$?"],
+                          respond, env, project, 40)
+        ran = out.split("approved.")[-1]
+        check("status=%d" % sig in ran and "slept" not in ran,
+              "%s during an escape reaches the escaped command" % ("^C" if sig == 130 else "^\\"), out[-300:])
+
+    # An escape does not run what the agent planted in the project: the
+    # protected files are put back first, and git is pinned as inside.
+    repo = os.path.join(base, "repo")
+    os.makedirs(repo)
+    import subprocess
+    subprocess.run(["git", "init", "-q", repo], check=True)
+    subprocess.run(["git", "-C", repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty",
+                    "-m", "init"], check=True)
+    mark = os.path.join(outside, "planted")
+    plants = [
+        ("core.fsmonitor in .git/config, escape git status",
+         "printf '[core]\\n\\tfsmonitor = \"touch %s; false\"\\n' >> .git/config; escape git status" % mark),
+        ("a pre-commit hook, escape git commit",
+         "printf '#!/bin/sh\\ntouch %s\\n' > .git/hooks/pre-commit; chmod +x .git/hooks/pre-commit; "
+         "escape git -c user.name=t -c user.email=t@t commit -q --allow-empty -m x" % mark),
+        ("core.hooksPath to a folder of the agent's, escape git commit",
+         "mkdir -p h; printf '#!/bin/sh\\ntouch %s\\n' > h/pre-commit; chmod +x h/pre-commit; "
+         "git config core.hooksPath h; escape git -c user.name=t -c user.email=t@t commit -q --allow-empty -m y" % mark),
+    ]
+    for name, line in plants:
+        status, out = run(["-c", line + "; echo status=$?"], "code", env, repo)
+        check(not os.path.exists(mark) and "status=" in out, "escape after planting %s: the plant does not run" % name,
+              out[-500:])
+        if os.path.exists(mark):
+            os.unlink(mark)
+
     # A sandboxed background job tries to answer for the human.
     target = os.path.join(outside, "injected")
     status, out = run(["-c", "python3 %s yes 4 0.2 inject.log & sleep 0.5; escape touch %s; echo status=$?; wait"
