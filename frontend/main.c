@@ -268,8 +268,8 @@ int main(int argc, char **argv)
 	}
 	struct policy_options po = {.headless = st.headless, .broker_fd = st.broker_fd, .events = st.events, .protect = &st.protect.shell,
 	                             .rules = st.classify_rules.items, .cl = st.classifier,
-	                             .nobody_why = st.quiet && st.terminal ? QUIET_NOBODY_WHY : NULL,
-	                             .ask_approver = st.ask_approver, .text_safe = st.text_safe, .approval_timeout_s = st.broker.timeout_s};
+	                             .nobody_why = st.quiet ? QUIET_NOBODY_WHY : NULL,
+	                             .text_safe = st.text_safe, .approval_timeout_s = st.broker.timeout_s};
 	policy_init(&sh, &po);
 	protect_client_settle(&st.protect.shell);
 	sh.opt.expand_aliases = true;

@@ -14,7 +14,6 @@
 #include <unistd.h>
 
 #include "hooks/broker_client.h"
-#include "trusted/approver_client.h"
 #include "trusted/broker_proto.h"
 #include "sandbox/denial.h"
 #include "lib/events.h"
@@ -46,7 +45,6 @@ struct policy {
 	char **line_keys;           /* per item: the command as asked, NULL when SAFE */
 	unsigned char *line_answer; /* per item: enum item_answer */
 	bool up_front_unanswered;   /* the line's question timed out: not asked again */
-	bool approver_said_yes;     /* this line: the approver's grants end with it */
 	struct timespec line_start; /* of the top-level line being run */
 };
 
@@ -380,12 +378,11 @@ static const char *pre_approve_hint(struct policy *p)
 }
 
 /* Whether a human can be asked: through the broker, which owns the
- * terminal the human answers on, or directly through the approver, whose
- * terminal is the human's own (no sandboxed process can read or type
- * there, and what it answers is kept here, in the shell, either way). */
+ * terminal the human answers on, or asks the approver (which answers no
+ * process made inside the sandbox, so never the shell itself). */
 static bool can_ask(const struct policy *p)
 {
-	return !p->opts.headless && (p->opts.broker_fd >= 0 || p->opts.ask_approver);
+	return !p->opts.headless && p->opts.broker_fd >= 0;
 }
 
 /* Asks the human; as broker_request_approval. */
@@ -393,20 +390,7 @@ static int ask_human(struct shell *sh, const char *verdict, const char *command,
                      const char *marks, const char **why)
 {
 	struct policy *p = sh->policy;
-	if (p->opts.broker_fd >= 0)
-		return broker_request_approval(p->opts.broker_fd, verdict, command, reason, marks, why);
-	char cwd[PATH_MAX];
-	struct approval_question q = {
-		.folder = getcwd(cwd, sizeof cwd) ? cwd : "?", .verdict = verdict, .command = command,
-		.reason = reason, .marks = marks ? marks : "", .program = "", .warning = "",
-		.timeout_s = p->opts.approval_timeout_s ? p->opts.approval_timeout_s : 60,
-	};
-	int answer = approver_ask(&q, denial_sandbox_roots(sh), why);
-	if (answer == BROKER_YES_ONCE || answer == BROKER_YES_SESSION)
-		p->approver_said_yes = true;
-	if (answer < 0 && !*why)
-		*why = p->opts.nobody_why ? p->opts.nobody_why : "headless, nobody to approve";
-	return answer;
+	return broker_request_approval(p->opts.broker_fd, verdict, command, reason, marks, why);
 }
 
 /* The command of an item as questions show it and answers remember it:
@@ -565,9 +549,6 @@ void policy_line_end(struct shell *sh)
 		strvec_free(&p->line_ok);
 		strvec_free(&p->line_no);
 		line_forget(p);
-		if (p->approver_said_yes)
-			approver_release(denial_sandbox_roots(sh));
-		p->approver_said_yes = false;
 	}
 }
 

@@ -278,8 +278,27 @@ static int ask_through_approver(struct broker *b, int fd, const struct approval_
 		{.fd = b->sigfd, .events = POLLIN},
 		{.fd = b->sock, .events = 0}, /* only its hangup: the shell is gone */
 	};
-	int answer = approver_await(fd, q, others, b->sock >= 0 ? 2 : 1, tend_while_asking, b);
-	return answer < 0 ? BROKER_NO : answer;
+	return approver_await(fd, q, others, b->sock >= 0 ? 2 : 1, tend_while_asking, b);
+}
+
+/* Why the approver did not ask, for an answer of approver_await that is
+ * not the human's; NULL for one that is. */
+static const char *approver_did_not_ask(int answer)
+{
+	switch (answer) {
+	case BROKER_NO:
+	case BROKER_YES_ONCE:
+	case BROKER_YES_SESSION:
+	case BROKER_TIMEOUT:
+		return NULL;
+	case BROKER_BUSY:
+		return "the approver is busy (too many connections to it)";
+	case BROKER_ONLY_BROKERS:
+		return "the approver answers only sbsh's brokers, and this one was made inside a sandbox or"
+		       " started more confined than the approver";
+	default:
+		return "the approver went away without answering";
+	}
 }
 
 /* Puts a question to the human: the approver when one runs, else the
@@ -289,8 +308,12 @@ static int put_question(struct broker *b, const struct approval_question *q, con
 {
 	const char *distrust = NULL;
 	int fd = approver_connect(broker_writable(b), &distrust);
-	if (fd >= 0)
-		return ask_through_approver(b, fd, q);
+	if (fd >= 0) {
+		int answer = ask_through_approver(b, fd, q);
+		distrust = approver_did_not_ask(answer);
+		if (!distrust)
+			return answer;
+	}
 	if (b->tty >= 0) {
 		if (distrust) {
 			tty_print(b, "\nsbsh: not using the approver: ");
