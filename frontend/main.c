@@ -102,7 +102,8 @@ static void usage(FILE *out)
 	      "         -o NAME / +o NAME set or unset an option (see `set -o`);\n"
 	      "         --version, --help.\n"
 	      "sbsh's own: --sandbox, --no-sandbox, --net=on|off|allow:PORTS, --allow-write DIR,\n"
-	      "         --headless, --approver, --doctor [--json], --classify [--json] -c STRING,\n"
+	      "         --headless, --approver [--trust-multiplexer], --doctor [--json],\n"
+	      "         --classify [--json] -c STRING,\n"
 	      "         --config set-sandbox|set-network VALUE, --shims DIR, --events FILE,\n"
 	      "         --protect accept|status, --no-protect (see sbsh(1)).\n",
 	      out);

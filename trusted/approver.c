@@ -504,10 +504,10 @@ static int approver_listen(struct approver *a)
  * unset). NULL when none is seen. */
 static const char *multiplexer(void)
 {
-	const char *term = getenv("TERM");
-	if (getenv("TMUX") && *getenv("TMUX"))
+	const char *term = getenv("TERM"), *tmux = getenv("TMUX"), *sty = getenv("STY");
+	if (tmux && *tmux)
 		return "tmux (TMUX is set)";
-	if (getenv("STY") && *getenv("STY"))
+	if (sty && *sty)
 		return "screen (STY is set)";
 	if (term && strncmp(term, "tmux", 4) == 0)
 		return "tmux (TERM is tmux)";
