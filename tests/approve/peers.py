@@ -319,6 +319,56 @@ try:
 
     a.type(b"\x04")
     a.wait_exit()
+
+    # Under no_new_privs throughout (docker's no-new-privileges, a systemd
+    # unit's NoNewPrivileges=yes): brokers are told apart by their seccomp
+    # filters. A broker started more confined than the approver is refused,
+    # saying so.
+    if shutil.which("setpriv"):
+        nnp = os.path.join(base, "nnp-sbsh")
+        with open(nnp, "w") as f:
+            f.write('#!/bin/sh\nexec setpriv --no-new-privs "%s" "$@"\n' % SBSH)
+        os.chmod(nnp, 0o755)
+        n = Approver(env, nnp)
+        approvers.append(n)
+        check(n.wait_for(rb"approver ready") is not None, "no_new_privs: the approver starts", n.text())
+        plant(project)
+        since = len(n.out)
+        proc = subprocess.Popen([nnp, "-c", "rm -rf data; echo status=$?"], stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=project, env=env,
+                                start_new_session=True)
+        shown = n.wait_for(rb"-rf data", since)
+        if shown:
+            n.type(b"y\r")
+        status, out, err = finish(proc, n, 30)
+        check(shown is not None and not kept(project) and "status=0" in out,
+              "no_new_privs: a broker's question is shown and answered", out + err + n.text(since))
+        since = len(n.out)
+        p = subprocess.run([nnp, "-c", 'python3 asker.py "$1" "rm -rf data"', "sbsh", sock],
+                           stdin=subprocess.DEVNULL, capture_output=True, text=True, cwd=project, env=ci_env,
+                           start_new_session=True, timeout=60)
+        n.pump(1.0)
+        check_sandboxed("answer %d" % ONLY_BROKERS in p.stdout and b"-rf data" not in n.out[since:],
+                        "no_new_privs: a sandboxed process (more seccomp filters) is refused, nothing shown",
+                        p.stdout + p.stderr + n.text(since))
+        n.type(b"\x04")
+        n.wait_exit()
+        a = Approver(env)
+        approvers.append(a)
+        a.wait_for(rb"approver ready")
+        plant(project)
+        since = len(a.out)
+        proc = subprocess.Popen([nnp, "-c", "rm -rf data; echo status=$?"], stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=project, env=env,
+                                start_new_session=True)
+        status, out, err = finish(proc, a, 30)
+        check(kept(project) and "status=%d" % REFUSED in out and "answers only sbsh's brokers" in err
+              and "the human said no" not in err and b"-rf data" not in a.out[since:],
+              "a broker under no_new_privs the approver lacks is refused, saying so", out + err + a.text(since))
+        a.type(b"\x04")
+        a.wait_exit()
+    else:
+        missing("no_new_privs: brokers told apart by their seccomp filters", "setpriv is not installed")
 finally:
     for p in procs:
         if p.poll() is None:
