@@ -1,6 +1,6 @@
 /* `sbsh --approver`: the server that answers the prompts of every sbsh of
- * this user from a terminal of the human's own. Its clients (brokers, and
- * shells without one) are in approver_client.c; the prompt text it shows,
+ * this user from a terminal of the human's own. Its clients, the
+ * brokers, are in approver_client.c; the prompt text it shows,
  * in prompt.c. It answers only brokers: a process made inside a sandbox
  * (same uid; Landlock below ABI 9 does not guard a pathname socket) is
  * refused before it can show anything, see accept_askers. The pid it shows
