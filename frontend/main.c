@@ -102,7 +102,8 @@ static void usage(FILE *out)
 	      "         -o NAME / +o NAME set or unset an option (see `set -o`);\n"
 	      "         --version, --help.\n"
 	      "sbsh's own: --sandbox, --no-sandbox, --net=on|off|allow:PORTS, --allow-write DIR,\n"
-	      "         --headless, --approver, --doctor [--json], --classify [--json] -c STRING,\n"
+	      "         --headless, --approver [--trust-multiplexer], --doctor [--json],\n"
+	      "         --classify [--json] -c STRING,\n"
 	      "         --config set-sandbox|set-network VALUE, --shims DIR, --events FILE,\n"
 	      "         --protect accept|status, --no-protect (see sbsh(1)).\n",
 	      out);
@@ -269,8 +270,8 @@ int main(int argc, char **argv)
 	}
 	struct policy_options po = {.headless = st.headless, .broker_fd = st.broker_fd, .events = st.events, .protect = &st.protect.shell,
 	                             .rules = st.classify_rules.items, .cl = st.classifier,
-	                             .nobody_why = st.quiet && st.terminal ? QUIET_NOBODY_WHY : NULL,
-	                             .ask_approver = st.ask_approver, .session_socket = st.session_socket, .text_safe = st.text_safe, .approval_timeout_s = st.broker.timeout_s};
+	                             .nobody_why = st.quiet ? QUIET_NOBODY_WHY : NULL, .session_socket = st.session_socket,
+	                             .text_safe = st.text_safe, .approval_timeout_s = st.broker.timeout_s};
 	policy_init(&sh, &po);
 	protect_client_settle(&st.protect.shell);
 	sh.opt.expand_aliases = true;

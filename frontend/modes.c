@@ -3,6 +3,7 @@
 #include "frontend/modes.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "frontend/classify_cli.h"
@@ -33,16 +34,21 @@ static int run_doctor(struct startup *st, int argc, char **argv, int at, bool mo
 	return doctor_main(&st->sandbox, st->config_path, modified);
 }
 
-/* --approver: answers the prompts of every sbsh of this user, unconfined
- * (trusted/approver.c). */
+/* --approver [--trust-multiplexer]: answers the prompts of every sbsh of
+ * this user, unconfined (trusted/approver.c). */
 static int run_approver(struct startup *st, int argc, char **argv, int at, bool modified)
 {
 	(void)st;
-	(void)argc;
-	(void)argv;
-	(void)at;
 	(void)modified;
-	return approver_main();
+	bool trust_multiplexer = false;
+	for (int i = at + 1; i < argc; i++) {
+		if (strcmp(argv[i], "--trust-multiplexer") != 0) {
+			fprintf(stderr, "sbsh: --approver: unknown option %s (only --trust-multiplexer)\n", argv[i]);
+			return 2;
+		}
+		trust_multiplexer = true;
+	}
+	return approver_main(trust_multiplexer);
 }
 
 /* --shims DIR: bash and sh scripts that re-enter sbsh (shims.c). */

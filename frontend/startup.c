@@ -98,11 +98,9 @@ static const char *command_text(int argc, char **argv)
  * the starting folder). Text it cannot parse, or very long text, may too.
  * cl is the shell's own classifier (config rules and all), so its git
  * config cache serves the commands as they run. */
-static bool text_needs_human(struct classifier *cl, const char *text, bool *may_escape)
+static bool text_needs_human(struct classifier *cl, const char *text)
 {
 	size_t len = strlen(text);
-	/* escape anywhere: a command, a function, an alias, a string eval'd */
-	*may_escape = len > 65536 || strstr(text, "escape");
 	if (len > 65536 ||
 	    (strstr(text, "git") && (strstr(text, "cd") || strstr(text, "pushd") || strstr(text, "popd"))))
 		return true;
@@ -115,9 +113,8 @@ static bool text_needs_human(struct classifier *cl, const char *text, bool *may_
 	for (size_t i = 0; i < r.nitems; i++) {
 		const char *c = r.items[i].command ? r.items[i].command : "";
 		if (strncmp(c, ". ", 2) == 0 || strncmp(c, "source ", 7) == 0)
-			needs = *may_escape = true; /* what the file holds is judged as it runs */
+			needs = true; /* what the file holds is judged as it runs */
 	}
-	*may_escape = *may_escape || unparsed;
 	classify_result_free(&r);
 	return needs;
 }
@@ -272,20 +269,15 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 	 * cost more than the rest of sbsh -c here): its commands keep the
 	 * terminal, as under bash, and the human is never asked on it; seccomp
 	 * stops them typing into it (TIOCSTI). What turns out to need approval
-	 * only as it runs goes to the approver when one runs, else is refused,
-	 * saying why. Text that may need the human gets the broker (and on a
-	 * terminal its pty). */
+	 * only as it runs is refused, saying why: the approver answers only
+	 * brokers, never a process made inside the sandbox such as this shell.
+	 * Text that may need the human gets the broker (and on a terminal its
+	 * pty), which asks the approver when one runs. */
 	const char *text = command_text(*argc, argv);
-	bool may_escape = true;
 	if (!st->headless && text) {
 		st->classifier = classifier_with_rules(st->classify_rules.items);
-		st->quiet = st->text_safe = !text_needs_human(st->classifier, text, &may_escape);
+		st->quiet = st->text_safe = !text_needs_human(st->classifier, text);
 	}
-	/* Without a terminal the human answers on the approver's, which the
-	 * shell can ask itself: then a broker is needed only to run escape. */
-	if (!st->headless && !terminal && text && !may_escape)
-		st->quiet = true;
-	st->ask_approver = !st->headless;
 	bool want_broker = !st->headless && !st->quiet && !st->session_socket;
 
 	/* The rules are made before anything is forked: a fork makes each

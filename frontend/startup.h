@@ -24,8 +24,7 @@ struct startup {
 	char *config_path;    /* the config file read, or NULL */
 	struct broker_options broker;
 	int broker_fd;        /* socket to the broker, or -1 when nobody can be asked */
-	bool quiet;           /* not headless, yet no broker: sbsh -c whose text needs nobody
-	                       * (or, without a terminal, names no escape) */
+	bool quiet;           /* not headless, yet no broker: sbsh -c whose text needs nobody */
 	struct classifier *classifier; /* made to judge that text (the shell's then), or NULL */
 	char *pty_path;       /* the pty the broker gave the shell, or NULL */
 	bool no_protect;      /* --no-protect, or protect = off in the config */
@@ -33,7 +32,6 @@ struct startup {
 	struct strvec classify_rules; /* classify lines of the config: more rules (hooks/classify.h) */
 	struct protect_start_result protect; /* shell.fd -1 when nothing is protected */
 	struct events *events; /* --events / SBSH_EVENTS, or NULL */
-	bool ask_approver;    /* no broker: the shell asks the approver itself */
 	bool text_safe;       /* the -c text needs nobody as written */
 	bool terminal;        /* stdio is the controlling terminal: a human is there */
 	char *session_socket; /* a nested sbsh: its session's broker asks for it, or NULL */

@@ -14,7 +14,6 @@
 #include <unistd.h>
 
 #include "hooks/broker_client.h"
-#include "trusted/approver_client.h"
 #include "hooks/session_client.h"
 #include "trusted/broker_proto.h"
 #include "sandbox/denial.h"
@@ -382,12 +381,11 @@ static const char *pre_approve_hint(struct policy *p)
 }
 
 /* Whether a human can be asked: through the broker, which owns the
- * terminal the human answers on, or directly through the approver, whose
- * terminal is the human's own (no sandboxed process can read or type
- * there, and what it answers is kept here, in the shell, either way). */
+ * terminal the human answers on, or asks the approver (which answers no
+ * process made inside the sandbox, so never the shell itself). */
 static bool can_ask(const struct policy *p)
 {
-	return !p->opts.headless && (p->opts.broker_fd >= 0 || p->opts.session_socket || p->opts.ask_approver);
+	return !p->opts.headless && (p->opts.broker_fd >= 0 || p->opts.session_socket);
 }
 
 /* Asks the human; as broker_request_approval. */
@@ -411,15 +409,11 @@ static int ask_human(struct shell *sh, const char *verdict, const char *command,
 		                            sizeof p->session_why);
 		if (answer < 0)
 			*why = p->session_why;
-	} else if (p->opts.broker_fd >= 0) {
-		answer = broker_request_approval(p->opts.broker_fd, verdict, command, reason, marks, why);
 	} else {
-		answer = approver_ask(&q, denial_sandbox_roots(sh), why);
+		answer = broker_request_approval(p->opts.broker_fd, verdict, command, reason, marks, why);
 	}
 	if (answer == BROKER_YES_ONCE || answer == BROKER_YES_SESSION)
 		p->human_said_yes = true;
-	if (answer < 0 && !*why)
-		*why = p->opts.nobody_why ? p->opts.nobody_why : "headless, nobody to approve";
 	return answer;
 }
 
@@ -584,8 +578,6 @@ void policy_line_end(struct shell *sh)
 			session_client_release(p->opts.session_socket, p->opts.session_server);
 		else if (p->human_said_yes && p->opts.broker_fd >= 0)
 			broker_request_release(p->opts.broker_fd);
-		else if (p->human_said_yes)
-			approver_release(denial_sandbox_roots(sh));
 		p->human_said_yes = false;
 	}
 }

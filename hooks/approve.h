@@ -13,12 +13,9 @@ struct policy_options {
 	bool headless;     /* nobody can be asked: refuse without asking */
 	int broker_fd;     /* -1 when there is no broker */
 	/* Why nobody can be asked, when it is not that nobody is there: an
-	 * sbsh -c on a terminal whose text needed no approval as written runs
-	 * without a broker (frontend/startup.c). NULL: headless. */
+	 * sbsh -c whose text needed no approval as written runs without a
+	 * broker (frontend/startup.c). NULL: headless. */
 	const char *nobody_why;
-	/* Without a broker, ask `sbsh --approver' directly when one runs
-	 * (trusted/approver_client.h: approver_ask). */
-	bool ask_approver;
 	/* A nested sbsh: its session's broker, which asks the human for it
 	 * (hooks/session_client.h), or NULL. server: who listens there. */
 	const char *session_socket;

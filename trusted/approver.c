@@ -1,9 +1,10 @@
 /* `sbsh --approver`: the server that answers the prompts of every sbsh of
- * this user from a terminal of the human's own. Its clients (brokers, and
- * shells without one) are in approver_client.c; the prompt text it shows,
- * in prompt.c. The approver need not trust who asks: asking grants
- * nothing, and the pid it shows comes from the kernel (SO_PEERCRED), not
- * from the asker. */
+ * this user from a terminal of the human's own. Its clients, the
+ * brokers, are in approver_client.c; the prompt text it shows,
+ * in prompt.c. It answers only brokers: a process made inside a sandbox
+ * (same uid; Landlock below ABI 9 does not guard a pathname socket) is
+ * refused before it can show anything, see accept_askers. The pid it shows
+ * comes from the kernel (SO_PEERCRED), not from the asker. */
 #include "trusted/approver.h"
 
 #include <errno.h>
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -27,12 +29,19 @@
 #include "trusted/grants.h"
 #include "trusted/broker_proto.h"
 #include "trusted/prompt.h"
+#include "lib/proc_status.h"
 #include "lib/util.h"
 
 #define APPROVER_ASKERS_MAX 32
 /* A connection that has not asked anything by then is dropped (startup's
  * probe connects and leaves at once). */
 #define APPROVER_IDLE_MS 10000
+/* Connections one process may hold: a broker asks one question at a time;
+ * more is a flood, answered busy so that others' questions still come. */
+#define APPROVER_PER_PEER 4
+/* After the question on screen changes, keys are ignored this long: a y
+ * meant for the one that went away does not answer the next. */
+#define APPROVER_KEYS_QUIET_MS 500
 struct asker {
 	int fd;                     /* -1: a free slot */
 	pid_t pid;                  /* the broker, from the kernel */
@@ -60,6 +69,9 @@ struct approver {
 	char code[5];
 	uint64_t next_order;
 	struct grant_table grants;
+	struct proc_confinement self; /* the approver's own, to compare askers with */
+	int64_t keys_from_ms;         /* keys before this answer nothing */
+	bool told_ignored;            /* the human was told keys were ignored */
 };
 
 static int64_t now_ms(void)
@@ -174,6 +186,31 @@ static void read_question(struct approver *a, int i)
 	}
 }
 
+/* Answers a connection at once, without a slot: it is not asked. */
+static void refuse_asker(int fd, int answer)
+{
+	struct broker_frame f = {.magic = BROKER_MAGIC, .type = BROKER_RESULT, .value = answer, .len = 0};
+	ssize_t ignored = send(fd, &f, BROKER_HEADER_SIZE, MSG_NOSIGNAL | MSG_DONTWAIT);
+	(void)ignored;
+	/* Closed with its question unread, the asker would get ECONNRESET
+	 * before the answer: it can send no more, and what it sent is read. */
+	shutdown(fd, SHUT_RDWR);
+	char sink[64];
+	while (recv(fd, sink, sizeof sink, MSG_DONTWAIT) > 0)
+		;
+	close(fd);
+}
+
+/* Takes new connections. Only brokers are asked, and the kernel tells
+ * them apart: Landlock requires no_new_privs and sbsh's sandbox always
+ * adds a seccomp filter; neither can be undone and both are inherited, so
+ * a process made inside a sandbox has no_new_privs where the approver,
+ * started by the human in the same environment, lacks it, or (when sbsh
+ * and the approver both run with no_new_privs, as under docker's
+ * no-new-privileges) more seccomp filters than the approver. A broker is
+ * forked before the sandbox is applied: it is no more confined than the
+ * approver, unless sbsh was started more confined than the approver was
+ * (then start the approver the same way). */
 static void accept_askers(struct approver *a)
 {
 	while (1) {
@@ -183,18 +220,24 @@ static void accept_askers(struct approver *a)
 				continue;
 			return;
 		}
-		struct ucred cred;
-		socklen_t len = sizeof cred;
-		int slot = -1;
-		for (int i = 0; i < APPROVER_ASKERS_MAX && slot < 0; i++)
-			if (a->askers[i].fd < 0)
-				slot = i;
-		if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0 || cred.uid != geteuid() ||
-		    slot < 0) {
-			close(fd);
+		pid_t pid = 0;
+		struct proc_confinement peer;
+		if (!approver_peer_of(fd, &pid, &peer) || proc_outside_sandbox_of(&a->self, &peer)) {
+			refuse_asker(fd, BROKER_ONLY_BROKERS);
 			continue;
 		}
-		a->askers[slot] = (struct asker){.fd = fd, .pid = cred.pid, .since_ms = now_ms()};
+		int slot = -1, same = 0;
+		for (int i = 0; i < APPROVER_ASKERS_MAX; i++) {
+			if (a->askers[i].fd < 0 && slot < 0)
+				slot = i;
+			else if (a->askers[i].fd >= 0 && a->askers[i].pid == pid)
+				same++;
+		}
+		if (slot < 0 || same >= APPROVER_PER_PEER) {
+			refuse_asker(fd, BROKER_BUSY);
+			continue;
+		}
+		a->askers[slot] = (struct asker){.fd = fd, .pid = pid, .since_ms = now_ms()};
 	}
 }
 
@@ -251,6 +294,13 @@ static bool take_key(struct approver *a, unsigned char c)
 		return false;
 	if (a->shown < 0)
 		return true; /* nothing is asked: keys mean nothing */
+	if (now_ms() < a->keys_from_ms) {
+		if (!a->told_ignored) {
+			say(a, "\nsbsh: the question just changed: what was typed is ignored; answer this one: ");
+			a->told_ignored = true;
+		}
+		return true;
+	}
 	if (c == '\r' || c == '\n') {
 		answer_shown(a);
 	} else if (c == 0x7f || c == 8) {
@@ -301,8 +351,13 @@ static int poll_timeout(struct approver *a)
 static void serve(struct approver *a)
 {
 	while (1) {
-		if (a->shown < 0)
+		if (a->shown < 0) {
 			show_next(a);
+			if (a->shown >= 0) {
+				a->keys_from_ms = now_ms() + APPROVER_KEYS_QUIET_MS;
+				a->told_ignored = false;
+			}
+		}
 		struct pollfd pfd[3 + APPROVER_ASKERS_MAX];
 		int slot_of[3 + APPROVER_ASKERS_MAX];
 		nfds_t n = 0;
@@ -444,16 +499,69 @@ static int approver_listen(struct approver *a)
 	return fd;
 }
 
-int approver_main(void)
+/* The terminal multiplexer the approver runs in, if any: its variables,
+ * or a tmux or screen among its ancestors (a pane started with them
+ * unset). NULL when none is seen. */
+static const char *multiplexer(void)
+{
+	const char *term = getenv("TERM"), *tmux = getenv("TMUX"), *sty = getenv("STY");
+	if (tmux && *tmux)
+		return "tmux (TMUX is set)";
+	if (sty && *sty)
+		return "screen (STY is set)";
+	if (term && strncmp(term, "tmux", 4) == 0)
+		return "tmux (TERM is tmux)";
+	if (term && strncmp(term, "screen", 6) == 0)
+		return "tmux or screen (TERM is screen)";
+	pid_t p = getppid();
+	for (int depth = 0; p > 1 && depth < 128; depth++) {
+		char path[64], comm[32] = "";
+		snprintf(path, sizeof path, "/proc/%ld/comm", (long)p);
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		ssize_t n = fd >= 0 ? read(fd, comm, sizeof comm - 1) : -1;
+		if (fd >= 0)
+			close(fd);
+		comm[n > 0 ? n : 0] = '\0';
+		if (strncmp(comm, "tmux", 4) == 0)
+			return "tmux (a tmux process is among its parents)";
+		if (strncasecmp(comm, "screen", 6) == 0)
+			return "screen (a screen process is among its parents)";
+		p = proc_parent(p);
+	}
+	return NULL;
+}
+
+int approver_main(bool trust_multiplexer)
 {
 	struct approver a = {.listener = -1, .tty = -1, .sigfd = -1, .shown = -1};
 	for (int i = 0; i < APPROVER_ASKERS_MAX; i++)
 		a.askers[i].fd = -1;
+	/* Anything that reaches the multiplexer's server (a sandboxed copy of
+	 * tmux does: its socket is a pathname socket too) can read this pane
+	 * and type the answer, a typed code included. */
+	const char *in = multiplexer();
+	if (in && !trust_multiplexer) {
+		fprintf(stderr,
+		        "sbsh: --approver: refusing to run inside %s: whatever reaches its server, a sandboxed"
+		        " process too, can read this terminal (capture-pane) and type the answers (send-keys)."
+		        " Run it in a terminal of its own, or add --trust-multiplexer if nothing sandboxed can"
+		        " reach that server.\n",
+		        in);
+		return 1;
+	}
+	if (!proc_confinement_of(0, &a.self)) {
+		fprintf(stderr, "sbsh: --approver: cannot read /proc/self/status, needed to tell sbsh's brokers from"
+		                " sandboxed processes\n");
+		return 1;
+	}
 	a.tty = open_answer_terminal();
 	if (a.tty < 0) {
 		fprintf(stderr, "sbsh: --approver: needs a terminal to read the answers from\n");
 		return 1;
 	}
+	if (in)
+		fprintf(stderr, "sbsh: --approver: warning: running inside %s (--trust-multiplexer): whatever reaches"
+		                " its server can read and answer these questions\n", in);
 	a.listener = approver_listen(&a);
 	if (a.listener < 0) {
 		close(a.tty);

@@ -6,8 +6,12 @@
 #ifndef SBSH_APPROVER_H
 #define SBSH_APPROVER_H
 
+#include <stdbool.h>
+
 /* `sbsh --approver`: serves prompts until Ctrl-C, end of input or a
- * signal. Returns the exit status (1 when it cannot start). */
-int approver_main(void);
+ * signal. Inside tmux or screen it refuses to start unless
+ * trust_multiplexer (--trust-multiplexer). Returns the exit status (1 when
+ * it cannot start). */
+int approver_main(bool trust_multiplexer);
 
 #endif

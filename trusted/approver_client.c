@@ -1,9 +1,10 @@
-/* What brokers, and a shell without a broker, need to ask the approver.
+/* What brokers need to ask the approver. A shell never asks it itself:
+ * the approver answers only processes made outside the sandbox.
  *
- * Trust runs one way: a broker answers for its session only with what the
- * approver says, so the broker checks the approver (folder, owner, peer
- * uid). The approver need not trust who asks: asking grants nothing, and
- * the pid it shows comes from the kernel (SO_PEERCRED), not from the asker. */
+ * A broker answers for its session only with what the approver says, so it
+ * checks the approver: the folder (ours, not open to others, not one of the
+ * session's writable folders) and above all the process listening, from
+ * the kernel: our uid, and made outside any sandbox we are not in. */
 #include "trusted/approver_client.h"
 
 #include <errno.h>
@@ -20,6 +21,7 @@
 
 #include "trusted/approver_socket.h"
 #include "trusted/broker_proto.h"
+#include "lib/proc_status.h"
 #include "lib/util.h"
 
 /* The approver's socket path, when a socket of ours is there. */
@@ -41,8 +43,10 @@ int approver_await(int fd, const struct approval_question *q, struct pollfd *oth
                    bool (*tend)(void *ctx, const struct pollfd *others), void *ctx)
 {
 	if (approver_send(fd, q) != 0) {
+		/* Refused at once (busy, or not a broker): its answer waits. */
+		int refused = approver_receive(fd);
 		close(fd);
-		return -1;
+		return refused;
 	}
 	/* A little longer than the approver's own limit, so it is the one
 	 * that withdraws the question and says so. */
@@ -50,6 +54,7 @@ int approver_await(int fd, const struct approval_question *q, struct pollfd *oth
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	int64_t deadline = (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000 + ((int64_t)q->timeout_s + 2) * 1000;
 	int answer = BROKER_TIMEOUT; /* unless something else ends the wait first */
+	/* The approver going away unanswered is -1, never the human's no. */
 	struct pollfd pfd[4];
 	if (nothers > 3)
 		nothers = 3;
@@ -63,14 +68,13 @@ int approver_await(int fd, const struct approval_question *q, struct pollfd *oth
 			pfd[i + 1] = others[i];
 		int r = poll(pfd, (nfds_t)(nothers + 1), left > 60000 ? 60000 : (int)left);
 		if (r < 0 && errno != EINTR) {
-			answer = BROKER_NO;
+			answer = -1;
 			break;
 		}
 		if (r <= 0)
 			continue;
 		if (pfd[0].revents) {
-			int got = approver_receive(fd);
-			answer = got < 0 ? BROKER_NO : got;
+			answer = approver_receive(fd);
 			break;
 		}
 		for (size_t i = 0; i < nothers; i++)
@@ -82,33 +86,6 @@ int approver_await(int fd, const struct approval_question *q, struct pollfd *oth
 	}
 	close(fd);
 	return answer;
-}
-
-int approver_ask(const struct approval_question *q, char *const *writable, const char **why)
-{
-	*why = NULL;
-	int fd = approver_connect(writable, why);
-	if (fd < 0)
-		return -1;
-	int answer = approver_await(fd, q, NULL, 0, NULL, NULL);
-	if (answer < 0)
-		*why = "the approver went away";
-	return answer;
-}
-
-void approver_release(char *const *writable)
-{
-	const char *why;
-	int fd = approver_connect(writable, &why);
-	if (fd < 0)
-		return;
-	struct approval_question q = {.release = true, .folder = "", .verdict = "", .command = "", .reason = "",
-	                              .marks = "", .program = "", .warning = "", .timeout_s = 1};
-	/* A moment for the approver's reply, so what comes next is seen after it. */
-	struct pollfd pfd = {.fd = fd, .events = POLLIN};
-	if (approver_send(fd, &q) == 0 && poll(&pfd, 1, 1000) > 0)
-		(void)approver_receive(fd);
-	close(fd);
 }
 
 bool approver_present(void)
@@ -175,10 +152,18 @@ int approver_connect(char *const *writable, const char **why)
 	fd = approver_connect_path(path);
 	if (fd < 0)
 		goto out; /* none listens: not an error */
-	struct ucred cred;
-	socklen_t len = sizeof cred;
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0 || cred.uid != geteuid()) {
-		*why = "the approver runs as another user";
+	/* Whoever could write the folder, the socket is the listener's: one
+	 * made inside a sandbox (ours, an outer one, another session's) is more
+	 * confined than we are. The rule is accept_askers' (approver.c). */
+	pid_t pid;
+	struct proc_confinement listener, self;
+	if (!approver_peer_of(fd, &pid, &listener))
+		*why = "the approver runs as another user, or is gone";
+	else if (!proc_confinement_of(0, &self))
+		*why = "cannot read /proc/self/status to check the approver";
+	else if (proc_outside_sandbox_of(&self, &listener))
+		*why = "the approver's socket was made inside a sandbox";
+	if (*why) {
 		close(fd);
 		fd = -1;
 	}
@@ -221,11 +206,21 @@ int approver_receive(int fd)
 {
 	struct broker_frame f;
 	ssize_t n;
+	/* A reset is reported before what arrived ahead of it: read again. */
+	int resets = 0;
 	do
 		n = recv(fd, &f, sizeof f, MSG_DONTWAIT);
-	while (n < 0 && errno == EINTR);
+	while (n < 0 && (errno == EINTR || (errno == ECONNRESET && resets++ == 0)));
 	if (n <= 0 || broker_frame_check(&f, (size_t)n) != 0 || f.type != BROKER_RESULT)
 		return -1;
-	return f.value == BROKER_YES_ONCE || f.value == BROKER_YES_SESSION || f.value == BROKER_TIMEOUT ? f.value
-	                                                                                               : BROKER_NO;
+	switch (f.value) {
+	case BROKER_YES_ONCE:
+	case BROKER_YES_SESSION:
+	case BROKER_TIMEOUT:
+	case BROKER_BUSY:
+	case BROKER_ONLY_BROKERS:
+		return f.value;
+	default:
+		return BROKER_NO;
+	}
 }

@@ -5,10 +5,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
 #include <unistd.h>
 
 #include "lib/util.h"
+
+#ifndef SO_PEERPIDFD
+#define SO_PEERPIDFD 77 /* Linux 6.5; older headers lack it */
+#endif
 
 char *approver_dir(void)
 {
@@ -48,4 +53,27 @@ int approver_connect_path(const char *path)
 		return -1;
 	}
 	return fd;
+}
+
+bool approver_peer_of(int fd, pid_t *pid, struct proc_confinement *out)
+{
+	struct ucred cred;
+	socklen_t len = sizeof cred;
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0 || cred.uid != geteuid() || cred.pid <= 0)
+		return false;
+	int pidfd = -1;
+	len = sizeof pidfd;
+	bool has_pidfd = getsockopt(fd, SOL_SOCKET, SO_PEERPIDFD, &pidfd, &len) == 0 && pidfd >= 0;
+	if (!has_pidfd && errno != ENOPROTOOPT && errno != EINVAL)
+		return false; /* ESRCH: the peer is gone */
+	bool ok = proc_confinement_of(cred.pid, out);
+	/* Alive after the read: the pid was its own throughout. Without
+	 * SO_PEERPIDFD (before 6.5) the pid is taken as it is. EPERM (a
+	 * Landlock domain that may not signal it) is alive too. */
+	if (has_pidfd) {
+		ok = ok && (syscall(SYS_pidfd_send_signal, pidfd, 0, NULL, 0) == 0 || errno == EPERM);
+		close(pidfd);
+	}
+	*pid = cred.pid;
+	return ok;
 }

@@ -297,8 +297,27 @@ static int ask_through_approver(struct broker *b, int fd, const struct approval_
 		{.fd = b->sigfd, .events = POLLIN},
 		{.fd = b->sock, .events = 0}, /* only its hangup: the shell is gone */
 	};
-	int answer = approver_await(fd, q, others, b->sock >= 0 ? 2 : 1, tend_while_asking, b);
-	return answer < 0 ? BROKER_NO : answer;
+	return approver_await(fd, q, others, b->sock >= 0 ? 2 : 1, tend_while_asking, b);
+}
+
+/* Why the approver did not ask, for an answer of approver_await that is
+ * not the human's; NULL for one that is. */
+static const char *approver_did_not_ask(int answer)
+{
+	switch (answer) {
+	case BROKER_NO:
+	case BROKER_YES_ONCE:
+	case BROKER_YES_SESSION:
+	case BROKER_TIMEOUT:
+		return NULL;
+	case BROKER_BUSY:
+		return "the approver is busy (too many connections to it)";
+	case BROKER_ONLY_BROKERS:
+		return "the approver answers only sbsh's brokers, and this one was made inside a sandbox or"
+		       " started more confined than the approver";
+	default:
+		return "the approver went away without answering";
+	}
 }
 
 /* Puts a question to the human: the approver when one runs, else the
@@ -308,8 +327,12 @@ static int put_question(struct broker *b, const struct approval_question *q, con
 {
 	const char *distrust = NULL;
 	int fd = approver_connect(broker_writable(b), &distrust);
-	if (fd >= 0)
-		return ask_through_approver(b, fd, q);
+	if (fd >= 0) {
+		int answer = ask_through_approver(b, fd, q);
+		distrust = approver_did_not_ask(answer);
+		if (!distrust)
+			return answer;
+	}
 	if (b->tty >= 0) {
 		if (distrust) {
 			tty_print(b, "\nsbsh: not using the approver: ");
@@ -582,13 +605,15 @@ static void serve_request(struct broker *b)
 			};
 			const char *nobody = NULL;
 			int answer = put_question(b, &q, &nobody);
+			/* Every process of the session descends from the shell. Noted
+			 * before the shell hears the answer: it may exec the command at
+			 * once, and the grant keeps the command line it had before. */
+			if ((answer == BROKER_YES_ONCE || answer == BROKER_YES_SESSION) && !approval_needs_code(&q))
+				grants_remember(&b->grants, b->shell, q.command);
 			if (answer < 0)
 				send_frame(b->sock, BROKER_REFUSED, 0, nobody);
 			else
 				send_frame(b->sock, BROKER_RESULT, answer, NULL);
-			/* Every process of the session descends from the shell. */
-			if ((answer == BROKER_YES_ONCE || answer == BROKER_YES_SESSION) && !approval_needs_code(&q))
-				grants_remember(&b->grants, b->shell, q.command);
 		}
 	} else if (!why && f.type == BROKER_RELEASE) {
 		grants_release(&b->grants, b->shell);

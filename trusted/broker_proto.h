@@ -53,6 +53,9 @@ enum broker_answer {
 	BROKER_YES_ONCE = 1,
 	BROKER_YES_SESSION = 2,
 	BROKER_TIMEOUT = 3, /* nobody answered in time: not the human's no */
+	/* The approver's refusals to ask at all (never the human's no): */
+	BROKER_BUSY = 4,         /* too many connections, from the asker or overall */
+	BROKER_ONLY_BROKERS = 5, /* the asker was made inside a sandbox */
 };
 
 /* One datagram: a fixed header, then len payload bytes. */

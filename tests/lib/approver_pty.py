@@ -6,11 +6,14 @@ import os, pty, re, select, signal, subprocess, time
 class Approver:
     """An `sbsh --approver` on a pty: its screen so far, and the keyboard."""
 
-    def __init__(self, env, sbsh=None):
+    # The suites may run inside tmux or screen, where --approver refuses
+    # to start unless told the multiplexer is trusted (nothing sandboxed
+    # reaches it in these tests).
+    def __init__(self, env, sbsh=None, args=("--trust-multiplexer",)):
         self.pid, self.fd = pty.fork()
         if self.pid == 0:
             sbsh = sbsh or os.environ["SBSH"]
-            os.execve(sbsh, [sbsh, "--approver"], env)
+            os.execve(sbsh, [sbsh, "--approver"] + list(args), env)
         self.out = b""
         self.status = None
 
@@ -38,7 +41,9 @@ class Approver:
         return None
 
     def type(self, text):
-        time.sleep(0.1)
+        """Types as a human does: not within the moment after a question
+        appears, when the approver ignores keys."""
+        time.sleep(0.7)
         os.write(self.fd, text)
 
     def wait_exit(self, limit=10):
