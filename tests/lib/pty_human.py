@@ -29,8 +29,18 @@ def play(argv, respond, env=None, cwd=None, limit=30):
             if typed:
                 time.sleep(0.1)
                 os.write(fd, typed)
+    # Past the limit a program still running is killed: a hang fails the
+    # case that caused it, never the whole suite.
     try:
-        _, status = os.waitpid(pid, 0)
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done == 0:
+            deadline = time.time() + 5
+            while done == 0 and time.time() < deadline:
+                time.sleep(0.1)
+                done, status = os.waitpid(pid, os.WNOHANG)
+            if done == 0:
+                os.kill(pid, 9)
+                _, status = os.waitpid(pid, 0)
     except ChildProcessError:
         status = 0
     os.close(fd)
