@@ -28,6 +28,9 @@ struct allow_list {
 	char *path;
 	struct strvec allow;
 	struct strvec deny;
+	/* The verdict of each entry's own text (entry_verdict), judged once
+	 * at start-up, before any command of the session has run. */
+	enum verdict *allow_v, *deny_v;
 	bool sandbox_writable; /* then it may never pre-approve ESCAPE */
 };
 
@@ -142,6 +145,82 @@ static char *user_allow_path(void)
 	return home && *home ? xasprintf("%s/.config/sbsh/allow.json", home) : NULL;
 }
 
+/* The verdict of an entry's own text, each word with `*`, `?` or `[` read
+ * as a harmless word: an allow entry never pre-approves more than it says
+ * (`git push origin *` is SAFE, so it covers no +refspec), a deny entry
+ * denies what its text does (`git push --force *`: FORCE_PUSH). */
+static enum verdict entry_verdict(struct classifier *cl, const char *entry)
+{
+	struct strvec words;
+	strvec_init(&words);
+	policy_entry_words(entry, &words);
+	struct strbuf text;
+	strbuf_init(&text);
+	for (size_t i = 0; i < words.len; i++) {
+		if (i)
+			strbuf_addc(&text, ' ');
+		vars_quote(&text, strpbrk(words.items[i], "*?[") ? "x" : words.items[i]);
+	}
+	strvec_free(&words);
+	struct classify_result r;
+	classify_result_init(&r);
+	char *err = NULL;
+	enum verdict v = VERDICT_SAFE;
+	if (text.len && classify_text(cl, text.data, text.len, &r, &err) == 0)
+		v = r.verdict;
+	free(err);
+	classify_result_free(&r);
+	strbuf_free(&text);
+	return v;
+}
+
+static void judge_entries(struct classifier *cl, struct allow_list *l)
+{
+	l->allow_v = xcalloc(l->allow.len ? l->allow.len : 1, sizeof *l->allow_v);
+	l->deny_v = xcalloc(l->deny.len ? l->deny.len : 1, sizeof *l->deny_v);
+	for (size_t i = 0; i < l->allow.len; i++)
+		l->allow_v[i] = entry_verdict(cl, l->allow.items[i]);
+	for (size_t i = 0; i < l->deny.len; i++)
+		l->deny_v[i] = entry_verdict(cl, l->deny.items[i]);
+}
+
+/* The deny entry that refuses argv with verdict v, or NULL (*path: its
+ * file): one matching it word for word, or one whose text is judged
+ * DELETE or above and names the same program and operands (however the
+ * command spells its options, wherever they stand) at that verdict or
+ * above: `git push --force *` denies `git push origin +main`. */
+static const char *list_denies(struct policy *p, char *const *argv, enum verdict v, const char **path)
+{
+	struct allow_list *lists[2] = {&p->user, &p->project};
+	for (size_t l = 0; l < 2; l++)
+		for (size_t i = 0; i < lists[l]->deny.len; i++) {
+			const char *e = lists[l]->deny.items[i];
+			enum verdict ev = lists[l]->deny_v[i];
+			if (policy_entry_matches(e, argv) ||
+			    (ev >= VERDICT_DELETE && v >= ev && policy_entry_names(e, argv))) {
+				*path = lists[l]->path;
+				return e;
+			}
+		}
+	return NULL;
+}
+
+/* Whether an allow entry pre-approves argv with verdict v: it matches, and
+ * v is no higher than the entry's own text's; ESCAPE never from a list the
+ * sandbox can write. */
+static bool list_allows(struct policy *p, char *const *argv, enum verdict v)
+{
+	struct allow_list *lists[2] = {&p->user, &p->project};
+	for (size_t l = 0; l < 2; l++) {
+		if (v == VERDICT_ESCAPE && lists[l]->sandbox_writable)
+			continue;
+		for (size_t i = 0; i < lists[l]->allow.len; i++)
+			if (v <= lists[l]->allow_v[i] && policy_entry_matches(lists[l]->allow.items[i], argv))
+				return true;
+	}
+	return false;
+}
+
 /* What a command finds in its environment: the shell's exported variables. */
 static const char *exported_value(void *ctx, const char *name)
 {
@@ -155,19 +234,8 @@ static const char *exported_value(void *ctx, const char *name)
 static bool allow_listed(void *ctx, char *const *argv, enum verdict v)
 {
 	struct policy *p = ctx;
-	struct allow_list *lists[2] = {&p->user, &p->project};
-	for (size_t l = 0; l < 2; l++)
-		for (size_t i = 0; i < lists[l]->deny.len; i++)
-			if (policy_entry_matches(lists[l]->deny.items[i], argv))
-				return false;
-	for (size_t l = 0; l < 2; l++) {
-		if (v == VERDICT_ESCAPE && lists[l]->sandbox_writable)
-			continue;
-		for (size_t i = 0; i < lists[l]->allow.len; i++)
-			if (policy_entry_matches(lists[l]->allow.items[i], argv))
-				return true;
-	}
-	return false;
+	const char *path;
+	return !list_denies(p, argv, v, &path) && list_allows(p, argv, v);
 }
 
 int policy_init(struct shell *sh, const struct policy_options *opts)
@@ -197,6 +265,10 @@ int policy_init(struct shell *sh, const struct policy_options *opts)
 	/* It lives in the project, which the sandbox can write. */
 	p->project.sandbox_writable = true;
 	free(path);
+	/* Before the lists approve anything inside shell text: an entry's own
+	 * text is judged by the built-in rules alone. */
+	judge_entries(p->cl, &p->user);
+	judge_entries(p->cl, &p->project);
 	classifier_set_approved(p->cl, allow_listed, p);
 	return rc;
 }
@@ -361,16 +433,8 @@ static bool decided_without_asking(struct policy *p, const char *command, char *
 	char *key = session_key(command);
 	bool decided = contains(&p->session_ok, key);
 	free(key);
-	struct allow_list *lists[2] = {&p->user, &p->project};
-	for (size_t l = 0; l < 2 && !decided && words; l++) {
-		for (size_t i = 0; i < lists[l]->deny.len && !decided; i++)
-			decided = policy_entry_matches(lists[l]->deny.items[i], words);
-		if (v == VERDICT_ESCAPE && lists[l]->sandbox_writable)
-			continue;
-		for (size_t i = 0; i < lists[l]->allow.len && !decided; i++)
-			decided = policy_entry_matches(lists[l]->allow.items[i], words);
-	}
-	return decided;
+	const char *path;
+	return decided || (words && (list_denies(p, words, v, &path) || list_allows(p, words, v)));
 }
 
 static const char *pre_approve_hint(struct policy *p)
@@ -571,21 +635,6 @@ void policy_line_end(struct shell *sh)
 	}
 }
 
-/* The verdict of an allow entry's own text, `*` read as a word: an entry
- * never pre-approves more than it says. */
-static enum verdict entry_verdict(struct policy *p, const char *entry)
-{
-	struct classify_result r;
-	classify_result_init(&r);
-	char *err = NULL;
-	enum verdict v = VERDICT_SAFE;
-	if (classify_text(p->cl, entry, strlen(entry), &r, &err) == 0)
-		v = r.verdict;
-	free(err);
-	classify_result_free(&r);
-	return v;
-}
-
 static char *nobody_in_time(const struct policy *p)
 {
 	return xasprintf("nobody answered within %u s", p->opts.approval_timeout_s ? p->opts.approval_timeout_s : 60);
@@ -722,6 +771,33 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 	classify_result_init(&r);
 	enum verdict v = classify_argv_facts(p->cl, argv, path, path ? CLASSIFY_PROGRAM : CLASSIFY_BUILTIN,
 	                                     &facts, &r);
+	/* Deny always wins, even over a yes given up front: the argv, or a
+	 * command the classifier found in it (behind a wrapper, in sh -c). */
+	const char *deny_path = NULL;
+	const char *denied = NULL;
+	if (v != VERDICT_SAFE && !(!path && strcmp(argv[0], "escape") == 0)) {
+		denied = list_denies(p, argv, v, &deny_path);
+		for (size_t i = 0; i < r.nitems && !denied; i++) {
+			struct strvec words;
+			strvec_init(&words);
+			size_t decider;
+			if (r.items[i].verdict > VERDICT_SAFE && split_item(&r.items[i], &words, &decider))
+				denied = list_denies(p, words.items, r.items[i].verdict, &deny_path);
+			strvec_free(&words);
+		}
+	}
+	if (denied) {
+		char *command = normalise(argv);
+		char *why = xasprintf("denied by %s: %s", deny_path, denied);
+		int rc = refuse(sh, v, command, why, NULL);
+		events_command(p->opts.events, argv, verdict_name(v), "refuse", "deny-list");
+		free(why);
+		free(command);
+		classify_result_free(&r);
+		free(facts_text);
+		free(procsubs);
+		return rc;
+	}
 	bool said_no = false;
 	/* What the human was shown up front and said yes to runs, unless the
 	 * run-time check finds more; a no binds the command whatever its argv. */
@@ -785,28 +861,11 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 		command = shown;
 	}
 	char *key = NULL;
-	struct allow_list *lists[2] = {&p->user, &p->project};
-	for (size_t l = 0; l < 2; l++) {
-		for (size_t i = 0; i < lists[l]->deny.len; i++) {
-			if (policy_entry_matches(lists[l]->deny.items[i], argv)) {
-				char *why = xasprintf("denied by %s", lists[l]->path);
-				by = "deny-list";
-				rc = refuse(sh, v, command, why, NULL);
-				free(why);
-				goto done;
-			}
-		}
-	}
-	for (size_t l = 0; l < 2; l++) {
-		/* ESCAPE is never pre-approved by a file the sandbox can write. */
-		if (v == VERDICT_ESCAPE && lists[l]->sandbox_writable)
-			continue;
-		for (size_t i = 0; i < lists[l]->allow.len; i++)
-			if (policy_entry_matches(lists[l]->allow.items[i], argv) &&
-			    (!raised || entry_verdict(p, lists[l]->allow.items[i]) >= v)) {
-				by = "allow-list";
-				goto done;
-			}
+	/* An entry covers a verdict raised by what the argv does not show
+	 * only when its own text is judged as high (list_allows). */
+	if (list_allows(p, argv, v)) {
+		by = "allow-list";
+		goto done;
 	}
 	key = session_key(command);
 	if (!raised && v != VERDICT_ESCAPE && (contains(&p->session_ok, key) || contains(&p->line_ok, command)))
