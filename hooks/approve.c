@@ -17,6 +17,7 @@
 #include "trusted/approver_client.h"
 #include "trusted/broker_proto.h"
 #include "sandbox/denial.h"
+#include "sandbox/sandbox.h"
 #include "lib/events.h"
 #include "hooks/protect_client.h"
 #include "shell/ast.h"
@@ -51,6 +52,7 @@ struct policy {
 	bool up_front_unanswered;   /* the line's question timed out: not asked again */
 	bool approver_said_yes;     /* this line: the approver's grants end with it */
 	struct timespec line_start; /* of the top-level line being run */
+	char *hint;                 /* how to pre-approve, when not the usual words */
 };
 
 enum item_answer {
@@ -130,10 +132,13 @@ static char *project_allow_path(void)
 			*slash = '\0';
 	}
 	char *candidate = xasprintf("%s/.agentcommands.json", strcmp(top, "/") == 0 ? "" : top);
-	if (access(candidate, F_OK) == 0)
-		return candidate;
-	free(candidate);
-	return NULL;
+	if (access(candidate, F_OK) != 0) {
+		free(candidate);
+		return NULL;
+	}
+	/* Only the human pre-approves: a list where any sandboxed session can
+	 * write, whatever its project, may have been planted by an agent. */
+	return candidate;
 }
 
 static char *user_allow_path(void)
@@ -238,6 +243,23 @@ static bool allow_listed(void *ctx, char *const *argv, enum verdict v)
 	return !list_denies(p, argv, v, &path) && list_allows(p, argv, v);
 }
 
+/* Only the human pre-approves: a list where any sandboxed session can
+ * write, whatever its project, may have been planted by an agent. It is
+ * dropped, and the refusals say why, where it matters. */
+static void drop_if_shared(struct policy *p, struct allow_list *l, const char *instead)
+{
+	const char *shared = sandbox_shared_folder(l->path);
+	if (!shared)
+		return;
+	free(p->hint);
+	p->hint = xasprintf("%s (%s is not honoured: it lies in %s, which every sandboxed session can write)",
+	                    instead, l->path, shared);
+	strvec_free(&l->allow);
+	strvec_free(&l->deny);
+	free(l->path);
+	l->path = NULL;
+}
+
 int policy_init(struct shell *sh, const struct policy_options *opts)
 {
 	struct policy *p = xcalloc(1, sizeof *p);
@@ -253,11 +275,15 @@ int policy_init(struct shell *sh, const struct policy_options *opts)
 	if (!path) {
 		strvec_init(&p->user.allow);
 		strvec_init(&p->user.deny);
+	} else if (p->user.path) {
+		drop_if_shared(p, &p->user, "pre-approve in an allow.json outside the temp folders (XDG_CONFIG_HOME)");
 	}
 	free(path);
 	path = project_allow_path();
 	if ((path ? load_allow_list(&p->project, path) : 0) != 0)
 		rc = -1;
+	if (path && p->project.path)
+		drop_if_shared(p, &p->project, "pre-approve in ~/.config/sbsh/allow.json");
 	if (!path) {
 		strvec_init(&p->project.allow);
 		strvec_init(&p->project.deny);
@@ -439,8 +465,7 @@ static bool decided_without_asking(struct policy *p, const char *command, char *
 
 static const char *pre_approve_hint(struct policy *p)
 {
-	(void)p;
-	return "pre-approve in .agentcommands.json or ~/.config/sbsh/allow.json";
+	return p->hint ? p->hint : "pre-approve in .agentcommands.json or ~/.config/sbsh/allow.json";
 }
 
 /* Whether a human can be asked: through the broker, which owns the

@@ -98,4 +98,88 @@ done
 mkdir -p other && echo x >other/file
 "$SBSH" -c 'rm -rf other' >out 2>err
 if [ ! -e other ]; then ok "... and leaves rm -rf other to the allow entry"; else bad "rm -rf other" "$(cat err)"; fi
+
+# Nobody but the human pre-approves. A list in a folder every sandboxed
+# session can write (a temp folder) may have been planted by an agent: it
+# is not honoured, whether it was written by hand or by a session started
+# elsewhere, at a git work tree's top or in the starting folder.
+rm -f "$list"
+proj=$home/proj
+mkdir -p "$proj" "$work/planted" "$work/gitplanted"
+git init -q "$work/gitplanted"
+(cd "$proj" && "$SBSH" -c "printf '{\"allow\": [\"rm victim\", \"git push -f origin master\"]}' >'$work/planted/.agentcommands.json'") 2>err
+cp "$work/planted/.agentcommands.json" "$work/gitplanted/.agentcommands.json" 2>/dev/null
+for dir in "$work/planted" "$work/gitplanted"; do
+	echo keep >"$dir/victim"
+	(cd "$dir" && "$SBSH" -c 'rm victim') >out 2>err
+	status=$?
+	if [ -f "$work/planted/.agentcommands.json" ] && [ "$status" = 121 ] && [ -f "$dir/victim" ] &&
+		grep -q 'not honoured.*temp folder' err; then
+		ok "a list planted in a temp folder is not honoured: ${dir##*/}"
+	else
+		bad "a list planted in a temp folder is not honoured: ${dir##*/}" "status $status, $(cat err)"
+	fi
+done
+# The same in /dev/shm, in $TMPDIR, and as the user's own list when
+# XDG_CONFIG_HOME lies in a temp folder.
+shm=$(mktemp -d /dev/shm/sbsh-allow.XXXXXX)
+mytmp=$(mktemp -d "$home/tmpdir.XXXXXX")
+cp "$work/planted/.agentcommands.json" "$shm/"
+cp "$work/planted/.agentcommands.json" "$mytmp/"
+mkdir -p "$work/xdg/sbsh" && cp "$work/planted/.agentcommands.json" "$work/xdg/sbsh/allow.json"
+for how in "shm:$shm" "TMPDIR:$mytmp" "XDG_CONFIG_HOME:$proj"; do
+	dir=${how#*:}
+	echo keep >"$dir/victim"
+	case $how in
+	TMPDIR:*) (cd "$dir" && TMPDIR=$mytmp "$SBSH" -c 'rm victim') >out 2>err ;;
+	XDG_CONFIG_HOME:*) (cd "$dir" && XDG_CONFIG_HOME=$work/xdg "$SBSH" -c 'rm victim') >out 2>err ;;
+	*) (cd "$dir" && "$SBSH" -c 'rm victim') >out 2>err ;;
+	esac
+	status=$?
+	if [ "$status" = 121 ] && [ -f "$dir/victim" ] && grep -q 'not honoured.*temp folder' err; then
+		ok "a list in a temp folder is not honoured: ${how%%:*}"
+	else
+		bad "a list in a temp folder is not honoured: ${how%%:*}" "status $status, $(cat err)"
+	fi
+done
+rm -rf "$shm"
+cp "$work/planted/.agentcommands.json" repo/.agentcommands.json
+reset_remote
+(cd repo && "$SBSH" -c 'git push -f origin master') >out 2>err
+status=$?
+if [ "$status" = 121 ] && [ "$before" = "$(git -C remote.git rev-parse master)" ]; then
+	ok "... and the force-push it lists is refused, the remote kept"
+else
+	bad "... and the force-push it lists is refused, the remote kept" "status $status, $(cat err)"
+fi
+rm -f repo/.agentcommands.json
+# The human's own project, outside the temp folders: its list counts.
+printf '{"allow": ["rm victim"]}\n' >"$proj/.agentcommands.json"
+echo keep >"$proj/victim"
+(cd "$proj" && "$SBSH" -c 'rm victim') >out 2>err
+if [ ! -e "$proj/victim" ]; then ok "the list of a project outside the temp folders is honoured"; else bad "the list of a project outside the temp folders is honoured" "$(cat err)"; fi
+
+# sbsh's own folders, their parents and the dot-folders of $HOME are never
+# the project: a session started there cannot write them.
+if sandboxed "folders that are never the project"; then
+	mkdir -p "$XDG_CONFIG_HOME/sbsh" "$XDG_STATE_HOME/sbsh" "$home/.cache/sbsh" "$home/.ssh" \
+		"$home/.claude" "$home/.codex" "$home/.config/git" "$home/.local/share/x" "$home/.cache/sbsh/sandbox-caches"
+	for dir in "$XDG_CONFIG_HOME/sbsh" "$XDG_CONFIG_HOME" "$XDG_STATE_HOME/sbsh" "$XDG_STATE_HOME" \
+		"$home/.cache/sbsh" "$home/.ssh" "$home/.claude" "$home/.codex" \
+		"$home/.config" "$home/.config/git" "$home/.local/share/x"; do
+		rm -f "$dir/config" "$dir/allow.json"
+		(cd "$dir" && "$SBSH" -c 'echo "sandbox = off" >config; echo "{\"allow\": [\"rm *\"]}" >allow.json') >out 2>err
+		if [ ! -e "$dir/config" ] && [ ! -e "$dir/allow.json" ] && grep -q "^sbsh: ${dir//./\\.} is not made writable as the project: " err; then
+			ok "never the project: ${dir#"$home"/}"
+		else
+			bad "never the project: ${dir#"$home"/}" "$(cat err)"
+		fi
+	done
+	(cd "$proj" && "$SBSH" -c 'echo made >probe') >out 2>err
+	if [ "$(cat "$proj/probe" 2>/dev/null)" = made ] && ! grep -q 'not made writable' err; then
+		ok "a folder of \$HOME that is not a dot-folder is still the project"
+	else
+		bad "a folder of \$HOME that is not a dot-folder is still the project" "$(cat err)"
+	fi
+fi
 finish
