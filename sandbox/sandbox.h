@@ -137,7 +137,7 @@ void sandbox_close_collected(const struct sandbox_config *cfg);
 char *sandbox_project_refusal(const char *folder);
 
 /* What path lies in that every sandboxed session may write, whatever its
- * project ("a temp folder", "sbsh's cache folder"), or NULL. */
+ * project ("a temp folder", "the sandbox's package caches"), or NULL. */
 const char *sandbox_shared_folder(const char *path);
 
 void sandbox_writable_paths(const struct sandbox_config *cfg, struct strvec *out);

@@ -169,7 +169,9 @@ const char *sandbox_shared_folder(const char *path)
 	char *real = resolved(path);
 	const char *tmpdir = env_nonempty("TMPDIR");
 	char *tmp_real = tmpdir ? resolved(tmpdir) : NULL;
-	char *cache = sbsh_folder("XDG_CACHE_HOME", ".cache");
+	char *own = sbsh_folder("XDG_CACHE_HOME", ".cache");
+	char *cache = own ? xasprintf("%s/sandbox-caches", own) : NULL;
+	free(own);
 	const char *which = NULL;
 	static const char *const temp[] = {"/tmp", "/var/tmp", "/dev/shm"};
 	for (size_t i = 0; i < sizeof temp / sizeof *temp && !which; i++) {
@@ -181,7 +183,7 @@ const char *sandbox_shared_folder(const char *path)
 	if (!which && tmp_real && strcmp(tmp_real, "/") != 0 && within(real, tmp_real))
 		which = "a temp folder ($TMPDIR)";
 	if (!which && cache && within(real, cache))
-		which = "sbsh's cache folder";
+		which = "the sandbox's package caches";
 	free(cache);
 	free(tmp_real);
 	free(real);
@@ -252,14 +254,17 @@ static void collect_writable(const struct sandbox_config *cfg, struct sandbox_st
 	const struct forbidden *home_real = &forbid;
 
 	char cwd[PATH_MAX];
-	char *refused = getcwd(cwd, sizeof cwd) ? sandbox_project_refusal(cwd) : NULL;
+	bool have_cwd = getcwd(cwd, sizeof cwd) != NULL;
+	char *refused = have_cwd ? sandbox_project_refusal(cwd) : NULL;
 	if (refused) {
-		/* Said at once: writing there would steer later sessions. */
-		fprintf(stderr, "sbsh: %s is not made writable as the project: %s; start sbsh in the project's folder\n",
-		        cwd, refused);
+		/* Said at once: writing there would steer later sessions (in a
+		 * temp folder it is writable as temp all the same: nothing said). */
+		if (!sandbox_shared_folder(cwd))
+			fprintf(stderr, "sbsh: %s is not made writable as the project: %s; start sbsh in the project's folder\n",
+			        cwd, refused);
 		strvec_push_owned(&st->skipped, xasprintf("%s (project): refused, %s", cwd, refused));
 		free(refused);
-	} else if (cwd[0] == '/') {
+	} else if (have_cwd) {
 		add_grant(list, st, cwd, "project", false, home_real);
 	}
 	add_grant(list, st, env_nonempty("TMPDIR"), "temp", false, home_real);
