@@ -18,12 +18,14 @@
 #include "trusted/broker_proto.h"
 #include "sandbox/denial.h"
 #include "sandbox/sandbox.h"
+#include "builtins/builtins.h"
 #include "lib/events.h"
 #include "hooks/protect_client.h"
 #include "shell/ast.h"
 #include "shell/vars.h"
 
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 struct allow_list {
 	char *path;
@@ -35,13 +37,36 @@ struct allow_list {
 	bool sandbox_writable; /* then it may never pre-approve ESCAPE */
 };
 
+/* What a file a word of an answered command names was when the human
+ * answered: a later command of the line may make the name another file
+ * (the birth time tells a new file from one whose inode number it took). */
+struct file_id {
+	bool exists;
+	dev_t dev;
+	ino_t ino;
+	long long btime_s;
+	unsigned btime_ns;
+};
+
+/* A yes a line holds (given up front, or the session's, found when the
+ * line began): the command as shown, in the folder shown, with the program
+ * its first word ran as then and the files its words named then. */
+struct bound_answer {
+	char *command;
+	char *cwd;
+	char *program; /* realpath, "" for a builtin or nothing found */
+	struct strvec words; /* empty when the command is not plain words */
+	struct file_id *ids; /* one per word */
+};
+
 struct policy {
 	struct classifier *cl;
 	struct policy_options opts;
 	struct allow_list user;    /* ~/.config/sbsh/allow.json */
 	struct allow_list project; /* .agentcommands.json (protected: restored after every line) */
-	struct strvec session_ok; /* "cwd\n" + normalised command */
-	struct strvec line_ok;    /* normalised commands approved for this line */
+	struct strvec session_ok; /* session_key: the folder, the program, the command */
+	struct bound_answer *line_ok; /* the yeses this line holds (line_yes) */
+	size_t nline_ok;
 	struct strvec line_no;    /* ... and refused for it */
 	unsigned line_depth;      /* nested lines (eval, source) share the outer decision */
 	/* The static pass over the top-level line being run: what it knew of
@@ -267,7 +292,6 @@ int policy_init(struct shell *sh, const struct policy_options *opts)
 	p->cl = opts->cl ? opts->cl : classifier_with_rules(opts->rules);
 	classifier_set_lookup(p->cl, exported_value, sh);
 	strvec_init(&p->session_ok);
-	strvec_init(&p->line_ok);
 	strvec_init(&p->line_no);
 	sh->policy = p;
 	char *path = user_allow_path();
@@ -357,12 +381,132 @@ static bool contains(const struct strvec *v, const char *s)
 	return false;
 }
 
-static char *session_key(const char *command)
+/* The key of a yes for the session: the folder, the program (as
+ * program_of or program_ran names it) and the command. */
+static char *session_key(const char *command, const char *program)
 {
 	char cwd[PATH_MAX];
 	if (!getcwd(cwd, sizeof cwd))
 		strcpy(cwd, "?");
-	return xasprintf("%s\n%s", cwd, command);
+	return xasprintf("%s\n%s\n%s", cwd, program, command);
+}
+
+/* The program a command run as name would be now, as realpath names it:
+ * "" for a builtin, or when none is found. No hash: what PATH says. */
+static char *program_of(struct shell *sh, const char *name)
+{
+	if (!name || !*name)
+		return xstrdup("");
+	if (strchr(name, '/')) {
+		char *real = realpath(name, NULL);
+		return real ? real : xstrdup(name);
+	}
+	if (builtin_find(name))
+		return xstrdup("");
+	const char *pv = vars_get(sh, "PATH");
+	for (const char *d = pv ? pv : ""; pv;) {
+		size_t n = strcspn(d, ":");
+		char *cand = n ? xasprintf("%.*s/%s", (int)n, d, name) : xstrdup(name);
+		struct stat st;
+		bool found = access(cand, X_OK) == 0 && stat(cand, &st) == 0 && S_ISREG(st.st_mode);
+		char *real = found ? realpath(cand, NULL) : NULL;
+		free(cand);
+		if (found)
+			return real ? real : xstrdup("");
+		if (!d[n])
+			break;
+		d += n + 1;
+	}
+	return xstrdup("");
+}
+
+/* The program about to run, named as program_of names it. */
+static char *program_ran(const char *path)
+{
+	char *real = path ? realpath(path, NULL) : NULL;
+	return real ? real : xstrdup(path ? path : "");
+}
+
+static void file_id_of(const char *word, struct file_id *id)
+{
+	struct statx stx;
+	memset(id, 0, sizeof *id);
+	if (!*word || statx(AT_FDCWD, word, AT_SYMLINK_NOFOLLOW | AT_STATX_DONT_SYNC, STATX_INO | STATX_BTIME,
+	                    &stx) != 0)
+		return;
+	id->exists = true;
+	id->dev = makedev(stx.stx_dev_major, stx.stx_dev_minor);
+	id->ino = stx.stx_ino;
+	if (stx.stx_mask & STATX_BTIME) {
+		id->btime_s = stx.stx_btime.tv_sec;
+		id->btime_ns = stx.stx_btime.tv_nsec;
+	}
+}
+
+static bool file_id_same(const struct file_id *a, const struct file_id *b)
+{
+	return a->exists == b->exists && a->dev == b->dev && a->ino == b->ino && a->btime_s == b->btime_s &&
+	       a->btime_ns == b->btime_ns;
+}
+
+/* Records a yes for this line, bound to what the human was shown now. */
+static void line_yes(struct shell *sh, struct policy *p, const char *command, char *const *words)
+{
+	p->line_ok = xreallocarray(p->line_ok, p->nline_ok + 1, sizeof *p->line_ok);
+	struct bound_answer *a = &p->line_ok[p->nline_ok++];
+	char cwd[PATH_MAX];
+	a->command = xstrdup(command);
+	a->cwd = xstrdup(getcwd(cwd, sizeof cwd) ? cwd : "?");
+	a->program = program_of(sh, words ? words[0] : NULL);
+	strvec_init(&a->words);
+	for (size_t i = 0; words && words[i]; i++)
+		strvec_push(&a->words, words[i]);
+	a->ids = xcalloc(a->words.len ? a->words.len : 1, sizeof *a->ids);
+	for (size_t i = 0; i < a->words.len; i++)
+		file_id_of(a->words.items[i], &a->ids[i]);
+}
+
+static void line_yes_forget(struct policy *p)
+{
+	for (size_t i = 0; i < p->nline_ok; i++) {
+		free(p->line_ok[i].command);
+		free(p->line_ok[i].cwd);
+		free(p->line_ok[i].program);
+		strvec_free(&p->line_ok[i].words);
+		free(p->line_ok[i].ids);
+	}
+	free(p->line_ok);
+	p->line_ok = NULL;
+	p->nline_ok = 0;
+}
+
+/* Whether a yes of this line covers command as it runs now: the same
+ * folder, the same program (path: the one about to run, when argv is the
+ * answered command's words; else found again), the same files. */
+static bool line_yes_holds(struct shell *sh, const struct policy *p, const char *command, char *const *argv,
+                           const char *path)
+{
+	char cwd[PATH_MAX];
+	const char *here = getcwd(cwd, sizeof cwd) ? cwd : "?";
+	for (size_t i = 0; i < p->nline_ok; i++) {
+		const struct bound_answer *a = &p->line_ok[i];
+		if (strcmp(a->command, command) != 0 || strcmp(a->cwd, here) != 0)
+			continue;
+		bool same_argv = argv && a->words.len == strv_len(argv);
+		for (size_t w = 0; same_argv && w < a->words.len; w++)
+			same_argv = strcmp(a->words.items[w], argv[w]) == 0;
+		char *program = same_argv ? program_ran(path) : program_of(sh, a->words.len ? a->words.items[0] : NULL);
+		bool holds = strcmp(program, a->program) == 0;
+		free(program);
+		for (size_t w = 0; holds && w < a->words.len; w++) {
+			struct file_id now;
+			file_id_of(a->words.items[w], &now);
+			holds = file_id_same(&now, &a->ids[w]);
+		}
+		if (holds)
+			return true;
+	}
+	return false;
 }
 
 /* Splits an item's command, as the classifier shows it (plain words,
@@ -453,10 +597,12 @@ static char *normalise_with_mark(char *const *argv, const struct classify_item *
 /* Whether the up-front question can leave a command out: approved for the
  * session, or on a deny or allow list (then it is decided when reached,
  * as it would be without the question). */
-static bool decided_without_asking(struct policy *p, const char *command, char *const *words,
+static bool decided_without_asking(struct shell *sh, struct policy *p, const char *command, char *const *words,
                                    enum verdict v)
 {
-	char *key = session_key(command);
+	char *program = program_of(sh, words ? words[0] : NULL);
+	char *key = session_key(command, program);
+	free(program);
 	bool decided = contains(&p->session_ok, key);
 	free(key);
 	const char *path;
@@ -541,7 +687,7 @@ void policy_line_begin(struct shell *sh, const struct node *line)
 		events_line_begin(p->opts.events, line);
 	if (!p || p->opts.off || p->line_depth++ > 0)
 		return;
-	strvec_free(&p->line_ok);
+	line_yes_forget(p);
 	strvec_free(&p->line_no);
 	line_forget(p);
 	p->up_front_unanswered = false;
@@ -564,10 +710,16 @@ void policy_line_begin(struct shell *sh, const struct node *line)
 		strvec_init(&words);
 		size_t at, len;
 		p->line_keys[i] = item_key(it, &words, &at, &len);
-		char *skey = session_key(p->line_keys[i]);
-		if (contains(&p->session_ok, skey))
+		char *program = program_of(sh, words.len ? words.items[0] : NULL);
+		char *skey = session_key(p->line_keys[i], program);
+		if (contains(&p->session_ok, skey)) {
+			/* Held for this line as a yes up front is: bound to what
+			 * the words name now. */
 			p->line_answer[i] = ITEM_YES;
+			line_yes(sh, p, p->line_keys[i], words.len ? words.items : NULL);
+		}
 		free(skey);
+		free(program);
 		strvec_free(&words);
 	}
 	if (!can_ask(p))
@@ -582,6 +734,7 @@ void policy_line_begin(struct shell *sh, const struct node *line)
 	enum verdict worst = VERDICT_SAFE;
 	struct strvec asked;
 	strvec_init(&asked);
+	struct strvec *asked_words = NULL; /* per asked command: its words, or none */
 	for (size_t i = 0; i < r->nitems; i++) {
 		struct classify_item *it = &r->items[i];
 		/* ESCAPE is asked where it runs, each time, for the typed code. */
@@ -599,12 +752,14 @@ void policy_line_begin(struct shell *sh, const struct node *line)
 		size_t at, len;
 		char *command = item_key(it, &words, &at, &len);
 		bool skip = contains(&asked, command) ||
-		            decided_without_asking(p, command, words.len ? words.items : NULL, it->verdict);
-		strvec_free(&words);
+		            decided_without_asking(sh, p, command, words.len ? words.items : NULL, it->verdict);
 		if (skip) {
+			strvec_free(&words);
 			free(command);
 			continue;
 		}
+		asked_words = xreallocarray(asked_words, asked.len + 1, sizeof *asked_words);
+		asked_words[asked.len] = words;
 		if (cmds.len)
 			strbuf_adds(&cmds, "; ");
 		add_mark(&marks, &nmarks, cmds.len + at, len);
@@ -624,19 +779,28 @@ void policy_line_begin(struct shell *sh, const struct node *line)
 		int answer = ask_human(sh, verdict_name(worst), cmds.data, reasons.data, marks.data, &why);
 		/* Nobody could answer, or not in time: each command is refused
 		 * with the reason when it is reached. */
-		if (answer < 0 || answer == BROKER_TIMEOUT) {
-			strvec_free(&asked);
+		/* asked_words holds one entry per asked command. */
+		size_t n = answer < 0 || answer == BROKER_TIMEOUT || !asked_words ? 0 : asked.len;
+		if (n == 0)
 			p->up_front_unanswered = answer == BROKER_TIMEOUT;
-		}
 		bool yes = answer == BROKER_YES_ONCE || answer == BROKER_YES_SESSION;
-		struct strvec *into = yes ? &p->line_ok : &p->line_no;
-		for (size_t i = 0; i < asked.len; i++) {
-			strvec_push(into, asked.items[i]);
+		for (size_t i = 0; i < n; i++) {
+			char *const *words = asked_words[i].len ? asked_words[i].items : NULL;
+			if (yes)
+				line_yes(sh, p, asked.items[i], words);
+			else
+				strvec_push(&p->line_no, asked.items[i]);
 			line_answer_all(p, asked.items[i], yes ? ITEM_YES : ITEM_NO);
-			if (answer == BROKER_YES_SESSION)
-				strvec_push_owned(&p->session_ok, session_key(asked.items[i]));
+			if (answer == BROKER_YES_SESSION) {
+				char *program = program_of(sh, words ? words[0] : NULL);
+				strvec_push_owned(&p->session_ok, session_key(asked.items[i], program));
+				free(program);
+			}
 		}
 	}
+	for (size_t i = 0; asked_words && i < asked.len; i++)
+		strvec_free(&asked_words[i]);
+	free(asked_words);
 	strvec_free(&asked);
 	strbuf_free(&cmds);
 	strbuf_free(&reasons);
@@ -651,7 +815,7 @@ void policy_line_end(struct shell *sh)
 		events_line_end(p->opts.events, sh->last_status);
 	}
 	if (p && p->line_depth > 0 && --p->line_depth == 0) {
-		strvec_free(&p->line_ok);
+		line_yes_forget(p);
 		strvec_free(&p->line_no);
 		line_forget(p);
 		if (p->approver_said_yes)
@@ -766,7 +930,8 @@ static void command_facts(struct shell *sh, const struct classify_binding *b, st
 
 /* Whether every question the line asked up front about this command was
  * answered yes (*said_no: one was answered no). */
-static bool answered_up_front(const struct policy *p, const struct classify_binding *b, bool *said_no)
+static bool answered_up_front(struct shell *sh, const struct policy *p, const struct classify_binding *b,
+                              char *const *argv, const char *path, bool *said_no)
 {
 	bool all = b != NULL && b->verdict > VERDICT_SAFE;
 	*said_no = false;
@@ -775,8 +940,8 @@ static bool answered_up_front(const struct policy *p, const struct classify_bind
 			continue;
 		if (p->line_answer[i] == ITEM_NO)
 			*said_no = true;
-		else if (p->line_answer[i] != ITEM_YES)
-			all = false;
+		else if (p->line_answer[i] != ITEM_YES || !line_yes_holds(sh, p, p->line_keys[i], argv, path))
+			all = false; /* not asked, or no longer what the human was shown */
 	}
 	return all && !*said_no;
 }
@@ -826,7 +991,7 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 	bool said_no = false;
 	/* What the human was shown up front and said yes to runs, unless the
 	 * run-time check finds more; a no binds the command whatever its argv. */
-	if (v != VERDICT_SAFE && b && answered_up_front(p, b, &said_no) && v <= b->verdict) {
+	if (v != VERDICT_SAFE && b && answered_up_front(sh, p, b, argv, path, &said_no) && v <= b->verdict) {
 		events_command(p->opts.events, argv, verdict_name(v), "allow", "human");
 		classify_result_free(&r);
 		free(facts_text);
@@ -892,8 +1057,11 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 		by = "allow-list";
 		goto done;
 	}
-	key = session_key(command);
-	if (!raised && v != VERDICT_ESCAPE && (contains(&p->session_ok, key) || contains(&p->line_ok, command)))
+	char *program = program_ran(path);
+	key = session_key(command, program);
+	free(program);
+	if (!raised && v != VERDICT_ESCAPE &&
+	    (contains(&p->session_ok, key) || line_yes_holds(sh, p, command, argv, path)))
 		goto done;
 	if (contains(&p->line_no, command)) {
 		rc = refuse(sh, v, command, "the human said no", NULL);
