@@ -49,6 +49,24 @@ static void split_entry(const char *s, struct strvec *out)
 	strbuf_free(&w);
 }
 
+/* Whether a word a pattern matched leaves where the pattern points: `*`
+ * matches `/` too, but `rm -r *` does not name `/`, `/etc` or `../other`
+ * unless the pattern itself starts at `/` or climbs with `..`. */
+static bool has_dotdot(const char *s)
+{
+	for (const char *p = strstr(s, ".."); p; p = strstr(p + 1, ".."))
+		if ((p == s || p[-1] == '/') && (p[2] == '\0' || p[2] == '/'))
+			return true;
+	return false;
+}
+
+static bool stays_within(const char *pattern, const char *word)
+{
+	if (word[0] == '/' && pattern[0] != '/')
+		return false;
+	return !has_dotdot(word) || has_dotdot(pattern);
+}
+
 void policy_entry_words(const char *entry, struct strvec *out)
 {
 	split_entry(entry, out);
@@ -68,7 +86,7 @@ bool policy_entry_matches(const char *entry, char *const *argv)
 		}
 		const char *w = words.items[i];
 		if (strpbrk(w, "*?["))
-			ok = fnmatch(w, argv[i], 0) == 0;
+			ok = fnmatch(w, argv[i], 0) == 0 && stays_within(w, argv[i]);
 		else
 			ok = strcmp(w, argv[i]) == 0;
 	}

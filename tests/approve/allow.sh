@@ -99,6 +99,23 @@ mkdir -p other && echo x >other/file
 "$SBSH" -c 'rm -rf other' >out 2>err
 if [ ! -e other ]; then ok "... and leaves rm -rf other to the allow entry"; else bad "rm -rf other" "$(cat err)"; fi
 
+# An entry's * stays where the entry points: "rm -r *" names no absolute
+# path and no path climbing with .., though fnmatch's * matches '/'.
+printf '%s\n' '{"allow": ["rm -r *"]}' >"$list"
+mkdir -p inside outside/victim && echo x >outside/victim/file
+mkdir -p inside/d && echo x >inside/d/file
+for script in "rm -r $work/outside/victim" 'rm -r ../outside/victim' 'rm -r d/../../outside/victim'; do
+	(cd inside && "$SBSH" -c "$script") >out 2>err
+	status=$?
+	if [ "$status" = 121 ] && [ -f outside/victim/file ]; then
+		ok "allow 'rm -r *' does not cover: $script"
+	else
+		bad "allow 'rm -r *' does not cover: $script" "status $status, $(cat err)"
+	fi
+done
+(cd inside && "$SBSH" -c 'rm -r d') >out 2>err
+if [ ! -e inside/d ]; then ok "... and still covers rm -r d"; else bad "... and still covers rm -r d" "$(cat err)"; fi
+
 # Nobody but the human pre-approves. A list in a folder every sandboxed
 # session can write (a temp folder) may have been planted by an agent: it
 # is not honoured, whether it was written by hand or by a session started
