@@ -137,7 +137,8 @@ bool policy_entry_names(const char *entry, char *const *argv)
 	struct strvec words;
 	strvec_init(&words);
 	split_entry(entry, &words);
-	bool ok = words.len > 0;
+	/* It must name its program: an entry of options and `*` names nothing. */
+	bool ok = words.len > 0 && argv[0] && words.items[0][0] != '-' && strcmp(words.items[0], "*") != 0;
 	size_t at = 0;
 	for (size_t i = 0; ok && i < words.len; i++) {
 		const char *w = words.items[i];

@@ -157,13 +157,10 @@ static char *project_allow_path(void)
 			*slash = '\0';
 	}
 	char *candidate = xasprintf("%s/.agentcommands.json", strcmp(top, "/") == 0 ? "" : top);
-	if (access(candidate, F_OK) != 0) {
-		free(candidate);
-		return NULL;
-	}
-	/* Only the human pre-approves: a list where any sandboxed session can
-	 * write, whatever its project, may have been planted by an agent. */
-	return candidate;
+	if (access(candidate, F_OK) == 0)
+		return candidate; /* policy_init drops it when it lies in a shared folder */
+	free(candidate);
+	return NULL;
 }
 
 static char *user_allow_path(void)
