@@ -9,6 +9,13 @@
 
 #include "lib/util.h"
 
+/* strrchr-style basename, without touching the string. */
+static const char *base_of(const char *s)
+{
+	const char *slash = strrchr(s, '/');
+	return slash && slash[1] ? slash + 1 : s;
+}
+
 /* Splits an entry into words: blanks separate, '...' and "..." quote,
  * backslash escapes one character. */
 static void split_entry(const char *s, struct strvec *out)
@@ -42,6 +49,29 @@ static void split_entry(const char *s, struct strvec *out)
 	strbuf_free(&w);
 }
 
+/* Whether a word a pattern matched leaves where the pattern points: `*`
+ * matches `/` too, but `rm -r *` does not name `/`, `/etc` or `../other`
+ * unless the pattern itself starts at `/` or climbs with `..`. */
+static bool has_dotdot(const char *s)
+{
+	for (const char *p = strstr(s, ".."); p; p = strstr(p + 1, ".."))
+		if ((p == s || p[-1] == '/') && (p[2] == '\0' || p[2] == '/'))
+			return true;
+	return false;
+}
+
+static bool stays_within(const char *pattern, const char *word)
+{
+	if (word[0] == '/' && pattern[0] != '/')
+		return false;
+	return !has_dotdot(word) || has_dotdot(pattern);
+}
+
+void policy_entry_words(const char *entry, struct strvec *out)
+{
+	split_entry(entry, out);
+}
+
 bool policy_entry_matches(const char *entry, char *const *argv)
 {
 	struct strvec words;
@@ -56,12 +86,71 @@ bool policy_entry_matches(const char *entry, char *const *argv)
 		}
 		const char *w = words.items[i];
 		if (strpbrk(w, "*?["))
-			ok = fnmatch(w, argv[i], 0) == 0;
+			ok = fnmatch(w, argv[i], 0) == 0 && stays_within(w, argv[i]);
 		else
 			ok = strcmp(w, argv[i]) == 0;
 	}
 	if (ok && argv[i])
 		ok = false; /* whole commands only: never a prefix */
+	strvec_free(&words);
+	return ok;
+}
+
+/* An operand as a deny entry compares it: without a refspec's forcing '+',
+ * a leading "./" or a trailing '/', so `+main`, `./keep/` and `keep` are
+ * the same name. */
+static char *operand_form(const char *w)
+{
+	if (*w == '+')
+		w++;
+	while (w[0] == '.' && w[1] == '/')
+		for (w += 2; *w == '/';)
+			w++;
+	char *s = xstrdup(w);
+	for (size_t n = strlen(s); n > 1 && s[n - 1] == '/'; n--)
+		s[n - 1] = '\0';
+	return s;
+}
+
+static bool operand_equal(const char *pat, const char *word)
+{
+	char *p = operand_form(pat), *w = operand_form(word);
+	bool glob = strpbrk(p, "*?[") != NULL;
+	bool same = glob ? fnmatch(p, w, 0) == 0 : strcmp(p, w) == 0;
+	/* A refspec names its source and its destination: either counts. */
+	const char *colon = strchr(w, ':');
+	if (!same && colon) {
+		char *src = xstrndup(w, (size_t)(colon - w));
+		char *dst = operand_form(colon + 1);
+		same = glob ? fnmatch(p, src, 0) == 0 || fnmatch(p, dst, 0) == 0
+		            : strcmp(p, src) == 0 || strcmp(p, dst) == 0;
+		free(src);
+		free(dst);
+	}
+	free(p);
+	free(w);
+	return same;
+}
+
+bool policy_entry_names(const char *entry, char *const *argv)
+{
+	struct strvec words;
+	strvec_init(&words);
+	split_entry(entry, &words);
+	/* It must name its program: an entry of options and `*` names nothing. */
+	bool ok = words.len > 0 && argv[0] && words.items[0][0] != '-' && strcmp(words.items[0], "*") != 0;
+	size_t at = 0;
+	for (size_t i = 0; ok && i < words.len; i++) {
+		const char *w = words.items[i];
+		/* Options are the verdict's business; a lone * names nothing. */
+		if ((w[0] == '-' && w[1]) || strcmp(w, "*") == 0)
+			continue;
+		bool found = false;
+		for (; argv[at] && !found; at++)
+			found = i == 0 ? strcmp(w, argv[at]) == 0 || strcmp(base_of(w), base_of(argv[at])) == 0
+			               : operand_equal(w, argv[at]);
+		ok = found;
+	}
 	strvec_free(&words);
 	return ok;
 }

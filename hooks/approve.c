@@ -17,18 +17,46 @@
 #include "hooks/session_client.h"
 #include "trusted/broker_proto.h"
 #include "sandbox/denial.h"
+#include "sandbox/sandbox.h"
+#include "builtins/builtins.h"
 #include "lib/events.h"
 #include "hooks/protect_client.h"
 #include "shell/ast.h"
 #include "shell/vars.h"
 
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 struct allow_list {
 	char *path;
 	struct strvec allow;
 	struct strvec deny;
+	/* The verdict of each entry's own text (entry_verdict), judged once
+	 * at start-up, before any command of the session has run. */
+	enum verdict *allow_v, *deny_v;
 	bool sandbox_writable; /* then it may never pre-approve ESCAPE */
+};
+
+/* What a file a word of an answered command names was when the human
+ * answered: a later command of the line may make the name another file
+ * (the birth time tells a new file from one whose inode number it took). */
+struct file_id {
+	bool exists;
+	dev_t dev;
+	ino_t ino;
+	long long btime_s;
+	unsigned btime_ns;
+};
+
+/* A yes a line holds (given up front, or the session's, found when the
+ * line began): the command as shown, in the folder shown, with the program
+ * its first word ran as then and the files its words named then. */
+struct bound_answer {
+	char *command;
+	char *cwd;
+	char *program; /* realpath, "" for a builtin or nothing found */
+	struct strvec words; /* empty when the command is not plain words */
+	struct file_id *ids; /* one per word */
 };
 
 struct policy {
@@ -36,8 +64,9 @@ struct policy {
 	struct policy_options opts;
 	struct allow_list user;    /* ~/.config/sbsh/allow.json */
 	struct allow_list project; /* .agentcommands.json (protected: restored after every line) */
-	struct strvec session_ok; /* "cwd\n" + normalised command */
-	struct strvec line_ok;    /* normalised commands approved for this line */
+	struct strvec session_ok; /* session_key: the folder, the program, the command */
+	struct bound_answer *line_ok; /* the yeses this line holds (line_yes) */
+	size_t nline_ok;
 	struct strvec line_no;    /* ... and refused for it */
 	unsigned line_depth;      /* nested lines (eval, source) share the outer decision */
 	/* The static pass over the top-level line being run: what it knew of
@@ -49,6 +78,7 @@ struct policy {
 	bool human_said_yes;        /* this line: the grants of the yes end with it */
 	char session_why[256];      /* the session broker's reason for a refusal */
 	struct timespec line_start; /* of the top-level line being run */
+	char *hint;                 /* how to pre-approve, when not the usual words */
 };
 
 enum item_answer {
@@ -129,7 +159,7 @@ static char *project_allow_path(void)
 	}
 	char *candidate = xasprintf("%s/.agentcommands.json", strcmp(top, "/") == 0 ? "" : top);
 	if (access(candidate, F_OK) == 0)
-		return candidate;
+		return candidate; /* policy_init drops it when it lies in a shared folder */
 	free(candidate);
 	return NULL;
 }
@@ -141,6 +171,82 @@ static char *user_allow_path(void)
 		return xasprintf("%s/sbsh/allow.json", xdg);
 	const char *home = getenv("HOME");
 	return home && *home ? xasprintf("%s/.config/sbsh/allow.json", home) : NULL;
+}
+
+/* The verdict of an entry's own text, each word with `*`, `?` or `[` read
+ * as a harmless word: an allow entry never pre-approves more than it says
+ * (`git push origin *` is SAFE, so it covers no +refspec), a deny entry
+ * denies what its text does (`git push --force *`: FORCE_PUSH). */
+static enum verdict entry_verdict(struct classifier *cl, const char *entry)
+{
+	struct strvec words;
+	strvec_init(&words);
+	policy_entry_words(entry, &words);
+	struct strbuf text;
+	strbuf_init(&text);
+	for (size_t i = 0; i < words.len; i++) {
+		if (i)
+			strbuf_addc(&text, ' ');
+		vars_quote(&text, strpbrk(words.items[i], "*?[") ? "x" : words.items[i]);
+	}
+	strvec_free(&words);
+	struct classify_result r;
+	classify_result_init(&r);
+	char *err = NULL;
+	enum verdict v = VERDICT_SAFE;
+	if (text.len && classify_text(cl, text.data, text.len, &r, &err) == 0)
+		v = r.verdict;
+	free(err);
+	classify_result_free(&r);
+	strbuf_free(&text);
+	return v;
+}
+
+static void judge_entries(struct classifier *cl, struct allow_list *l)
+{
+	l->allow_v = xcalloc(l->allow.len ? l->allow.len : 1, sizeof *l->allow_v);
+	l->deny_v = xcalloc(l->deny.len ? l->deny.len : 1, sizeof *l->deny_v);
+	for (size_t i = 0; i < l->allow.len; i++)
+		l->allow_v[i] = entry_verdict(cl, l->allow.items[i]);
+	for (size_t i = 0; i < l->deny.len; i++)
+		l->deny_v[i] = entry_verdict(cl, l->deny.items[i]);
+}
+
+/* The deny entry that refuses argv with verdict v, or NULL (*path: its
+ * file): one matching it word for word, or one whose text is judged
+ * DELETE or above and names the same program and operands (however the
+ * command spells its options, wherever they stand) at that verdict or
+ * above: `git push --force *` denies `git push origin +main`. */
+static const char *list_denies(struct policy *p, char *const *argv, enum verdict v, const char **path)
+{
+	struct allow_list *lists[2] = {&p->user, &p->project};
+	for (size_t l = 0; l < 2; l++)
+		for (size_t i = 0; i < lists[l]->deny.len; i++) {
+			const char *e = lists[l]->deny.items[i];
+			enum verdict ev = lists[l]->deny_v[i];
+			if (policy_entry_matches(e, argv) ||
+			    (ev >= VERDICT_DELETE && v >= ev && policy_entry_names(e, argv))) {
+				*path = lists[l]->path;
+				return e;
+			}
+		}
+	return NULL;
+}
+
+/* Whether an allow entry pre-approves argv with verdict v: it matches, and
+ * v is no higher than the entry's own text's; ESCAPE never from a list the
+ * sandbox can write. */
+static bool list_allows(struct policy *p, char *const *argv, enum verdict v)
+{
+	struct allow_list *lists[2] = {&p->user, &p->project};
+	for (size_t l = 0; l < 2; l++) {
+		if (v == VERDICT_ESCAPE && lists[l]->sandbox_writable)
+			continue;
+		for (size_t i = 0; i < lists[l]->allow.len; i++)
+			if (v <= lists[l]->allow_v[i] && policy_entry_matches(lists[l]->allow.items[i], argv))
+				return true;
+	}
+	return false;
 }
 
 /* What a command finds in its environment: the shell's exported variables. */
@@ -156,19 +262,25 @@ static const char *exported_value(void *ctx, const char *name)
 static bool allow_listed(void *ctx, char *const *argv, enum verdict v)
 {
 	struct policy *p = ctx;
-	struct allow_list *lists[2] = {&p->user, &p->project};
-	for (size_t l = 0; l < 2; l++)
-		for (size_t i = 0; i < lists[l]->deny.len; i++)
-			if (policy_entry_matches(lists[l]->deny.items[i], argv))
-				return false;
-	for (size_t l = 0; l < 2; l++) {
-		if (v == VERDICT_ESCAPE && lists[l]->sandbox_writable)
-			continue;
-		for (size_t i = 0; i < lists[l]->allow.len; i++)
-			if (policy_entry_matches(lists[l]->allow.items[i], argv))
-				return true;
-	}
-	return false;
+	const char *path;
+	return !list_denies(p, argv, v, &path) && list_allows(p, argv, v);
+}
+
+/* Only the human pre-approves: a list where any sandboxed session can
+ * write, whatever its project, may have been planted by an agent. It is
+ * dropped, and the refusals say why, where it matters. */
+static void drop_if_shared(struct policy *p, struct allow_list *l, const char *instead)
+{
+	const char *shared = sandbox_shared_folder(l->path);
+	if (!shared)
+		return;
+	free(p->hint);
+	p->hint = xasprintf("%s (%s is not honoured: it lies in %s, which every sandboxed session can write)",
+	                    instead, l->path, shared);
+	strvec_free(&l->allow);
+	strvec_free(&l->deny);
+	free(l->path);
+	l->path = NULL;
 }
 
 int policy_init(struct shell *sh, const struct policy_options *opts)
@@ -178,7 +290,6 @@ int policy_init(struct shell *sh, const struct policy_options *opts)
 	p->cl = opts->cl ? opts->cl : classifier_with_rules(opts->rules);
 	classifier_set_lookup(p->cl, exported_value, sh);
 	strvec_init(&p->session_ok);
-	strvec_init(&p->line_ok);
 	strvec_init(&p->line_no);
 	sh->policy = p;
 	char *path = user_allow_path();
@@ -186,11 +297,15 @@ int policy_init(struct shell *sh, const struct policy_options *opts)
 	if (!path) {
 		strvec_init(&p->user.allow);
 		strvec_init(&p->user.deny);
+	} else if (p->user.path) {
+		drop_if_shared(p, &p->user, "pre-approve in an allow.json outside the temp folders (XDG_CONFIG_HOME)");
 	}
 	free(path);
 	path = project_allow_path();
 	if ((path ? load_allow_list(&p->project, path) : 0) != 0)
 		rc = -1;
+	if (path && p->project.path)
+		drop_if_shared(p, &p->project, "pre-approve in ~/.config/sbsh/allow.json");
 	if (!path) {
 		strvec_init(&p->project.allow);
 		strvec_init(&p->project.deny);
@@ -198,6 +313,10 @@ int policy_init(struct shell *sh, const struct policy_options *opts)
 	/* It lives in the project, which the sandbox can write. */
 	p->project.sandbox_writable = true;
 	free(path);
+	/* Before the lists approve anything inside shell text: an entry's own
+	 * text is judged by the built-in rules alone. */
+	judge_entries(p->cl, &p->user);
+	judge_entries(p->cl, &p->project);
 	classifier_set_approved(p->cl, allow_listed, p);
 	return rc;
 }
@@ -260,12 +379,132 @@ static bool contains(const struct strvec *v, const char *s)
 	return false;
 }
 
-static char *session_key(const char *command)
+/* The key of a yes for the session: the folder, the program (as
+ * program_of or program_ran names it) and the command. */
+static char *session_key(const char *command, const char *program)
 {
 	char cwd[PATH_MAX];
 	if (!getcwd(cwd, sizeof cwd))
 		strcpy(cwd, "?");
-	return xasprintf("%s\n%s", cwd, command);
+	return xasprintf("%s\n%s\n%s", cwd, program, command);
+}
+
+/* The program a command run as name would be now, as realpath names it:
+ * "" for a builtin, or when none is found. No hash: what PATH says. */
+static char *program_of(struct shell *sh, const char *name)
+{
+	if (!name || !*name)
+		return xstrdup("");
+	if (strchr(name, '/')) {
+		char *real = realpath(name, NULL);
+		return real ? real : xstrdup(name);
+	}
+	if (builtin_find(name))
+		return xstrdup("");
+	const char *pv = vars_get(sh, "PATH");
+	for (const char *d = pv ? pv : ""; pv;) {
+		size_t n = strcspn(d, ":");
+		char *cand = n ? xasprintf("%.*s/%s", (int)n, d, name) : xstrdup(name);
+		struct stat st;
+		bool found = access(cand, X_OK) == 0 && stat(cand, &st) == 0 && S_ISREG(st.st_mode);
+		char *real = found ? realpath(cand, NULL) : NULL;
+		free(cand);
+		if (found)
+			return real ? real : xstrdup("");
+		if (!d[n])
+			break;
+		d += n + 1;
+	}
+	return xstrdup("");
+}
+
+/* The program about to run, named as program_of names it. */
+static char *program_ran(const char *path)
+{
+	char *real = path ? realpath(path, NULL) : NULL;
+	return real ? real : xstrdup(path ? path : "");
+}
+
+static void file_id_of(const char *word, struct file_id *id)
+{
+	struct statx stx;
+	memset(id, 0, sizeof *id);
+	if (!*word || statx(AT_FDCWD, word, AT_SYMLINK_NOFOLLOW | AT_STATX_DONT_SYNC, STATX_INO | STATX_BTIME,
+	                    &stx) != 0)
+		return;
+	id->exists = true;
+	id->dev = makedev(stx.stx_dev_major, stx.stx_dev_minor);
+	id->ino = stx.stx_ino;
+	if (stx.stx_mask & STATX_BTIME) {
+		id->btime_s = stx.stx_btime.tv_sec;
+		id->btime_ns = stx.stx_btime.tv_nsec;
+	}
+}
+
+static bool file_id_same(const struct file_id *a, const struct file_id *b)
+{
+	return a->exists == b->exists && a->dev == b->dev && a->ino == b->ino && a->btime_s == b->btime_s &&
+	       a->btime_ns == b->btime_ns;
+}
+
+/* Records a yes for this line, bound to what the human was shown now. */
+static void line_yes(struct shell *sh, struct policy *p, const char *command, char *const *words)
+{
+	p->line_ok = xreallocarray(p->line_ok, p->nline_ok + 1, sizeof *p->line_ok);
+	struct bound_answer *a = &p->line_ok[p->nline_ok++];
+	char cwd[PATH_MAX];
+	a->command = xstrdup(command);
+	a->cwd = xstrdup(getcwd(cwd, sizeof cwd) ? cwd : "?");
+	a->program = program_of(sh, words ? words[0] : NULL);
+	strvec_init(&a->words);
+	for (size_t i = 0; words && words[i]; i++)
+		strvec_push(&a->words, words[i]);
+	a->ids = xcalloc(a->words.len ? a->words.len : 1, sizeof *a->ids);
+	for (size_t i = 0; i < a->words.len; i++)
+		file_id_of(a->words.items[i], &a->ids[i]);
+}
+
+static void line_yes_forget(struct policy *p)
+{
+	for (size_t i = 0; i < p->nline_ok; i++) {
+		free(p->line_ok[i].command);
+		free(p->line_ok[i].cwd);
+		free(p->line_ok[i].program);
+		strvec_free(&p->line_ok[i].words);
+		free(p->line_ok[i].ids);
+	}
+	free(p->line_ok);
+	p->line_ok = NULL;
+	p->nline_ok = 0;
+}
+
+/* Whether a yes of this line covers command as it runs now: the same
+ * folder, the same program (path: the one about to run, when argv is the
+ * answered command's words; else found again), the same files. */
+static bool line_yes_holds(struct shell *sh, const struct policy *p, const char *command, char *const *argv,
+                           const char *path)
+{
+	char cwd[PATH_MAX];
+	const char *here = getcwd(cwd, sizeof cwd) ? cwd : "?";
+	for (size_t i = 0; i < p->nline_ok; i++) {
+		const struct bound_answer *a = &p->line_ok[i];
+		if (strcmp(a->command, command) != 0 || strcmp(a->cwd, here) != 0)
+			continue;
+		bool same_argv = argv && a->words.len == strv_len(argv);
+		for (size_t w = 0; same_argv && w < a->words.len; w++)
+			same_argv = strcmp(a->words.items[w], argv[w]) == 0;
+		char *program = same_argv ? program_ran(path) : program_of(sh, a->words.len ? a->words.items[0] : NULL);
+		bool holds = strcmp(program, a->program) == 0;
+		free(program);
+		for (size_t w = 0; holds && w < a->words.len; w++) {
+			struct file_id now;
+			file_id_of(a->words.items[w], &now);
+			holds = file_id_same(&now, &a->ids[w]);
+		}
+		if (holds)
+			return true;
+	}
+	return false;
 }
 
 /* Splits an item's command, as the classifier shows it (plain words,
@@ -356,28 +595,21 @@ static char *normalise_with_mark(char *const *argv, const struct classify_item *
 /* Whether the up-front question can leave a command out: approved for the
  * session, or on a deny or allow list (then it is decided when reached,
  * as it would be without the question). */
-static bool decided_without_asking(struct policy *p, const char *command, char *const *words,
+static bool decided_without_asking(struct shell *sh, struct policy *p, const char *command, char *const *words,
                                    enum verdict v)
 {
-	char *key = session_key(command);
+	char *program = program_of(sh, words ? words[0] : NULL);
+	char *key = session_key(command, program);
+	free(program);
 	bool decided = contains(&p->session_ok, key);
 	free(key);
-	struct allow_list *lists[2] = {&p->user, &p->project};
-	for (size_t l = 0; l < 2 && !decided && words; l++) {
-		for (size_t i = 0; i < lists[l]->deny.len && !decided; i++)
-			decided = policy_entry_matches(lists[l]->deny.items[i], words);
-		if (v == VERDICT_ESCAPE && lists[l]->sandbox_writable)
-			continue;
-		for (size_t i = 0; i < lists[l]->allow.len && !decided; i++)
-			decided = policy_entry_matches(lists[l]->allow.items[i], words);
-	}
-	return decided;
+	const char *path;
+	return decided || (words && (list_denies(p, words, v, &path) || list_allows(p, words, v)));
 }
 
 static const char *pre_approve_hint(struct policy *p)
 {
-	(void)p;
-	return "pre-approve in .agentcommands.json or ~/.config/sbsh/allow.json";
+	return p->hint ? p->hint : "pre-approve in .agentcommands.json or ~/.config/sbsh/allow.json";
 }
 
 /* Whether a human can be asked: through the broker, which owns the
@@ -460,7 +692,7 @@ void policy_line_begin(struct shell *sh, const struct node *line)
 		events_line_begin(p->opts.events, line);
 	if (!p || p->opts.off || p->line_depth++ > 0)
 		return;
-	strvec_free(&p->line_ok);
+	line_yes_forget(p);
 	strvec_free(&p->line_no);
 	line_forget(p);
 	p->up_front_unanswered = false;
@@ -483,10 +715,16 @@ void policy_line_begin(struct shell *sh, const struct node *line)
 		strvec_init(&words);
 		size_t at, len;
 		p->line_keys[i] = item_key(it, &words, &at, &len);
-		char *skey = session_key(p->line_keys[i]);
-		if (contains(&p->session_ok, skey))
+		char *program = program_of(sh, words.len ? words.items[0] : NULL);
+		char *skey = session_key(p->line_keys[i], program);
+		if (contains(&p->session_ok, skey)) {
+			/* Held for this line as a yes up front is: bound to what
+			 * the words name now. */
 			p->line_answer[i] = ITEM_YES;
+			line_yes(sh, p, p->line_keys[i], words.len ? words.items : NULL);
+		}
 		free(skey);
+		free(program);
 		strvec_free(&words);
 	}
 	if (!can_ask(p))
@@ -501,6 +739,7 @@ void policy_line_begin(struct shell *sh, const struct node *line)
 	enum verdict worst = VERDICT_SAFE;
 	struct strvec asked;
 	strvec_init(&asked);
+	struct strvec *asked_words = NULL; /* per asked command: its words, or none */
 	for (size_t i = 0; i < r->nitems; i++) {
 		struct classify_item *it = &r->items[i];
 		/* ESCAPE is asked where it runs, each time, for the typed code. */
@@ -518,12 +757,14 @@ void policy_line_begin(struct shell *sh, const struct node *line)
 		size_t at, len;
 		char *command = item_key(it, &words, &at, &len);
 		bool skip = contains(&asked, command) ||
-		            decided_without_asking(p, command, words.len ? words.items : NULL, it->verdict);
-		strvec_free(&words);
+		            decided_without_asking(sh, p, command, words.len ? words.items : NULL, it->verdict);
 		if (skip) {
+			strvec_free(&words);
 			free(command);
 			continue;
 		}
+		asked_words = xreallocarray(asked_words, asked.len + 1, sizeof *asked_words);
+		asked_words[asked.len] = words;
 		if (cmds.len)
 			strbuf_adds(&cmds, "; ");
 		add_mark(&marks, &nmarks, cmds.len + at, len);
@@ -543,19 +784,28 @@ void policy_line_begin(struct shell *sh, const struct node *line)
 		int answer = ask_human(sh, verdict_name(worst), cmds.data, reasons.data, marks.data, &why);
 		/* Nobody could answer, or not in time: each command is refused
 		 * with the reason when it is reached. */
-		if (answer < 0 || answer == BROKER_TIMEOUT) {
-			strvec_free(&asked);
+		/* asked_words holds one entry per asked command. */
+		size_t n = answer < 0 || answer == BROKER_TIMEOUT || !asked_words ? 0 : asked.len;
+		if (n == 0)
 			p->up_front_unanswered = answer == BROKER_TIMEOUT;
-		}
 		bool yes = answer == BROKER_YES_ONCE || answer == BROKER_YES_SESSION;
-		struct strvec *into = yes ? &p->line_ok : &p->line_no;
-		for (size_t i = 0; i < asked.len; i++) {
-			strvec_push(into, asked.items[i]);
+		for (size_t i = 0; i < n; i++) {
+			char *const *words = asked_words[i].len ? asked_words[i].items : NULL;
+			if (yes)
+				line_yes(sh, p, asked.items[i], words);
+			else
+				strvec_push(&p->line_no, asked.items[i]);
 			line_answer_all(p, asked.items[i], yes ? ITEM_YES : ITEM_NO);
-			if (answer == BROKER_YES_SESSION)
-				strvec_push_owned(&p->session_ok, session_key(asked.items[i]));
+			if (answer == BROKER_YES_SESSION) {
+				char *program = program_of(sh, words ? words[0] : NULL);
+				strvec_push_owned(&p->session_ok, session_key(asked.items[i], program));
+				free(program);
+			}
 		}
 	}
+	for (size_t i = 0; asked_words && i < asked.len; i++)
+		strvec_free(&asked_words[i]);
+	free(asked_words);
 	strvec_free(&asked);
 	strbuf_free(&cmds);
 	strbuf_free(&reasons);
@@ -570,7 +820,7 @@ void policy_line_end(struct shell *sh)
 		events_line_end(p->opts.events, sh->last_status);
 	}
 	if (p && p->line_depth > 0 && --p->line_depth == 0) {
-		strvec_free(&p->line_ok);
+		line_yes_forget(p);
 		strvec_free(&p->line_no);
 		line_forget(p);
 		/* The yes answered what ran inside this line, no more. */
@@ -580,21 +830,6 @@ void policy_line_end(struct shell *sh)
 			broker_request_release(p->opts.broker_fd);
 		p->human_said_yes = false;
 	}
-}
-
-/* The verdict of an allow entry's own text, `*` read as a word: an entry
- * never pre-approves more than it says. */
-static enum verdict entry_verdict(struct policy *p, const char *entry)
-{
-	struct classify_result r;
-	classify_result_init(&r);
-	char *err = NULL;
-	enum verdict v = VERDICT_SAFE;
-	if (classify_text(p->cl, entry, strlen(entry), &r, &err) == 0)
-		v = r.verdict;
-	free(err);
-	classify_result_free(&r);
-	return v;
 }
 
 static char *nobody_in_time(const struct policy *p)
@@ -703,7 +938,8 @@ static void command_facts(struct shell *sh, const struct classify_binding *b, st
 
 /* Whether every question the line asked up front about this command was
  * answered yes (*said_no: one was answered no). */
-static bool answered_up_front(const struct policy *p, const struct classify_binding *b, bool *said_no)
+static bool answered_up_front(struct shell *sh, const struct policy *p, const struct classify_binding *b,
+                              char *const *argv, const char *path, bool *said_no)
 {
 	bool all = b != NULL && b->verdict > VERDICT_SAFE;
 	*said_no = false;
@@ -712,8 +948,8 @@ static bool answered_up_front(const struct policy *p, const struct classify_bind
 			continue;
 		if (p->line_answer[i] == ITEM_NO)
 			*said_no = true;
-		else if (p->line_answer[i] != ITEM_YES)
-			all = false;
+		else if (p->line_answer[i] != ITEM_YES || !line_yes_holds(sh, p, p->line_keys[i], argv, path))
+			all = false; /* not asked, or no longer what the human was shown */
 	}
 	return all && !*said_no;
 }
@@ -733,10 +969,37 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 	classify_result_init(&r);
 	enum verdict v = classify_argv_facts(p->cl, argv, path, path ? CLASSIFY_PROGRAM : CLASSIFY_BUILTIN,
 	                                     &facts, &r);
+	/* Deny always wins, even over a yes given up front: the argv, or a
+	 * command the classifier found in it (behind a wrapper, in sh -c). */
+	const char *deny_path = NULL;
+	const char *denied = NULL;
+	if (v != VERDICT_SAFE && !(!path && strcmp(argv[0], "escape") == 0)) {
+		denied = list_denies(p, argv, v, &deny_path);
+		for (size_t i = 0; i < r.nitems && !denied; i++) {
+			struct strvec words;
+			strvec_init(&words);
+			size_t decider;
+			if (r.items[i].verdict > VERDICT_SAFE && split_item(&r.items[i], &words, &decider))
+				denied = list_denies(p, words.items, r.items[i].verdict, &deny_path);
+			strvec_free(&words);
+		}
+	}
+	if (denied) {
+		char *command = normalise(argv);
+		char *why = xasprintf("denied by %s: %s", deny_path, denied);
+		int rc = refuse(sh, v, command, why, NULL);
+		events_command(p->opts.events, argv, verdict_name(v), "refuse", "deny-list");
+		free(why);
+		free(command);
+		classify_result_free(&r);
+		free(facts_text);
+		free(procsubs);
+		return rc;
+	}
 	bool said_no = false;
 	/* What the human was shown up front and said yes to runs, unless the
 	 * run-time check finds more; a no binds the command whatever its argv. */
-	if (v != VERDICT_SAFE && b && answered_up_front(p, b, &said_no) && v <= b->verdict) {
+	if (v != VERDICT_SAFE && b && answered_up_front(sh, p, b, argv, path, &said_no) && v <= b->verdict) {
 		events_command(p->opts.events, argv, verdict_name(v), "allow", "human");
 		classify_result_free(&r);
 		free(facts_text);
@@ -796,31 +1059,17 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 		command = shown;
 	}
 	char *key = NULL;
-	struct allow_list *lists[2] = {&p->user, &p->project};
-	for (size_t l = 0; l < 2; l++) {
-		for (size_t i = 0; i < lists[l]->deny.len; i++) {
-			if (policy_entry_matches(lists[l]->deny.items[i], argv)) {
-				char *why = xasprintf("denied by %s", lists[l]->path);
-				by = "deny-list";
-				rc = refuse(sh, v, command, why, NULL);
-				free(why);
-				goto done;
-			}
-		}
+	/* An entry covers a verdict raised by what the argv does not show
+	 * only when its own text is judged as high (list_allows). */
+	if (list_allows(p, argv, v)) {
+		by = "allow-list";
+		goto done;
 	}
-	for (size_t l = 0; l < 2; l++) {
-		/* ESCAPE is never pre-approved by a file the sandbox can write. */
-		if (v == VERDICT_ESCAPE && lists[l]->sandbox_writable)
-			continue;
-		for (size_t i = 0; i < lists[l]->allow.len; i++)
-			if (policy_entry_matches(lists[l]->allow.items[i], argv) &&
-			    (!raised || entry_verdict(p, lists[l]->allow.items[i]) >= v)) {
-				by = "allow-list";
-				goto done;
-			}
-	}
-	key = session_key(command);
-	if (!raised && v != VERDICT_ESCAPE && (contains(&p->session_ok, key) || contains(&p->line_ok, command)))
+	char *program = program_ran(path);
+	key = session_key(command, program);
+	free(program);
+	if (!raised && v != VERDICT_ESCAPE &&
+	    (contains(&p->session_ok, key) || line_yes_holds(sh, p, command, argv, path)))
 		goto done;
 	if (contains(&p->line_no, command)) {
 		rc = refuse(sh, v, command, "the human said no", NULL);

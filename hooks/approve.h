@@ -58,6 +58,16 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path);
  * equal or matching as a pattern where the entry has `*`, `?` or `[`. */
 bool policy_entry_matches(const char *entry, char *const *argv);
 
+/* An entry's words, as policy_entry_matches splits them. */
+void policy_entry_words(const char *entry, struct strvec *out);
+
+/* Whether argv names what a deny entry names: the entry's program (by
+ * basename) and then each of its other words that is not an option, in
+ * order, among argv's words, wherever they stand (a lone `*` names
+ * nothing; `+main`, `HEAD:main`, `./main/` name main). Options are not
+ * compared: the entry's verdict stands for them (approve.c). */
+bool policy_entry_names(const char *entry, char *const *argv);
+
 /* Reads an allow-list's JSON text ({"allow": [...], "deny": [...]}) into
  * allow and deny (empty strvecs). Returns 0, or -1 with *error a malloc'd
  * message that starts with name and says where: "name:LINE:COL: ..." for

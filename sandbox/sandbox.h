@@ -131,6 +131,15 @@ void sandbox_close_collected(const struct sandbox_config *cfg);
 
 /* The folders the sandbox makes writable (resolved paths): those
  * sandbox_collect opened; none when it did not run. */
+/* Why folder may never be the writable project, or NULL (malloc'd): it
+ * is in, or holds, sbsh's own config, state or cache folder, or it is in a
+ * dot-folder of $HOME (~/.ssh, ~/.config, ~/.claude...). */
+char *sandbox_project_refusal(const char *folder);
+
+/* What path lies in that every sandboxed session may write, whatever its
+ * project ("a temp folder", "the sandbox's package caches"), or NULL. */
+const char *sandbox_shared_folder(const char *path);
+
 void sandbox_writable_paths(const struct sandbox_config *cfg, struct strvec *out);
 
 #endif

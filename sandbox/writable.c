@@ -92,6 +92,104 @@ static bool is_forbidden(const struct forbidden *f, const struct stat *sb)
 	return false;
 }
 
+/* A path as it is on disk: realpath, or that of its folder when it does
+ * not exist yet (a session could make it), else as given. */
+static char *resolved(const char *path)
+{
+	char *real = realpath(path, NULL);
+	if (real)
+		return real;
+	const char *slash = strrchr(path, '/');
+	if (slash && slash != path) {
+		char *dir = xstrndup(path, (size_t)(slash - path));
+		char *rdir = realpath(dir, NULL);
+		free(dir);
+		if (rdir) {
+			char *out = xasprintf("%s%s", rdir, slash);
+			free(rdir);
+			return out;
+		}
+	}
+	return xstrdup(path);
+}
+
+/* Whether a is b or lies inside it (both resolved). */
+static bool within(const char *a, const char *b)
+{
+	size_t n = strlen(b);
+	return strncmp(a, b, n) == 0 && (a[n] == '\0' || a[n] == '/' || (n == 1 && b[0] == '/'));
+}
+
+/* sbsh's own folder below $XDG_<KIND>_HOME (or $HOME/fallback), resolved;
+ * NULL without either. */
+static char *sbsh_folder(const char *xdg_name, const char *fallback)
+{
+	const char *xdg = env_nonempty(xdg_name);
+	const char *home = env_nonempty("HOME");
+	char *path = xdg && xdg[0] == '/' ? xasprintf("%s/sbsh", xdg)
+	             : home               ? xasprintf("%s/%s/sbsh", home, fallback)
+	                                  : NULL;
+	char *real = path ? resolved(path) : NULL;
+	free(path);
+	return real;
+}
+
+char *sandbox_project_refusal(const char *folder)
+{
+	char *real = resolved(folder);
+	char *why = NULL;
+	static const char *const kinds[][3] = {
+		{"XDG_CONFIG_HOME", ".config", "config folder (its config and allow.json steer every session)"},
+		{"XDG_STATE_HOME", ".local/state", "state folder (the protected files' baselines)"},
+		{"XDG_CACHE_HOME", ".cache", "cache folder (the sandbox's own package caches)"},
+	};
+	for (size_t k = 0; k < sizeof kinds / sizeof *kinds && !why; k++) {
+		char *own = sbsh_folder(kinds[k][0], kinds[k][1]);
+		if (own && within(real, own))
+			why = xasprintf("it is in sbsh's own %s", kinds[k][2]);
+		else if (own && within(own, real))
+			why = xasprintf("it holds sbsh's own %s, %s", kinds[k][2], own);
+		free(own);
+	}
+	const char *home = env_nonempty("HOME");
+	char *home_real = home && !why ? realpath(home, NULL) : NULL;
+	size_t hn = home_real ? strlen(home_real) : 0;
+	if (home_real && hn > 1 && strncmp(real, home_real, hn) == 0 && real[hn] == '/' && real[hn + 1] == '.') {
+		size_t len = strcspn(real + hn + 1, "/");
+		why = xasprintf("it is in ~/%.*s, a folder of $HOME whose files steer programs", (int)len,
+		                real + hn + 1);
+	}
+	free(home_real);
+	free(real);
+	return why;
+}
+
+const char *sandbox_shared_folder(const char *path)
+{
+	char *real = resolved(path);
+	const char *tmpdir = env_nonempty("TMPDIR");
+	char *tmp_real = tmpdir ? resolved(tmpdir) : NULL;
+	char *own = sbsh_folder("XDG_CACHE_HOME", ".cache");
+	char *cache = own ? xasprintf("%s/sandbox-caches", own) : NULL;
+	free(own);
+	const char *which = NULL;
+	static const char *const temp[] = {"/tmp", "/var/tmp", "/dev/shm"};
+	for (size_t i = 0; i < sizeof temp / sizeof *temp && !which; i++) {
+		char *t = resolved(temp[i]);
+		if (within(real, t))
+			which = "a temp folder";
+		free(t);
+	}
+	if (!which && tmp_real && strcmp(tmp_real, "/") != 0 && within(real, tmp_real))
+		which = "a temp folder ($TMPDIR)";
+	if (!which && cache && within(real, cache))
+		which = "the sandbox's package caches";
+	free(cache);
+	free(tmp_real);
+	free(real);
+	return which;
+}
+
 static void add_grant(struct sandbox_grant_list *list, struct sandbox_state *st, const char *path,
                       const char *why, bool create, const struct forbidden *forbid)
 {
@@ -156,8 +254,19 @@ static void collect_writable(const struct sandbox_config *cfg, struct sandbox_st
 	const struct forbidden *home_real = &forbid;
 
 	char cwd[PATH_MAX];
-	if (getcwd(cwd, sizeof cwd))
+	bool have_cwd = getcwd(cwd, sizeof cwd) != NULL;
+	char *refused = have_cwd ? sandbox_project_refusal(cwd) : NULL;
+	if (refused) {
+		/* Said at once: writing there would steer later sessions (in a
+		 * temp folder it is writable as temp all the same: nothing said). */
+		if (!sandbox_shared_folder(cwd))
+			fprintf(stderr, "sbsh: %s is not made writable as the project: %s; start sbsh in the project's folder\n",
+			        cwd, refused);
+		strvec_push_owned(&st->skipped, xasprintf("%s (project): refused, %s", cwd, refused));
+		free(refused);
+	} else if (have_cwd) {
 		add_grant(list, st, cwd, "project", false, home_real);
+	}
 	add_grant(list, st, env_nonempty("TMPDIR"), "temp", false, home_real);
 	add_grant(list, st, "/tmp", "temp", false, home_real);
 	add_grant(list, st, "/var/tmp", "temp", false, home_real);

@@ -6,11 +6,12 @@ set -u
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/report.sh"
 work=$(mktemp -d)
 # HOME must not contain the work folder: the sandbox never grants an
-# ancestor of $HOME (it would grant all of it).
+# ancestor of $HOME (it would grant all of it). The config folder is not
+# in it either: a folder holding sbsh's own is never the project.
 home=$(mktemp -d "${HOME:-/root}/.sbsh-classify-test.XXXXXX")
 trap 'rm -rf "$work" "$home"' EXIT
 cd "$work" || exit 1
-export CI=true HOME=$home XDG_CONFIG_HOME=$work/config
+export CI=true HOME=$home XDG_CONFIG_HOME=$home/config
 
 survives() { # name script
 	echo keep >victim
@@ -92,8 +93,8 @@ else
 fi
 
 # The user's allow-list pre-approves exact commands; the deny list wins.
-mkdir -p config/sbsh
-echo '{"allow": ["rm victim", "rm -f *.tmp"], "deny": ["rm -f important.tmp"]}' >config/sbsh/allow.json
+mkdir -p "$XDG_CONFIG_HOME"/sbsh
+echo '{"allow": ["rm victim", "rm -f *.tmp"], "deny": ["rm -f important.tmp"]}' >"$XDG_CONFIG_HOME"/sbsh/allow.json
 echo keep >victim
 "$SBSH" -c 'rm victim' 2>err
 if [ ! -e victim ]; then ok "allow-list entry pre-approves"; else bad "allow-list entry" "$(cat err)"; fi
@@ -104,13 +105,13 @@ echo x >a.tmp
 echo x >important.tmp
 "$SBSH" -c 'rm -f a.tmp; rm -f important.tmp' 2>err
 if [ ! -e a.tmp ] && [ -f important.tmp ] && grep -q 'denied by' err; then ok "globs in entries; deny wins"; else bad "globs and deny" "$(cat err)"; fi
-echo '{"allow": ["rm victim"' >config/sbsh/allow.json
+echo '{"allow": ["rm victim"' >"$XDG_CONFIG_HOME"/sbsh/allow.json
 echo keep >victim
 "$SBSH" -c 'rm victim' 2>err
 if [ -f victim ] && grep -q 'allow.json:[0-9]*:[0-9]*:' err; then ok "a malformed allow-list is reported and not trusted"; else bad "malformed allow-list" "$(cat err)"; fi
 # A sparse 2 GB allow-list (the agent can make .agentcommands.json) is
 # refused at once, not read.
-truncate -s 2G config/sbsh/allow.json
+truncate -s 2G "$XDG_CONFIG_HOME"/sbsh/allow.json
 timeout 10 "$SBSH" -c 'rm victim' 2>err
 if [ -f victim ] && grep -q 'allow.json: bigger than an allow-list can be' err; then
 	ok "a huge allow-list is refused unread"
@@ -133,21 +134,23 @@ fi
 rm -f huge.gitconfig
 
 # The project's .agentcommands.json pre-approves too, but never ESCAPE (the
-# sandbox can write it).
-rm -f config/sbsh/allow.json
+# sandbox can write it). The project lies outside the temp folders, where
+# no list is honoured (tests/approve/allow.sh).
+rm -f "$XDG_CONFIG_HOME"/sbsh/allow.json
+mkdir -p "$home/proj" && cd "$home/proj" || exit 1
 echo '{"allow": ["rm victim", "systemd-run --user true"]}' >.agentcommands.json
 echo keep >victim
 "$SBSH" -c 'rm victim' 2>err
 if [ ! -e victim ]; then ok ".agentcommands.json pre-approves"; else bad ".agentcommands.json" "$(cat err)"; fi
 "$SBSH" -c 'systemd-run --user true' 2>err
 if grep -q 'refused ESCAPE' err; then ok ".agentcommands.json cannot pre-approve ESCAPE"; else bad ".agentcommands.json and ESCAPE" "$(cat err)"; fi
-rm -f .agentcommands.json
+cd "$work" || exit 1
 
 # Rules from the config file: a project's own deploy script becomes
 # PUBLISH, also through a variable and sudo-style wrappers; other commands
 # keep their verdicts; a rule cannot lower one.
-mkdir -p config/sbsh
-printf 'classify = PUBLISH deploy.sh\nclassify = DELETE make wipe-*\n' >config/sbsh/config
+mkdir -p "$XDG_CONFIG_HOME"/sbsh
+printf 'classify = PUBLISH deploy.sh\nclassify = DELETE make wipe-*\n' >"$XDG_CONFIG_HOME"/sbsh/config
 printf '#!/bin/sh\necho deployed >deployed\n' >deploy.sh
 chmod +x deploy.sh
 "$SBSH" -c 'd=./deploy.sh; env $d --prod' >out 2>err
@@ -156,11 +159,11 @@ if [ ! -e deployed ] && grep -q 'refused PUBLISH' err; then ok "a config rule ma
 if grep -q '^DELETE' out && grep -q 'your rule: classify = DELETE make wipe-\*' out; then ok "a config rule matches operands past options"; else bad "config rule operands" "$(cat out err)"; fi
 "$SBSH" --classify -c 'make wipe' >out 2>err
 if grep -q '^SAFE' out; then ok "a config rule leaves other operands alone"; else bad "config rule other operands" "$(cat out)"; fi
-printf 'classify = SAFE rm\n' >config/sbsh/config
+printf 'classify = SAFE rm\n' >"$XDG_CONFIG_HOME"/sbsh/config
 echo keep >victim
 "$SBSH" -c 'rm victim' >out 2>err
 status=$?
 if [ -f victim ] && [ "$status" = 2 ] && grep -q 'config:1: classify: a rule cannot make a command SAFE' err; then ok "a config rule cannot lower a verdict"; else bad "config rule SAFE" "status $status $(cat err)"; fi
-rm -f config/sbsh/config deploy.sh
+rm -f "$XDG_CONFIG_HOME"/sbsh/config deploy.sh
 
 finish

@@ -46,9 +46,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (words != argv.len)
 			abort();
 	}
-	/* The empty argv never matches. */
-	if (policy_entry_matches(copy, none))
+	/* The empty argv never matches, nor is it named by a deny entry. */
+	if (policy_entry_matches(copy, none) || policy_entry_names(copy, none))
 		abort();
+	policy_entry_names(copy, argv.len ? argv.items : none);
 	strvec_free(&argv);
 	free(copy);
 	return 0;

@@ -19,7 +19,7 @@ user=$(id -un)
 
 t() { tmux -S "$sock" "$@"; }
 screen() { t capture-pane -p -J -t sbsh -S -100 2>/dev/null; }
-cleanup() { t kill-server 2>/dev/null; rm -rf "$scratch"; }
+cleanup() { t kill-server 2>/dev/null; rm -rf "$scratch" "$xdg"; }
 trap cleanup EXIT
 wait_for() {
 	n=$(( ${2:-10} * 10 ))

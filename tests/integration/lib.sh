@@ -8,8 +8,11 @@ export SBSH
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/report.sh"
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/sbsh-it.XXXXXX")
-trap 'rm -rf "$scratch"' EXIT
-# Nobody's own config or allow-list changes what the tests see.
-export XDG_CONFIG_HOME="$scratch/config"
-export XDG_STATE_HOME="$scratch/state"
+# Nobody's own config or allow-list changes what the tests see. They lie
+# outside the scratch folder: one holding sbsh's own folders is never the
+# project.
+xdg=$(mktemp -d "${TMPDIR:-/tmp}/sbsh-it-xdg.XXXXXX")
+trap 'rm -rf "$scratch" "$xdg"' EXIT
+export XDG_CONFIG_HOME="$xdg/config"
+export XDG_STATE_HOME="$xdg/state"
 mkdir -p "$XDG_CONFIG_HOME/sbsh" "$XDG_STATE_HOME"

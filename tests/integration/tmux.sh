@@ -17,7 +17,7 @@ echo "PS1='sbsh-test> '" > "$home/.sbshrc"
 echo "approval-timeout = 20" > "$XDG_CONFIG_HOME/sbsh/config"
 
 t() { tmux -S "$sock" "$@"; }
-cleanup() { t kill-server 2>/dev/null; rm -rf "$scratch"; }
+cleanup() { t kill-server 2>/dev/null; rm -rf "$scratch" "$xdg"; }
 trap cleanup EXIT
 
 screen() { t capture-pane -p -J -t sbsh -S -300 2>/dev/null; }

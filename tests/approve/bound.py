@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""An answer is bound to what was shown (this script plays the human on a
+pty): a yes given up front for a line covers a command only in the folder
+the question named, with the program it would have run then, and while the
+files its words name are the ones they were; a yes for the session only
+for the same program in the same folder. Otherwise the command is asked
+again as it runs; the human says no, and what the first answer did not
+cover is still there."""
+import os, re, shutil, sys, tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from pty_human import play  # noqa: E402
+from report import check, summary  # noqa: E402
+
+SBSH = os.environ["SBSH"]
+
+
+def run(script, answers, env, cwd, limit=30):
+    """Runs sbsh -c script on a pty, answering each approval prompt in turn;
+    returns the number of prompts and the output."""
+    answers = list(answers)
+    seen = [0]
+
+    def respond(out):
+        prompts = len(re.findall(rb"Allow\? \[y\]es once", out))
+        if prompts > seen[0]:
+            seen[0] = prompts
+            if answers:
+                return answers.pop(0).encode() + b"\r"
+        return None
+
+    _, _, out = play([SBSH, "-c", script], respond, env, cwd, limit)
+    return seen[0], out
+
+
+home = tempfile.mkdtemp(prefix=".sbsh-bound-home-", dir=os.environ.get("HOME", "/root"))
+work = tempfile.mkdtemp(prefix="sbsh-bound-")
+conf = os.path.join(home, "config")
+os.makedirs(os.path.join(conf, "sbsh"))
+with open(os.path.join(conf, "sbsh", "config"), "w") as f:
+    f.write("approval-timeout = 5\n")
+# No approver may answer here: the prompt must come on the terminal.
+env = dict(os.environ, HOME=home, XDG_CONFIG_HOME=conf, TERM="dumb",
+           XDG_RUNTIME_DIR=os.path.join(work, "no-runtime-dir"))
+env.pop("CI", None)
+
+
+def fresh():
+    """work/build, work/src and work/sub/build, each holding one file."""
+    for n in ("build", "src", "sub", "bin"):
+        path = os.path.join(work, n)
+        if os.path.islink(path):
+            os.unlink(path)
+        shutil.rmtree(path, ignore_errors=True)
+    for d in ("build", "src", "sub/build"):
+        os.makedirs(os.path.join(work, d))
+        with open(os.path.join(work, d, "from-" + d.replace("/", "-")), "w") as f:
+            f.write("keep\n")
+
+
+def there(rel):
+    return os.path.exists(os.path.join(work, rel))
+
+
+try:
+    # The question named the line's folder; the command ran in another.
+    fresh()
+    prompts, out = run("cd sub && rm -rf build", ["y", "n"], env, work)
+    check(there("sub/build/from-sub-build") and prompts == 2,
+          "a yes up front does not cover the command after a cd: asked again, no, sub/build kept", out)
+    check(("in: %s/sub" % work) in out,
+          "... and the second question names the folder it runs in", out)
+
+    # An earlier command of the line changed what the operand is.
+    fresh()
+    prompts, out = run("rm -rf build && mv src build && rm -rf build", ["y", "n"], env, work)
+    check(there("build/from-src") and not there("src") and prompts == 2,
+          "a yes up front for rm -rf build does not cover it once mv src build made build another folder", out)
+    fresh()
+    prompts, out = run("rm -rf build && mv src build && eval 'rm -rf build'", ["y", "n"], env, work)
+    check(there("build/from-src") and prompts == 2, "... nor the same command in eval text", out)
+    fresh()
+    prompts, out = run("rm -rf build; ln -s src build; rm -rf build/", ["y", "n"], env, work)
+    check(there("src/from-src") and prompts == 2, "... nor once build is a link to src", out)
+
+    # The same answer covers the same command as long as it is the same.
+    fresh()
+    prompts, out = run("rm -rf build && rm -rf sub/build && echo done", ["y"], env, work)
+    check(not there("build") and not there("sub/build") and prompts == 1 and "done" in out,
+          "a yes up front still covers what it named, in one question", out)
+
+    # A yes for the session binds the program: the agent's own bin/rm,
+    # put first on PATH, is asked about again.
+    fresh()
+    os.makedirs(os.path.join(work, "b1"))
+    script = ("rm -rf b1\n"
+              "mkdir -p bin && printf '#!/bin/sh\\necho mine >\"$PWD/pwned\"\\n' >bin/rm && chmod +x bin/rm\n"
+              "PATH=$PWD/bin:$PATH rm -rf b1\n"
+              "mkdir b1 && rm -rf b1 && echo gone\n")
+    prompts, out = run(script, ["s", "n"], env, work)
+    check(not there("pwned") and prompts == 2 and not there("b1") and "gone" in out,
+          "a yes for the session does not cover another program of the same name; the same one still is", out)
+finally:
+    shutil.rmtree(work, ignore_errors=True)
+    shutil.rmtree(home, ignore_errors=True)
+sys.exit(summary())
