@@ -113,7 +113,9 @@ GIT_ENV = [
 
 
 def fresh():
-    work = tempfile.mkdtemp(prefix="sbsh-guard-")
+    # In $HOME, not a temp folder: a list in a temp folder (any session
+    # could have written it) is not honoured.
+    work = tempfile.mkdtemp(prefix="sbsh-guard-", dir=os.environ.get("HOME", "/root"))
     subprocess.run(["git", "init", "-q", work], check=True)
     with open(os.path.join(work, "f"), "w") as f:
         f.write("a\n")
