@@ -428,12 +428,21 @@ static void handle_child_exit(struct broker *b, pid_t pid, int wstatus)
 /* Runs an approved command and waits for it, forwarding signals. */
 /* The environment of an escaped command: sbsh's own, with every git
  * pinned as inside the sandbox (the baseline's hooks, no fsmonitor), so a
- * hook or a monitor planted in the project does not run outside. */
+ * hook or a monitor planted in the project does not run outside; and
+ * Python not importing from the folder it runs in (`python3 -m json.tool`
+ * would run the agent's json/__init__.py). */
 static char **escape_env(struct broker *b)
 {
 	struct strvec env;
 	strvec_init(&env);
-	char *const *pin = b->opts->escape_env;
+	static char *const always[] = {"PYTHONSAFEPATH=1", NULL};
+	struct strvec pins;
+	strvec_init(&pins);
+	for (char *const *q = b->opts->escape_env; q && *q; q++)
+		strvec_push(&pins, *q);
+	for (char *const *q = always; *q; q++)
+		strvec_push(&pins, *q);
+	char *const *pin = pins.items;
 	for (char **e = b->env; e && *e; e++) {
 		bool overridden = false;
 		for (char *const *q = pin; q && *q && !overridden; q++) {
@@ -446,6 +455,7 @@ static char **escape_env(struct broker *b)
 	}
 	for (char *const *q = pin; q && *q; q++)
 		strvec_push(&env, *q);
+	strvec_free(&pins);
 	return strvec_detach(&env);
 }
 

@@ -126,6 +126,9 @@ try:
          "mkdir -p h; printf '#!/bin/sh\\ntouch %s\\n' > h/pre-commit; chmod +x h/pre-commit; "
          "git config core.hooksPath h; escape git -c user.name=t -c user.email=t@t commit -q --allow-empty -m y" % mark),
     ]
+    plants.append(("json/__init__.py in the folder, escape python3 -m json.tool",
+                   "mkdir -p json; printf 'open(\"%s\", \"w\")\\n' > json/__init__.py; "
+                   "echo '{}' > in.json; escape python3 -m json.tool in.json" % mark))
     for name, line in plants:
         status, out = run(["-c", line + "; echo status=$?"], "code", env, repo)
         check(not os.path.exists(mark) and "status=" in out, "escape after planting %s: the plant does not run" % name,
