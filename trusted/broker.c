@@ -543,6 +543,77 @@ static int run_escape(struct broker *b, char *const *argv, const char *program, 
 	return status;
 }
 
+/* The files an escape names, as they were when the human was asked: the
+ * agent could swap a script between the question and the run. A change
+ * of content or of the file a name leads to changes its inode or ctime,
+ * and nothing in the sandbox can set a ctime. */
+#define SEAL_MAX 64
+
+struct operand_seal {
+	size_t n;
+	int cwd;
+	struct sealed {
+		char *name;
+		struct stat link, target; /* lstat, and stat (st_ino 0: none) */
+	} files[SEAL_MAX];
+};
+
+static bool same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
+	       a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec &&
+	       a->st_mode == b->st_mode;
+}
+
+static void seal_one(struct operand_seal *s, int cwd, const char *name)
+{
+	if (!*name || s->n >= SEAL_MAX)
+		return;
+	struct sealed *f = &s->files[s->n];
+	if (fstatat(cwd, name, &f->link, AT_SYMLINK_NOFOLLOW) != 0 || S_ISDIR(f->link.st_mode))
+		return;
+	if (fstatat(cwd, name, &f->target, 0) != 0)
+		memset(&f->target, 0, sizeof f->target);
+	f->name = xstrdup(name);
+	s->n++;
+}
+
+static void seal_operands(struct operand_seal *s, char *const *argv, const char *program, int cwd)
+{
+	s->n = 0;
+	s->cwd = cwd;
+	if (program)
+		seal_one(s, cwd, program);
+	for (size_t i = 1; argv[i]; i++) {
+		seal_one(s, cwd, argv[i]);
+		const char *eq = strchr(argv[i], '=');
+		if (argv[i][0] == '-' && eq)
+			seal_one(s, cwd, eq + 1); /* --file=script */
+	}
+}
+
+/* The first sealed name that now leads elsewhere or to other content. */
+static const char *seal_broken(const struct operand_seal *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		const struct sealed *f = &s->files[i];
+		struct stat link, target;
+		if (fstatat(s->cwd, f->name, &link, AT_SYMLINK_NOFOLLOW) != 0 || !same_file(&link, &f->link))
+			return f->name;
+		bool has_target = fstatat(s->cwd, f->name, &target, 0) == 0;
+		if (has_target != (f->target.st_ino != 0) || (has_target && !same_file(&target, &f->target)))
+			return f->name;
+	}
+	return NULL;
+}
+
+static void seal_free(struct operand_seal *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->files[i].name);
+	s->n = 0;
+}
+
 static void serve_request(struct broker *b)
 {
 	struct broker_frame f;
@@ -651,10 +722,29 @@ static void serve_request(struct broker *b)
 			                   : "",
 		};
 		const char *nobody = NULL;
+		struct operand_seal seal;
+		seal_operands(&seal, argv, program, fds[3]);
 		int answer = program ? put_question(b, &q, &nobody) : BROKER_NO;
+		const char *changed = NULL;
+		if (answer == BROKER_YES_ONCE || answer == BROKER_YES_SESSION)
+			changed = seal_broken(&seal);
 		strbuf_free(&shown);
 		if (!program) {
 			send_frame(b->sock, BROKER_RESULT, 127, NULL);
+		} else if (changed) {
+			events_escape(b->opts->events, argv, "changed after the question", -1);
+			char refusal[PATH_MAX + 96];
+			snprintf(refusal, sizeof refusal, "%s changed after the human was asked", changed);
+			if (b->tty >= 0) {
+				struct strbuf note;
+				strbuf_init(&note);
+				strbuf_adds(&note, "sbsh: not run: ");
+				approval_add_visible(&note, changed); /* the agent's name for it */
+				strbuf_adds(&note, " changed after you were asked\n");
+				tty_print(b, note.data);
+				strbuf_free(&note);
+			}
+			send_frame(b->sock, BROKER_REFUSED, 0, refusal);
 		} else if (answer < 0) {
 			events_escape(b->opts->events, argv, "headless refusal", -1);
 			send_frame(b->sock, BROKER_REFUSED, 0, nobody);
@@ -669,6 +759,7 @@ static void serve_request(struct broker *b)
 			           answer == BROKER_TIMEOUT ? "nobody answered in time" : "the human said no");
 		}
 		free(program);
+		seal_free(&seal);
 	} else {
 		send_frame(b->sock, BROKER_REFUSED, 0, why);
 	}

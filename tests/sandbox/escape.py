@@ -136,6 +136,38 @@ try:
         if os.path.exists(mark):
             os.unlink(mark)
 
+    # A file the escape names is swapped by the agent while the human
+    # reads the question: it does not run (rewritten, renamed over, or a
+    # symlink pointed elsewhere).
+    swapped = os.path.join(outside, "swapped")
+    with open(os.path.join(project, "job.sh"), "w") as f:
+        f.write("echo harmless\n")
+    with open(os.path.join(project, "evil.sh"), "w") as f:
+        f.write("touch %s\n" % swapped)
+    os.symlink("job.sh", os.path.join(project, "link.sh"))
+    swaps = [
+        ("rewritten", "job.sh", "cp job.sh keep.sh; cat evil.sh > job.sh"),
+        ("renamed over", "job.sh", "cp job.sh keep.sh; cp evil.sh new.sh; mv new.sh job.sh"),
+        ("a symlink pointed elsewhere", "link.sh", "cp job.sh keep.sh; ln -sf evil.sh link.sh"),
+    ]
+    for name, operand, swap in swaps:
+        asked = [False]
+
+        def slow_human(out):
+            m = re.search(rb"Type (\w{4}) and Enter", out)
+            if m and not asked[0]:
+                asked[0] = True
+                time.sleep(2)  # the agent's job swaps the file meanwhile
+                return m.group(1) + b"\r"
+            return None
+        line = "(sleep 1; %s) & escape sh %s; echo status=$?; wait; cp keep.sh job.sh; ln -sf job.sh link.sh" % (
+            swap, operand)
+        _, st, out = play([SBSH, "-c", line], slow_human, env, project, 30)
+        check(not os.path.exists(swapped) and "changed after" in out and "status=%d" % REFUSED in out,
+              "an operand %s after the question: not run, the human told" % name, out[-400:])
+        if os.path.exists(swapped):
+            os.unlink(swapped)
+
     # A sandboxed background job tries to answer for the human.
     target = os.path.join(outside, "injected")
     status, out = run(["-c", "python3 %s yes 4 0.2 inject.log & sleep 0.5; escape touch %s; echo status=$?; wait"
