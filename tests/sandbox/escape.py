@@ -39,7 +39,7 @@ os.makedirs(outside)
 conf = os.path.join(base, "config")
 os.makedirs(os.path.join(conf, "sbsh"))
 with open(os.path.join(conf, "sbsh", "config"), "w") as f:
-    f.write("approval-timeout = 3\n")
+    f.write("approval-timeout = 5\n")
 env = dict(os.environ, XDG_CONFIG_HOME=conf)
 env.pop("CI", None)
 try:
@@ -157,11 +157,15 @@ try:
             m = re.search(rb"Type (\w{4}) and Enter", out)
             if m and not asked[0]:
                 asked[0] = True
-                time.sleep(2)  # the agent's job swaps the file meanwhile
+                # The agent's job swaps the file while the human reads.
+                open(os.path.join(project, "asked"), "w").close()
+                deadline = time.time() + 10
+                while not os.path.exists(os.path.join(project, "swapped.done")) and time.time() < deadline:
+                    time.sleep(0.05)
                 return m.group(1) + b"\r"
             return None
-        line = "(sleep 1; %s) & escape sh %s; echo status=$?; wait; cp keep.sh job.sh; ln -sf job.sh link.sh" % (
-            swap, operand)
+        line = ("(while [ ! -e asked ]; do sleep 0.05; done; %s; touch swapped.done) & escape sh %s; echo status=$?; "
+                "wait; cp keep.sh job.sh; ln -sf job.sh link.sh; rm -f asked swapped.done") % (swap, operand)
         _, st, out = play([SBSH, "-c", line], slow_human, env, project, 30)
         check(not os.path.exists(swapped) and "changed after" in out and "status=%d" % REFUSED in out,
               "an operand %s after the question: not run, the human told" % name, out[-400:])
