@@ -370,6 +370,18 @@ bool util_write_all(int fd, const void *buf, size_t n)
 	return true;
 }
 
+int util_mkdir_private(char *dir)
+{
+	for (char *p = dir + 1; *p; p++) {
+		if (*p == '/') {
+			*p = '\0';
+			mkdir(dir, 0700);
+			*p = '/';
+		}
+	}
+	return mkdir(dir, 0700) == 0 || errno == EEXIST ? 0 : -1;
+}
+
 char *util_history_path(const char *xdg_state_home, const char *home)
 {
 	char *dir;
@@ -379,15 +391,7 @@ char *util_history_path(const char *xdg_state_home, const char *home)
 		dir = xasprintf("%s/.local/state/sbsh", home);
 	else
 		return NULL;
-	/* mkdir -p */
-	for (char *p = dir + 1; *p; p++) {
-		if (*p == '/') {
-			*p = '\0';
-			mkdir(dir, 0700);
-			*p = '/';
-		}
-	}
-	mkdir(dir, 0700);
+	util_mkdir_private(dir);
 	char *path = xasprintf("%s/history", dir);
 	free(dir);
 	return path;

@@ -79,6 +79,10 @@ FILE *util_fopen_regular(const char *path);
  * at before anything is read). */
 char *util_read_file(const char *path, int extra, size_t max, size_t *len);
 
+/* mkdir -p, each folder made 0700 (dir is restored as it was). Returns
+ * 0 when dir exists at the end, else -1 with errno. */
+int util_mkdir_private(char *dir);
+
 /* sbsh's history file: $XDG_STATE_HOME/sbsh/history (an absolute
  * XDG_STATE_HOME), else HOME/.local/state/sbsh/history, its folders made
  * (0700). Malloc'd; NULL when neither is set. */

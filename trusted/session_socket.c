@@ -26,15 +26,8 @@ static char *sessions_dir(void)
 		dir = xasprintf("%s/.local/state/sbsh/sessions", home);
 	else
 		return NULL;
-	for (char *p = dir + 1; *p; p++) {
-		if (*p == '/') {
-			*p = '\0';
-			mkdir(dir, 0700);
-			*p = '/';
-		}
-	}
 	struct stat sb;
-	if ((mkdir(dir, 0700) != 0 && errno != EEXIST) || lstat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode) ||
+	if (util_mkdir_private(dir) != 0 || lstat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode) ||
 	    sb.st_uid != geteuid()) {
 		free(dir);
 		return NULL;

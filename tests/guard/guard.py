@@ -218,17 +218,23 @@ try:
     term_env = dict(os.environ, TERM="xterm")
     term_env.pop("CI", None)
 
-    def at_terminal(script, answer):
+    def answering(script, answers, env):
+        """sbsh -c script on a pty; the n-th question gets answers[n-1]
+        (the last one from then on). Returns (questions, status, output)."""
         seen = [0]
 
         def respond(out):
             n = len(re.findall(rb"Allow\? \[y\]es once", out))
             if n > seen[0]:
                 seen[0] = n
-                return answer.encode() + b"\r"
+                return answers[min(n, len(answers)) - 1].encode() + b"\r"
             return None
-        _, _, out = play([SBSH, "-c", script], respond, term_env, work, 30)
-        return seen[0], out
+        _, status, out = play([SBSH, "-c", script], respond, env, work, 30)
+        return seen[0], status >> 8, out
+
+    def at_terminal(script, answer):
+        seen, _, out = answering(script, answer, term_env)
+        return seen, out
 
     for script in ("bash <<EOF\nrm -rf data\nEOF", "python3 <<EOF\nimport shutil; shutil.rmtree('data')\nEOF",
                    "exec bash -c 'rm -r data'", "echo 'rm -rf data' | sh", "bash <(echo 'rm -rf data')",
@@ -252,16 +258,7 @@ try:
         nenv = dict(term_env, PATH=tshims + os.pathsep + os.environ["PATH"])
 
         def nested_at_terminal(script, answers):
-            seen = [0]
-
-            def respond(out):
-                n = len(re.findall(rb"Allow\? \[y\]es once", out))
-                if n > seen[0]:
-                    seen[0] = n
-                    return answers[min(n, len(answers)) - 1].encode() + b"\r"
-                return None
-            _, status, out = play([SBSH, "-c", script], respond, nenv, work, 30)
-            return seen[0], status >> 8, out
+            return answering(script, answers, nenv)
 
         for script in ("bash -c 'rm -r data'", "bash -c 'bash -c \"rm -r data\"'", "sh <<EOF\nrm -r data\nEOF",
                        "exec bash -c 'rm -r data'", "bash -c 'sh -c \"bash -c \\\"rm -r data\\\"\"'"):
