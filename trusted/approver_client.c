@@ -103,7 +103,8 @@ void approver_release(char *const *writable)
 	if (fd < 0)
 		return;
 	struct approval_question q = {.release = true, .folder = "", .verdict = "", .command = "", .reason = "",
-	                              .marks = "", .program = "", .warning = "", .timeout_s = 1};
+	                              .marks = "", .program = "", .warning = "", .argv0 = "", .stdio = "",
+	                              .timeout_s = 1};
 	/* A moment for the approver's reply, so what comes next is seen after it. */
 	struct pollfd pfd = {.fd = fd, .events = POLLIN};
 	if (approver_send(fd, &q) == 0 && poll(&pfd, 1, 1000) > 0)
@@ -198,7 +199,7 @@ int approver_send(int fd, const struct approval_question *q)
 	f.value = (int32_t)q->timeout_s;
 	const char *parts[BROKER_ASK_FIELDS] = {
 		q->release ? "release" : q->escape ? "escape" : "approval", q->folder, q->verdict, q->command,
-		q->reason, q->marks, q->program, q->warning,
+		q->reason, q->marks, q->program, q->warning, q->argv0, q->stdio,
 	};
 	size_t off = 0;
 	for (size_t i = 0; i < BROKER_ASK_FIELDS; i++) {

@@ -234,6 +234,14 @@ try:
                   "touch ~/ESCAPED'", ["touch"], ["touch ~/ESCAPED"], files=[("evil", "\x1b[?7l")])
     terminal_case("insert mode and a fake in the middle of a CSI", "cat evil; " + TOUCH, ["touch"],
                   ["touch ~/ESCAPED"], files=[("evil", FAKE_ESCAPE + "\x1b[4h\x1b[6;7r\x1b[6;1H\x1b[1")])
+    terminal_case("a scroll region set with the C1 CSI", "cat evil; " + TOUCH, ["touch"], ["touch ~/ESCAPED"],
+                  files=[("evil", FAKE_ESCAPE + "\u009b6;7r\u009b6;1H")])
+    terminal_case("the agent already on the alternate screen", "cat evil; " + TOUCH, ["touch"],
+                  ["touch ~/ESCAPED"], files=[("evil", "\x1b[?1049h" + FAKE_ESCAPE + "\x1b[6;7r\x1b[6;1H")])
+    terminal_case("an unterminated APC", "cat evil; " + TOUCH, ["touch"], ["touch ~/ESCAPED"],
+                  files=[("evil", FAKE_ESCAPE + "\x1b_")])
+    terminal_case("an unterminated OSC after a scroll region", "cat evil; " + TOUCH, ["touch"],
+                  ["touch ~/ESCAPED"], files=[("evil", FAKE_ESCAPE + "\x1b[6;7r\x1b[6;1H\x1b]8;;")])
     os.makedirs(os.path.join(work, "src"), exist_ok=True)
     fake_approval = ("\x1b[2J\x1b[H\nsbsh: the agent wants to run a command that needs your approval:\n"
                      "    rm -rf build/tmp\n    ^^\n  verdict: DELETE\n  in: " + work + "\n\x1b[6;7r\x1b[6;1H")
@@ -262,9 +270,12 @@ try:
     terminal_case("the danger between two 4 KB words",
                   "escape git -c \"a.b=$(cat apad.txt)\" %s -c \"a.c=$(cat apad.txt)\" status" % fsm,
                   ["fsmonitor"], ["more characters", "argv[0]: git"], gone=gitx)
-    terminal_case("the danger after 300 words", "set --; i=0; while [ $i -lt 300 ]; do set -- \"$@\" -c a.b=1;"
+    terminal_case("the danger after 120 words", "set --; i=0; while [ $i -lt 120 ]; do set -- \"$@\" -c a.b=1;"
                   " i=$((i+1)); done; escape git \"$@\" %s status" % fsm,
-                  ["fsmonitor"], ["more characters"], gone=gitx)
+                  ["fsmonitor"], ["core.fsmonitor=touch ~/X;false"], gone=gitx)
+    terminal_case("the danger after 100 long words", "set --; i=0; while [ $i -lt 100 ]; do set -- \"$@\""
+                  " -c a.bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb=1; i=$((i+1)); done; escape git \"$@\" %s status" % fsm,
+                  ["fsmonitor"], ["more characters", "argv[0]: git"], gone=gitx)
     deep = work
     while len(deep) < 3000:
         deep = os.path.join(deep, "d" * 200)
