@@ -316,6 +316,16 @@ static size_t units_draw(struct strbuf *sb, const char *prefix, const struct uni
 		size_t start = i, w = 0;
 		while (i < v->n && (i == start || w + v->u[i].width <= width))
 			w += v->u[i++].width;
+		/* A line that must break breaks after a space near its end, so a
+		 * word is not read as two. */
+		for (size_t j = i; i < v->n && j > start + 1 && i - j < 24; j--) {
+			const struct unit *u = &v->u[j - 1];
+			if (u->plain && u->len == 1 && text[u->at] == ' ') {
+				while (i > j)
+					w -= v->u[--i].width;
+				break;
+			}
+		}
 		rows += (pw + w + cols - 1) / cols;
 		bool marks = false, reverse = false;
 		strbuf_truncate(&carets, 0);
