@@ -86,6 +86,17 @@ static void say(struct approver *a, const char *s)
 	util_write_all(a->tty, s, strlen(s));
 }
 
+/* The shown question is over: its screen goes, then why it ended. */
+static void unshow(struct approver *a, const char *why)
+{
+	struct strbuf sb;
+	strbuf_init(&sb);
+	approval_screen_leave(&sb, a->attrs);
+	strbuf_adds(&sb, why);
+	say(a, sb.data);
+	strbuf_free(&sb);
+}
+
 static void drop(struct approver *a, int i)
 {
 	struct asker *k = &a->askers[i];
@@ -147,7 +158,7 @@ static void read_question(struct approver *a, int i)
 	if (!ok) {
 		free(f);
 		if (a->shown == i)
-			say(a, "\nsbsh: withdrawn (the session went away).\n");
+			unshow(a, "sbsh: withdrawn (the session went away).\n");
 		drop(a, i);
 		return;
 	}
@@ -169,6 +180,8 @@ static void read_question(struct approver *a, int i)
 		.marks = fields[5],
 		.program = fields[6],
 		.warning = fields[7],
+		.argv0 = fields[8],
+		.stdio = fields[9],
 		.timeout_s = timeout,
 	};
 	k->deadline_ms = now_ms() + (int64_t)timeout * 1000;
@@ -263,13 +276,22 @@ static void show_next(struct approver *a)
 	struct approval_question shown = k->q;
 	int64_t left = k->deadline_ms - now_ms();
 	shown.timeout_s = left > 0 ? (unsigned)((left + 999) / 1000) : 0;
-	struct strbuf sb;
+	struct approval_screen screen;
+	approval_screen_of(a->tty, a->attrs, &screen);
+	struct strbuf text, sb;
+	strbuf_init(&text);
 	strbuf_init(&sb);
-	approval_prompt(&sb, &shown, k->pid, approval_needs_code(&k->q) ? a->code : NULL, queued - 1, a->attrs);
+	bool fits = approval_prompt(&text, &shown, k->pid, approval_needs_code(&k->q) ? a->code : NULL, queued - 1,
+	                            &screen);
+	approval_screen_enter(&sb, a->attrs, fits);
+	strbuf_addmem(&sb, text.data, text.len);
 	/* Keys pressed before the question was on screen do not answer it. */
 	tcflush(a->tty, TCIFLUSH);
 	util_write_all(a->tty, sb.data, sb.len);
+	strbuf_free(&text);
 	strbuf_free(&sb);
+	if (!fits)
+		answer_and_drop(a, next, BROKER_NO); /* never shown in part */
 }
 
 static void answer_shown(struct approver *a)
@@ -281,7 +303,7 @@ static void answer_shown(struct approver *a)
 		answer = strcmp(a->typed, a->code) == 0 ? BROKER_YES_ONCE : BROKER_NO;
 	else
 		answer = approval_parse_answer(a->typed);
-	say(a, answer == BROKER_NO ? "\nsbsh: refused.\n" : "\nsbsh: approved.\n");
+	unshow(a, answer == BROKER_NO ? "sbsh: refused.\n" : "sbsh: approved.\n");
 	if (answer != BROKER_NO)
 		grant_remember(a, k);
 	answer_and_drop(a, a->shown, answer);
@@ -324,7 +346,7 @@ static void expire(struct approver *a)
 			continue;
 		if (k->frame && now >= k->deadline_ms) {
 			if (a->shown == i)
-				say(a, "\nsbsh: withdrawn (timed out).\n");
+				unshow(a, "sbsh: withdrawn (timed out).\n");
 			answer_and_drop(a, i, BROKER_TIMEOUT);
 		} else if (!k->frame && now >= k->since_ms + APPROVER_IDLE_MS) {
 			drop(a, i);
@@ -394,7 +416,7 @@ static void serve(struct approver *a)
 				read_question(a, i);
 			} else if (pfd[p].revents & (POLLHUP | POLLERR | POLLNVAL)) {
 				if (a->shown == i)
-					say(a, "\nsbsh: withdrawn (the session went away).\n");
+					unshow(a, "sbsh: withdrawn (the session went away).\n");
 				drop(a, i);
 			}
 		}
@@ -601,7 +623,7 @@ int approver_main(bool trust_multiplexer)
 		serve(&a);
 
 	if (a.shown >= 0)
-		say(&a, "\nsbsh: refused (the approver stopped).\n");
+		unshow(&a, "sbsh: refused (the approver stopped).\n");
 	for (int i = 0; i < APPROVER_ASKERS_MAX; i++)
 		if (a.askers[i].fd >= 0)
 			drop(&a, i); /* a vanished approver is a no */

@@ -183,7 +183,7 @@ int approver_send(int fd, const struct approval_question *q)
 	f.value = (int32_t)q->timeout_s;
 	const char *parts[BROKER_ASK_FIELDS] = {
 		q->release ? "release" : q->escape ? "escape" : "approval", q->folder, q->verdict, q->command,
-		q->reason, q->marks, q->program, q->warning,
+		q->reason, q->marks, q->program, q->warning, q->argv0, q->stdio,
 	};
 	size_t off = 0;
 	for (size_t i = 0; i < BROKER_ASK_FIELDS; i++) {

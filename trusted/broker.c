@@ -17,6 +17,7 @@
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <time.h>
@@ -236,7 +237,6 @@ static bool read_answer(struct broker *b, char *buf, size_t size, bool *timed_ou
 		}
 	}
 	buf[len] = '\0';
-	util_write_all(b->tty, "\r\n", 2);
 	if (have_termios)
 		tcsetattr(b->tty, TCSANOW, &old);
 	return ok;
@@ -248,16 +248,30 @@ static int ask_on_terminal(struct broker *b, const struct approval_question *q)
 	char code[5];
 	if (approval_needs_code(q))
 		approval_make_code(code, sizeof code);
-	struct strbuf sb;
+	/* The agent's output reached this terminal just before: the question
+	 * is put on a screen of its own, in a known state, sized to fit. */
+	struct approval_screen screen;
+	approval_screen_of(b->tty, approval_terminal_attrs(env_lookup(b->env, "TERM")), &screen);
+	struct strbuf text, sb;
+	strbuf_init(&text);
 	strbuf_init(&sb);
-	approval_prompt(&sb, q, 0, approval_needs_code(q) ? code : NULL, 0,
-	                approval_terminal_attrs(env_lookup(b->env, "TERM")));
+	bool fits = approval_prompt(&text, q, 0, approval_needs_code(q) ? code : NULL, 0, &screen);
+	approval_screen_enter(&sb, screen.attrs, fits);
+	strbuf_addmem(&sb, text.data, text.len);
 	tty_print(b, sb.data);
+	strbuf_free(&text);
 	strbuf_free(&sb);
+	if (!fits)
+		return BROKER_NO; /* never shown in part */
 	char answer[64];
 	int result = BROKER_NO;
 	bool timed_out;
-	if (read_answer(b, answer, sizeof answer, &timed_out)) {
+	bool answered = read_answer(b, answer, sizeof answer, &timed_out);
+	strbuf_init(&sb);
+	approval_screen_leave(&sb, screen.attrs);
+	tty_print(b, sb.data);
+	strbuf_free(&sb);
+	if (answered) {
 		if (approval_needs_code(q))
 			result = strcmp(answer, code) == 0 ? BROKER_YES_ONCE : BROKER_NO;
 		else
@@ -265,9 +279,9 @@ static int ask_on_terminal(struct broker *b, const struct approval_question *q)
 	} else if (timed_out) {
 		result = BROKER_TIMEOUT;
 	}
-	tty_print(b, result == BROKER_TIMEOUT ? "sbsh: nobody answered in time: refused.\n"
-	             : result == BROKER_NO    ? "sbsh: refused.\n"
-	                                      : "sbsh: approved.\n");
+	tty_print(b, result == BROKER_TIMEOUT ? "\nsbsh: nobody answered in time: refused.\n"
+	             : result == BROKER_NO    ? "\nsbsh: refused.\n"
+	                                      : "\nsbsh: approved.\n");
 	return result;
 }
 
@@ -614,6 +628,55 @@ static void seal_free(struct operand_seal *s)
 	s->n = 0;
 }
 
+
+/* Whether st is the session's terminal: the broker's, the shell's pty, or
+ * /dev/tty (which is one of them for whoever opens it). */
+static bool is_session_terminal(struct broker *b, const struct stat *st)
+{
+	if (!S_ISCHR(st->st_mode))
+		return false;
+	struct stat t;
+	if (st->st_rdev == makedev(5, 0) || (b->tty >= 0 && fstat(b->tty, &t) == 0 && t.st_rdev == st->st_rdev))
+		return true;
+	const char *slave = b->master >= 0 ? ptsname(b->master) : NULL;
+	return slave && stat(slave, &t) == 0 && t.st_rdev == st->st_rdev;
+}
+
+/* What an escape's stdin, stdout and stderr are when not the terminal, a
+ * line each ("stdin: a pipe"): input the human does not see on the screen
+ * (a here-document) runs as much as the command does. */
+static void describe_stdio(struct broker *b, const int fds[3], struct strbuf *out)
+{
+	static const char *const names[] = {"stdin", "stdout", "stderr"};
+	for (int i = 0; i < 3; i++) {
+		struct stat st;
+		char path[PATH_MAX] = "?", link[64];
+		snprintf(link, sizeof link, "/proc/self/fd/%d", fds[i]);
+		ssize_t n = readlink(link, path, sizeof path - 1);
+		if (n >= 0)
+			path[n] = '\0';
+		bool known = fstat(fds[i], &st) == 0;
+		if (known && is_session_terminal(b, &st))
+			continue;
+		strbuf_addf(out, "%s%s: ", out->len ? "\n" : "", names[i]);
+		size_t plen = strlen(path);
+		bool deleted = plen > 10 && strcmp(path + plen - 10, " (deleted)") == 0;
+		if (!known)
+			strbuf_adds(out, "unknown");
+		else if (S_ISFIFO(st.st_mode) && strncmp(path, "pipe:", 5) == 0)
+			strbuf_adds(out, i == 0 ? "a pipe (a here-document or another command's output, not shown)"
+			                        : "a pipe (to another command)");
+		else if (S_ISSOCK(st.st_mode))
+			strbuf_adds(out, "a socket");
+		else if (S_ISREG(st.st_mode) && (deleted || strncmp(path, "/memfd:", 7) == 0))
+			strbuf_addf(out, "a deleted file of %lld bytes (a here-document?, not shown)", (long long)st.st_size);
+		else
+			approval_add_visible(out, path);
+		if (known && S_ISREG(st.st_mode) && !deleted && i == 0)
+			strbuf_addf(out, " (%lld bytes, not shown)", (long long)st.st_size);
+	}
+}
+
 static void serve_request(struct broker *b)
 {
 	struct broker_frame f;
@@ -713,8 +776,12 @@ static void serve_request(struct broker *b)
 				strbuf_addc(&shown, ' ');
 			append_word(&shown, argv[i]);
 		}
+		struct strbuf stdio;
+		strbuf_init(&stdio);
+		describe_stdio(b, fds, &stdio);
 		struct approval_question q = {
 			.escape = true, .folder = cwd, .verdict = "", .command = shown.data, .reason = "",
+			.argv0 = argv[0], .stdio = stdio.data,
 			.marks = "", .program = program ? program : "", .timeout_s = b->opts->timeout_s,
 			.warning = program && in_writable_folder(b, program)
 			                   ? "this program lives in a folder the sandbox can write:"
@@ -729,6 +796,7 @@ static void serve_request(struct broker *b)
 		if (answer == BROKER_YES_ONCE || answer == BROKER_YES_SESSION)
 			changed = seal_broken(&seal);
 		strbuf_free(&shown);
+		strbuf_free(&stdio);
 		if (!program) {
 			send_frame(b->sock, BROKER_RESULT, 127, NULL);
 		} else if (changed) {

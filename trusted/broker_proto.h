@@ -37,7 +37,7 @@ enum broker_check_kind {
 
 /* NUL-terminated strings in the payload of an APPROVE and of an ASK. */
 #define BROKER_APPROVE_FIELDS 4
-#define BROKER_ASK_FIELDS 8
+#define BROKER_ASK_FIELDS 10
 
 /* A range of the command to mark in the prompt (the word that made the
  * verdict). On the wire, "AT:LEN" byte ranges joined by commas, in order

@@ -13,7 +13,7 @@
 
 /* One question for the human. On the wire (a BROKER_ASK frame, value =
  * timeout_s) its strings go in this order: kind ("approval" or "escape"),
- * folder, verdict, command, reason, marks, program, warning. */
+ * folder, verdict, command, reason, marks, program, warning, argv0, stdio. */
 struct approval_question {
 	bool escape;         /* run outside the sandbox: a typed code, never "session" */
 	bool release;        /* not a question: the asker's line is over (approver grants end) */
@@ -24,17 +24,41 @@ struct approval_question {
 	const char *marks;   /* "AT:LEN,..." ranges of command to mark, or "" */
 	const char *program; /* escape: the resolved program; else "" */
 	const char *warning; /* escape: a warning about the program, or "" */
+	const char *argv0;   /* escape: the name it is run as; else "" */
+	const char *stdio;   /* escape: "stdin: a pipe" lines for its fds that are
+	                      * not the terminal, '\n'-separated; else "" */
 	unsigned timeout_s;  /* no answer by then is a no */
 };
 
-/* Appends the prompt for q. from: the asking broker's pid (shown by the
- * approver; 0 on the session's own terminal); code: what the human must type
- * for an escape; waiting: how many more questions are queued; attrs: the
- * output is a terminal that can show the marked words in reverse video. The
- * marks are also drawn as a caret line, so they survive without attributes.
- * Control characters are always shown escaped. */
-void approval_prompt(struct strbuf *sb, const struct approval_question *q, pid_t from,
-                     const char *code, size_t waiting, bool attrs);
+/* The terminal a question is shown on: its size decides how much of a long
+ * command is shown, and whether the question fits at all. */
+struct approval_screen {
+	unsigned rows, cols;
+	bool attrs; /* it can show reverse video (and takes escape sequences) */
+};
+
+/* The size of the terminal on fd (24x80 when it does not say). */
+void approval_screen_of(int fd, bool attrs, struct approval_screen *screen);
+
+/* Appends the prompt for q, laid out for screen. from: the asking broker's
+ * pid (shown by the approver; 0 on the session's own terminal); code: what
+ * the human must type for an escape; waiting: how many more questions are
+ * queued. Long fields are shown capped (head, "... N more characters ...",
+ * tail, the marked words kept), runs of blanks collapsed; control
+ * characters are always shown escaped. Returns false when the question
+ * does not fit on the screen: sb then holds only the refusal to show. */
+bool approval_prompt(struct strbuf *sb, const struct approval_question *q, pid_t from,
+                     const char *code, size_t waiting, const struct approval_screen *screen);
+
+/* What puts the terminal in a known state before a question, whatever was
+ * written to it before (an unfinished escape sequence or string, scroll
+ * region, origin mode, charsets, attributes, colours...): with alt, on the
+ * alternate screen, cleared; without, in place (for a refusal). */
+void approval_screen_enter(struct strbuf *sb, bool attrs, bool alt);
+
+/* Leaves the alternate screen entered above: the screen from before the
+ * question comes back. */
+void approval_screen_leave(struct strbuf *sb, bool attrs);
 
 /* Appends s so that none of it can act on the terminal: control
  * characters, invalid UTF-8 and invisible format characters are shown as
