@@ -313,7 +313,7 @@ try:
         with open(os.path.join(base, name + ".before"), "w") as f:
             f.write(before)
         tmux("new-session", "-d", "-s", name, "-x", str(cols), "-y", str(rows), "-e", "XDG_RUNTIME_DIR=" + runtime,
-             "cat '%s'; exec env XDG_RUNTIME_DIR='%s' '%s' --approver" % (
+             "cat '%s'; exec env XDG_RUNTIME_DIR='%s' '%s' --approver --trust-multiplexer" % (
                  os.path.join(base, name + ".before"), runtime, SBSH))
         tmux("pipe-pane", "-t", name, "-o", "cat >> '%s'" % raw)
         if not raw_has(raw, b"") or not wait_screen(name, r"ready|approver"):
