@@ -182,6 +182,7 @@ static void read_question(struct approver *a, int i)
 		.warning = fields[7],
 		.argv0 = fields[8],
 		.stdio = fields[9],
+		.away = fields[10],
 		.timeout_s = timeout,
 	};
 	k->deadline_ms = now_ms() + (int64_t)timeout * 1000;
@@ -300,7 +301,7 @@ static void answer_shown(struct approver *a)
 	a->typed[a->ntyped] = '\0';
 	int answer;
 	if (approval_needs_code(&k->q))
-		answer = strcmp(a->typed, a->code) == 0 ? BROKER_YES_ONCE : BROKER_NO;
+		answer = approval_check_code(&k->q, a->code, a->typed);
 	else
 		answer = approval_parse_answer(a->typed);
 	unshow(a, answer == BROKER_NO ? "sbsh: refused.\n" : "sbsh: approved.\n");

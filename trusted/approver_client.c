@@ -183,7 +183,7 @@ int approver_send(int fd, const struct approval_question *q)
 	f.value = (int32_t)q->timeout_s;
 	const char *parts[BROKER_ASK_FIELDS] = {
 		q->release ? "release" : q->escape ? "escape" : "approval", q->folder, q->verdict, q->command,
-		q->reason, q->marks, q->program, q->warning, q->argv0, q->stdio,
+		q->reason, q->marks, q->program, q->warning, q->argv0, q->stdio, q->away,
 	};
 	size_t off = 0;
 	for (size_t i = 0; i < BROKER_ASK_FIELDS; i++) {
@@ -216,6 +216,7 @@ int approver_receive(int fd)
 	switch (f.value) {
 	case BROKER_YES_ONCE:
 	case BROKER_YES_SESSION:
+	case BROKER_YES_AWAY:
 	case BROKER_TIMEOUT:
 	case BROKER_BUSY:
 	case BROKER_ONLY_BROKERS:

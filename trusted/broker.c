@@ -273,7 +273,7 @@ static int ask_on_terminal(struct broker *b, const struct approval_question *q)
 	strbuf_free(&sb);
 	if (answered) {
 		if (approval_needs_code(q))
-			result = strcmp(answer, code) == 0 ? BROKER_YES_ONCE : BROKER_NO;
+			result = approval_check_code(q, code, answer);
 		else
 			result = approval_parse_answer(answer);
 	} else if (timed_out) {
@@ -322,6 +322,7 @@ static const char *approver_did_not_ask(int answer)
 	case BROKER_NO:
 	case BROKER_YES_ONCE:
 	case BROKER_YES_SESSION:
+	case BROKER_YES_AWAY:
 	case BROKER_TIMEOUT:
 		return NULL;
 	case BROKER_BUSY:
@@ -565,6 +566,7 @@ static int run_escape(struct broker *b, char *const *argv, const char *program, 
 
 struct operand_seal {
 	size_t n;
+	size_t operands; /* where the operands start (after the program) */
 	int cwd;
 	struct sealed {
 		char *name;
@@ -598,6 +600,7 @@ static void seal_operands(struct operand_seal *s, char *const *argv, const char 
 	s->cwd = cwd;
 	if (program)
 		seal_one(s, cwd, program);
+	s->operands = s->n;
 	for (size_t i = 1; argv[i]; i++) {
 		seal_one(s, cwd, argv[i]);
 		const char *eq = strchr(argv[i], '=');
@@ -675,6 +678,61 @@ static void describe_stdio(struct broker *b, const int fds[3], struct strbuf *ou
 		if (known && S_ISREG(st.st_mode) && !deleted && i == 0)
 			strbuf_addf(out, " (%lld bytes, not shown)", (long long)st.st_size);
 	}
+}
+
+/* Whether a file an escape names (relative to its folder cwd) lies where
+ * the sandbox can write, its links followed. */
+static bool operand_writable(struct broker *b, const char *cwd, const char *name)
+{
+	char *path = name[0] == '/' ? xstrdup(name) : xasprintf("%s/%s", cwd, name);
+	char *real = realpath(path, NULL);
+	bool writable = in_writable_folder(b, real ? real : path);
+	free(real);
+	free(path);
+	return writable;
+}
+
+/* What the human should know of where an escape runs: a program, a file
+ * it names, or the folder it runs in, that the agent can write. Returns
+ * a folder the agent cannot write to offer instead (malloc'd: $HOME, else
+ * /), or NULL when the folder is not the agent's. */
+static char *escape_warnings(struct broker *b, const struct operand_seal *seal, const char *program,
+                             const char *cwd, struct strbuf *out)
+{
+	if (program && in_writable_folder(b, program))
+		strbuf_adds(out, "this program lives in a folder the sandbox can write: the agent could have replaced it.");
+	size_t named = 0, more = 0;
+	struct strbuf names;
+	strbuf_init(&names);
+	for (size_t i = seal->operands; i < seal->n; i++) {
+		if (!operand_writable(b, cwd, seal->files[i].name))
+			continue;
+		if (named++ < 3) {
+			strbuf_adds(&names, named > 1 ? ", " : "");
+			strbuf_adds(&names, seal->files[i].name);
+		} else {
+			more++;
+		}
+	}
+	if (named) {
+		strbuf_addf(out, "%s%s", out->len ? " " : "", names.data);
+		if (more)
+			strbuf_addf(out, " and %zu more", more);
+		strbuf_adds(out, named > 1 ? ": the agent can write these" : ": the agent can write it");
+		strbuf_adds(out, " (it is not run if one changes before it starts).");
+	}
+	strbuf_free(&names);
+	if (!in_writable_folder(b, cwd))
+		return NULL;
+	strbuf_addf(out, "%sit runs where the agent can write: what it reads there (a .git/config, a Makefile,"
+	            " modules, scripts) may be the agent's.", out->len ? " " : "");
+	const char *home = env_lookup(b->env, "HOME");
+	char *real = home && home[0] == '/' ? realpath(home, NULL) : NULL;
+	struct stat st;
+	if (real && stat(real, &st) == 0 && S_ISDIR(st.st_mode) && !in_writable_folder(b, real))
+		return real;
+	free(real);
+	return xstrdup("/");
 }
 
 static void serve_request(struct broker *b)
@@ -779,24 +837,34 @@ static void serve_request(struct broker *b)
 		struct strbuf stdio;
 		strbuf_init(&stdio);
 		describe_stdio(b, fds, &stdio);
-		struct approval_question q = {
-			.escape = true, .folder = cwd, .verdict = "", .command = shown.data, .reason = "",
-			.argv0 = argv[0], .stdio = stdio.data,
-			.marks = "", .program = program ? program : "", .timeout_s = b->opts->timeout_s,
-			.warning = program && in_writable_folder(b, program)
-			                   ? "this program lives in a folder the sandbox can write:"
-			                     " the agent could have replaced it."
-			                   : "",
-		};
-		const char *nobody = NULL;
 		struct operand_seal seal;
 		seal_operands(&seal, argv, program, fds[3]);
+		struct strbuf warning;
+		strbuf_init(&warning);
+		char *away = escape_warnings(b, &seal, program, cwd, &warning);
+		struct approval_question q = {
+			.escape = true, .folder = cwd, .verdict = "", .command = shown.data, .reason = "",
+			.argv0 = argv[0], .stdio = stdio.data, .away = away ? away : "",
+			.marks = "", .program = program ? program : "", .timeout_s = b->opts->timeout_s,
+			.warning = warning.data,
+		};
+		const char *nobody = NULL;
 		int answer = program ? put_question(b, &q, &nobody) : BROKER_NO;
 		const char *changed = NULL;
-		if (answer == BROKER_YES_ONCE || answer == BROKER_YES_SESSION)
+		int run_fds[4] = {fds[0], fds[1], fds[2], fds[3]};
+		if (answer == BROKER_YES_AWAY) {
+			run_fds[3] = open(away, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			if (run_fds[3] < 0) {
+				run_fds[3] = fds[3];
+				answer = BROKER_NO;
+			}
+		}
+		if (answer == BROKER_YES_ONCE || answer == BROKER_YES_SESSION || answer == BROKER_YES_AWAY)
 			changed = seal_broken(&seal);
 		strbuf_free(&shown);
 		strbuf_free(&stdio);
+		strbuf_free(&warning);
+		free(away);
 		if (!program) {
 			send_frame(b->sock, BROKER_RESULT, 127, NULL);
 		} else if (changed) {
@@ -816,8 +884,8 @@ static void serve_request(struct broker *b)
 		} else if (answer < 0) {
 			events_escape(b->opts->events, argv, "headless refusal", -1);
 			send_frame(b->sock, BROKER_REFUSED, 0, nobody);
-		} else if (answer == BROKER_YES_ONCE || answer == BROKER_YES_SESSION) {
-			int status = run_escape(b, argv, program, fds);
+		} else if (answer == BROKER_YES_ONCE || answer == BROKER_YES_SESSION || answer == BROKER_YES_AWAY) {
+			int status = run_escape(b, argv, program, run_fds);
 			events_escape(b->opts->events, argv, "approved", status);
 			send_frame(b->sock, BROKER_RESULT, status, NULL);
 		} else {
@@ -828,6 +896,8 @@ static void serve_request(struct broker *b)
 		}
 		free(program);
 		seal_free(&seal);
+		if (run_fds[3] != fds[3])
+			close(run_fds[3]);
 	} else {
 		send_frame(b->sock, BROKER_REFUSED, 0, why);
 	}

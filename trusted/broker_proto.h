@@ -37,7 +37,7 @@ enum broker_check_kind {
 
 /* NUL-terminated strings in the payload of an APPROVE and of an ASK. */
 #define BROKER_APPROVE_FIELDS 4
-#define BROKER_ASK_FIELDS 10
+#define BROKER_ASK_FIELDS 11
 
 /* A range of the command to mark in the prompt (the word that made the
  * verdict). On the wire, "AT:LEN" byte ranges joined by commas, in order
@@ -56,6 +56,7 @@ enum broker_answer {
 	/* The approver's refusals to ask at all (never the human's no): */
 	BROKER_BUSY = 4,         /* too many connections, from the asker or overall */
 	BROKER_ONLY_BROKERS = 5, /* the asker was made inside a sandbox */
+	BROKER_YES_AWAY = 6,     /* an escape: yes, run in the folder the question offered */
 };
 
 /* One datagram: a fixed header, then len payload bytes. */

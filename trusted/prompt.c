@@ -504,6 +504,21 @@ bool approval_prompt(struct strbuf *sb, const struct approval_question *q, pid_t
 		used += r;
 	}
 	strbuf_free(&what);
+	if (approval_needs_code(q) && q->escape && q->away && *q->away) {
+		/* The folder is one the agent can write: it may run what the
+		 * agent left there (a Makefile, a module, a config file). */
+		struct strbuf where;
+		strbuf_init(&where);
+		strbuf_addf(&where, "type %s~ and Enter to run it in ", code ? code : "?");
+		approval_add_visible(&where, q->away);
+		strbuf_adds(&where, " instead (the agent cannot write there)");
+		if (fits) {
+			r = add_field(&fields, "  or: ", where.data, NULL, 2, screen);
+			fits = r > 0;
+			used += r;
+		}
+		strbuf_free(&where);
+	}
 	if (approval_needs_code(q))
 		strbuf_addf(&answer, "Type %s and Enter to run it; anything else refuses (%u s): ", code ? code : "?",
 		            q->timeout_s);
@@ -527,6 +542,16 @@ bool approval_prompt(struct strbuf *sb, const struct approval_question *q, pid_t
 	strbuf_free(&answer);
 	strbuf_free(&cmd);
 	return fits;
+}
+
+int approval_check_code(const struct approval_question *q, const char *code, const char *typed)
+{
+	size_t n = strlen(code);
+	if (strcmp(typed, code) == 0)
+		return BROKER_YES_ONCE;
+	if (q->escape && q->away && *q->away && strncmp(typed, code, n) == 0 && strcmp(typed + n, "~") == 0)
+		return BROKER_YES_AWAY;
+	return BROKER_NO;
 }
 
 bool approval_needs_code(const struct approval_question *q)

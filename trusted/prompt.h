@@ -27,6 +27,8 @@ struct approval_question {
 	const char *argv0;   /* escape: the name it is run as; else "" */
 	const char *stdio;   /* escape: "stdin: a pipe" lines for its fds that are
 	                      * not the terminal, '\n'-separated; else "" */
+	const char *away;    /* escape: a folder the agent cannot write, offered to
+	                      * run it in instead (CODE~); else "" */
 	unsigned timeout_s;  /* no answer by then is a no */
 };
 
@@ -68,6 +70,11 @@ void approval_add_visible(struct strbuf *sb, const char *s);
 /* The answer typed to an approval prompt: a broker_answer (anything but
  * y, yes, s, session is no). */
 int approval_parse_answer(const char *typed);
+
+/* The answer to a question that needs the code: BROKER_YES_ONCE for the
+ * code, BROKER_YES_AWAY for the code and `~` where q offers a folder away
+ * from the agent, else BROKER_NO. */
+int approval_check_code(const struct approval_question *q, const char *code, const char *typed);
 
 /* Whether the answer must be the typed code: an escape, or any command
  * judged ESCAPE (it runs something outside the sandbox). Never y or s. */

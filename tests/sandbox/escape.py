@@ -136,6 +136,30 @@ try:
         if os.path.exists(mark):
             os.unlink(mark)
 
+    with open(os.path.join(project, "job.sh"), "w") as f:
+        f.write("echo harmless\n")
+    # Where the agent can write, the question says so: the folder it runs
+    # in and the files it names; and it offers a folder the agent cannot
+    # write (CODE~). Outside the agent's folders, neither.
+    def answer_away(out):
+        m = re.search(rb"Type (\w{4}) and Enter", out)
+        if m and not answer_away.done:
+            answer_away.done = True
+            return m.group(1) + b"~\r"
+        return None
+    answer_away.done = False
+    _, st, out = play([SBSH, "-c", "escape sh -c 'pwd' job.sh; echo status=$?"], answer_away, env, project, 30)
+    asked = out.split("approved.")[0]
+    ran = out.split("approved.")[-1]
+    home = os.path.realpath(os.environ.get("HOME", "/root"))
+    check("runs where the agent can write" in asked and "job.sh: the agent can write it" in asked
+          and "~ and Enter to run it in" in asked, "an escape in the project: the folder and the file named are flagged,"
+          " another folder offered", asked[-700:])
+    check(home in ran and "status=0" in ran, "CODE~ runs it in the folder offered", out[-300:])
+    status, out = run(["-c", "cd %s && escape true; echo status=$?" % outside], "code", env, project)
+    check("status=0" in out and "runs where the agent can write" not in out and "~ and Enter" not in out,
+          "an escape in a folder the agent cannot write: no such warning, nothing else offered", out[-500:])
+
     # A file the escape names is swapped by the agent while the human
     # reads the question: it does not run (rewritten, renamed over, or a
     # symlink pointed elsewhere).
