@@ -20,11 +20,13 @@
 static char *join(const char *a, const char *sep, const char *b)
 {
 	size_t na = strlen(a), ns = strlen(sep), nb = strlen(b);
-	char *s = xmalloc(na + ns + nb + 1);
-	memcpy(s, a, na);
-	memcpy(s + na, sep, ns);
-	memcpy(s + na + ns, b, nb + 1);
-	return s;
+	struct strbuf sb;
+	strbuf_init(&sb);
+	strbuf_reserve(&sb, na + ns + nb + 1);
+	strbuf_addmem(&sb, a, na);
+	strbuf_addmem(&sb, sep, ns);
+	strbuf_addmem(&sb, b, nb);
+	return strbuf_detach(&sb);
 }
 
 static const char *env_set(const char *name)
