@@ -99,15 +99,12 @@ void protect_session_end(struct protect_client *c)
 {
 	if (!c || c->fd < 0 || getpid() != c->pid)
 		return;
-	/* What changes once the session is over is the human's, so the
-	 * warden's last check must be over before that, and never takes the
-	 * shell's word that nothing changed (the agent can blind its watches).
-	 * Headless, the caller waits for the warden, our parent, which checks
-	 * once we have exited: told, not asked. The broker waits for an answer. */
-	if (c->warden > 0)
-		warden_send_check(c->fd, BROKER_CHECK_QUIET);
-	else
-		protect_final_check(c->fd);
+	/* What changes once the shell has exited is the human's, so the
+	 * warden's last check must be over before that: a round trip, always.
+	 * The shell's own watches cannot vouch for "nothing changed" (the
+	 * agent can blind them), and a check the warden made after the exit
+	 * would take the human's first change for the session's. */
+	protect_final_check(c->fd);
 	protect_client_unwatch(c);
 	close(c->fd);
 	c->fd = -1;

@@ -28,8 +28,8 @@ enum broker_type {
 enum broker_check_kind {
 	BROKER_CHECK_LINE = 0,  /* after a command line: answered */
 	BROKER_CHECK_FINAL = 1, /* the session's last check: answered */
-	BROKER_CHECK_QUIET = 2, /* a headless shell's last, unanswered: the warden
-	                         * checks once that shell has exited */
+	BROKER_CHECK_QUIET = 2, /* the session's last, unanswered (no sbsh sends it
+	                         * now): the warden checks once the shell has exited */
 };
 
 /* NUL-terminated strings in the payload of an APPROVE and of an ASK. */

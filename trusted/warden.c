@@ -714,11 +714,11 @@ static _Noreturn void warden_main(struct warden *w)
 			/* Only the broker (outside) ends a session that has one;
 			 * headless, the shell's end counts once it has exited. */
 			bool ends = ending && (w->no_broker || map[k] == 1);
-			/* A headless shell tells its end and exits at once: the caller
-			 * waits for the front end, which waits for this warden. So the
-			 * last check comes after the exit (nothing the shell runs can
-			 * move a file then), and before the front end is told. One
-			 * that does not exit forged the end: checked as a line. */
+			/* A told end (QUIET, unanswered; no sbsh sends it now: the
+			 * shell asks, a told end having cost more on a busy machine)
+			 * counts once the shell has exited, and is checked then, before
+			 * the front end is told. One that does not exit forged the end:
+			 * checked as a line. */
 			bool told = ends && quiet && w->no_broker;
 			if (told && !session_exits_within(w, 2000)) {
 				warden_check(w, &restored, "command");
@@ -1104,7 +1104,7 @@ int protect_start(struct events *ev, bool broker, char *const *extra, struct pro
 	}
 	out->shell.fd = shell_sv[1];
 	out->shell.pid = getpid();
-	out->shell.warden = broker ? 0 : pid; /* headless: the end is told, not asked */
+	out->shell.warden = pid;
 	out->broker_fd = broker_sv[1];
 	out->root = xstrdup(base->root);
 	git_env(base, &out->env);

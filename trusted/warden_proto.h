@@ -40,7 +40,7 @@ struct protect_watch {
 struct protect_client {
 	int fd;        /* CLOEXEC; -1 when nothing is protected */
 	pid_t pid;     /* only this process asks (not its subshells) */
-	pid_t warden;  /* headless, the warden (this process's parent); 0 with a broker */
+	pid_t warden;  /* headless, the warden is this process's child */
 	int inotify;   /* -1: ask the warden every time (no watches, or they may
 	                * no longer cover the files: after a restore or a rename) */
 	struct protect_watch *watches;
