@@ -15,6 +15,20 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* a, sep and b end to end: the plan makes ~40 such strings at every
+ * start, and a printf for each costs more than the rest of it. */
+static char *join(const char *a, const char *sep, const char *b)
+{
+	size_t na = strlen(a), ns = strlen(sep), nb = strlen(b);
+	struct strbuf sb;
+	strbuf_init(&sb);
+	strbuf_reserve(&sb, na + ns + nb + 1);
+	strbuf_addmem(&sb, a, na);
+	strbuf_addmem(&sb, sep, ns);
+	strbuf_addmem(&sb, b, nb);
+	return strbuf_detach(&sb);
+}
+
 static const char *env_set(const char *name)
 {
 	const char *v = getenv(name);
@@ -25,7 +39,7 @@ static const char *env_set(const char *name)
 static char *where(const char *var, const char *base, const char *dflt)
 {
 	const char *set = env_set(var);
-	return set ? xstrdup(set) : base ? xasprintf("%s/%s", base, dflt) : NULL;
+	return set ? xstrdup(set) : base ? join(base, "/", dflt) : NULL;
 }
 
 /* Whether path lies at or below dir, as strings: the sandbox's own caches
@@ -46,7 +60,7 @@ static struct sandbox_cache *add(struct sandbox_caches *c, const char *tool, cha
 {
 	struct sandbox_cache *e = &c->items[c->len++];
 	e->tool = tool;
-	e->own = xasprintf("%s/%s", c->root, sub);
+	e->own = join(c->root, "/", sub);
 	if (shared && beneath(shared, c->root)) {
 		free(shared); /* a nested sbsh: the outer one's private cache is ours too */
 		shared = NULL;
@@ -58,7 +72,7 @@ static struct sandbox_cache *add(struct sandbox_caches *c, const char *tool, cha
 
 static void setenv_to(struct sandbox_caches *c, const char *var, const char *value)
 {
-	strvec_push_owned(&c->env, xasprintf("%s=%s", var, value));
+	strvec_push_owned(&c->env, join(var, "=", value));
 }
 
 /* What `go env -w` wrote in Go's env file, which the variables override. */
@@ -74,8 +88,8 @@ static void read_go_env(struct go_env_file *g, const char *home)
 		return;
 	const char *xdg = env_set("XDG_CONFIG_HOME");
 	char *path = goenv ? xstrdup(goenv)
-	             : xdg ? xasprintf("%s/go/env", xdg)
-	             : home ? xasprintf("%s/.config/go/env", home)
+	             : xdg ? join(xdg, "/", "go/env")
+	             : home ? join(home, "/", ".config/go/env")
 	                    : NULL;
 	FILE *f = path ? fopen(path, "re") : NULL;
 	free(path);
@@ -114,11 +128,11 @@ static char *go_mod_cache(const struct go_env_file *g, const char *home)
 	gopath = gopath ? gopath : g->gopath;
 	if (gopath) {
 		char *first = xstrndup(gopath, strcspn(gopath, ":"));
-		char *p = xasprintf("%s/pkg/mod", first);
+		char *p = join(first, "/", "pkg/mod");
 		free(first);
 		return p;
 	}
-	return home ? xasprintf("%s/go/pkg/mod", home) : NULL;
+	return home ? join(home, "/", "go/pkg/mod") : NULL;
 }
 
 static void plan_go(struct sandbox_caches *c, const char *home, const char *cache)
@@ -146,7 +160,7 @@ static void plan_go(struct sandbox_caches *c, const char *home, const char *cach
 static void plan_java(struct sandbox_caches *c, const char *home)
 {
 	struct sandbox_cache *e =
-		add(c, "Maven", home ? xasprintf("%s/.m2/repository", home) : NULL, "maven/repository");
+		add(c, "Maven", home ? join(home, "/", ".m2/repository") : NULL, "maven/repository");
 	const char *opts = env_set("MAVEN_OPTS");
 	if (opts && strstr(opts, "-Dmaven.repo.local=") && strstr(opts, c->root)) {
 		free(e->shared); /* set by an outer sbsh */
@@ -165,14 +179,14 @@ static void plan_java(struct sandbox_caches *c, const char *home)
 	}
 	/* The Maven wrapper's downloaded distributions (~/.m2/wrapper), which
 	 * the human's ./mvnw would run. */
-	char *wrapper = xasprintf("%s/maven", c->root);
+	char *wrapper = join(c->root, "/", "maven");
 	setenv_to(c, "MAVEN_USER_HOME", wrapper);
 	free(wrapper);
 
 	e = add(c, "Gradle", where("GRADLE_USER_HOME", home, ".gradle"), "gradle");
 	setenv_to(c, "GRADLE_USER_HOME", e->own);
 	if (e->shared && !env_set("GRADLE_RO_DEP_CACHE")) {
-		char *ro = xasprintf("%s/caches", e->shared);
+		char *ro = join(e->shared, "/", "caches");
 		setenv_to(c, "GRADLE_RO_DEP_CACHE", ro);
 		free(ro);
 		e->reads_shared = "as GRADLE_RO_DEP_CACHE";
@@ -184,19 +198,19 @@ static void plan_js(struct sandbox_caches *c, const char *home, const char *cach
 	const char *npm = env_set("npm_config_cache");
 	npm = npm ? npm : env_set("NPM_CONFIG_CACHE");
 	struct sandbox_cache *e =
-		add(c, "npm", npm ? xstrdup(npm) : home ? xasprintf("%s/.npm", home) : NULL, "npm");
+		add(c, "npm", npm ? xstrdup(npm) : home ? join(home, "/", ".npm") : NULL, "npm");
 	setenv_to(c, "npm_config_cache", e->own);
 	if (env_set("NPM_CONFIG_CACHE"))
 		setenv_to(c, "NPM_CONFIG_CACHE", e->own); /* npm would take either */
 
 	e = add(c, "Yarn", where("YARN_CACHE_FOLDER", cache, "yarn"), "yarn/cache");
 	setenv_to(c, "YARN_CACHE_FOLDER", e->own);
-	char *global = xasprintf("%s/yarn/global", c->root);
+	char *global = join(c->root, "/", "yarn/global");
 	setenv_to(c, "YARN_GLOBAL_FOLDER", global);
 	free(global);
 
 	const char *bun_home = env_set("BUN_INSTALL");
-	char *bun_base = bun_home ? xstrdup(bun_home) : home ? xasprintf("%s/.bun", home) : NULL;
+	char *bun_base = bun_home ? xstrdup(bun_home) : home ? join(home, "/", ".bun") : NULL;
 	e = add(c, "Bun", where("BUN_INSTALL_CACHE_DIR", bun_base, "install/cache"), "bun");
 	setenv_to(c, "BUN_INSTALL_CACHE_DIR", e->own);
 	free(bun_base);
@@ -211,12 +225,12 @@ void sandbox_caches_plan(struct sandbox_caches *c)
 	const char *xdg = env_set("XDG_CACHE_HOME");
 	if (xdg && xdg[0] != '/')
 		xdg = NULL; /* the XDG spec ignores a relative one */
-	char *cache = xdg ? xstrdup(xdg) : home ? xasprintf("%s/.cache", home) : NULL;
+	char *cache = xdg ? xstrdup(xdg) : home ? join(home, "/", ".cache") : NULL;
 	if (!cache) {
 		strvec_push(&c->notes, "no $XDG_CACHE_HOME or $HOME: the tools keep their caches, read-only");
 		return;
 	}
-	c->root = xasprintf("%s/sbsh/sandbox-caches", cache);
+	c->root = join(cache, "/", "sbsh/sandbox-caches");
 
 	plan_js(c, home, cache);
 	plan_go(c, home, cache);
@@ -233,7 +247,7 @@ void sandbox_caches_plan(struct sandbox_caches *c)
 
 	e = add(c, "NuGet", where("NUGET_PACKAGES", home, ".nuget/packages"), "nuget/packages");
 	setenv_to(c, "NUGET_PACKAGES", e->own);
-	char *http = xasprintf("%s/nuget/http-cache", c->root);
+	char *http = join(c->root, "/", "nuget/http-cache");
 	setenv_to(c, "NUGET_HTTP_CACHE_PATH", http);
 	free(http);
 	if (e->shared) {
@@ -243,7 +257,7 @@ void sandbox_caches_plan(struct sandbox_caches *c)
 		e->reads_shared = "as NUGET_FALLBACK_PACKAGES";
 	}
 	/* A private .NET CLI home, so ~/.dotnet (global tools) stays read-only. */
-	char *dotnet = xasprintf("%s/dotnet", c->root);
+	char *dotnet = join(c->root, "/", "dotnet");
 	setenv_to(c, "DOTNET_CLI_HOME", dotnet);
 	free(dotnet);
 	free(cache);

@@ -31,8 +31,8 @@ enum broker_type {
 enum broker_check_kind {
 	BROKER_CHECK_LINE = 0,  /* after a command line: answered */
 	BROKER_CHECK_FINAL = 1, /* the session's last check: answered */
-	BROKER_CHECK_QUIET = 2, /* the session's last, unanswered: the shell saw no
-	                         * protected file change and leaves no jobs */
+	BROKER_CHECK_QUIET = 2, /* the session's last, unanswered (no sbsh sends it
+	                         * now): the warden checks once the shell has exited */
 };
 
 /* NUL-terminated strings in the payload of an APPROVE and of an ASK. */

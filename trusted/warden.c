@@ -23,6 +23,7 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "trusted/broker_proto.h"
@@ -381,6 +382,28 @@ static void front_gone(struct warden *w)
 		kill(w->session, SIGKILL);
 }
 
+/* Whether the session's process exits within ms milliseconds (it stays
+ * a zombie, unreaped, for report_session). */
+static bool session_exits_within(struct warden *w, int ms)
+{
+	if (w->pidfd >= 0) {
+		struct pollfd gone = {.fd = w->pidfd, .events = POLLIN};
+		int r;
+		while ((r = poll(&gone, 1, ms)) < 0 && errno == EINTR)
+			continue;
+		return r > 0;
+	}
+	/* no pidfd (before Linux 5.3): asked every millisecond */
+	for (int waited = 0; waited <= ms; waited++) {
+		siginfo_t si = {0};
+		if (waitid(P_PID, (id_t)w->session, &si, WEXITED | WNOHANG | WNOWAIT) != 0 || si.si_pid != 0)
+			return true;
+		struct timespec one = {.tv_sec = 0, .tv_nsec = 1000000};
+		nanosleep(&one, NULL);
+	}
+	return false;
+}
+
 /* The warden leaves: the session's status is handed on first. */
 static _Noreturn void warden_exit(struct warden *w)
 {
@@ -447,6 +470,13 @@ static void jobs_add_children(struct jobs *j, pid_t parent, pid_t skip)
 	closedir(dir);
 }
 
+/* Adds the warden's own children but skip: the orphans that came to it,
+ * a subreaper. It has one thread, so one read, not a walk of its tasks. */
+static void jobs_add_orphans(struct jobs *j, pid_t skip)
+{
+	jobs_add_thread_children(j, getpid(), getpid(), skip);
+}
+
 /* Drops the jobs that have exited; the children of those still running
  * join first (an exited job's children are no longer found below it). */
 static void jobs_refresh(struct jobs *j, pid_t session)
@@ -468,7 +498,7 @@ static void jobs_refresh(struct jobs *j, pid_t session)
 	/* Orphans come to the warden, a subreaper, when their parent dies,
 	 * before that death is seen: a job whose parent was just dropped is
 	 * among these. */
-	jobs_add_children(j, getpid(), session);
+	jobs_add_orphans(j, session);
 }
 
 /* The session is over but jobs it left still run (`cmd &`): what changes
@@ -654,10 +684,9 @@ static _Noreturn void warden_main(struct warden *w)
 			warden_saw_something(w);
 		if (front_i >= 0 && (pfd[front_i].revents & POLLIN))
 			front_gone(w);
-		report_session(w, false);
-		/* What the shell sent comes before its exit: a QUIET end read
-		 * after the exit's check would have checked what may already be
-		 * the human's. */
+		/* What the shell sent comes before its exit: an end read after
+		 * the exit's check would have been missed. The front end hears
+		 * of the exit only once these checks are over (below). */
 		for (int k = 0; k < n; k++) {
 			if (map[k] < 0 || !(pfd[k].revents & (POLLIN | POLLHUP | POLLERR)))
 				continue;
@@ -682,10 +711,22 @@ static _Noreturn void warden_main(struct warden *w)
 			 * for that answer, so it tells the agent itself. */
 			bool quiet = kind == BROKER_CHECK_QUIET;
 			bool ending = kind == BROKER_CHECK_FINAL || kind == BROKER_CHECK_QUIET;
-			warden_check(w, &restored, ending ? "session end" : "command");
 			/* Only the broker (outside) ends a session that has one;
 			 * headless, the shell's end counts once it has exited. */
 			bool ends = ending && (w->no_broker || map[k] == 1);
+			/* A told end (QUIET, unanswered; no sbsh sends it now: the
+			 * shell asks, a told end having cost more on a busy machine)
+			 * counts once the shell has exited, and is checked then, before
+			 * the front end is told. One that does not exit forged the end:
+			 * checked as a line. */
+			bool told = ends && quiet && w->no_broker;
+			if (told && !session_exits_within(w, 2000)) {
+				warden_check(w, &restored, "command");
+				for (size_t i = 0; i < restored.len; i++)
+					warden_print_restored(restored.items[i], "changed by the last command");
+				continue;
+			}
+			warden_check(w, &restored, ending ? "session end" : "command");
 			if (ends)
 				warden_sweep(w, &restored);
 			if (quiet)
@@ -697,11 +738,13 @@ static _Noreturn void warden_main(struct warden *w)
 				continue;
 			}
 			/* Jobs the session leaves are found while their parent (the
-			 * shell, or the broker that adopted them) still waits for
-			 * this answer: one read when there are none. */
+			 * broker that adopted them) still waits for this answer, or
+			 * once the shell that told its end has left them to us: one
+			 * read when there are none. */
 			static struct jobs left;
-			jobs_add_thread_children(&left, w->origin, w->origin, getpid()); /* sbsh has one thread */
-			jobs_add_children(&left, getpid(), w->session);
+			if (!told)
+				jobs_add_thread_children(&left, w->origin, w->origin, getpid()); /* sbsh has one thread */
+			jobs_add_orphans(&left, w->session);
 			/* the marker goes before the answer: a session started the
 			 * moment this one returns must find it over */
 			protect_remove_marker(w->p->state, getpid());
@@ -713,15 +756,9 @@ static _Noreturn void warden_main(struct warden *w)
 			 * shares with us (its watches) here, not in its exit, where
 			 * the SRCU grace period that costs (~10 ms) would hold up
 			 * whoever waits for the shell. */
-			if (w->pidfd >= 0) {
-				struct pollfd gone = {.fd = w->pidfd, .events = POLLIN};
-				int r;
-				while ((r = poll(&gone, 1, 2000)) < 0 && errno == EINTR)
-					continue;
-				if (r == 0) {
-					republish_marker(w);
-					continue;
-				}
+			if (w->pidfd >= 0 && !session_exits_within(w, 2000)) {
+				republish_marker(w);
+				continue;
 			}
 			if (left.n > 0) {
 				republish_marker(w); /* the jobs' changes are still the session's */
@@ -739,6 +776,7 @@ static _Noreturn void warden_main(struct warden *w)
 			w->pidfd = -1;
 			warden_final(w, "changed by the last command");
 		}
+		report_session(w, false);
 	}
 	/* Everybody who could ask is gone (exited, or killed with the whole
 	 * process group): one last check, told on stderr when it finds anything. */
@@ -756,7 +794,7 @@ static _Noreturn void warden_main(struct warden *w)
 	 * orphans are ours (report_session), followed like any others */
 	static struct jobs orphans;
 	report_session(w, true);
-	jobs_add_children(&orphans, getpid(), w->session);
+	jobs_add_orphans(&orphans, w->session);
 	if (orphans.n > 0)
 		warden_linger(w, &orphans);
 	protect_remove_marker(w->p->state, getpid());
