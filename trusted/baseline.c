@@ -7,6 +7,9 @@
 #include "trusted/warden_proto.h"
 
 #include <dirent.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/syscall.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -1488,6 +1491,9 @@ struct sweep {
 	struct timespec since;
 	size_t dirs;
 	bool capped;
+	bool may_fork;   /* past PROTECT_SWEEP_WAITED, the rest goes on in a child */
+	bool background; /* this is that child */
+	bool handed_on;  /* this is the parent, which stops here */
 	struct strvec *restored;
 	char buf[32768] __attribute__((aligned(8))); /* one folder's entries at a time */
 };
@@ -1659,6 +1665,33 @@ static void sweep_dir(struct sweep *s, int fd, const char *rel, int depth)
 			s->capped = true;
 			break;
 		}
+		if (s->handed_on)
+			break;
+		if (s->may_fork && !s->background && s->dirs >= PROTECT_SWEEP_WAITED) {
+			/* A large tree: the caller is not held up for the rest. The
+			 * child has the walk as it stands and finishes it; a failed
+			 * fork just walks on here. It is made our parent's child, not
+			 * ours: the warden takes its own children for jobs the
+			 * session left, and would wait for it. */
+			pid_t child = (pid_t)syscall(SYS_clone, CLONE_PARENT | SIGCHLD, NULL, NULL, NULL, NULL);
+			if (child == 0) {
+				/* What was found so far is the parent's to tell. The
+				 * caller's stdio is let go: whoever reads it to its end
+				 * would wait for this walk too. */
+				strvec_free(s->restored);
+				strvec_init(s->restored);
+				s->background = true;
+				int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+				for (int std = 0; std <= 2 && null >= 0; std++)
+					dup2(null, std);
+				if (null > 2)
+					close(null);
+			} else if (child > 0)
+				s->handed_on = true;
+			s->may_fork = false;
+			if (s->handed_on)
+				break;
+		}
 		int sub = openat(fd, subs.items[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (sub < 0)
 			continue;
@@ -1671,8 +1704,10 @@ static void sweep_dir(struct sweep *s, int fd, const char *rel, int depth)
 	strvec_free(&subs);
 }
 
-bool protect_sweep(struct protect *p, struct timespec since, struct strvec *restored)
+bool protect_sweep(struct protect *p, struct timespec since, struct strvec *restored, bool *background)
 {
+	if (background)
+		*background = false;
 	if (p->ndirs == 0 || p->dirs[0].fd < 0 || strcmp(p->dirs[0].rel, ".") != 0)
 		return true;
 	/* a descriptor of our own: the set's shares its offset with other listings */
@@ -1680,10 +1715,12 @@ bool protect_sweep(struct protect *p, struct timespec since, struct strvec *rest
 	if (top < 0)
 		return false;
 	struct sweep *s = xcalloc(1, sizeof *s);
-	*s = (struct sweep){.p = p, .since = since, .restored = restored};
+	*s = (struct sweep){.p = p, .since = since, .restored = restored, .may_fork = background != NULL};
 	sweep_dir(s, top, ".", 0);
 	close(top);
 	bool whole = !s->capped;
+	if (background)
+		*background = s->background;
 	free(s);
 	return whole;
 }

@@ -275,7 +275,11 @@ static void warden_check(struct warden *w, struct strvec *restored, const char *
 static void warden_sweep(struct warden *w, struct strvec *restored)
 {
 	size_t before = restored->len;
-	if (!protect_sweep(w->p, w->since, restored))
+	bool background = false;
+	bool whole = protect_sweep(w->p, w->since, restored, &background);
+	if (background)
+		before = 0; /* the child's list holds only what it found */
+	if (!whole)
 		fprintf(stderr, "sbsh: the project has too many folders: repositories made deep inside it during the "
 		                "session were not all checked\n");
 	for (size_t i = before; i < restored->len; i++) {
@@ -283,6 +287,8 @@ static void warden_sweep(struct warden *w, struct strvec *restored)
 		events_restore(w->p->ev, path, "session end");
 		free(path);
 	}
+	if (background)
+		_exit(0); /* the rest of a large tree: in the quarantine and the events, no stdio */
 }
 
 /* The baseline was accepted anew (`sbsh --protect accept`): take it. */
