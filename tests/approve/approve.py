@@ -7,7 +7,7 @@ without one, and refuses what turns out to need approval (both checked)."""
 import os, re, shlex, shutil, sys, tempfile, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from pty_human import play  # noqa: E402
+from pty_human import answer_approvals  # noqa: E402
 from report import check, check_sandboxed, summary  # noqa: E402
 
 SBSH = os.environ["SBSH"]
@@ -17,20 +17,9 @@ last_pid = 0
 
 def run(script, answers, env, cwd, limit=30):
     """Runs sbsh -c script on a pty, answering each approval prompt in turn."""
-    answers = list(answers)
-    seen = [0]
-
-    def respond(out):
-        prompts = len(re.findall(rb"Allow\? \[y\]es once", out))
-        if prompts > seen[0]:
-            seen[0] = prompts
-            if answers:
-                return answers.pop(0).encode() + b"\r"
-        return None
-
     global last_pid
-    last_pid, _, out = play([SBSH, "-c", script], respond, env, cwd, limit)
-    return seen[0], out
+    last_pid, _, prompts, out = answer_approvals([SBSH, "-c", script], answers, env, cwd, limit)
+    return prompts, out
 
 
 home = tempfile.mkdtemp(prefix=".sbsh-approve-home-", dir=os.environ.get("HOME", "/root"))

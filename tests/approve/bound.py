@@ -6,10 +6,10 @@ files its words name are the ones they were; a yes for the session only
 for the same program in the same folder. Otherwise the command is asked
 again as it runs; the human says no, and what the first answer did not
 cover is still there."""
-import os, re, shutil, sys, tempfile
+import os, shutil, sys, tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from pty_human import play  # noqa: E402
+from pty_human import answer_approvals  # noqa: E402
 from report import check, summary  # noqa: E402
 
 SBSH = os.environ["SBSH"]
@@ -18,19 +18,8 @@ SBSH = os.environ["SBSH"]
 def run(script, answers, env, cwd, limit=30):
     """Runs sbsh -c script on a pty, answering each approval prompt in turn;
     returns the number of prompts and the output."""
-    answers = list(answers)
-    seen = [0]
-
-    def respond(out):
-        prompts = len(re.findall(rb"Allow\? \[y\]es once", out))
-        if prompts > seen[0]:
-            seen[0] = prompts
-            if answers:
-                return answers.pop(0).encode() + b"\r"
-        return None
-
-    _, _, out = play([SBSH, "-c", script], respond, env, cwd, limit)
-    return seen[0], out
+    _, _, prompts, out = answer_approvals([SBSH, "-c", script], answers, env, cwd, limit)
+    return prompts, out
 
 
 home = tempfile.mkdtemp(prefix=".sbsh-bound-home-", dir=os.environ.get("HOME", "/root"))

@@ -11,7 +11,7 @@ import os, re, shutil, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from approver_pty import Approver, session  # noqa: E402
-from pty_human import play  # noqa: E402
+from pty_human import answer_approvals, play  # noqa: E402
 from report import check, summary  # noqa: E402
 
 SBSH = os.environ["SBSH"]
@@ -221,16 +221,8 @@ try:
     def answering(script, answers, env):
         """sbsh -c script on a pty; the n-th question gets answers[n-1]
         (the last one from then on). Returns (questions, status, output)."""
-        seen = [0]
-
-        def respond(out):
-            n = len(re.findall(rb"Allow\? \[y\]es once", out))
-            if n > seen[0]:
-                seen[0] = n
-                return answers[min(n, len(answers)) - 1].encode() + b"\r"
-            return None
-        _, status, out = play([SBSH, "-c", script], respond, env, work, 30)
-        return seen[0], status >> 8, out
+        _, status, prompts, out = answer_approvals([SBSH, "-c", script], answers, env, work, 30, repeat_last=True)
+        return prompts, status >> 8, out
 
     def at_terminal(script, answer):
         seen, _, out = answering(script, answer, term_env)

@@ -3,7 +3,7 @@
 play() runs a program on a fresh pty and hands everything it printed so far
 to respond() each time more arrives; whatever respond() returns (bytes) is
 typed, as a human would, a moment later."""
-import os, pty, select, time
+import os, pty, re, select, time
 
 
 def play(argv, respond, env=None, cwd=None, limit=30):
@@ -46,3 +46,23 @@ def play(argv, respond, env=None, cwd=None, limit=30):
     os.close(fd)
     return pid, status, out.decode(errors="replace")
 
+
+
+def answer_approvals(argv, answers, env=None, cwd=None, limit=30, repeat_last=False):
+    """Runs argv on a pty, answering its approval prompts in turn (with
+    repeat_last, the last answer is given to every later one too).
+    Returns (pid, wait status, how many prompts, output as text)."""
+    answers = list(answers)
+    seen = [0]
+
+    def respond(out):
+        prompts = len(re.findall(rb"Allow\? \[y\]es once", out))
+        if prompts > seen[0]:
+            seen[0] = prompts
+            if answers:
+                answer = answers[0] if repeat_last and len(answers) == 1 else answers.pop(0)
+                return answer.encode() + b"\r"
+        return None
+
+    pid, status, out = play(argv, respond, env, cwd, limit)
+    return pid, status, seen[0], out
