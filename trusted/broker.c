@@ -242,7 +242,8 @@ static bool read_answer(struct broker *b, char *buf, size_t size, bool *timed_ou
 	return ok;
 }
 
-/* The question on the session's own terminal. Returns a broker_answer. */
+/* The question on the session's own terminal. Returns a broker_answer,
+ * or -1 when it does not fit on the screen (never shown in part). */
 static int ask_on_terminal(struct broker *b, const struct approval_question *q)
 {
 	char code[5];
@@ -262,7 +263,7 @@ static int ask_on_terminal(struct broker *b, const struct approval_question *q)
 	strbuf_free(&text);
 	strbuf_free(&sb);
 	if (!fits)
-		return BROKER_NO; /* never shown in part */
+		return -1; /* never shown in part; the screen says why */
 	char answer[64];
 	int result = BROKER_NO;
 	bool timed_out;
@@ -354,7 +355,10 @@ static int put_question(struct broker *b, const struct approval_question *q, con
 			tty_print(b, distrust);
 			tty_print(b, "\n");
 		}
-		return ask_on_terminal(b, q);
+		int answer = ask_on_terminal(b, q);
+		if (answer < 0)
+			*why = "the question does not fit on the human's terminal, which is too small";
+		return answer;
 	}
 	*why = distrust ? distrust : "headless, nobody to approve";
 	return -1;

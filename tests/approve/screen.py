@@ -200,6 +200,8 @@ def terminal_case(title, agent, danger, shown, cols=80, rows=24, files=(), cwd=N
     if refused_for_size:
         check(raw_has(raw, rb"does not fit") and not raw_has(raw, rb"Type \w+ and Enter|Allow\?"),
               title + ": a question taller than the screen is refused, not shown in part", text)
+        check(not raw_has(raw, rb"the human said no") and raw_has(raw, rb"too small"),
+              title + ": the agent is told the terminal is too small, not that the human said no", text)
     check("END-" in after, title + ": the shell goes on after the question", after)
     if gone and os.path.exists(gone):
         os.unlink(gone)
