@@ -26,7 +26,7 @@ ASKER = r'''
 import socket, struct, sys, time
 MAGIC = 0x53424252
 def question(command, timeout=30):
-    parts = ["approval", "/", "DELETE", command, "rm deletes files", "", "", "", "", ""]  # BROKER_ASK_FIELDS
+    parts = ["approval", "/", "DELETE", command, "rm deletes files", "", "", "", "", "", ""]  # BROKER_ASK_FIELDS (11)
     payload = b"".join(p.encode() + b"\0" for p in parts)
     return struct.pack("<IIiI", MAGIC, 8, timeout, len(payload)) + payload
 def answer(s, limit=10):
