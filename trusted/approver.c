@@ -292,7 +292,7 @@ static void show_next(struct approver *a)
 	strbuf_free(&text);
 	strbuf_free(&sb);
 	if (!fits)
-		answer_and_drop(a, next, BROKER_NO); /* never shown in part */
+		answer_and_drop(a, next, BROKER_TOO_TALL); /* never shown in part, and not the human's no */
 }
 
 static void answer_shown(struct approver *a)

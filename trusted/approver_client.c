@@ -220,6 +220,7 @@ int approver_receive(int fd)
 	case BROKER_TIMEOUT:
 	case BROKER_BUSY:
 	case BROKER_ONLY_BROKERS:
+	case BROKER_TOO_TALL:
 		return f.value;
 	default:
 		return BROKER_NO;

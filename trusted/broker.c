@@ -328,6 +328,8 @@ static const char *approver_did_not_ask(int answer)
 		return NULL;
 	case BROKER_BUSY:
 		return "the approver is busy (too many connections to it)";
+	case BROKER_TOO_TALL:
+		return "the question does not fit on the approver's terminal, which is too small";
 	case BROKER_ONLY_BROKERS:
 		return "the approver answers only sbsh's brokers, and this one was made inside a sandbox or"
 		       " started more confined than the approver";

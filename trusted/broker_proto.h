@@ -57,6 +57,7 @@ enum broker_answer {
 	BROKER_BUSY = 4,         /* too many connections, from the asker or overall */
 	BROKER_ONLY_BROKERS = 5, /* the asker was made inside a sandbox */
 	BROKER_YES_AWAY = 6,     /* an escape: yes, run in the folder the question offered */
+	BROKER_TOO_TALL = 7,     /* the question does not fit on the approver's terminal */
 };
 
 /* One datagram: a fixed header, then len payload bytes. */

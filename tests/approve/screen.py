@@ -339,6 +339,9 @@ try:
         if refused_for_size:
             check(raw_has(raw, rb"does not fit") and not raw_has(raw, rb"Type \w+ and Enter"),
                   title + ": refused, not shown in part", text)
+            said = err.decode(errors="replace")
+            check("does not fit on the approver's terminal" in said and "the human said no" not in said,
+                  title + ": the agent is told it did not fit, not that the human said no", said)
         if os.path.exists(gone):
             os.unlink(gone)
 
