@@ -49,13 +49,6 @@ pid_t session_client_trust(const char *path)
 	return server;
 }
 
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 int session_client_ask(const char *path, pid_t server, const struct approval_question *q, char *why,
                        size_t size)
 {
@@ -70,10 +63,10 @@ int session_client_ask(const char *path, pid_t server, const struct approval_que
 	}
 	/* The broker keeps its own time limit; a little longer here, so it is
 	 * the one that says so. */
-	int64_t deadline = now_ms() + ((int64_t)q->timeout_s + 5) * 1000;
+	int64_t deadline = util_now_ms() + ((int64_t)q->timeout_s + 5) * 1000;
 	int answer = -1;
 	while (1) {
-		int64_t left = deadline - now_ms();
+		int64_t left = deadline - util_now_ms();
 		if (left <= 0) {
 			answer = BROKER_TIMEOUT;
 			break;

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdint.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -368,6 +369,13 @@ bool util_write_all(int fd, const void *buf, size_t n)
 		n -= (size_t)w;
 	}
 	return true;
+}
+
+int64_t util_now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 int util_mkdir_private(char *dir)

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* Allocation failure is not recoverable in a shell that must never run a
@@ -78,6 +79,9 @@ FILE *util_fopen_regular(const char *path);
  * max bytes (a sparse file costs nothing to make, so its size is looked
  * at before anything is read). */
 char *util_read_file(const char *path, int extra, size_t max, size_t *len);
+
+/* The monotonic clock in milliseconds, for deadlines. */
+int64_t util_now_ms(void);
 
 /* mkdir -p, each folder made 0700 (dir is restored as it was). Returns
  * 0 when dir exists at the end, else -1 with errno. */

@@ -74,13 +74,6 @@ struct approver {
 	bool told_ignored;            /* the human was told keys were ignored */
 };
 
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static void say(struct approver *a, const char *s)
 {
 	util_write_all(a->tty, s, strlen(s));
@@ -185,7 +178,7 @@ static void read_question(struct approver *a, int i)
 		.away = fields[10],
 		.timeout_s = timeout,
 	};
-	k->deadline_ms = now_ms() + (int64_t)timeout * 1000;
+	k->deadline_ms = util_now_ms() + (int64_t)timeout * 1000;
 	k->order = a->next_order++;
 	const struct grant *g = granted(a, k);
 	if (g) {
@@ -251,7 +244,7 @@ static void accept_askers(struct approver *a)
 			refuse_asker(fd, BROKER_BUSY);
 			continue;
 		}
-		a->askers[slot] = (struct asker){.fd = fd, .pid = pid, .since_ms = now_ms()};
+		a->askers[slot] = (struct asker){.fd = fd, .pid = pid, .since_ms = util_now_ms()};
 	}
 }
 
@@ -275,7 +268,7 @@ static void show_next(struct approver *a)
 	if (approval_needs_code(&k->q))
 		approval_make_code(a->code, sizeof a->code);
 	struct approval_question shown = k->q;
-	int64_t left = k->deadline_ms - now_ms();
+	int64_t left = k->deadline_ms - util_now_ms();
 	shown.timeout_s = left > 0 ? (unsigned)((left + 999) / 1000) : 0;
 	struct approval_screen screen;
 	approval_screen_of(a->tty, a->attrs, &screen);
@@ -317,7 +310,7 @@ static bool take_key(struct approver *a, unsigned char c)
 		return false;
 	if (a->shown < 0)
 		return true; /* nothing is asked: keys mean nothing */
-	if (now_ms() < a->keys_from_ms) {
+	if (util_now_ms() < a->keys_from_ms) {
 		if (!a->told_ignored) {
 			say(a, "\nsbsh: the question just changed: what was typed is ignored; answer this one: ");
 			a->told_ignored = true;
@@ -340,7 +333,7 @@ static bool take_key(struct approver *a, unsigned char c)
 
 static void expire(struct approver *a)
 {
-	int64_t now = now_ms();
+	int64_t now = util_now_ms();
 	for (int i = 0; i < APPROVER_ASKERS_MAX; i++) {
 		struct asker *k = &a->askers[i];
 		if (k->fd < 0)
@@ -357,7 +350,7 @@ static void expire(struct approver *a)
 
 static int poll_timeout(struct approver *a)
 {
-	int64_t now = now_ms(), soonest = -1;
+	int64_t now = util_now_ms(), soonest = -1;
 	for (int i = 0; i < APPROVER_ASKERS_MAX; i++) {
 		struct asker *k = &a->askers[i];
 		if (k->fd < 0)
@@ -377,7 +370,7 @@ static void serve(struct approver *a)
 		if (a->shown < 0) {
 			show_next(a);
 			if (a->shown >= 0) {
-				a->keys_from_ms = now_ms() + APPROVER_KEYS_QUIET_MS;
+				a->keys_from_ms = util_now_ms() + APPROVER_KEYS_QUIET_MS;
 				a->told_ignored = false;
 			}
 		}

@@ -913,13 +913,6 @@ static void serve_request(struct broker *b)
 
 /* ---- nested shells: the session's socket ------------------------------ */
 
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static void peer_drop(struct session_peer *k)
 {
 	close(k->fd);
@@ -948,7 +941,7 @@ static void accept_peers(struct broker *b)
 			close(fd);
 			continue;
 		}
-		*slot = (struct session_peer){.fd = fd, .pid = cred.pid, .since_ms = now_ms()};
+		*slot = (struct session_peer){.fd = fd, .pid = cred.pid, .since_ms = util_now_ms()};
 	}
 }
 
@@ -1032,7 +1025,7 @@ static void tend_peers(struct broker *b, const struct pollfd *pfd)
 {
 	if (b->session_listener < 0)
 		return;
-	int64_t now = now_ms();
+	int64_t now = util_now_ms();
 	for (int i = 0; i < SESSION_PEERS_MAX; i++) {
 		struct session_peer *k = &b->peers[i];
 		if (k->fd < 0)

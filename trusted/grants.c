@@ -9,13 +9,6 @@
 #include "lib/proc_status.h"
 #include "lib/util.h"
 
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Whether every command of text ("; " between them) is one of list's. */
 static bool commands_within(const char *text, const char *list)
 {
@@ -55,7 +48,7 @@ void grants_remember(struct grant_table *t, pid_t pid, const char *commands)
 			slot = &t->grants[i];
 	grant_forget(slot);
 	*slot = (struct grant){.pid = pid, .folder = folder, .commands = xstrdup(commands),
-	                       .cmdline = proc_cmdline(pid), .until_ms = now_ms() + GRANT_MS};
+	                       .cmdline = proc_cmdline(pid), .until_ms = util_now_ms() + GRANT_MS};
 }
 
 const struct grant *grants_find(struct grant_table *t, pid_t pid, const char *commands)
@@ -66,7 +59,7 @@ const struct grant *grants_find(struct grant_table *t, pid_t pid, const char *co
 		struct grant *g = &t->grants[i];
 		if (!g->commands)
 			continue;
-		if (g->until_ms <= now_ms() || kill(g->pid, 0) != 0) {
+		if (g->until_ms <= util_now_ms() || kill(g->pid, 0) != 0) {
 			grant_forget(g);
 			continue;
 		}
