@@ -26,7 +26,6 @@
 #include <unistd.h>
 
 #include "trusted/approver_socket.h"
-#include "trusted/grants.h"
 #include "trusted/broker_proto.h"
 #include "trusted/prompt.h"
 #include "lib/proc_status.h"
@@ -68,7 +67,6 @@ struct approver {
 	size_t ntyped;
 	char code[5];
 	uint64_t next_order;
-	struct grant_table grants;
 	struct proc_confinement self; /* the approver's own, to compare askers with */
 	int64_t keys_from_ms;         /* keys before this answer nothing */
 	bool told_ignored;            /* the human was told keys were ignored */
@@ -113,20 +111,6 @@ static void answer_and_drop(struct approver *a, int i, int answer)
 	drop(a, i);
 }
 
-/* The human said yes to k's question: remembered for what runs inside. */
-static void grant_remember(struct approver *a, const struct asker *k)
-{
-	if (!approval_needs_code(&k->q))
-		grants_remember(&a->grants, k->pid, k->q.command);
-}
-
-/* Whether k asks, from inside a command the human let run, only what the
- * human already said yes to, in the same folder. Never an escape. */
-static const struct grant *granted(struct approver *a, const struct asker *k)
-{
-	return approval_needs_code(&k->q) ? NULL : grants_find(&a->grants, k->pid, k->q.command);
-}
-
 /* Takes a question off a connection. Anything but one well-formed ASK
  * closes it: the asker then hears no. */
 static void read_question(struct approver *a, int i)
@@ -156,8 +140,8 @@ static void read_question(struct approver *a, int i)
 		return;
 	}
 	if (strcmp(fields[0], "release") == 0) {
-		/* Only the process the kernel names can end its own grants. */
-		grants_release(&a->grants, k->pid);
+		/* Grants are the session broker's (a nested sbsh asks it, not
+		 * us): there is nothing to end here. */
 		free(f);
 		answer_and_drop(a, i, BROKER_NO);
 		return;
@@ -180,17 +164,6 @@ static void read_question(struct approver *a, int i)
 	};
 	k->deadline_ms = util_now_ms() + (int64_t)timeout * 1000;
 	k->order = a->next_order++;
-	const struct grant *g = granted(a, k);
-	if (g) {
-		struct strbuf sb;
-		strbuf_init(&sb);
-		strbuf_addf(&sb, "\nsbsh: approved already (you said yes to pid %ld): ", (long)g->pid);
-		approval_add_visible(&sb, k->q.command);
-		strbuf_adds(&sb, "\n");
-		say(a, sb.data);
-		strbuf_free(&sb);
-		answer_and_drop(a, i, BROKER_YES_ONCE);
-	}
 }
 
 /* Answers a connection at once, without a slot: it is not asked. */
@@ -298,8 +271,6 @@ static void answer_shown(struct approver *a)
 	else
 		answer = approval_parse_answer(a->typed);
 	unshow(a, answer == BROKER_NO ? "sbsh: refused.\n" : "sbsh: approved.\n");
-	if (answer != BROKER_NO)
-		grant_remember(a, k);
 	answer_and_drop(a, a->shown, answer);
 }
 
@@ -628,7 +599,6 @@ int approver_main(bool trust_multiplexer)
 	if (a.have_saved)
 		tcsetattr(a.tty, TCSANOW, &a.saved);
 	say(&a, "sbsh: approver stopped.\n");
-	grants_clear(&a.grants);
 	close(a.tty);
 	free(a.path);
 	return 0;

@@ -1,8 +1,9 @@
 /* The human's yes, remembered for what runs inside the command it let
  * run: a nested sbsh (an agent tool's wrapper, `bash -c` through the
  * shims) asking again about the same commands gets the same answer, so
- * one command is one question whatever the depth. Kept by whoever put the
- * question to the human: the approver, and the broker of a session. */
+ * one command is one question whatever the depth. Kept by the broker of
+ * a session, which every nested sbsh of the session asks (the approver
+ * answers only brokers, so it never sees a nested question). */
 #ifndef SBSH_GRANTS_H
 #define SBSH_GRANTS_H
 
