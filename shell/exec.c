@@ -628,6 +628,9 @@ static int run_simple(struct shell *sh, const struct node *n, unsigned flags)
 		return sh->jump == JUMP_EXIT ? sh->exit_status : 1;
 	}
 
+	/* $_ is the last word as expanded; a command of assignments only empties it */
+	free(sh->last_arg);
+	sh->last_arg = args.len ? xstrdup(args.items[args.len - 1]) : NULL;
 	int status;
 	if (args.len == 0) {
 		/* Assignments and redirections only. */
@@ -690,6 +693,9 @@ static int run_pipeline_stages(struct shell *sh, const struct node *n, unsigned 
 	size_t ncmds = n->u.pipeline.ncmds;
 	if (ncmds == 1)
 		return run_node(sh, n->u.pipeline.cmds[0], flags);
+	/* the stages run in children: the shell's $_ is not any one of theirs */
+	free(sh->last_arg);
+	sh->last_arg = NULL;
 
 	pid_t *pids = xcalloc(ncmds, sizeof *pids);
 	size_t npids = 0;

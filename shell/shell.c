@@ -22,6 +22,9 @@ void shell_init(struct shell *sh, char **envp)
 	sh->shell_pid = getpid();
 	sh->parent_pid = getppid();
 	sh->arg0 = xstrdup("sbsh");
+	/* $_ starts as the caller left it (bash: the shell's own path), never unset */
+	const char *underscore = getenv("_");
+	sh->last_arg = underscore ? xstrdup(underscore) : NULL;
 	sh->positional = xcalloc(1, sizeof *sh->positional);
 	sh->start_time = time(NULL);
 	sh->random_state = (uint32_t)sh->shell_pid ^ (uint32_t)sh->start_time;
@@ -96,6 +99,8 @@ void shell_free(struct shell *sh)
 	trap_free(sh);
 	vars_free(sh);
 	free(sh->arg0);
+	free(sh->last_arg);
+	sh->last_arg = NULL;
 	free(sh->pipestatus);
 	free(sh->own_files);
 	sh->pipestatus = NULL;

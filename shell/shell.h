@@ -95,6 +95,7 @@ struct shell {
 	pid_t parent_pid;     /* $PPID */
 	pid_t last_bg_pid;    /* $!, 0 if none yet */
 	char *arg0;           /* $0 */
+	char *last_arg;       /* $_: the last word of the last simple command (NULL: "") */
 	char **positional;    /* $1.. (NULL-terminated, owned) */
 	size_t npositional;
 

@@ -187,3 +187,39 @@ set -- '  spaced  '
 echo "[$1]"
 --- stdout
 [  spaced  ]
+
+### $_ is the last word of the previous simple command
+name=world
+echo "hi $name"
+echo "[$_]"
+: a 'b'"c"
+echo "[$_]"
+x='with spaces'
+: $x
+echo "[$_]"
+--- stdout
+hi world
+[hi world]
+[bc]
+[spaces]
+--- tags bash
+
+### $_ through && and loops, and emptied by an assignment
+echo one && echo "and=$_"
+for i in 1 2; do echo "prev=$_"; done
+v=1
+echo "[$_]"
+--- stdout
+one
+and=one
+prev=and=one
+prev=prev=and=one
+[]
+--- tags bash
+
+### $_ is set under set -u
+set -u
+echo "${_+set}"
+--- stdout
+set
+--- tags bash
