@@ -1,3 +1,4 @@
+/* DESIGN ONLY: not compiled in this tree (see docs/checkpoints.md). */
 /* The checkpoint store: every state of a project the keeper saw, as an
  * ordinary bare git repository out of the sandbox's reach
  * ($XDG_STATE_HOME/sbsh/projects/KEY/store.git), written with libgit2.
