@@ -297,10 +297,6 @@ static int lookup_param(struct expander *ex, const char *name, const char *subsc
 {
 	struct shell *sh = ex->sh;
 	pv->kind = PV_UNSET;
-	if (!subscript && name[0] == '_' && !name[1]) {
-		pval_scalar(pv, xstrdup(sh->last_arg ? sh->last_arg : ""));
-		return 0;
-	}
 	if (!subscript && (name[0] == '_' || isalpha((unsigned char)name[0]))) {
 		/* the common case: an ordinary variable */
 		const char *v = vars_get(sh, name);

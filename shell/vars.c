@@ -323,6 +323,9 @@ struct var *vars_lookup(struct shell *sh, const char *name)
 
 const char *vars_get(struct shell *sh, const char *name)
 {
+	/* $_ is kept by the executor, for every reader: $_, ${!n}, $((_)) */
+	if (name[0] == '_' && !name[1])
+		return sh->last_arg ? sh->last_arg : "";
 	struct var *v = vars_lookup(sh, name);
 	if (!v || (v->flags & VAR_NOVALUE))
 		return NULL;

@@ -223,3 +223,14 @@ echo "${_+set}"
 --- stdout
 set
 --- tags bash
+
+### $_ is read the same by arithmetic and indirection
+: 5
+echo $((_ + 1))
+n=_
+: abc
+echo "${!n}"
+--- stdout
+6
+abc
+--- tags bash
