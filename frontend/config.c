@@ -112,6 +112,22 @@ int config_read(struct startup *st, const char *path)
 				break;
 			}
 			st->no_protect = strcmp(value, "off") == 0;
+		} else if (strcmp(key, "checkpoints") == 0) {
+			if (strcmp(value, "on") != 0 && strcmp(value, "off") != 0) {
+				fprintf(stderr, "sbsh: %s:%u: checkpoints must be on or off\n", path, lineno);
+				rc = -1;
+				break;
+			}
+			st->no_checkpoints = strcmp(value, "off") == 0;
+		} else if (strcmp(key, "keeper-idle") == 0) {
+			char *end;
+			long t = strtol(value, &end, 10);
+			if (*value == '\0' || *end || t < 1 || t > 86400 * 30) {
+				fprintf(stderr, "sbsh: %s:%u: keeper-idle must be a number of seconds\n", path, lineno);
+				rc = -1;
+				break;
+			}
+			st->keeper_idle_s = (unsigned)t;
 		} else if (strcmp(key, "protect-path") == 0) {
 			if (protect_check_extra(value) != 0) {
 				fprintf(stderr, "sbsh: %s:%u: protect-path must be a path inside the project, "

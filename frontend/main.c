@@ -105,7 +105,9 @@ static void usage(FILE *out)
 	      "         --headless, --approver [--trust-multiplexer], --doctor [--json],\n"
 	      "         --classify [--json] -c STRING,\n"
 	      "         --config set-sandbox|set-network VALUE, --shims DIR, --events FILE,\n"
-	      "         --protect accept|status, --no-protect (see sbsh(1)).\n",
+	      "         --protect accept|status, --no-protect,\n"
+	      "         --review [status|log|diff|accept|reject|undo], --no-checkpoints, --ephemeral\n"
+	      "         (see sbsh(1)).\n",
 	      out);
 }
 
@@ -269,6 +271,7 @@ int main(int argc, char **argv)
 		sh.sandbox_grants = strvec_detach(&grants);
 	}
 	struct policy_options po = {.headless = st.headless, .broker_fd = st.broker_fd, .events = st.events, .protect = &st.protect.shell,
+	                             .checkpoints = &st.checkpoints,
 	                             .rules = st.classify_rules.items, .cl = st.classifier,
 	                             .nobody_why = st.quiet ? QUIET_NOBODY_WHY : NULL, .session_socket = st.session_socket,
 	                             .text_safe = st.text_safe, .approval_timeout_s = st.broker.timeout_s};

@@ -14,6 +14,7 @@
 #include "sandbox/doctor.h"
 #include "trusted/approver.h"
 #include "trusted/protect_cli.h"
+#include "trusted/keeper_start.h"
 
 /* --classify [--json] -c STRING: judges a command line without running
  * it: no sandbox, no broker, nothing else of the shell (classify_cli.c). */
@@ -75,6 +76,15 @@ static int run_protect(struct startup *st, int argc, char **argv, int at, bool m
 	return protect_main(argc, argv, at, st->protect_extra.items);
 }
 
+/* --review [status|log|diff|accept|reject|undo] ...: the checkpoints, for
+ * the human (trusted/review.c, in sbsh-keeper). */
+static int run_review(struct startup *st, int argc, char **argv, int at, bool modified)
+{
+	(void)st;
+	(void)modified;
+	return keeper_exec_review(argc, argv, at);
+}
+
 static const struct mode modes[] = {
 	{"--classify", MODE_FIRST, NULL, run_classify},
 	{"--doctor", MODE_AFTER, "--json", run_doctor},
@@ -82,6 +92,7 @@ static const struct mode modes[] = {
 	{"--shims", MODE_AT_ONCE, NULL, run_shims},
 	{"--config", MODE_AT_ONCE, NULL, run_config},
 	{"--protect", MODE_AT_ONCE, NULL, run_protect},
+	{"--review", MODE_AT_ONCE, NULL, run_review},
 };
 
 const struct mode *modes_first(int argc, char *const *argv)

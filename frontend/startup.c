@@ -10,6 +10,7 @@
 #include "trusted/session_socket.h"
 #include "trusted/broker.h"
 #include "trusted/warden.h"
+#include "trusted/keeper_start.h"
 #include "hooks/classify.h"
 
 #include <fcntl.h>
@@ -173,6 +174,10 @@ static int take_own_options(struct startup *st, int *argc, char **argv, const ch
 				remove_args(argc, argv, i, 1);
 		} else if (strcmp(a, "--no-protect") == 0) {
 			st->no_protect = true;
+		} else if (strcmp(a, "--no-checkpoints") == 0) {
+			st->no_checkpoints = true;
+		} else if (strcmp(a, "--ephemeral") == 0) {
+			st->ephemeral = true;
 		} else if (strncmp(a, "--events=", 9) == 0 || strcmp(a, "--events") == 0) {
 			*events_spec = a[8] == '=' ? a + 9 : (i + 1 < *argc ? argv[i + 1] : "");
 			if (a[8] != '=')
@@ -187,6 +192,40 @@ static int take_own_options(struct startup *st, int *argc, char **argv, const ch
 		remove_args(argc, argv, i, 1);
 	}
 	return STARTUP_CONTINUE;
+}
+
+/* The project's keeper, found or started before confinement. Not in a
+ * nested sbsh (its outer session records the lines), nor in / or $HOME. */
+static void start_checkpoints(struct startup *st)
+{
+	st->checkpoints.fd = -1;
+	st->checkpoints.pid = getpid();
+	if (st->no_checkpoints && !st->ephemeral)
+		return;
+	if (prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1) {
+		if (st->ephemeral)
+			fprintf(stderr, "sbsh: --ephemeral: refused inside a sandbox (the outer session's checkpoints keep these changes)\n");
+		return;
+	}
+	const char *idle_env = getenv("SBSH_KEEPER_IDLE");
+	unsigned idle = st->keeper_idle_s ? st->keeper_idle_s : 600;
+	if (idle_env && *idle_env) {
+		char *end;
+		unsigned long v = strtoul(idle_env, &end, 10);
+		if (!*end && v > 0 && v < 86400 * 30)
+			idle = (unsigned)v;
+	}
+	char *cwd = getcwd(NULL, 0);
+	char *why = NULL;
+	int r = keeper_start(cwd, st->ephemeral, idle, &st->checkpoints, &why);
+	if (r != 0) {
+		/* where none are made by design, --doctor says so */
+		if (st->ephemeral || r == -1)
+			fprintf(stderr, "sbsh: %s: no checkpoints in this session: %s\n", st->ephemeral ? "--ephemeral" : "warning",
+			        why);
+	}
+	free(why);
+	free(cwd);
 }
 
 int startup_run(struct startup *st, int *argc, char ***argvp)
@@ -297,6 +336,11 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 	/* Headless, the warden alone keeps the baseline: the shell makes the
 	 * session's last check itself before it exits (it never execs its last
 	 * command while protecting), so no broker is forked just for that. */
+	/* The keeper first: started by a process that is nobody's warden or
+	 * subreaper, it is adopted by init, not by this session. */
+	start_checkpoints(st);
+	if (st->ephemeral && st->checkpoints.fd < 0)
+		return STARTUP_CHECKPOINTS;
 	if (!st->no_protect)
 		protect_start(st->events, want_broker, st->protect_extra.items, &st->protect);
 

@@ -9,11 +9,14 @@
 #include "sandbox/sandbox.h"
 #include "lib/events.h"
 #include "trusted/warden.h"
+#include "hooks/checkpoint_client.h"
 
 struct classifier;
 
 /* Exit statuses of the front end (the shell's are in shell.h). */
-enum { STARTUP_CONTINUE = -1, STARTUP_USAGE = 2, STARTUP_SANDBOX = 7 };
+/* STARTUP_CHECKPOINTS: --ephemeral was asked for and no keeper can undo
+ * the session: like a sandbox that cannot be applied, nothing runs. */
+enum { STARTUP_CONTINUE = -1, STARTUP_USAGE = 2, STARTUP_SANDBOX = 7, STARTUP_CHECKPOINTS = 7 };
 
 struct startup {
 	struct sandbox_config sandbox;
@@ -35,6 +38,10 @@ struct startup {
 	bool text_safe;       /* the -c text needs nobody as written */
 	bool terminal;        /* stdio is the controlling terminal: a human is there */
 	char *session_socket; /* a nested sbsh: its session's broker asks for it, or NULL */
+	bool no_checkpoints;  /* --no-checkpoints, or checkpoints = off in the config */
+	bool ephemeral;       /* --ephemeral: the session's changes are undone at its end */
+	unsigned keeper_idle_s; /* keeper_idle in the config, or SBSH_KEEPER_IDLE */
+	struct checkpoint_client checkpoints; /* fd -1 when none are made */
 };
 
 /* Reads the config file and removes sbsh's own options from argv (shell

@@ -21,6 +21,7 @@
 #include "builtins/builtins.h"
 #include "lib/events.h"
 #include "hooks/protect_client.h"
+#include "hooks/checkpoint_client.h"
 #include "shell/ast.h"
 #include "shell/vars.h"
 
@@ -69,6 +70,7 @@ struct policy {
 	size_t nline_ok;
 	struct strvec line_no;    /* ... and refused for it */
 	unsigned line_depth;      /* nested lines (eval, source) share the outer decision */
+	char *checkpoint_text;    /* the top-level line's text, for its checkpoint */
 	/* The static pass over the top-level line being run: what it knew of
 	 * each simple command binds that command's run-time check. */
 	struct classify_result line;
@@ -328,6 +330,8 @@ int policy_init(struct shell *sh, const struct policy_options *opts)
 bool policy_protecting(struct shell *sh)
 {
 	struct policy *p = sh->policy;
+	if (p && p->opts.checkpoints && p->opts.checkpoints->fd >= 0 && getpid() == p->opts.checkpoints->pid)
+		return true; /* the last line's checkpoint comes after it */
 	return p && p->opts.protect && p->opts.protect->fd >= 0 && getpid() == p->opts.protect->pid;
 }
 
@@ -690,6 +694,17 @@ void policy_line_begin(struct shell *sh, const struct node *line)
 	struct policy *p = sh->policy;
 	if (p && p->line_depth == 0)
 		events_line_begin(p->opts.events, line);
+	if (p && p->line_depth == 0 && p->opts.checkpoints && p->opts.checkpoints->fd >= 0) {
+		checkpoint_line_begin(p->opts.checkpoints);
+		struct strbuf sb;
+		strbuf_init(&sb);
+		if (line)
+			ast_print_node(&sb, line);
+		while (sb.len && (sb.data[sb.len - 1] == '\n' || sb.data[sb.len - 1] == ' '))
+			strbuf_truncate(&sb, sb.len - 1);
+		free(p->checkpoint_text);
+		p->checkpoint_text = strbuf_detach(&sb);
+	}
 	if (!p || p->opts.off || p->line_depth++ > 0)
 		return;
 	line_yes_forget(p);
@@ -818,6 +833,11 @@ void policy_line_end(struct shell *sh)
 	if (p && p->line_depth <= 1) { /* the end of a top-level line */
 		protect_line_end(p->opts.protect);
 		events_line_end(p->opts.events, sh->last_status);
+		if (p->checkpoint_text) {
+			checkpoint_line_end(p->opts.checkpoints, p->checkpoint_text, sh->last_status);
+			free(p->checkpoint_text);
+			p->checkpoint_text = NULL;
+		}
 	}
 	if (p && p->line_depth > 0 && --p->line_depth == 0) {
 		line_yes_forget(p);

@@ -25,6 +25,7 @@ struct policy_options {
 	bool off;          /* classification turned off (--no-classify) */
 	struct events *events;          /* lib/events.h, or NULL */
 	struct protect_client *protect; /* trusted/warden_proto.h, or NULL */
+	struct checkpoint_client *checkpoints; /* hooks/checkpoint_client.h, or NULL */
 	char *const *rules;             /* the config file's classify rules, or NULL */
 	struct classifier *cl;          /* one made with those rules already (taken), or NULL */
 };

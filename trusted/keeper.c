@@ -1,0 +1,428 @@
+/* The keeper's serve loop (trusted/keeper.h): inotify over the kept folders
+ * says which paths changed; sessions say when their lines begin and end;
+ * the store (trusted/store.c) records each line's changes. */
+#include "trusted/keeper.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/inotify.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+#include <dirent.h>
+
+#include "lib/proc_status.h"
+#include "lib/util.h"
+#include "trusted/approver_socket.h"
+#include "trusted/store.h"
+
+#define MAX_CLIENTS 64
+#define WATCH_MASK                                                                                        \
+	(IN_CREATE | IN_DELETE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB |      \
+	 IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW | IN_EXCL_UNLINK)
+
+struct client {
+	int fd;
+	bool greeted, ephemeral;
+	char *session;
+};
+
+struct keeper {
+	struct store *store;
+	const char *root;
+	int inotify, listen_fd;
+	char **wd_path; /* by watch descriptor: the folder's root-relative path */
+	size_t nwd;
+	struct strvec dirty;
+	bool all_dirty;     /* an overflow, or watches that could not be added */
+	bool watch_failed;  /* then every checkpoint compares everything */
+	bool root_gone;
+	struct client clients[MAX_CLIENTS];
+	size_t nclients;
+	struct proc_confinement self;
+};
+
+static void dirty_add(struct keeper *k, const char *rel)
+{
+	for (size_t i = 0; i < k->dirty.len; i++) {
+		const char *d = k->dirty.items[i];
+		size_t n = strlen(d);
+		/* already covered by a folder or the path itself */
+		if (strcmp(d, rel) == 0 || (n && strncmp(rel, d, n) == 0 && rel[n] == '/'))
+			return;
+	}
+	if (k->dirty.len > 4096) {
+		k->all_dirty = true;
+		return;
+	}
+	strvec_push(&k->dirty, rel);
+}
+
+static void watch_set(struct keeper *k, int wd, const char *rel)
+{
+	if ((size_t)wd >= k->nwd) {
+		size_t n = (size_t)wd + 64;
+		k->wd_path = xreallocarray(k->wd_path, n, sizeof *k->wd_path);
+		memset(k->wd_path + k->nwd, 0, (n - k->nwd) * sizeof *k->wd_path);
+		k->nwd = n;
+	}
+	free(k->wd_path[wd]);
+	k->wd_path[wd] = xstrdup(rel);
+}
+
+/* Watches rel and every kept folder under it. */
+static void watch_tree(struct keeper *k, const char *rel, int depth)
+{
+	char *abs = *rel ? xasprintf("%s/%s", k->root, rel) : xstrdup(k->root);
+	int wd = inotify_add_watch(k->inotify, abs, WATCH_MASK);
+	if (wd < 0) {
+		if (errno == ENOSPC || errno == ENOMEM)
+			k->watch_failed = true;
+		free(abs);
+		return;
+	}
+	watch_set(k, wd, rel);
+	DIR *d = opendir(abs);
+	free(abs);
+	if (!d)
+		return;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		bool dir = de->d_type == DT_DIR;
+		if (de->d_type == DT_UNKNOWN) {
+			struct stat st;
+			dir = fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode);
+		}
+		if (!dir || depth > 256)
+			continue;
+		char *child = *rel ? xasprintf("%s/%s", rel, de->d_name) : xstrdup(de->d_name);
+		const char *why;
+		if (store_folder_kept(k->store, child, &why))
+			watch_tree(k, child, depth + 1);
+		free(child);
+	}
+	closedir(d);
+}
+
+/* Forgets the watches of rel and the folders under it (it moved away). */
+static void unwatch_tree(struct keeper *k, const char *rel)
+{
+	size_t n = strlen(rel);
+	for (size_t wd = 0; wd < k->nwd; wd++) {
+		char *p = k->wd_path[wd];
+		if (p && strncmp(p, rel, n) == 0 && (p[n] == 0 || p[n] == '/')) {
+			inotify_rm_watch(k->inotify, (int)wd);
+			free(p);
+			k->wd_path[wd] = NULL;
+		}
+	}
+}
+
+/* Reads what inotify has queued, without waiting. */
+static void drain_inotify(struct keeper *k)
+{
+	char buf[16384] __attribute__((aligned(__alignof__(struct inotify_event))));
+	for (;;) {
+		ssize_t n = read(k->inotify, buf, sizeof buf);
+		if (n <= 0)
+			return;
+		for (char *p = buf; p < buf + n;) {
+			struct inotify_event *ev = (struct inotify_event *)p;
+			p += sizeof *ev + ev->len;
+			if (ev->mask & IN_Q_OVERFLOW) {
+				k->all_dirty = true;
+				continue;
+			}
+			if (ev->wd < 0 || (size_t)ev->wd >= k->nwd || !k->wd_path[ev->wd])
+				continue;
+			const char *dir = k->wd_path[ev->wd];
+			if (ev->mask & (IN_DELETE_SELF | IN_MOVE_SELF)) {
+				if (*dir == 0) {
+					struct stat st;
+					if (stat(k->root, &st) != 0)
+						k->root_gone = true;
+				}
+				continue;
+			}
+			if (ev->mask & IN_IGNORED)
+				continue;
+			if (ev->len == 0) {
+				dirty_add(k, dir);
+				continue;
+			}
+			char *rel = *dir ? xasprintf("%s/%s", dir, ev->name) : xstrdup(ev->name);
+			if (strcmp(ev->name, ".git") == 0 || strstr(ev->name, ".sbsh-restore-")) {
+				free(rel);
+				continue;
+			}
+			if ((ev->mask & IN_ISDIR) && (ev->mask & IN_MOVED_FROM))
+				unwatch_tree(k, rel);
+			if ((ev->mask & IN_ISDIR) && (ev->mask & (IN_CREATE | IN_MOVED_TO))) {
+				const char *why;
+				if (store_folder_kept(k->store, rel, &why))
+					watch_tree(k, rel, 0);
+			}
+			dirty_add(k, rel);
+			free(rel);
+		}
+	}
+}
+
+/* Records what changed, if anything. *made and hex say what was made. */
+static int checkpoint(struct keeper *k, const char *kind, const char *line, const char *session, int status,
+                      bool *made, char hex[41], size_t *nchanged)
+{
+	drain_inotify(k);
+	*made = false;
+	*nchanged = 0;
+	bool all = k->all_dirty || k->watch_failed;
+	if (!all && k->dirty.len == 0)
+		return 0;
+	struct store_meta m = {.kind = kind, .line = line, .session = session, .status = status};
+	struct store_changes changed = {0};
+	char *err = NULL;
+	int rc = store_checkpoint(k->store, k->dirty.items, k->dirty.len, all, &m, &changed, made, hex, &err);
+	if (rc != 0) {
+		fprintf(stderr, "sbsh-keeper: %s\n", err);
+		free(err);
+	}
+	*nchanged = changed.len;
+	store_changes_free(&changed);
+	strvec_free(&k->dirty);
+	strvec_init(&k->dirty);
+	k->all_dirty = false;
+	return rc;
+}
+
+static void send_text(int fd, const char *s)
+{
+	ssize_t r;
+	do
+		r = send(fd, s, strlen(s), MSG_NOSIGNAL);
+	while (r < 0 && errno == EINTR);
+}
+
+static void client_drop(struct keeper *k, size_t i)
+{
+	struct client *c = &k->clients[i];
+	bool made;
+	char hex[41];
+	size_t n;
+	if (c->greeted)
+		checkpoint(k, "end", NULL, c->session, -1, &made, hex, &n);
+	if (c->ephemeral) {
+		struct store_changes done = {0}, skipped = {0};
+		char *err = NULL;
+		if (store_undo(k->store, 1000000, c->session, false, &done, &skipped, &err) != 0) {
+			fprintf(stderr, "sbsh-keeper: ephemeral session %s: %s\n", c->session, err);
+			free(err);
+		}
+		store_changes_free(&done);
+		store_changes_free(&skipped);
+		drain_inotify(k);
+		strvec_free(&k->dirty);
+		strvec_init(&k->dirty);
+	}
+	close(c->fd);
+	free(c->session);
+	k->clients[i] = k->clients[--k->nclients];
+}
+
+static void client_message(struct keeper *k, size_t i, char *msg)
+{
+	struct client *c = &k->clients[i];
+	bool made = false;
+	char hex[41] = "";
+	size_t n = 0;
+	if (!c->greeted) {
+		if (msg[0] != 'H' || msg[1] != ' ') {
+			send_text(c->fd, "NO hello first");
+			return;
+		}
+		char *flags = strrchr(msg + 2, ' ');
+		if (!flags) {
+			send_text(c->fd, "NO bad hello");
+			return;
+		}
+		*flags++ = 0;
+		c->session = xstrdup(msg + 2);
+		c->ephemeral = strchr(flags, 'e') != NULL;
+		c->greeted = true;
+		/* what changed while no session ran, or since another's last line */
+		checkpoint(k, "start", NULL, NULL, -1, &made, hex, &n);
+		send_text(c->fd, "OK");
+		return;
+	}
+	if (msg[0] == 'B') {
+		checkpoint(k, "between", NULL, c->session, -1, &made, hex, &n);
+		send_text(c->fd, "K");
+	} else if (msg[0] == 'E' && msg[1] == ' ') {
+		int status = atoi(msg + 2);
+		char *text = strchr(msg, '\n');
+		checkpoint(k, "line", text ? text + 1 : "", c->session, status, &made, hex, &n);
+		char reply[80];
+		if (made)
+			snprintf(reply, sizeof reply, "K %s %zu", hex, n);
+		else
+			snprintf(reply, sizeof reply, "K");
+		send_text(c->fd, reply);
+	} else {
+		send_text(c->fd, "NO unknown message");
+	}
+}
+
+static void accept_client(struct keeper *k)
+{
+	int fd = accept4(k->listen_fd, NULL, NULL, SOCK_CLOEXEC);
+	if (fd < 0)
+		return;
+	pid_t pid;
+	struct proc_confinement peer;
+	/* A process made inside a sandbox is more confined than the keeper,
+	 * which was started by a session before its confinement. */
+	bool ok = approver_peer_of(fd, &pid, &peer) && peer.no_new_privs <= k->self.no_new_privs &&
+	          peer.seccomp_filters <= k->self.seccomp_filters;
+	if (!ok || k->nclients == MAX_CLIENTS) {
+		send_text(fd, ok ? "NO too many sessions" : "NO not from inside a sandbox");
+		close(fd);
+		return;
+	}
+	k->clients[k->nclients++] = (struct client){.fd = fd};
+}
+
+static volatile sig_atomic_t keeper_stop;
+static void on_term(int sig)
+{
+	(void)sig;
+	keeper_stop = 1;
+}
+
+int keeper_serve(const char *root, const char *state_dir, int ready_fd, unsigned idle_s)
+{
+	struct keeper k;
+	memset(&k, 0, sizeof k);
+	k.root = root;
+	strvec_init(&k.dirty);
+	proc_confinement_of(0, &k.self);
+	signal(SIGPIPE, SIG_IGN);
+	struct sigaction sa = {.sa_handler = on_term};
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+
+	char *lock = xasprintf("%s/keeper.lock", state_dir);
+	int lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	free(lock);
+	if (lock_fd < 0 || flock(lock_fd, LOCK_EX | LOCK_NB) != 0) {
+		fprintf(stderr, "sbsh-keeper: another keeper serves %s\n", root);
+		return 1;
+	}
+	struct store_limits lim;
+	store_limits_default(&lim);
+	char *git_dir = xasprintf("%s/store.git", state_dir);
+	char *err = NULL;
+	k.store = store_open(git_dir, root, &lim, true, &err);
+	free(git_dir);
+	if (!k.store) {
+		fprintf(stderr, "sbsh-keeper: %s\n", err);
+		return 1;
+	}
+	k.inotify = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	if (k.inotify < 0) {
+		fprintf(stderr, "sbsh-keeper: inotify: %s\n", strerror(errno));
+		k.watch_failed = true;
+	} else {
+		watch_tree(&k, "", 0);
+	}
+	/* What changed while no keeper ran (or everything, the first time). */
+	k.all_dirty = true;
+	bool made;
+	char hex[41];
+	size_t n;
+	if (checkpoint(&k, "start", NULL, NULL, -1, &made, hex, &n) != 0)
+		return 1;
+
+	char *sock = xasprintf("%s/keeper.sock", state_dir);
+	struct sockaddr_un addr;
+	if (!approver_fill_address(&addr, sock)) {
+		fprintf(stderr, "sbsh-keeper: %s: path too long\n", sock);
+		return 1;
+	}
+	unlink(sock);
+	k.listen_fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	mode_t old = umask(077);
+	int b = k.listen_fd >= 0 ? bind(k.listen_fd, (struct sockaddr *)&addr, sizeof addr) : -1;
+	umask(old);
+	if (b != 0 || listen(k.listen_fd, 16) != 0) {
+		fprintf(stderr, "sbsh-keeper: %s: %s\n", sock, strerror(errno));
+		return 1;
+	}
+	if (ready_fd >= 0) {
+		util_write_all(ready_fd, "r", 1);
+		close(ready_fd);
+	}
+	int64_t last_use = util_now_ms();
+	while (!keeper_stop && !k.root_gone) {
+		struct pollfd pfd[MAX_CLIENTS + 2];
+		pfd[0] = (struct pollfd){.fd = k.listen_fd, .events = POLLIN};
+		pfd[1] = (struct pollfd){.fd = k.inotify, .events = POLLIN};
+		for (size_t i = 0; i < k.nclients; i++)
+			pfd[i + 2] = (struct pollfd){.fd = k.clients[i].fd, .events = POLLIN};
+		int timeout = 1000;
+		int r = poll(pfd, k.nclients + 2, timeout);
+		if (r < 0 && errno != EINTR)
+			break;
+		if (r > 0 && (pfd[1].revents & POLLIN)) {
+			/* between lines nothing is recorded yet; only the queue is kept short */
+			drain_inotify(&k);
+		}
+		size_t nc = k.nclients;
+		for (size_t i = nc; r > 0 && i-- > 0;) {
+			short re = pfd[i + 2].revents;
+			if (!re)
+				continue;
+			char msg[65536];
+			ssize_t got = (re & POLLIN) ? recv(k.clients[i].fd, msg, sizeof msg - 1, 0) : 0;
+			if (got <= 0) {
+				client_drop(&k, i);
+			} else {
+				msg[got] = 0;
+				client_message(&k, i, msg);
+			}
+			last_use = util_now_ms();
+		}
+		if (r > 0 && (pfd[0].revents & POLLIN)) {
+			accept_client(&k);
+			last_use = util_now_ms();
+		}
+		if (k.nclients == 0 && util_now_ms() - last_use > (int64_t)idle_s * 1000)
+			break;
+		struct stat st;
+		if (stat(root, &st) != 0)
+			k.root_gone = true;
+	}
+	/* the socket goes first: a session starting now starts a new keeper */
+	unlink(sock);
+	close(k.listen_fd);
+	while (k.nclients)
+		client_drop(&k, k.nclients - 1);
+	if (!k.root_gone)
+		checkpoint(&k, "end", NULL, NULL, -1, &made, hex, &n);
+	store_close(k.store);
+	for (size_t i = 0; i < k.nwd; i++)
+		free(k.wd_path[i]);
+	free(k.wd_path);
+	strvec_free(&k.dirty);
+	free(sock);
+	close(lock_fd);
+	return 0;
+}

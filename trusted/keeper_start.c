@@ -1,0 +1,281 @@
+/* Finding and starting a project's keeper (trusted/keeper.h), from sbsh's
+ * front end before confinement, and handing `sbsh --review` to it. The
+ * keeper is the program sbsh-keeper beside sbsh (or in pkglibexecdir). */
+#include "trusted/keeper_start.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "lib/util.h"
+#include "trusted/approver_socket.h"
+#include "sandbox/sandbox.h"
+#include "trusted/baseline.h"
+#include "trusted/keeper.h"
+
+#ifndef SBSH_PKGLIBEXECDIR
+#define SBSH_PKGLIBEXECDIR "/usr/local/libexec/sbsh"
+#endif
+
+char *keeper_state_dir(const char *root)
+{
+	return protect_state_dir(root);
+}
+
+static bool same_path(const char *a, const char *b)
+{
+	return a && b && strcmp(a, b) == 0;
+}
+
+char *keeper_project_root(const char *cwd)
+{
+	if (!cwd || cwd[0] != '/')
+		return NULL;
+	const char *home_env = getenv("HOME");
+	char *home = home_env && *home_env ? realpath(home_env, NULL) : NULL;
+	if (strcmp(cwd, "/") == 0 || same_path(cwd, home)) {
+		free(home);
+		return NULL;
+	}
+	char *dir = xstrdup(cwd);
+	char *found = NULL;
+	while (!found) {
+		char *dotgit = xasprintf("%s/.git", dir);
+		struct stat st;
+		if (lstat(dotgit, &st) == 0 && (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)))
+			found = xstrdup(dir);
+		free(dotgit);
+		char *slash = strrchr(dir, '/');
+		if (found || !slash || slash == dir)
+			break;
+		*slash = 0;
+	}
+	free(dir);
+	/* a repository at / or at $HOME (dotfiles) is not the project */
+	if (found && (strcmp(found, "/") == 0 || same_path(found, home))) {
+		free(found);
+		found = NULL;
+	}
+	free(home);
+	return found ? found : xstrdup(cwd);
+}
+
+char *keeper_program(void)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (n > 0) {
+		self[n] = 0;
+		char *slash = strrchr(self, '/');
+		if (slash) {
+			*slash = 0;
+			char *beside = xasprintf("%s/sbsh-keeper", self);
+			if (access(beside, X_OK) == 0)
+				return beside;
+			free(beside);
+		}
+	}
+	char *installed = xasprintf("%s/sbsh-keeper", SBSH_PKGLIBEXECDIR);
+	if (access(installed, X_OK) == 0)
+		return installed;
+	free(installed);
+	return NULL;
+}
+
+static int connect_keeper(const char *state)
+{
+	char *sock = xasprintf("%s/keeper.sock", state);
+	int fd = approver_connect_path(sock);
+	free(sock);
+	return fd;
+}
+
+/* Starts sbsh-keeper serve in a session of its own, detached from every
+ * descriptor of ours, and waits until it listens. */
+static int spawn_keeper(const char *program, const char *root, const char *state, unsigned idle_s, char **why)
+{
+	int ready[2];
+	if (pipe2(ready, O_CLOEXEC) != 0) {
+		*why = xasprintf("pipe: %s", strerror(errno));
+		return -1;
+	}
+	char *log = xasprintf("%s/keeper.log", state);
+	char idle[24];
+	snprintf(idle, sizeof idle, "%u", idle_s);
+	pid_t mid = fork();
+	if (mid < 0) {
+		*why = xasprintf("fork: %s", strerror(errno));
+		close(ready[0]);
+		close(ready[1]);
+		free(log);
+		return -1;
+	}
+	if (mid == 0) {
+		setsid();
+		if (fork() != 0)
+			_exit(0);
+		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+		int logfd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600);
+		if (null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(logfd >= 0 ? logfd : null, 2) < 0 ||
+		    dup2(ready[1], 3) < 0)
+			_exit(127);
+		closefrom(4);
+		char *const argv[] = {(char *)"sbsh-keeper", (char *)"serve", (char *)root, (char *)state, idle, NULL};
+		/* no environment: nothing of the session steers the keeper */
+		char *const envp[] = {NULL};
+		execve(program, argv, envp);
+		_exit(127);
+	}
+	close(ready[1]);
+	free(log);
+	int status;
+	while (waitpid(mid, &status, 0) < 0 && errno == EINTR) {
+	}
+	struct pollfd p = {.fd = ready[0], .events = POLLIN};
+	char byte = 0;
+	int r;
+	do
+		r = poll(&p, 1, 10000);
+	while (r < 0 && errno == EINTR);
+	bool ok = r > 0 && read(ready[0], &byte, 1) == 1;
+	close(ready[0]);
+	if (!ok) {
+		*why = xasprintf("the keeper did not start (see %s/keeper.log)", state);
+		return -1;
+	}
+	return 0;
+}
+
+static bool send_recv(int fd, const char *msg, char *reply, size_t size, int timeout_ms)
+{
+	ssize_t r;
+	do
+		r = send(fd, msg, strlen(msg), MSG_NOSIGNAL);
+	while (r < 0 && errno == EINTR);
+	if (r < 0)
+		return false;
+	struct pollfd p = {.fd = fd, .events = POLLIN};
+	do
+		r = poll(&p, 1, timeout_ms);
+	while (r < 0 && errno == EINTR);
+	if (r <= 0)
+		return false;
+	do
+		r = recv(fd, reply, size - 1, 0);
+	while (r < 0 && errno == EINTR);
+	if (r <= 0)
+		return false;
+	reply[r] = 0;
+	return true;
+}
+
+int keeper_start(const char *cwd, bool ephemeral, unsigned idle_s, struct checkpoint_client *out, char **why)
+{
+	out->fd = -1;
+	out->pid = getpid();
+	*why = NULL;
+	char *root = keeper_project_root(cwd);
+	if (!root) {
+		*why = xstrdup("not in a project (/ or $HOME itself)");
+		return -2;
+	}
+	bool by_design = false;
+	char *state = keeper_state_dir(root);
+	int fd = -1;
+	int lock = -1;
+	const char *shared = state ? sandbox_shared_folder(state) : NULL;
+	if (shared) {
+		/* a store the agent could rewrite would make undo put back its files */
+		*why = xasprintf("the state folder %s is in %s, which every sandbox may write", state, shared);
+		by_design = true;
+		goto out;
+	}
+	if (!state || util_mkdir_private(state) != 0) {
+		*why = xasprintf("cannot make the state folder %s", state ? state : "(no $HOME)");
+		goto out;
+	}
+	fd = connect_keeper(state);
+	if (fd < 0) {
+		/* one starter at a time; the others find its keeper */
+		char *lp = xasprintf("%s/spawn.lock", state);
+		lock = open(lp, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+		free(lp);
+		if (lock >= 0)
+			while (flock(lock, LOCK_EX) != 0 && errno == EINTR) {
+			}
+		fd = connect_keeper(state);
+	}
+	for (int attempt = 0; fd < 0 && attempt < 2; attempt++) {
+		char *program = keeper_program();
+		if (!program) {
+			*why = xstrdup("sbsh-keeper is not installed beside sbsh");
+			goto out;
+		}
+		free(*why);
+		*why = NULL;
+		int r = spawn_keeper(program, root, state, idle_s, why);
+		free(program);
+		if (r == 0)
+			fd = connect_keeper(state);
+		else if (attempt == 0)
+			usleep(200000); /* a keeper that was just leaving */
+	}
+	if (fd < 0) {
+		if (!*why)
+			*why = xasprintf("cannot reach the keeper of %s", root);
+		goto out;
+	}
+	free(*why);
+	*why = NULL;
+	char hello[160], reply[256];
+	snprintf(hello, sizeof hello, "H %d-%lld %s", (int)getpid(), (long long)util_now_ms(), ephemeral ? "e" : "-");
+	if (!send_recv(fd, hello, reply, sizeof reply, 30000) || strncmp(reply, "OK", 2) != 0) {
+		*why = xasprintf("the keeper refused: %s", reply[0] ? reply : "no answer");
+		close(fd);
+		fd = -1;
+		goto out;
+	}
+	/* out of the way of the descriptors scripts name */
+	int high = fcntl(fd, F_DUPFD_CLOEXEC, 100);
+	if (high >= 0) {
+		close(fd);
+		fd = high;
+	}
+	out->fd = fd;
+out:
+	if (lock >= 0)
+		close(lock);
+	free(state);
+	free(root);
+	return fd >= 0 ? 0 : by_design ? -2 : -1;
+}
+
+int keeper_exec_review(int argc, char **argv, int at)
+{
+	char *program = keeper_program();
+	if (!program) {
+		fprintf(stderr, "sbsh: --review: sbsh-keeper is not installed beside sbsh\n");
+		return 1;
+	}
+	char **args = xcalloc((size_t)(argc - at) + 2, sizeof *args);
+	size_t n = 0;
+	args[n++] = (char *)"sbsh-keeper";
+	args[n++] = (char *)"review";
+	for (int i = at + 1; i < argc; i++)
+		args[n++] = argv[i];
+	args[n] = NULL;
+	execv(program, args);
+	fprintf(stderr, "sbsh: --review: %s: %s\n", program, strerror(errno));
+	free(program);
+	free(args);
+	return 1;
+}

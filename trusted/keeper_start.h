@@ -1,0 +1,23 @@
+/* The front end's side of the keeper (trusted/keeper_start.c): found or
+ * started before confinement; `sbsh --review` handed to it. */
+#ifndef SBSH_KEEPER_START_H
+#define SBSH_KEEPER_START_H
+
+#include <stdbool.h>
+
+#include "hooks/checkpoint_client.h"
+
+/* Connects to the keeper of the project cwd belongs to, starting it when
+ * none runs, and greets it. Returns 0, or with *why (malloc'd) -1 (it
+ * failed) or -2 (none are made here by design: in / or $HOME, or with a
+ * state folder the sandbox may write); then this session makes none. */
+int keeper_start(const char *cwd, bool ephemeral, unsigned idle_s, struct checkpoint_client *out, char **why);
+
+/* The sbsh-keeper program: beside sbsh, or installed (malloc'd), or NULL. */
+char *keeper_program(void);
+
+/* sbsh --review ARGS (argv[at] is --review): execs sbsh-keeper review.
+ * Returns only on failure, with the exit status. */
+int keeper_exec_review(int argc, char **argv, int at);
+
+#endif

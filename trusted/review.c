@@ -1,0 +1,388 @@
+/* sbsh --review: the human's side of the checkpoints (docs/checkpoints.md).
+ * Runs outside the sandbox, in sbsh-keeper; from inside one the store is
+ * not writable and every command that changes something is refused. */
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/util.h"
+#include "trusted/keeper.h"
+#include "trusted/store.h"
+
+struct review_args {
+	const char *cmd;
+	struct strvec paths;
+	bool json, force;
+	unsigned n;
+	const char *dir;
+};
+
+static const char *change_word(enum store_change c)
+{
+	switch (c) {
+	case STORE_ADDED:
+		return "added";
+	case STORE_DELETED:
+		return "deleted";
+	case STORE_NOT_KEPT:
+		return "not_kept";
+	default:
+		return "modified";
+	}
+}
+
+static json_t *changes_json(const struct store_changes *c)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < c->len; i++) {
+		json_t *o = json_object();
+		json_object_set_new(o, "path", json_string(c->items[i].path));
+		json_object_set_new(o, "change", json_string(change_word(c->items[i].change)));
+		if (c->items[i].why)
+			json_object_set_new(o, "why", json_string(c->items[i].why));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+static void print_json(json_t *o)
+{
+	char *s = json_dumps(o, JSON_INDENT(2) | JSON_SORT_KEYS);
+	if (s)
+		printf("%s\n", s);
+	free(s);
+	json_decref(o);
+}
+
+/* The path relative to the folder the human stands in, when it is under it. */
+static const char *under_here(const char *path, const char *here_rel)
+{
+	size_t n = strlen(here_rel);
+	if (n == 0)
+		return path;
+	if (strncmp(path, here_rel, n) == 0 && path[n] == '/')
+		return path + n + 1;
+	return NULL;
+}
+
+static void print_changes(const struct store_changes *c, const char *here_rel, const char *indent)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		bool header = false;
+		for (size_t i = 0; i < c->len; i++) {
+			const char *local = under_here(c->items[i].path, here_rel);
+			if ((pass == 0) != (local != NULL))
+				continue;
+			if (!header && *here_rel) {
+				printf("%s%s\n", indent, pass == 0 ? "here:" : "elsewhere in the project:");
+				header = true;
+			}
+			printf("%s  %-9s %s%s%s%s\n", indent, change_word(c->items[i].change), pass == 0 ? local : c->items[i].path,
+			       c->items[i].why ? " (" : "", c->items[i].why ? c->items[i].why : "", c->items[i].why ? ")" : "");
+		}
+	}
+}
+
+static int usage(const char *msg)
+{
+	fprintf(stderr, "sbsh: --review: %s\n"
+	                "usage: sbsh --review [status|log [N]|diff [PATH...]|accept [PATH...]|reject [PATH...] [--force]|\n"
+	                "                      undo [N] [--force]] [--json] [-C DIR]\n",
+	        msg);
+	return 2;
+}
+
+/* Paths as the human typed them (relative to here) as root-relative ones. */
+static char *to_root_rel(const char *root, const char *cwd, const char *arg)
+{
+	char *abs = arg[0] == '/' ? xstrdup(arg) : xasprintf("%s/%s", cwd, arg);
+	/* fold "." and ".." without touching the disk: the path may be gone */
+	struct strvec parts;
+	strvec_init(&parts);
+	for (char *tok = strtok(abs, "/"); tok; tok = strtok(NULL, "/")) {
+		if (strcmp(tok, ".") == 0)
+			continue;
+		if (strcmp(tok, "..") == 0) {
+			if (parts.len)
+				free(parts.items[--parts.len]);
+			parts.items[parts.len] = NULL;
+			continue;
+		}
+		strvec_push(&parts, tok);
+	}
+	struct strbuf sb;
+	strbuf_init(&sb);
+	for (size_t i = 0; i < parts.len; i++) {
+		strbuf_addc(&sb, '/');
+		strbuf_adds(&sb, parts.items[i]);
+	}
+	strvec_free(&parts);
+	free(abs);
+	char *full = strbuf_detach(&sb);
+	size_t n = strlen(root);
+	char *rel = NULL;
+	if (full && strncmp(full, root, n) == 0 && (full[n] == '/' || full[n] == 0))
+		rel = xstrdup(full[n] ? full + n + 1 : "");
+	free(full);
+	return rel;
+}
+
+static int parse_args(int argc, char **argv, struct review_args *a)
+{
+	strvec_init(&a->paths);
+	a->cmd = "status";
+	a->n = 1;
+	bool have_cmd = false;
+	for (int i = 0; i < argc; i++) {
+		const char *s = argv[i];
+		if (strcmp(s, "--json") == 0)
+			a->json = true;
+		else if (strcmp(s, "--force") == 0 || strcmp(s, "-f") == 0)
+			a->force = true;
+		else if (strcmp(s, "-C") == 0 && i + 1 < argc)
+			a->dir = argv[++i];
+		else if (strcmp(s, "--") == 0) {
+			for (i++; i < argc; i++)
+				strvec_push(&a->paths, argv[i]);
+		} else if (s[0] == '-' && s[1]) {
+			char *m = xasprintf("unknown option %s", s);
+			usage(m);
+			free(m);
+			return -1;
+		} else if (!have_cmd) {
+			static const char *const cmds[] = {"status", "log", "diff", "accept", "reject", "undo"};
+			bool known = false;
+			for (size_t k = 0; k < sizeof cmds / sizeof *cmds; k++)
+				known = known || strcmp(s, cmds[k]) == 0;
+			if (!known) {
+				char *m = xasprintf("unknown command %s", s);
+				usage(m);
+				free(m);
+				return -1;
+			}
+			a->cmd = s;
+			have_cmd = true;
+		} else {
+			strvec_push(&a->paths, s);
+		}
+	}
+	if (strcmp(a->cmd, "log") == 0 || strcmp(a->cmd, "undo") == 0) {
+		a->n = strcmp(a->cmd, "log") == 0 ? 20 : 1;
+		if (a->paths.len > 1) {
+			usage("one number at most");
+			return -1;
+		}
+		if (a->paths.len == 1) {
+			char *end;
+			errno = 0;
+			unsigned long v = strtoul(a->paths.items[0], &end, 10);
+			if (*end || end == a->paths.items[0] || errno || v == 0 || v > 100000) {
+				usage("N must be a number from 1 to 100000");
+				return -1;
+			}
+			a->n = (unsigned)v;
+			strvec_free(&a->paths);
+			strvec_init(&a->paths);
+		}
+	}
+	return 0;
+}
+
+static void print_result(const struct review_args *a, const struct store_changes *done,
+                         const struct store_changes *skipped, const char *here_rel)
+{
+	if (a->json) {
+		json_t *o = json_object();
+		json_object_set_new(o, "done", changes_json(done));
+		json_object_set_new(o, "skipped", changes_json(skipped));
+		print_json(o);
+		return;
+	}
+	const char *verb = strcmp(a->cmd, "accept") == 0 ? "accepted" : strcmp(a->cmd, "reject") == 0 ? "rejected" : "undone";
+	if (done->len == 0 && skipped->len == 0)
+		printf("nothing to %s\n", a->cmd);
+	if (done->len) {
+		printf("%s:\n", verb);
+		print_changes(done, here_rel, "");
+	}
+	if (skipped->len) {
+		printf("left as they are:\n");
+		print_changes(skipped, here_rel, "");
+	}
+}
+
+int review_main(int argc, char **argv)
+{
+	struct review_args a;
+	memset(&a, 0, sizeof a);
+	if (parse_args(argc, argv, &a) != 0)
+		return 2;
+	if (a.dir && chdir(a.dir) != 0) {
+		fprintf(stderr, "sbsh: --review: -C %s: %s\n", a.dir, strerror(errno));
+		return 2;
+	}
+	char *cwd = getcwd(NULL, 0);
+	char *root = cwd ? keeper_project_root(cwd) : NULL;
+	char *state = root ? keeper_state_dir(root) : NULL;
+	if (!state) {
+		fprintf(stderr, "sbsh: --review: no project here (checkpoints are not made in / or in $HOME itself)\n");
+		free(cwd);
+		free(root);
+		return 1;
+	}
+	char *git_dir = xasprintf("%s/store.git", state);
+	char *err = NULL;
+	int rc = 0;
+	bool changes_something = strcmp(a.cmd, "accept") == 0 || strcmp(a.cmd, "reject") == 0 ||
+	                         strcmp(a.cmd, "undo") == 0;
+	struct store *s = NULL;
+	if (changes_something && access(git_dir, F_OK) == 0 && !store_writable(git_dir)) {
+		fprintf(stderr, "sbsh: --review %s: refused: the checkpoint store %s cannot be written from here "
+		                "(inside a sandbox, only the human may accept, reject or undo)\n",
+		        a.cmd, git_dir);
+		rc = 1;
+		goto out;
+	}
+	s = store_open(git_dir, root, NULL, false, &err);
+	if (!s) {
+		fprintf(stderr, "sbsh: --review: %s\n", err);
+		rc = 1;
+		goto out;
+	}
+	const char *here_rel = strlen(cwd) > strlen(root) ? cwd + strlen(root) + 1 : "";
+	struct strvec rel;
+	strvec_init(&rel);
+	for (size_t i = 0; i < a.paths.len; i++) {
+		char *r = to_root_rel(root, cwd, a.paths.items[i]);
+		if (!r) {
+			fprintf(stderr, "sbsh: --review: %s is not in the project %s\n", a.paths.items[i], root);
+			rc = 2;
+			strvec_free(&rel);
+			goto out;
+		}
+		strvec_push_owned(&rel, r);
+	}
+	struct store_changes done = {0}, skipped = {0};
+	if (strcmp(a.cmd, "status") == 0) {
+		if (store_status(s, &done, &skipped, &err) != 0)
+			rc = 1;
+		else if (a.json) {
+			json_t *o = json_object();
+			json_object_set_new(o, "project", json_string(root));
+			json_object_set_new(o, "store", json_string(git_dir));
+			json_object_set_new(o, "changes", changes_json(&done));
+			json_object_set_new(o, "unrecorded", changes_json(&skipped));
+			print_json(o);
+		} else {
+			printf("project %s\n", root);
+			if (done.len == 0)
+				printf("nothing changed since the accepted state\n");
+			else {
+				printf("changed since the accepted state:\n");
+				print_changes(&done, here_rel, "");
+			}
+			if (skipped.len) {
+				printf("on disk but not recorded yet (a line still running, an editor):\n");
+				print_changes(&skipped, here_rel, "");
+			}
+		}
+	} else if (strcmp(a.cmd, "log") == 0) {
+		struct store_entry *e = NULL;
+		size_t n = 0;
+		if (store_log(s, a.n, &e, &n, &err) != 0)
+			rc = 1;
+		else if (a.json) {
+			json_t *arr = json_array();
+			for (size_t i = 0; i < n; i++) {
+				json_t *o = json_object();
+				json_object_set_new(o, "id", json_string(e[i].hex));
+				json_object_set_new(o, "kind", json_string(e[i].kind));
+				if (e[i].line)
+					json_object_set_new(o, "line", json_string(e[i].line));
+				if (e[i].session)
+					json_object_set_new(o, "session", json_string(e[i].session));
+				if (e[i].undid)
+					json_object_set_new(o, "undid", json_string(e[i].undid));
+				json_object_set_new(o, "time", json_integer(e[i].time));
+				json_object_set_new(o, "status", json_integer(e[i].status));
+				json_object_set_new(o, "changes", changes_json(&e[i].changes));
+				json_array_append_new(arr, o);
+			}
+			json_t *o = json_object();
+			json_object_set_new(o, "checkpoints", arr);
+			print_json(o);
+		} else {
+			for (size_t i = 0; i < n; i++) {
+				char when[32];
+				time_t t = (time_t)e[i].time;
+				struct tm tm;
+				localtime_r(&t, &tm);
+				strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
+				printf("%.12s %s %-7s %s", e[i].hex, when, e[i].kind, e[i].line ? e[i].line : "");
+				if (e[i].status > 0)
+					printf("  (status %d)", e[i].status);
+				printf("\n");
+				print_changes(&e[i].changes, "", "   ");
+			}
+		}
+		store_entries_free(e, n);
+	} else if (strcmp(a.cmd, "diff") == 0) {
+		struct strbuf out;
+		strbuf_init(&out);
+		struct strvec patches;
+		strvec_init(&patches);
+		if (store_diff(s, rel.items, rel.len, &out, a.json ? &done : NULL, &patches, &err) != 0)
+			rc = 1;
+		else if (a.json) {
+			json_t *arr = json_array();
+			for (size_t i = 0; i < done.len; i++) {
+				json_t *o = json_object();
+				json_object_set_new(o, "path", json_string(done.items[i].path));
+				json_object_set_new(o, "change", json_string(change_word(done.items[i].change)));
+				const char *p = i < patches.len ? patches.items[i] : "";
+				json_object_set_new(o, "binary", json_boolean(strstr(p, "Binary files") != NULL));
+				json_object_set_new(o, "patch", json_stringn(p, strlen(p)));
+				json_array_append_new(arr, o);
+			}
+			json_t *o = json_object();
+			json_object_set_new(o, "files", arr);
+			print_json(o);
+		} else {
+			fwrite(out.data ? out.data : "", 1, out.len, stdout);
+		}
+		strbuf_free(&out);
+		strvec_free(&patches);
+	} else {
+		int r;
+		if (strcmp(a.cmd, "accept") == 0)
+			r = store_accept(s, rel.items, rel.len, &done, &err);
+		else if (strcmp(a.cmd, "reject") == 0)
+			r = store_reject(s, rel.items, rel.len, a.force, &done, &skipped, &err);
+		else
+			r = store_undo(s, a.n, NULL, a.force, &done, &skipped, &err);
+		if (r != 0)
+			rc = 1;
+		else
+			print_result(&a, &done, &skipped, here_rel);
+		if (r == 0 && skipped.len)
+			rc = 3;
+	}
+	if (rc == 1 && err)
+		fprintf(stderr, "sbsh: --review %s: %s\n", a.cmd, err);
+	store_changes_free(&done);
+	store_changes_free(&skipped);
+	strvec_free(&rel);
+out:
+	store_close(s);
+	free(err);
+	free(git_dir);
+	free(state);
+	free(root);
+	free(cwd);
+	strvec_free(&a.paths);
+	return rc;
+}

@@ -1,0 +1,1554 @@
+/* The checkpoint store (trusted/store.h): libgit2 does the object store,
+ * the trees and the diffs; this file decides what is kept, keeps the stat
+ * cache honest and puts files back. */
+#include "trusted/store.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <git2.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define HEAD_REF "refs/sbsh/head"
+#define ACCEPTED_REF "refs/sbsh/accepted"
+
+/* A folder's decision, kept for the store's lifetime. */
+struct decision {
+	char *rel;
+	char *why; /* NULL: kept */
+};
+
+struct store {
+	git_repository *repo;
+	git_repository *project; /* the project's own repository, for its ignore rules, or NULL */
+	git_index *index;
+	char *git_dir, *root, *index_path;
+	int lock_fd, lock_depth;
+	struct store_limits lim;
+	struct decision *decided;
+	size_t ndecided, capdecided;
+	struct strvec not_kept; /* "PATH\x1fWHY" present now but not kept, sorted */
+	bool not_kept_changed;
+	struct store_changes *nk_changes; /* where a checkpoint notes not-kept changes */
+	/* Permissions git does not keep (a file's other than 644 or 755): a
+	 * path -> "600" object, recorded in every checkpoint's message. */
+	json_t *modes;
+	bool modes_changed;
+	git_oid seen_head; /* head as this process last read or wrote it */
+	uint64_t files_seen;
+};
+
+/* Folders that are regenerated rather than written by hand: not kept
+ * when large even outside a git work tree. */
+static const char *const heavy_names[] = {
+	"node_modules", ".venv", "venv", "target", "__pycache__", ".tox", ".gradle", ".next",
+	".mypy_cache", ".pytest_cache", ".cache", "dist", "build",
+};
+
+void store_limits_default(struct store_limits *l)
+{
+	l->max_file_bytes = 64u << 20;
+	l->max_folder_files = 2000;
+	l->max_folder_bytes = 256u << 20;
+	l->max_files = 200000;
+	l->keep_sessions = 20;
+	l->keep_bytes = 1024u << 20;
+}
+
+void store_changes_add(struct store_changes *c, const char *path, enum store_change change, const char *why)
+{
+	if (c->len == c->cap) {
+		c->cap = c->cap ? c->cap * 2 : 16;
+		c->items = xreallocarray(c->items, c->cap, sizeof *c->items);
+	}
+	c->items[c->len++] = (struct store_path_change){xstrdup(path), change, why ? xstrdup(why) : NULL};
+}
+
+void store_changes_free(struct store_changes *c)
+{
+	for (size_t i = 0; i < c->len; i++) {
+		free(c->items[i].path);
+		free(c->items[i].why);
+	}
+	free(c->items);
+	*c = (struct store_changes){0};
+}
+
+static char *git_err(const char *what)
+{
+	const git_error *e = git_error_last();
+	return xasprintf("%s: %s", what, e && e->message ? e->message : "libgit2 failed");
+}
+
+static char *abs_path(const struct store *s, const char *rel)
+{
+	return *rel ? xasprintf("%s/%s", s->root, rel) : xstrdup(s->root);
+}
+
+static char *join_rel(const char *dir, const char *name)
+{
+	return *dir ? xasprintf("%s/%s", dir, name) : xstrdup(name);
+}
+
+/* Whether rel is prefix itself or lies under it. */
+static bool rel_within(const char *rel, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	return n == 0 || (strncmp(rel, prefix, n) == 0 && (rel[n] == 0 || rel[n] == '/'));
+}
+
+static int ref_id(struct store *s, const char *name, git_oid *out);
+static void load_not_kept(struct store *s);
+
+/* ---- the lock -------------------------------------------------------- */
+
+static int store_lock(struct store *s, char **err)
+{
+	if (s->lock_depth++ > 0)
+		return 0;
+	while (flock(s->lock_fd, LOCK_EX) != 0) {
+		if (errno != EINTR) {
+			s->lock_depth = 0;
+			*err = xasprintf("cannot lock the store: %s", strerror(errno));
+			return -1;
+		}
+	}
+	/* Someone else may have moved head and rewritten the index. */
+	if (git_index_read(s->index, 0) != 0) {
+		git_index_clear(s->index);
+	}
+	git_oid head;
+	if (ref_id(s, HEAD_REF, &head) == 0 && !git_oid_equal(&head, &s->seen_head))
+		load_not_kept(s);
+	return 0;
+}
+
+static void store_unlock(struct store *s)
+{
+	if (--s->lock_depth == 0)
+		flock(s->lock_fd, LOCK_UN);
+}
+
+/* ---- opening ---------------------------------------------------------- */
+
+static int mkdirs_private(const char *path)
+{
+	char *p = xstrdup(path);
+	int rc = util_mkdir_private(p);
+	free(p);
+	return rc;
+}
+
+bool store_writable(const char *git_dir)
+{
+	char *probe = xasprintf("%s/.write-probe", git_dir);
+	int fd = open(probe, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	bool ok = fd >= 0;
+	if (ok) {
+		close(fd);
+		unlink(probe);
+	}
+	free(probe);
+	return ok;
+}
+
+struct store *store_open(const char *git_dir, const char *root, const struct store_limits *l, bool create,
+                         char **err)
+{
+	git_libgit2_init();
+	struct store *s = xcalloc(1, sizeof *s);
+	s->git_dir = xstrdup(git_dir);
+	s->root = xstrdup(root);
+	s->lock_fd = -1;
+	strvec_init(&s->not_kept);
+	if (l)
+		s->lim = *l;
+	else
+		store_limits_default(&s->lim);
+	struct stat st;
+	bool exists = stat(git_dir, &st) == 0;
+	if (!exists && !create) {
+		*err = xasprintf("no checkpoints were recorded for %s (%s does not exist)", root, git_dir);
+		store_close(s);
+		return NULL;
+	}
+	if (!exists) {
+		if (mkdirs_private(git_dir) != 0) {
+			*err = xasprintf("cannot create %s: %s", git_dir, strerror(errno));
+			store_close(s);
+			return NULL;
+		}
+		if (git_repository_init(&s->repo, git_dir, 1) != 0) {
+			*err = git_err("cannot create the store");
+			store_close(s);
+			return NULL;
+		}
+		/* Any name a Linux folder may hold is kept, as Linux spells it. */
+		git_config *cfg = NULL;
+		if (git_repository_config(&cfg, s->repo) == 0) {
+			git_config_set_bool(cfg, "core.protectNTFS", 0);
+			git_config_set_bool(cfg, "core.protectHFS", 0);
+			git_config_set_bool(cfg, "gc.auto", 0);
+			git_config_free(cfg);
+		}
+	} else if (git_repository_open_bare(&s->repo, git_dir) != 0) {
+		*err = git_err("cannot open the store");
+		store_close(s);
+		return NULL;
+	}
+	char *lock = xasprintf("%s/store.lock", git_dir);
+	s->lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (s->lock_fd < 0)
+		s->lock_fd = open(lock, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	free(lock);
+	if (s->lock_fd < 0) {
+		*err = xasprintf("cannot open the store's lock in %s: %s", git_dir, strerror(errno));
+		store_close(s);
+		return NULL;
+	}
+	s->index_path = xasprintf("%s/sbsh.index", git_dir);
+	if (git_index_open(&s->index, s->index_path) != 0) {
+		*err = git_err("cannot open the store's index");
+		store_close(s);
+		return NULL;
+	}
+	char *dotgit = xasprintf("%s/.git", root);
+	if (access(dotgit, F_OK) == 0 && git_repository_open_ext(&s->project, root, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) != 0)
+		s->project = NULL;
+	free(dotgit);
+	load_not_kept(s);
+	return s;
+}
+
+void store_close(struct store *s)
+{
+	if (!s)
+		return;
+	git_index_free(s->index);
+	git_repository_free(s->repo);
+	git_repository_free(s->project);
+	if (s->lock_fd >= 0)
+		close(s->lock_fd);
+	for (size_t i = 0; i < s->ndecided; i++) {
+		free(s->decided[i].rel);
+		free(s->decided[i].why);
+	}
+	free(s->decided);
+	strvec_free(&s->not_kept);
+	json_decref(s->modes);
+	free(s->git_dir);
+	free(s->root);
+	free(s->index_path);
+	free(s);
+	git_libgit2_shutdown();
+}
+
+const char *store_root(const struct store *s)
+{
+	return s->root;
+}
+
+/* ---- commits and their metadata -------------------------------------- */
+
+static int ref_id(struct store *s, const char *name, git_oid *out)
+{
+	return git_reference_name_to_id(out, s->repo, name) == 0 ? 0 : -1;
+}
+
+static git_tree *commit_tree(struct store *s, const git_oid *commit_id)
+{
+	git_commit *c = NULL;
+	git_tree *t = NULL;
+	if (git_commit_lookup(&c, s->repo, commit_id) == 0)
+		git_commit_tree(&t, c);
+	git_commit_free(c);
+	return t;
+}
+
+static git_tree *ref_tree(struct store *s, const char *name)
+{
+	git_oid id;
+	return ref_id(s, name, &id) == 0 ? commit_tree(s, &id) : NULL;
+}
+
+/* The JSON object of a commit's message, or NULL. */
+static json_t *commit_meta(const git_commit *c)
+{
+	const char *msg = git_commit_message(c);
+	const char *body = msg ? strstr(msg, "\n\n") : NULL;
+	return body ? json_loads(body + 2, 0, NULL) : NULL;
+}
+
+static void load_not_kept(struct store *s)
+{
+	git_oid id;
+	git_commit *c = NULL;
+	for (size_t i = 0; i < s->not_kept.len; i++)
+		free(s->not_kept.items[i]);
+	s->not_kept.len = 0;
+	json_decref(s->modes);
+	s->modes = json_object();
+	if (ref_id(s, HEAD_REF, &id) != 0 || git_commit_lookup(&c, s->repo, &id) != 0)
+		return;
+	git_oid_cpy(&s->seen_head, &id);
+	json_t *meta = commit_meta(c);
+	json_t *modes = meta ? json_object_get(meta, "modes") : NULL;
+	if (json_is_object(modes))
+		json_object_update(s->modes, modes);
+	json_t *nk = meta ? json_object_get(meta, "not_kept") : NULL;
+	const char *key;
+	json_t *v;
+	json_object_foreach(nk, key, v) {
+		strvec_push_owned(&s->not_kept, xasprintf("%s\x1f%s", key, json_is_string(v) ? json_string_value(v) : ""));
+	}
+	json_decref(meta);
+	git_commit_free(c);
+}
+
+/* A state to put paths back to: a checkpoint's tree and the permissions
+ * its message records. */
+struct target {
+	git_tree *tree;
+	json_t *modes;
+};
+
+static void target_load(struct store *s, const git_oid *commit_id, struct target *t)
+{
+	git_commit *c = NULL;
+	t->tree = NULL;
+	t->modes = NULL;
+	if (git_commit_lookup(&c, s->repo, commit_id) != 0)
+		return;
+	git_commit_tree(&t->tree, c);
+	json_t *meta = commit_meta(c);
+	json_t *m = meta ? json_object_get(meta, "modes") : NULL;
+	if (json_is_object(m))
+		t->modes = json_incref(m);
+	json_decref(meta);
+	git_commit_free(c);
+}
+
+static void target_free(struct target *t)
+{
+	git_tree_free(t->tree);
+	json_decref(t->modes);
+}
+
+static int make_commit(struct store *s, const git_oid *tree_id, const git_oid *parent, const struct store_meta *m,
+                       json_t *modes, git_oid *out, char **err)
+{
+	git_tree *tree = NULL;
+	git_commit *par = NULL;
+	git_signature *sig = NULL;
+	int rc = -1;
+	if (git_tree_lookup(&tree, s->repo, tree_id) != 0 || (parent && git_commit_lookup(&par, s->repo, parent) != 0)) {
+		*err = git_err("cannot read the store");
+		goto out;
+	}
+	time_t now = time(NULL);
+	if (git_signature_new(&sig, "sbsh", "sbsh@localhost", (git_time_t)now, 0) != 0) {
+		*err = git_err("cannot sign a checkpoint");
+		goto out;
+	}
+	json_t *o = json_object();
+	json_object_set_new(o, "kind", json_string(m->kind));
+	if (m->line)
+		json_object_set_new(o, "line", json_stringn(m->line, strlen(m->line)));
+	if (m->session)
+		json_object_set_new(o, "session", json_string(m->session));
+	json_object_set_new(o, "time", json_integer((json_int_t)now));
+	json_object_set_new(o, "status", json_integer(m->status));
+	if (m->undid)
+		json_object_set_new(o, "undid", json_string(m->undid));
+	json_t *nk = json_object();
+	for (size_t i = 0; i < s->not_kept.len; i++) {
+		const char *e = s->not_kept.items[i];
+		const char *sep = strchr(e, '\x1f');
+		char *path = xstrndup(e, (size_t)(sep - e));
+		json_object_set_new(nk, path, json_string(sep + 1));
+		free(path);
+	}
+	json_object_set_new(o, "not_kept", nk);
+	json_object_set(o, "modes", modes ? modes : s->modes);
+	char *js = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(o);
+	struct strbuf msg;
+	strbuf_init(&msg);
+	strbuf_adds(&msg, m->kind);
+	if (m->line) {
+		strbuf_adds(&msg, ": ");
+		size_t n = strcspn(m->line, "\n");
+		strbuf_addmem(&msg, m->line, n > 72 ? 72 : n);
+	}
+	strbuf_adds(&msg, "\n\n");
+	strbuf_adds(&msg, js ? js : "{}");
+	strbuf_addc(&msg, '\n');
+	free(js);
+	const git_commit *parents[1] = {par};
+	if (git_commit_create(out, s->repo, NULL, sig, sig, NULL, msg.data, tree, par ? 1 : 0, parents) != 0)
+		*err = git_err("cannot write a checkpoint");
+	else
+		rc = 0;
+	strbuf_free(&msg);
+out:
+	git_signature_free(sig);
+	git_commit_free(par);
+	git_tree_free(tree);
+	return rc;
+}
+
+static int move_ref(struct store *s, const char *name, const git_oid *id, const git_oid *expected, const char *why,
+                    char **err)
+{
+	git_reference *ref = NULL;
+	int e = git_reference_create_matching(&ref, s->repo, name, id, 1, expected, why);
+	git_reference_free(ref);
+	if (e == 0 && strcmp(name, HEAD_REF) == 0)
+		git_oid_cpy(&s->seen_head, id);
+	if (e != 0) {
+		*err = git_err("cannot move the store's head");
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- what is kept ---------------------------------------------------- */
+
+static struct decision *find_decision(struct store *s, const char *rel)
+{
+	for (size_t i = 0; i < s->ndecided; i++)
+		if (strcmp(s->decided[i].rel, rel) == 0)
+			return &s->decided[i];
+	return NULL;
+}
+
+/* Counts files and bytes under abs, stopping past the limits. */
+static void measure(const char *abs, uint64_t *files, uint64_t *bytes, const struct store_limits *l, int depth)
+{
+	DIR *d = opendir(abs);
+	if (!d)
+		return;
+	struct dirent *de;
+	while ((de = readdir(d)) && *files <= l->max_folder_files && *bytes <= l->max_folder_bytes && depth < 64) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		struct stat st;
+		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			char *sub = xasprintf("%s/%s", abs, de->d_name);
+			measure(sub, files, bytes, l, depth + 1);
+			free(sub);
+		} else {
+			(*files)++;
+			*bytes += (uint64_t)st.st_size;
+		}
+	}
+	closedir(d);
+}
+
+bool store_folder_kept(struct store *s, const char *rel, const char **why)
+{
+	const char *name = strrchr(rel, '/');
+	name = name ? name + 1 : rel;
+	if (strcmp(name, ".git") == 0) {
+		*why = "git's own folder";
+		return false;
+	}
+	struct decision *d = find_decision(s, rel);
+	if (d) {
+		*why = d->why;
+		return d->why == NULL;
+	}
+	bool heavy = false;
+	for (size_t i = 0; i < sizeof heavy_names / sizeof *heavy_names; i++)
+		heavy = heavy || strcmp(name, heavy_names[i]) == 0;
+	int ignored = 0;
+	if (!heavy && s->project) {
+		char *dir = xasprintf("%s/", rel);
+		if (git_ignore_path_is_ignored(&ignored, s->project, dir) != 0)
+			ignored = 0;
+		free(dir);
+	}
+	char *verdict = NULL;
+	if (heavy || ignored) {
+		uint64_t files = 0, bytes = 0;
+		char *abs = abs_path(s, rel);
+		measure(abs, &files, &bytes, &s->lim, 0);
+		free(abs);
+		const char *what = ignored ? "ignored" : "a regenerable folder";
+		if (files > s->lim.max_folder_files)
+			verdict = xasprintf("%s of more than %llu files: reinstall or rebuild it", what,
+			                    (unsigned long long)s->lim.max_folder_files);
+		else if (bytes > s->lim.max_folder_bytes)
+			verdict = xasprintf("%s of more than %llu MiB: reinstall or rebuild it", what,
+			                    (unsigned long long)(s->lim.max_folder_bytes >> 20));
+	}
+	if (s->ndecided == s->capdecided) {
+		s->capdecided = s->capdecided ? s->capdecided * 2 : 16;
+		s->decided = xreallocarray(s->decided, s->capdecided, sizeof *s->decided);
+	}
+	s->decided[s->ndecided++] = (struct decision){xstrdup(rel), verdict};
+	*why = verdict;
+	return verdict == NULL;
+}
+
+static bool nk_find(struct store *s, const char *rel, size_t *at)
+{
+	size_t n = strlen(rel);
+	for (size_t i = 0; i < s->not_kept.len; i++) {
+		const char *e = s->not_kept.items[i];
+		if (strncmp(e, rel, n) == 0 && e[n] == '\x1f') {
+			*at = i;
+			return true;
+		}
+	}
+	return false;
+}
+
+static void nk_note(struct store *s, const char *rel, const char *why)
+{
+	size_t at;
+	if (nk_find(s, rel, &at))
+		return;
+	strvec_push_owned(&s->not_kept, xasprintf("%s\x1f%s", rel, why));
+	s->not_kept_changed = true;
+	if (s->nk_changes)
+		store_changes_add(s->nk_changes, rel, STORE_NOT_KEPT, why);
+}
+
+/* Forgets not-kept entries at or under rel that are gone from disk. */
+static void nk_forget_gone(struct store *s, const char *rel)
+{
+	for (size_t i = 0; i < s->not_kept.len;) {
+		char *e = s->not_kept.items[i];
+		char *sep = strchr(e, '\x1f');
+		*sep = 0;
+		bool under = rel_within(e, rel);
+		struct stat st;
+		char *abs = under ? abs_path(s, e) : NULL;
+		bool gone = under && lstat(abs, &st) != 0;
+		free(abs);
+		if (gone && s->nk_changes) {
+			char *why = xasprintf("deleted, and it was not kept (%s)", sep + 1);
+			store_changes_add(s->nk_changes, e, STORE_NOT_KEPT, why);
+			free(why);
+		}
+		*sep = '\x1f';
+		if (gone) {
+			free(e);
+			memmove(&s->not_kept.items[i], &s->not_kept.items[i + 1], (s->not_kept.len - i - 1) * sizeof(char *));
+			s->not_kept.items[--s->not_kept.len] = NULL;
+			s->not_kept_changed = true;
+		} else {
+			i++;
+		}
+	}
+}
+
+/* ---- the stat cache and the walk ------------------------------------ */
+
+static bool stat_matches(const git_index_entry *e, const struct stat *st)
+{
+	return e->mtime.seconds == (int32_t)st->st_mtim.tv_sec && e->mtime.nanoseconds == (uint32_t)st->st_mtim.tv_nsec &&
+	       e->ctime.seconds == (int32_t)st->st_ctim.tv_sec && e->ctime.nanoseconds == (uint32_t)st->st_ctim.tv_nsec &&
+	       e->file_size == (uint32_t)st->st_size && e->ino == (uint32_t)st->st_ino && e->dev == (uint32_t)st->st_dev;
+}
+
+static uint32_t git_mode_of(const struct stat *st)
+{
+	if (S_ISLNK(st->st_mode))
+		return GIT_FILEMODE_LINK;
+	return (st->st_mode & 0111) ? GIT_FILEMODE_BLOB_EXECUTABLE : GIT_FILEMODE_BLOB;
+}
+
+/* Records one file or link from its stat. Returns 0, or -1 with *err. */
+static int update_file(struct store *s, const char *rel, const struct stat *st, char **err)
+{
+	const git_index_entry *old = git_index_get_bypath(s->index, rel, 0);
+	uint32_t mode = git_mode_of(st);
+	s->files_seen++;
+	if (old && old->mode == mode && stat_matches(old, st))
+		return 0;
+	char perm[8];
+	unsigned bits = (unsigned)(st->st_mode & 07777);
+	snprintf(perm, sizeof perm, "%o", bits);
+	json_t *had = json_object_get(s->modes, rel);
+	if (S_ISREG(st->st_mode) && bits != 0644 && bits != 0755) {
+		if (!json_is_string(had) || strcmp(json_string_value(had), perm) != 0) {
+			json_object_set_new(s->modes, rel, json_string(perm));
+			s->modes_changed = true;
+			if (s->nk_changes && old)
+				store_changes_add(s->nk_changes, rel, STORE_MODIFIED, NULL);
+		}
+	} else if (had) {
+		json_object_del(s->modes, rel);
+		s->modes_changed = true;
+	}
+	if (S_ISREG(st->st_mode) && (uint64_t)st->st_size > s->lim.max_file_bytes) {
+		if (old)
+			git_index_remove(s->index, rel, 0);
+		char *why = xasprintf("a file of %llu MiB, above checkpoint_max_file",
+		                      (unsigned long long)((uint64_t)st->st_size >> 20));
+		nk_note(s, rel, why);
+		free(why);
+		return 0;
+	}
+	git_index_entry e;
+	memset(&e, 0, sizeof e);
+	char *abs = abs_path(s, rel);
+	int rc = -1;
+	if (S_ISLNK(st->st_mode)) {
+		char target[4096];
+		ssize_t n = readlink(abs, target, sizeof target);
+		if (n >= 0 && git_blob_create_from_buffer(&e.id, s->repo, target, (size_t)n) == 0)
+			rc = 0;
+	} else if (git_blob_create_from_disk(&e.id, s->repo, abs) == 0) {
+		rc = 0;
+	}
+	free(abs);
+	if (rc != 0) {
+		/* Gone or unreadable since the stat: the next look decides. */
+		if (old)
+			git_index_remove(s->index, rel, 0);
+		return 0;
+	}
+	e.mode = mode;
+	e.path = rel;
+	e.file_size = (uint32_t)st->st_size;
+	e.ino = (uint32_t)st->st_ino;
+	e.dev = (uint32_t)st->st_dev;
+	e.ctime.seconds = (int32_t)st->st_ctim.tv_sec;
+	e.ctime.nanoseconds = (uint32_t)st->st_ctim.tv_nsec;
+	e.mtime.seconds = (int32_t)st->st_mtim.tv_sec;
+	e.mtime.nanoseconds = (uint32_t)st->st_mtim.tv_nsec;
+	/* A file changed within the clock's grain of now may change again
+	 * with the same stat: such an entry is read again next time. */
+	if (st->st_mtim.tv_sec >= time(NULL) - 2)
+		e.mtime.seconds = 0;
+	if (git_index_add(s->index, &e) != 0) {
+		/* A name git cannot hold: recorded as not kept. */
+		nk_note(s, rel, "a name git cannot store");
+		(void)err;
+	}
+	return 0;
+}
+
+static void modes_forget(struct store *s, const char *rel)
+{
+	const char *key;
+	json_t *v;
+	void *tmp;
+	json_object_foreach_safe(s->modes, tmp, key, v) {
+		if (rel_within(key, rel)) {
+			json_object_del(s->modes, key);
+			s->modes_changed = true;
+		}
+	}
+}
+
+static void remove_under(struct store *s, const char *rel)
+{
+	modes_forget(s, rel);
+	git_index_remove(s->index, rel, 0);
+	if (*rel)
+		git_index_remove_directory(s->index, rel, 0);
+	else
+		git_index_clear(s->index);
+}
+
+/* Drops index entries under rel whose file is gone, or is no longer a
+ * file or link, or now lies in a folder that is not kept. */
+static void drop_stale(struct store *s, const char *rel)
+{
+	size_t pos = 0;
+	char *prefix = *rel ? xasprintf("%s/", rel) : xstrdup("");
+	if (*prefix && git_index_find_prefix(&pos, s->index, prefix) != 0) {
+		free(prefix);
+		return;
+	}
+	struct strvec gone;
+	strvec_init(&gone);
+	size_t n = git_index_entrycount(s->index);
+	for (size_t i = pos; i < n; i++) {
+		const git_index_entry *e = git_index_get_byindex(s->index, i);
+		if (!e || strncmp(e->path, prefix, strlen(prefix)) != 0)
+			break;
+		struct stat st;
+		char *abs = abs_path(s, e->path);
+		bool keep = lstat(abs, &st) == 0 && (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode));
+		free(abs);
+		if (keep) {
+			/* under a folder decided not kept? */
+			char *p = xstrdup(e->path);
+			for (char *slash = strrchr(p, '/'); slash && keep; slash = strrchr(p, '/')) {
+				*slash = 0;
+				const char *why;
+				if (rel_within(p, rel) && !store_folder_kept(s, p, &why))
+					keep = false;
+			}
+			free(p);
+		}
+		if (!keep)
+			strvec_push(&gone, e->path);
+	}
+	for (size_t i = 0; i < gone.len; i++)
+		git_index_remove(s->index, gone.items[i], 0);
+	strvec_free(&gone);
+	free(prefix);
+}
+
+static int walk(struct store *s, const char *rel, int depth, char **err)
+{
+	char *abs = abs_path(s, rel);
+	DIR *d = opendir(abs);
+	free(abs);
+	if (!d)
+		return 0;
+	int rc = 0;
+	struct dirent *de;
+	while (rc == 0 && (de = readdir(d))) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		struct stat st;
+		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+			continue;
+		char *child = join_rel(rel, de->d_name);
+		if (S_ISDIR(st.st_mode)) {
+			const char *why = NULL;
+			if (store_folder_kept(s, child, &why)) {
+				if (depth < 256)
+					rc = walk(s, child, depth + 1, err);
+			} else if (strcmp(de->d_name, ".git") != 0) {
+				nk_note(s, child, why);
+			}
+		} else if (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)) {
+			rc = update_file(s, child, &st, err);
+			if (s->files_seen > s->lim.max_files) {
+				*err = xasprintf("more than %llu files to keep (checkpoint_max_files): no checkpoints here",
+				                 (unsigned long long)s->lim.max_files);
+				rc = -1;
+			}
+		}
+		free(child);
+	}
+	closedir(d);
+	return rc;
+}
+
+/* Brings the index up to date with one path (or everything under it). */
+static int refresh_path(struct store *s, const char *rel, char **err)
+{
+	if (*rel) {
+		/* Under a folder that is not kept, or a .git: not ours to look at. */
+		char *p = xstrdup(rel);
+		bool skip = false;
+		for (char *slash = strrchr(p, '/'); slash && !skip; slash = strrchr(p, '/')) {
+			*slash = 0;
+			const char *why;
+			skip = !store_folder_kept(s, p, &why);
+		}
+		free(p);
+		if (skip)
+			return 0;
+	}
+	char *abs = abs_path(s, rel);
+	struct stat st;
+	int r = lstat(abs, &st);
+	free(abs);
+	nk_forget_gone(s, rel);
+	if (r != 0) {
+		remove_under(s, rel);
+		return 0;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		const char *why = NULL;
+		if (*rel && !store_folder_kept(s, rel, &why)) {
+			remove_under(s, rel);
+			const char *name = strrchr(rel, '/');
+			if (strcmp(name ? name + 1 : rel, ".git") != 0)
+				nk_note(s, rel, why);
+			return 0;
+		}
+		git_index_remove(s->index, rel, 0); /* a file that became a folder */
+		s->files_seen = 0;
+		int rc = walk(s, rel, 0, err);
+		drop_stale(s, rel);
+		return rc;
+	}
+	if (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)) {
+		if (*rel)
+			git_index_remove_directory(s->index, rel, 0); /* a folder that became a file */
+		return update_file(s, rel, &st, err);
+	}
+	remove_under(s, rel);
+	return 0;
+}
+
+/* ---- diffs between trees --------------------------------------------- */
+
+static int diff_trees(struct store *s, git_tree *a, git_tree *b, char *const *paths, size_t npaths,
+                      git_diff **out)
+{
+	git_diff_options o;
+	git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
+	o.pathspec.strings = (char **)paths;
+	o.pathspec.count = npaths;
+	return git_diff_tree_to_tree(out, s->repo, a, b, &o);
+}
+
+static void changes_of_diff(git_diff *d, struct store_changes *out)
+{
+	size_t n = git_diff_num_deltas(d);
+	for (size_t i = 0; i < n; i++) {
+		const git_diff_delta *dd = git_diff_get_delta(d, i);
+		enum store_change c = dd->status == GIT_DELTA_ADDED     ? STORE_ADDED
+		                      : dd->status == GIT_DELTA_DELETED ? STORE_DELETED
+		                                                        : STORE_MODIFIED;
+		const char *path = dd->status == GIT_DELTA_DELETED ? dd->old_file.path : dd->new_file.path;
+		/* a file that became a link (or back) is one change, not two */
+		if (i > 0 && out->len && strcmp(out->items[out->len - 1].path, path) == 0) {
+			out->items[out->len - 1].change = STORE_MODIFIED;
+			continue;
+		}
+		store_changes_add(out, path, c, NULL);
+	}
+}
+
+/* Adds a MODIFIED change for each path (under one of paths, or any when
+ * npaths is 0) whose recorded permissions differ between a and b and that
+ * out does not list yet. */
+static void add_mode_changes(json_t *a, json_t *b, char *const *paths, size_t npaths, struct store_changes *out)
+{
+	json_t *sides[2] = {a, b};
+	for (int side = 0; side < 2; side++) {
+		const char *key;
+		json_t *v;
+		json_object_foreach(sides[side], key, v) {
+			if (json_equal(json_object_get(a, key), json_object_get(b, key)))
+				continue;
+			bool selected = npaths == 0;
+			for (size_t i = 0; i < npaths && !selected; i++)
+				selected = rel_within(key, paths[i]);
+			bool listed = false;
+			for (size_t i = 0; i < out->len && !listed; i++)
+				listed = strcmp(out->items[i].path, key) == 0;
+			if (selected && !listed)
+				store_changes_add(out, key, STORE_MODIFIED, NULL);
+		}
+	}
+}
+
+/* ---- checkpoints ---------------------------------------------------- */
+
+int store_checkpoint(struct store *s, char *const *dirty, size_t ndirty, bool all, const struct store_meta *meta,
+                     struct store_changes *changed, bool *made, char out_hex[41], char **err)
+{
+	*made = false;
+	if (store_lock(s, err) != 0)
+		return -1;
+	int rc = -1;
+	git_oid head, tree_id;
+	bool have_head = ref_id(s, HEAD_REF, &head) == 0;
+	git_tree *head_tree = have_head ? commit_tree(s, &head) : NULL;
+	if (have_head && !head_tree) {
+		*err = git_err("the store's head is unreadable");
+		goto out;
+	}
+	/* An index lost (or never saved) starts from head's tree: its files
+	 * are read once more. */
+	if (head_tree && git_index_entrycount(s->index) == 0)
+		git_index_read_tree(s->index, head_tree);
+	struct store_changes nk = {0};
+	s->nk_changes = &nk;
+	s->not_kept_changed = false;
+	s->modes_changed = false;
+	s->files_seen = 0;
+	int r = 0;
+	if (all || !have_head) {
+		r = refresh_path(s, "", err);
+	} else {
+		for (size_t i = 0; i < ndirty && r == 0; i++)
+			r = refresh_path(s, dirty[i], err);
+	}
+	s->nk_changes = NULL;
+	if (r != 0) {
+		store_changes_free(&nk);
+		git_index_read(s->index, 1); /* what was half done is dropped */
+		goto out;
+	}
+	if (git_index_write_tree_to(&tree_id, s->index, s->repo) != 0) {
+		*err = git_err("cannot write a tree");
+		store_changes_free(&nk);
+		goto out;
+	}
+	bool same = head_tree && git_oid_equal(&tree_id, git_tree_id(head_tree));
+	if (same && !s->not_kept_changed && !s->modes_changed) {
+		git_index_write(s->index);
+		store_changes_free(&nk);
+		rc = 0;
+		goto out;
+	}
+	git_oid commit;
+	if (make_commit(s, &tree_id, have_head ? &head : NULL, meta, NULL, &commit, err) != 0 ||
+	    move_ref(s, HEAD_REF, &commit, have_head ? &head : NULL, meta->kind, err) != 0) {
+		store_changes_free(&nk);
+		goto out;
+	}
+	git_oid acc;
+	if (ref_id(s, ACCEPTED_REF, &acc) != 0)
+		move_ref(s, ACCEPTED_REF, &commit, NULL, "first sight", err);
+	git_index_write(s->index);
+	if (changed) {
+		git_tree *new_tree = commit_tree(s, &commit);
+		git_diff *d = NULL;
+		if (diff_trees(s, head_tree, new_tree, NULL, 0, &d) == 0)
+			changes_of_diff(d, changed);
+		git_diff_free(d);
+		git_tree_free(new_tree);
+		size_t from_trees = changed->len;
+		for (size_t i = 0; i < nk.len; i++) {
+			bool dup = false;
+			for (size_t j = 0; j < from_trees && !dup; j++)
+				dup = strcmp(changed->items[j].path, nk.items[i].path) == 0;
+			if (!dup)
+				store_changes_add(changed, nk.items[i].path, nk.items[i].change, nk.items[i].why);
+		}
+	}
+	store_changes_free(&nk);
+	git_oid_tostr(out_hex, 41, &commit);
+	*made = true;
+	rc = 0;
+out:
+	git_tree_free(head_tree);
+	store_unlock(s);
+	return rc;
+}
+
+int store_prune(struct store *s, char **err)
+{
+	(void)s;
+	(void)err;
+	return 0;
+}
+
+/* ---- the log ------------------------------------------------------- */
+
+void store_entries_free(struct store_entry *e, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(e[i].kind);
+		free(e[i].line);
+		free(e[i].session);
+		free(e[i].undid);
+		store_changes_free(&e[i].changes);
+	}
+	free(e);
+}
+
+static char *meta_string(json_t *meta, const char *key)
+{
+	json_t *v = json_object_get(meta, key);
+	return json_is_string(v) ? xstrdup(json_string_value(v)) : NULL;
+}
+
+static void fill_entry(struct store *s, git_commit *c, struct store_entry *e)
+{
+	memset(e, 0, sizeof *e);
+	git_oid_tostr(e->hex, sizeof e->hex, git_commit_id(c));
+	json_t *meta = commit_meta(c);
+	e->kind = meta_string(meta, "kind");
+	if (!e->kind)
+		e->kind = xstrdup("?");
+	e->line = meta_string(meta, "line");
+	e->session = meta_string(meta, "session");
+	e->undid = meta_string(meta, "undid");
+	json_t *st = json_object_get(meta, "status");
+	e->status = json_is_integer(st) ? (int)json_integer_value(st) : -1;
+	e->time = (int64_t)git_commit_time(c);
+	git_tree *t = NULL, *pt = NULL;
+	git_commit *parent = NULL;
+	git_commit_tree(&t, c);
+	if (git_commit_parentcount(c) > 0 && git_commit_parent(&parent, c, 0) == 0)
+		git_commit_tree(&pt, parent);
+	git_diff *d = NULL;
+	if (diff_trees(s, pt, t, NULL, 0, &d) == 0)
+		changes_of_diff(d, &e->changes);
+	git_diff_free(d);
+	/* permissions alone: the messages' modes differ */
+	json_t *pmeta = parent ? commit_meta(parent) : NULL;
+	add_mode_changes(json_object_get(pmeta, "modes"), json_object_get(meta, "modes"), NULL, 0, &e->changes);
+	json_decref(pmeta);
+	json_decref(meta);
+	git_tree_free(t);
+	git_tree_free(pt);
+	git_commit_free(parent);
+}
+
+int store_log(struct store *s, size_t max, struct store_entry **out, size_t *n, char **err)
+{
+	*out = NULL;
+	*n = 0;
+	git_oid id;
+	if (ref_id(s, HEAD_REF, &id) != 0)
+		return 0;
+	size_t cap = 0;
+	git_commit *c = NULL;
+	if (git_commit_lookup(&c, s->repo, &id) != 0) {
+		*err = git_err("cannot read the store");
+		return -1;
+	}
+	while (c && (max == 0 || *n < max)) {
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 32;
+			*out = xreallocarray(*out, cap, sizeof **out);
+		}
+		fill_entry(s, c, &(*out)[(*n)++]);
+		git_commit *parent = NULL;
+		if (git_commit_parentcount(c) == 0 || git_commit_parent(&parent, c, 0) != 0)
+			parent = NULL;
+		git_commit_free(c);
+		c = parent;
+	}
+	git_commit_free(c);
+	return 0;
+}
+
+/* ---- status and diff --------------------------------------------------- */
+
+int store_status(struct store *s, struct store_changes *out, struct store_changes *unrecorded, char **err)
+{
+	git_tree *acc = ref_tree(s, ACCEPTED_REF), *head = ref_tree(s, HEAD_REF);
+	int rc = -1;
+	git_diff *d = NULL;
+	if (diff_trees(s, acc, head, NULL, 0, &d) != 0) {
+		*err = git_err("cannot compare checkpoints");
+		goto out;
+	}
+	changes_of_diff(d, out);
+	git_diff_free(d);
+	d = NULL;
+	git_oid acc_id, head_id;
+	struct target at = {0}, ht = {0};
+	if (ref_id(s, ACCEPTED_REF, &acc_id) == 0)
+		target_load(s, &acc_id, &at);
+	if (ref_id(s, HEAD_REF, &head_id) == 0)
+		target_load(s, &head_id, &ht);
+	add_mode_changes(at.modes, ht.modes, NULL, 0, out);
+	target_free(&at);
+	target_free(&ht);
+	/* what is on disk against head: the walk runs on the store's index,
+	 * which is then reloaded unchanged (no checkpoint is made) */
+	for (size_t i = 0; i < s->not_kept.len; i++) {
+		char *e = xstrdup(s->not_kept.items[i]);
+		char *sep = strchr(e, '\x1f');
+		*sep = 0;
+		store_changes_add(out, e, STORE_NOT_KEPT, sep + 1);
+		free(e);
+	}
+	if (unrecorded) {
+		if (store_lock(s, err) != 0)
+			goto out;
+		if (head && git_index_entrycount(s->index) == 0)
+			git_index_read_tree(s->index, head);
+		s->files_seen = 0;
+		char *werr = NULL;
+		git_oid tid;
+		git_tree *now = NULL;
+		if (refresh_path(s, "", &werr) == 0 && git_index_write_tree_to(&tid, s->index, s->repo) == 0 &&
+		    git_tree_lookup(&now, s->repo, &tid) == 0 && diff_trees(s, head, now, NULL, 0, &d) == 0)
+			changes_of_diff(d, unrecorded);
+		free(werr);
+		git_diff_free(d);
+		d = NULL;
+		git_tree_free(now);
+		git_index_read(s->index, 1);
+		store_unlock(s);
+	}
+	rc = 0;
+out:
+	git_tree_free(acc);
+	git_tree_free(head);
+	return rc;
+}
+
+static int print_line(const git_diff_delta *delta, const git_diff_hunk *hunk, const git_diff_line *line, void *payload)
+{
+	(void)delta;
+	(void)hunk;
+	struct strbuf *sb = payload;
+	if (line->origin == GIT_DIFF_LINE_CONTEXT || line->origin == GIT_DIFF_LINE_ADDITION ||
+	    line->origin == GIT_DIFF_LINE_DELETION)
+		strbuf_addc(sb, line->origin);
+	strbuf_addmem(sb, line->content, line->content_len);
+	return 0;
+}
+
+int store_diff(struct store *s, char *const *paths, size_t npaths, struct strbuf *out, struct store_changes *files,
+               struct strvec *patches, char **err)
+{
+	git_tree *acc = ref_tree(s, ACCEPTED_REF), *head = ref_tree(s, HEAD_REF);
+	git_diff *d = NULL;
+	int rc = -1;
+	if (diff_trees(s, acc, head, paths, npaths, &d) != 0) {
+		*err = git_err("cannot compare checkpoints");
+		goto out;
+	}
+	if (!files) {
+		git_diff_print(d, GIT_DIFF_FORMAT_PATCH, print_line, out);
+	} else {
+		changes_of_diff(d, files);
+		size_t n = git_diff_num_deltas(d);
+		for (size_t i = 0; i < n; i++) {
+			git_patch *p = NULL;
+			git_buf b = {0};
+			if (git_patch_from_diff(&p, d, i) == 0 && p && git_patch_to_buf(&b, p) == 0)
+				strvec_push_owned(patches, xstrndup(b.ptr ? b.ptr : "", b.size));
+			else
+				strvec_push(patches, "");
+			git_buf_dispose(&b);
+			git_patch_free(p);
+		}
+	}
+	rc = 0;
+out:
+	git_diff_free(d);
+	git_tree_free(acc);
+	git_tree_free(head);
+	return rc;
+}
+
+/* ---- accept ------------------------------------------------------------ */
+
+struct add_payload {
+	git_index *idx;
+	const char *base;
+};
+
+static int add_tree_entry(const char *root, const git_tree_entry *te, void *payload)
+{
+	struct add_payload *ap = payload;
+	if (git_tree_entry_type(te) != GIT_OBJECT_BLOB)
+		return 0;
+	char *path = xasprintf("%s/%s%s", ap->base, root, git_tree_entry_name(te));
+	git_index_entry e;
+	memset(&e, 0, sizeof e);
+	e.path = path;
+	e.mode = git_tree_entry_filemode(te);
+	git_oid_cpy(&e.id, git_tree_entry_id(te));
+	git_index_add(ap->idx, &e);
+	free(path);
+	return 0;
+}
+
+/* Copies what tree `from` has at rel (a file, a link, a folder, or
+ * nothing) over what idx has there. */
+static void take_path(git_index *idx, git_tree *from, const char *rel)
+{
+	git_index_remove(idx, rel, 0);
+	git_index_remove_directory(idx, rel, 0);
+	git_tree_entry *te = NULL;
+	if (!from || git_tree_entry_bypath(&te, from, rel) != 0)
+		return;
+	if (git_tree_entry_type(te) == GIT_OBJECT_TREE) {
+		git_tree *sub = NULL;
+		if (git_tree_lookup(&sub, git_tree_owner(from), git_tree_entry_id(te)) == 0) {
+			struct add_payload ap = {idx, rel};
+			git_tree_walk(sub, GIT_TREEWALK_PRE, add_tree_entry, &ap);
+		}
+		git_tree_free(sub);
+	} else {
+		git_index_entry e;
+		memset(&e, 0, sizeof e);
+		e.path = rel;
+		e.mode = git_tree_entry_filemode(te);
+		git_oid_cpy(&e.id, git_tree_entry_id(te));
+		git_index_add(idx, &e);
+	}
+	git_tree_entry_free(te);
+}
+
+/* Which of the changes between a and b paths select (all when none). */
+static int selected_changes(struct store *s, git_tree *a, git_tree *b, char *const *paths, size_t npaths,
+                            struct store_changes *out, char **err)
+{
+	git_diff *d = NULL;
+	git_diff_options o;
+	git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
+	o.pathspec.strings = (char **)paths;
+	o.pathspec.count = npaths;
+	if (git_diff_tree_to_tree(&d, s->repo, a, b, &o) != 0) {
+		*err = git_err("cannot compare checkpoints");
+		return -1;
+	}
+	changes_of_diff(d, out);
+	git_diff_free(d);
+	return 0;
+}
+
+int store_accept(struct store *s, char *const *paths, size_t npaths, struct store_changes *done, char **err)
+{
+	if (store_lock(s, err) != 0)
+		return -1;
+	int rc = -1;
+	git_oid head, acc;
+	git_tree *acc_tree = NULL, *head_tree = NULL;
+	json_t *acc_modes = NULL, *head_modes = NULL;
+	git_index *idx = NULL;
+	if (ref_id(s, HEAD_REF, &head) != 0 || ref_id(s, ACCEPTED_REF, &acc) != 0) {
+		rc = 0; /* nothing recorded yet */
+		goto out;
+	}
+	struct target acc_t, head_t;
+	target_load(s, &acc, &acc_t);
+	target_load(s, &head, &head_t);
+	acc_tree = acc_t.tree;
+	head_tree = head_t.tree;
+	acc_t.tree = head_t.tree = NULL;
+	acc_modes = acc_t.modes ? acc_t.modes : json_object();
+	head_modes = head_t.modes ? head_t.modes : json_object();
+	if (selected_changes(s, acc_tree, head_tree, paths, npaths, done, err) != 0)
+		goto out;
+	add_mode_changes(acc_modes, head_modes, paths, npaths, done);
+	if (done->len == 0) {
+		rc = 0;
+		goto out;
+	}
+	if (npaths == 0) {
+		rc = move_ref(s, ACCEPTED_REF, &head, &acc, "accept", err);
+		goto out;
+	}
+	git_oid tree_id, commit;
+	if (git_index_new(&idx) != 0 || git_index_read_tree(idx, acc_tree) != 0) {
+		*err = git_err("cannot read the accepted state");
+		goto out;
+	}
+	for (size_t i = 0; i < done->len; i++) {
+		const char *p = done->items[i].path;
+		take_path(idx, head_tree, p);
+		json_t *m = json_object_get(head_modes, p);
+		if (m)
+			json_object_set(acc_modes, p, m);
+		else
+			json_object_del(acc_modes, p);
+	}
+	struct store_meta m = {.kind = "accept", .status = -1};
+	if (git_index_write_tree_to(&tree_id, idx, s->repo) != 0) {
+		*err = git_err("cannot write a tree");
+		goto out;
+	}
+	if (make_commit(s, &tree_id, &acc, &m, acc_modes, &commit, err) != 0)
+		goto out;
+	rc = move_ref(s, ACCEPTED_REF, &commit, &acc, "accept", err);
+out:
+	json_decref(acc_modes);
+	json_decref(head_modes);
+	git_index_free(idx);
+	git_tree_free(acc_tree);
+	git_tree_free(head_tree);
+	store_unlock(s);
+	return rc;
+}
+
+/* ---- putting files back ---------------------------------------------- */
+
+/* Whether what is on disk at rel is what tree t has there (both absent
+ * counts). */
+static bool disk_is(struct store *s, git_tree *t, const char *rel)
+{
+	git_tree_entry *te = NULL;
+	bool in_tree = t && git_tree_entry_bypath(&te, t, rel) == 0 && git_tree_entry_type(te) == GIT_OBJECT_BLOB;
+	char *abs = abs_path(s, rel);
+	struct stat st;
+	bool on_disk = lstat(abs, &st) == 0 && (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode));
+	bool same = false;
+	if (!in_tree || !on_disk) {
+		same = in_tree == on_disk;
+	} else if (git_mode_of(&st) == (uint32_t)git_tree_entry_filemode(te)) {
+		git_oid id;
+		if (S_ISLNK(st.st_mode)) {
+			char target[4096];
+			ssize_t n = readlink(abs, target, sizeof target);
+			same = n >= 0 && git_odb_hash(&id, target, (size_t)n, GIT_OBJECT_BLOB) == 0 &&
+			       git_oid_equal(&id, git_tree_entry_id(te));
+		} else {
+			same = git_odb_hashfile(&id, abs, GIT_OBJECT_BLOB) == 0 && git_oid_equal(&id, git_tree_entry_id(te));
+		}
+	}
+	free(abs);
+	git_tree_entry_free(te);
+	return same;
+}
+
+static int make_parents(struct store *s, const char *rel)
+{
+	char *p = xstrdup(rel);
+	int rc = 0;
+	for (char *slash = strchr(p, '/'); slash && rc == 0; slash = strchr(slash + 1, '/')) {
+		*slash = 0;
+		char *abs = abs_path(s, p);
+		struct stat st;
+		if (lstat(abs, &st) != 0)
+			rc = mkdir(abs, 0755) == 0 || errno == EEXIST ? 0 : -1;
+		else if (!S_ISDIR(st.st_mode))
+			rc = -1;
+		free(abs);
+		*slash = '/';
+	}
+	free(p);
+	return rc;
+}
+
+static void remove_empty_parents(struct store *s, const char *rel)
+{
+	char *p = xstrdup(rel);
+	for (char *slash = strrchr(p, '/'); slash; slash = strrchr(p, '/')) {
+		*slash = 0;
+		char *abs = abs_path(s, p);
+		int r = rmdir(abs);
+		free(abs);
+		if (r != 0)
+			break;
+	}
+	free(p);
+}
+
+/* Makes rel on disk what target tg has there (or removes it). Returns NULL,
+ * or why it could not (static or malloc'd into *owned). */
+static const char *put_back(struct store *s, const struct target *tg, const char *rel, char **owned)
+{
+	git_tree *t = tg->tree;
+	git_tree_entry *te = NULL;
+	bool want = t && git_tree_entry_bypath(&te, t, rel) == 0;
+	char *abs = abs_path(s, rel);
+	const char *why = NULL;
+	struct stat st;
+	bool exists = lstat(abs, &st) == 0;
+	if (!want) {
+		if (exists && S_ISDIR(st.st_mode)) {
+			if (rmdir(abs) != 0)
+				why = "a folder that is not empty is there now";
+		} else if (exists && unlink(abs) != 0) {
+			why = *owned = xasprintf("cannot remove it: %s", strerror(errno));
+		}
+		if (!why)
+			remove_empty_parents(s, rel);
+		goto out;
+	}
+	if (git_tree_entry_type(te) != GIT_OBJECT_BLOB) {
+		why = "a folder in the checkpoint";
+		goto out;
+	}
+	git_blob *blob = NULL;
+	if (git_blob_lookup(&blob, s->repo, git_tree_entry_id(te)) != 0) {
+		why = "its content is no longer in the store";
+		goto out;
+	}
+	if (make_parents(s, rel) != 0) {
+		why = "a file stands where its folder should be";
+		git_blob_free(blob);
+		goto out;
+	}
+	if (exists && S_ISDIR(st.st_mode) && rmdir(abs) != 0) {
+		why = "a folder that is not empty is there now";
+		git_blob_free(blob);
+		goto out;
+	}
+	char *tmp = xasprintf("%s.sbsh-restore-%d", abs, (int)getpid());
+	unlink(tmp);
+	int ok = 0;
+	const char *data = git_blob_rawcontent(blob);
+	size_t len = (size_t)git_blob_rawsize(blob);
+	if (git_tree_entry_filemode(te) == GIT_FILEMODE_LINK) {
+		char *target = xstrndup(data, len);
+		ok = symlink(target, tmp) == 0;
+		free(target);
+	} else {
+		mode_t mode = git_tree_entry_filemode(te) == GIT_FILEMODE_BLOB_EXECUTABLE ? 0755 : 0644;
+		json_t *perm = tg->modes ? json_object_get(tg->modes, rel) : NULL;
+		if (json_is_string(perm)) {
+			unsigned long v = strtoul(json_string_value(perm), NULL, 8);
+			if (v <= 07777)
+				mode = (mode_t)v & 01777; /* never setuid or setgid */
+		}
+		int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode);
+		ok = fd >= 0 && util_write_all(fd, data, len) && fchmod(fd, mode) == 0;
+		if (fd >= 0 && close(fd) != 0)
+			ok = 0;
+	}
+	if (!ok || rename(tmp, abs) != 0) {
+		why = *owned = xasprintf("cannot write it: %s", strerror(errno));
+		unlink(tmp);
+	}
+	free(tmp);
+	git_blob_free(blob);
+out:
+	git_tree_entry_free(te);
+	free(abs);
+	return why;
+}
+
+/* Puts each path of changes back as target has it, unless the disk
+ * differs from head there (and not force); then records a review. */
+static int apply_targets(struct store *s, git_tree *head_tree, struct store_changes *changes,
+                         struct target **targets, bool force, const char *undid, struct store_changes *done,
+                         struct store_changes *skipped, char **err)
+{
+	struct strvec touched;
+	strvec_init(&touched);
+	for (size_t i = 0; i < changes->len; i++) {
+		const char *rel = changes->items[i].path;
+		if (changes->items[i].change == STORE_NOT_KEPT) {
+			store_changes_add(skipped, rel, STORE_NOT_KEPT, "it was not kept: reinstall or rebuild it");
+			continue;
+		}
+		if (!force && !disk_is(s, head_tree, rel)) {
+			store_changes_add(skipped, rel, changes->items[i].change,
+			                  "it changed after it was recorded (another program, an editor): left as it is; --force puts it back anyway");
+			continue;
+		}
+		char *owned = NULL;
+		const char *why = put_back(s, targets[i], rel, &owned);
+		if (why) {
+			store_changes_add(skipped, rel, changes->items[i].change, why);
+		} else {
+			store_changes_add(done, rel, changes->items[i].change, NULL);
+			strvec_push(&touched, rel);
+		}
+		free(owned);
+	}
+	int rc = 0;
+	if (touched.len) {
+		struct store_meta m = {.kind = "review", .status = -1, .undid = undid, .line = undid ? "undo" : "reject"};
+		bool made;
+		char hex[41];
+		rc = store_checkpoint(s, touched.items, touched.len, false, &m, NULL, &made, hex, err);
+	}
+	strvec_free(&touched);
+	return rc;
+}
+
+int store_reject(struct store *s, char *const *paths, size_t npaths, bool force, struct store_changes *done,
+                 struct store_changes *skipped, char **err)
+{
+	if (store_lock(s, err) != 0)
+		return -1;
+	int rc = -1;
+	git_tree *head = ref_tree(s, HEAD_REF);
+	struct target acc = {0};
+	git_oid acc_id;
+	if (ref_id(s, ACCEPTED_REF, &acc_id) == 0)
+		target_load(s, &acc_id, &acc);
+	struct store_changes sel = {0};
+	struct target **targets = NULL;
+	if (!head) {
+		rc = 0;
+		goto out;
+	}
+	if (selected_changes(s, acc.tree, head, paths, npaths, &sel, err) != 0)
+		goto out;
+	/* what only the permissions of differ is not in the trees' diff */
+	add_mode_changes(acc.modes, s->modes, paths, npaths, &sel);
+	targets = xcalloc(sel.len + 1, sizeof *targets);
+	for (size_t i = 0; i < sel.len; i++)
+		targets[i] = &acc;
+	rc = apply_targets(s, head, &sel, targets, force, NULL, done, skipped, err);
+out:
+	free(targets);
+	store_changes_free(&sel);
+	target_free(&acc);
+	git_tree_free(head);
+	store_unlock(s);
+	return rc;
+}
+
+static bool hex_listed(const char *list, const char *hex)
+{
+	size_t n = strlen(hex);
+	for (const char *p = list ? strstr(list, hex) : NULL; p; p = strstr(p + 1, hex))
+		if ((p == list || p[-1] == ' ') && (p[n] == 0 || p[n] == ' '))
+			return true;
+	return false;
+}
+
+int store_undo(struct store *s, unsigned n, const char *session, bool force, struct store_changes *done,
+               struct store_changes *skipped, char **err)
+{
+	if (store_lock(s, err) != 0)
+		return -1;
+	int rc = -1;
+	struct store_entry *log = NULL;
+	size_t nlog = 0;
+	struct store_changes sel = {0};
+	struct strbuf undid;
+	strbuf_init(&undid);
+	struct target **targets = NULL, *parents = NULL;
+	git_tree *head = ref_tree(s, HEAD_REF);
+	if (store_log(s, 0, &log, &nlog, err) != 0)
+		goto out;
+	/* what review checkpoints say was undone already */
+	struct strbuf already;
+	strbuf_init(&already);
+	for (size_t i = 0; i < nlog; i++)
+		if (log[i].undid) {
+			strbuf_adds(&already, log[i].undid);
+			strbuf_addc(&already, ' ');
+		}
+	parents = xcalloc(nlog + 1, sizeof *parents);
+	unsigned picked = 0;
+	for (size_t i = 0; i < nlog && picked < n; i++) {
+		const char *k = log[i].kind;
+		bool undoable = strcmp(k, "line") == 0 || strcmp(k, "between") == 0 || strcmp(k, "end") == 0;
+		if (!undoable || hex_listed(already.data, log[i].hex) || i + 1 >= nlog)
+			continue;
+		if (session && (!log[i].session || strcmp(log[i].session, session) != 0))
+			continue;
+		git_oid id;
+		git_commit *c = NULL;
+		if (git_oid_fromstr(&id, log[i].hex) == 0 && git_commit_lookup(&c, s->repo, &id) == 0 &&
+		    git_commit_parentcount(c) > 0)
+			target_load(s, git_commit_parent_id(c, 0), &parents[i]);
+		git_commit_free(c);
+		picked++;
+		if (undid.len)
+			strbuf_addc(&undid, ' ');
+		strbuf_adds(&undid, log[i].hex);
+		/* newest first: a path's target is its content before the oldest picked change */
+		for (size_t j = 0; j < log[i].changes.len; j++) {
+			const struct store_path_change *pc = &log[i].changes.items[j];
+			size_t at = sel.len;
+			for (size_t k2 = 0; k2 < sel.len; k2++)
+				if (strcmp(sel.items[k2].path, pc->path) == 0)
+					at = k2;
+			if (at == sel.len) {
+				store_changes_add(&sel, pc->path, pc->change, NULL);
+				targets = xreallocarray(targets, sel.len, sizeof *targets);
+			}
+			targets[at] = &parents[i];
+		}
+	}
+	strbuf_free(&already);
+	if (sel.len == 0) {
+		rc = 0;
+		goto out;
+	}
+	rc = apply_targets(s, head, &sel, targets, force, undid.data, done, skipped, err);
+out:
+	for (size_t i = 0; parents && i < nlog; i++)
+		target_free(&parents[i]);
+	free(parents);
+	free(targets);
+	store_entries_free(log, nlog);
+	store_changes_free(&sel);
+	strbuf_free(&undid);
+	git_tree_free(head);
+	store_unlock(s);
+	return rc;
+}
