@@ -343,6 +343,7 @@ void policy_session_end(struct shell *sh)
 	/* The last check, while the caller still waits on us (skipped when
 	 * the shell's own watches saw nothing protected touched). */
 	protect_session_end(p->opts.protect);
+	checkpoint_session_end(p->opts.checkpoints);
 }
 
 void policy_set_opaque(struct shell *sh)

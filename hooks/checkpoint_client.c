@@ -64,3 +64,13 @@ void checkpoint_line_end(struct checkpoint_client *c, const char *text, int stat
 	exchange(c, sb.data, sb.len);
 	strbuf_free(&sb);
 }
+
+void checkpoint_session_end(struct checkpoint_client *c)
+{
+	if (!c || c->fd < 0 || getpid() != c->pid)
+		return;
+	exchange(c, "X", 1);
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -1;
+}

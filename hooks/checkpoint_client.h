@@ -16,4 +16,8 @@ void checkpoint_line_begin(struct checkpoint_client *c);
 /* It ended with status: what it changed is recorded, with its text. */
 void checkpoint_line_end(struct checkpoint_client *c, const char *text, int status);
 
+/* The session ends: what changed after its last line is recorded and, for
+ * an ephemeral session, its changes are undone before this returns. */
+void checkpoint_session_end(struct checkpoint_client *c);
+
 #endif

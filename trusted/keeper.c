@@ -263,6 +263,16 @@ static void client_message(struct keeper *k, size_t i, char *msg)
 		send_text(c->fd, "OK");
 		return;
 	}
+	if (msg[0] == 'X') {
+		/* the session's end, said before it exits: answered once done */
+		int fd = dup(c->fd);
+		client_drop(k, i);
+		if (fd >= 0) {
+			send_text(fd, "K");
+			close(fd);
+		}
+		return;
+	}
 	if (msg[0] == 'B') {
 		checkpoint(k, "between", NULL, c->session, -1, &made, hex, &n);
 		send_text(c->fd, "K");

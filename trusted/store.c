@@ -42,6 +42,7 @@ struct store {
 	json_t *modes;
 	bool modes_changed;
 	git_oid seen_head; /* head as this process last read or wrote it */
+	struct store_changes *pending_notes; /* the checkpoint being made: its not-kept changes */
 	uint64_t files_seen;
 };
 
@@ -376,6 +377,15 @@ static int make_commit(struct store *s, const git_oid *tree_id, const git_oid *p
 		free(path);
 	}
 	json_object_set_new(o, "not_kept", nk);
+	/* what changed but was not kept: the log says so */
+	if (s->pending_notes && s->pending_notes->len) {
+		json_t *notes = json_object();
+		for (size_t i = 0; i < s->pending_notes->len; i++)
+			if (s->pending_notes->items[i].change == STORE_NOT_KEPT)
+				json_object_set_new(notes, s->pending_notes->items[i].path,
+				                    json_string(s->pending_notes->items[i].why ? s->pending_notes->items[i].why : ""));
+		json_object_set_new(o, "not_kept_changes", notes);
+	}
 	json_object_set(o, "modes", modes ? modes : s->modes);
 	char *js = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
 	json_decref(o);
@@ -897,7 +907,10 @@ int store_checkpoint(struct store *s, char *const *dirty, size_t ndirty, bool al
 		goto out;
 	}
 	git_oid commit;
-	if (make_commit(s, &tree_id, have_head ? &head : NULL, meta, NULL, &commit, err) != 0 ||
+	s->pending_notes = &nk;
+	int made_commit = make_commit(s, &tree_id, have_head ? &head : NULL, meta, NULL, &commit, err);
+	s->pending_notes = NULL;
+	if (made_commit != 0 ||
 	    move_ref(s, HEAD_REF, &commit, have_head ? &head : NULL, meta->kind, err) != 0) {
 		store_changes_free(&nk);
 		goto out;
@@ -985,6 +998,11 @@ static void fill_entry(struct store *s, git_commit *c, struct store_entry *e)
 	/* permissions alone: the messages' modes differ */
 	json_t *pmeta = parent ? commit_meta(parent) : NULL;
 	add_mode_changes(json_object_get(pmeta, "modes"), json_object_get(meta, "modes"), NULL, 0, &e->changes);
+	const char *nkey;
+	json_t *nv;
+	json_object_foreach(json_object_get(meta, "not_kept_changes"), nkey, nv) {
+		store_changes_add(&e->changes, nkey, STORE_NOT_KEPT, json_is_string(nv) ? json_string_value(nv) : NULL);
+	}
 	json_decref(pmeta);
 	json_decref(meta);
 	git_tree_free(t);
