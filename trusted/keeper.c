@@ -32,6 +32,7 @@
 struct client {
 	int fd;
 	bool greeted, ephemeral;
+	bool in_line; /* between its B and its E */
 	char *session;
 };
 
@@ -212,13 +213,24 @@ static void send_text(int fd, const char *s)
 	while (r < 0 && errno == EINTR);
 }
 
+/* Whether another session is running a line: what changed since is then
+ * that line's, recorded when it (or the first to end) ends. */
+static bool others_in_line(const struct keeper *k, size_t i)
+{
+	for (size_t j = 0; j < k->nclients; j++)
+		if (j != i && k->clients[j].in_line)
+			return true;
+	return false;
+}
+
 static void client_drop(struct keeper *k, size_t i)
 {
 	struct client *c = &k->clients[i];
 	bool made;
 	char hex[41];
 	size_t n;
-	if (c->greeted)
+	c->in_line = false;
+	if (c->greeted && !others_in_line(k, i))
 		checkpoint(k, "end", NULL, c->session, -1, &made, hex, &n);
 	if (c->ephemeral) {
 		struct store_changes done = {0}, skipped = {0};
@@ -259,7 +271,8 @@ static void client_message(struct keeper *k, size_t i, char *msg)
 		c->ephemeral = strchr(flags, 'e') != NULL;
 		c->greeted = true;
 		/* what changed while no session ran, or since another's last line */
-		checkpoint(k, "start", NULL, NULL, -1, &made, hex, &n);
+		if (!others_in_line(k, i))
+			checkpoint(k, "start", NULL, NULL, -1, &made, hex, &n);
 		send_text(c->fd, "OK");
 		return;
 	}
@@ -274,10 +287,13 @@ static void client_message(struct keeper *k, size_t i, char *msg)
 		return;
 	}
 	if (msg[0] == 'B') {
-		checkpoint(k, "between", NULL, c->session, -1, &made, hex, &n);
+		if (!others_in_line(k, i))
+			checkpoint(k, "between", NULL, c->session, -1, &made, hex, &n);
+		c->in_line = true;
 		send_text(c->fd, "K");
 	} else if (msg[0] == 'E' && msg[1] == ' ') {
 		int status = atoi(msg + 2);
+		c->in_line = false;
 		char *text = strchr(msg, '\n');
 		checkpoint(k, "line", text ? text + 1 : "", c->session, status, &made, hex, &n);
 		char reply[80];
