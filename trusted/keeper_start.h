@@ -9,8 +9,8 @@
 
 /* Connects to the keeper of the project cwd belongs to, starting it when
  * none runs, and greets it. Returns 0, or with *why (malloc'd) -1 (it
- * failed) or -2 (none are made here by design: in / or $HOME, or with a
- * state folder the sandbox may write); then this session makes none. */
+ * failed) or -2 (none are made here by design: in / or $HOME); then this
+ * session makes none. */
 int keeper_start(const char *cwd, bool ephemeral, unsigned idle_s, struct checkpoint_client *out, char **why);
 
 /* The sbsh-keeper program: beside sbsh, or installed (malloc'd), or NULL. */
@@ -19,5 +19,10 @@ char *keeper_program(void);
 /* sbsh --review ARGS (argv[at] is --review): execs sbsh-keeper review.
  * Returns only on failure, with the exit status. */
 int keeper_exec_review(int argc, char **argv, int at);
+
+/* Asks the keeper of the project whose state folder is state whether this
+ * process was made outside the sandbox (it compares what the kernel says
+ * of both). 1 yes, 0 no, -1 no keeper answered. */
+int keeper_probe_outside(const char *state);
 
 #endif

@@ -9,8 +9,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/proc_status.h"
 #include "lib/util.h"
 #include "trusted/keeper.h"
+#include "trusted/keeper_start.h"
 #include "trusted/store.h"
 
 struct review_args {
@@ -215,6 +217,26 @@ static void print_result(const struct review_args *a, const struct store_changes
 	}
 }
 
+/* Why this process may not change the checkpoints, or NULL. The store
+ * is out of the sandbox's reach where the state folder should be; where
+ * it is not (a state folder under /tmp), a process with no_new_privs and
+ * a seccomp filter, as every sandboxed one has, must be vouched for by
+ * the keeper, which compares what the kernel says of both. */
+static const char *inside_sandbox(const char *state, const char *git_dir)
+{
+	if (access(git_dir, F_OK) == 0 && !store_writable(git_dir))
+		return "the checkpoint store cannot be written from here";
+	struct proc_confinement self;
+	if (!proc_confinement_of(0, &self) || !self.no_new_privs || self.seccomp_filters == 0)
+		return NULL;
+	int outside = keeper_probe_outside(state);
+	if (outside == 1)
+		return NULL;
+	return outside == 0 ? "the project's keeper says this process was made inside a sandbox"
+	                    : "this process has no_new_privs and a seccomp filter, as a sandboxed one does, and the "
+	                      "project's keeper cannot be reached from here to vouch for it";
+}
+
 int review_main(int argc, char **argv)
 {
 	struct review_args a;
@@ -240,10 +262,11 @@ int review_main(int argc, char **argv)
 	bool changes_something = strcmp(a.cmd, "accept") == 0 || strcmp(a.cmd, "reject") == 0 ||
 	                         strcmp(a.cmd, "undo") == 0;
 	struct store *s = NULL;
-	if (changes_something && access(git_dir, F_OK) == 0 && !store_writable(git_dir)) {
-		fprintf(stderr, "sbsh: --review %s: refused: the checkpoint store %s cannot be written from here "
-		                "(inside a sandbox, only the human may accept, reject or undo)\n",
-		        a.cmd, git_dir);
+	const char *inside = changes_something ? inside_sandbox(state, git_dir) : NULL;
+	if (inside) {
+		fprintf(stderr, "sbsh: --review %s: refused: %s (only the human, outside the sandbox, may accept, "
+		                "reject or undo)\n",
+		        a.cmd, inside);
 		rc = 1;
 		goto out;
 	}
