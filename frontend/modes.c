@@ -32,7 +32,7 @@ static int run_doctor(struct startup *st, int argc, char **argv, int at, bool mo
 	(void)argc;
 	(void)argv;
 	(void)at;
-	return doctor_main(&st->sandbox, st->config_path, modified);
+	return doctor_main(&st->sandbox, st->config_path, modified, st->no_checkpoints);
 }
 
 /* --approver [--trust-multiplexer]: answers the prompts of every sbsh of

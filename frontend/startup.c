@@ -200,6 +200,7 @@ static void start_checkpoints(struct startup *st)
 {
 	st->checkpoints.fd = -1;
 	st->checkpoints.pid = getpid();
+	st->checkpoints.events = st->events;
 	if (st->no_checkpoints && !st->ephemeral)
 		return;
 	if (prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1) {

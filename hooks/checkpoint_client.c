@@ -4,12 +4,14 @@
 #include "hooks/checkpoint_client.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "lib/events.h"
 #include "lib/util.h"
 
 /* A keeper that stops answering costs this line, not the session. */
@@ -20,8 +22,11 @@ static void lost(struct checkpoint_client *c)
 	c->fd = -1;
 }
 
-static void exchange(struct checkpoint_client *c, const char *msg, size_t len)
+/* Sends msg and waits for the answer (into reply, NUL-terminated; "" when
+ * the keeper is gone). */
+static void exchange(struct checkpoint_client *c, const char *msg, size_t len, char *reply, size_t size)
 {
+	reply[0] = 0;
 	if (!c || c->fd < 0 || getpid() != c->pid)
 		return;
 	ssize_t r;
@@ -36,19 +41,37 @@ static void exchange(struct checkpoint_client *c, const char *msg, size_t len)
 	do
 		r = poll(&p, 1, 120000);
 	while (r < 0 && errno == EINTR);
-	char reply[128];
 	if (r > 0) {
 		do
-			r = recv(c->fd, reply, sizeof reply, 0);
+			r = recv(c->fd, reply, size - 1, 0);
 		while (r < 0 && errno == EINTR);
 	}
-	if (r <= 0)
+	if (r <= 0) {
 		lost(c);
+		return;
+	}
+	reply[r] = 0;
+}
+
+/* "K HEX CHANGED DELETED": a checkpoint was made. */
+static void made(struct checkpoint_client *c, const char *kind, const char *reply, bool tell)
+{
+	char hex[41];
+	unsigned changed = 0, deleted = 0;
+	if (sscanf(reply, "K %40s %u %u", hex, &changed, &deleted) != 3)
+		return;
+	events_checkpoint(c->events, kind, hex, changed, deleted);
+	if (tell && deleted)
+		fprintf(stderr, "sbsh: this line deleted %u file%s the human had accepted; they can bring %s back: "
+		                "sbsh --review undo\n",
+		        deleted, deleted == 1 ? "" : "s", deleted == 1 ? "it" : "them");
 }
 
 void checkpoint_line_begin(struct checkpoint_client *c)
 {
-	exchange(c, "B", 1);
+	char reply[128];
+	exchange(c, "B", 1, reply, sizeof reply);
+	made(c, "between", reply, false);
 }
 
 void checkpoint_line_end(struct checkpoint_client *c, const char *text, int status)
@@ -61,15 +84,18 @@ void checkpoint_line_end(struct checkpoint_client *c, const char *text, int stat
 	/* a packet holds 64 KiB; the record needs only the line's head */
 	size_t n = text ? strlen(text) : 0;
 	strbuf_addmem(&sb, text ? text : "", n > 60000 ? 60000 : n);
-	exchange(c, sb.data, sb.len);
+	char reply[128];
+	exchange(c, sb.data, sb.len, reply, sizeof reply);
 	strbuf_free(&sb);
+	made(c, "line", reply, true);
 }
 
 void checkpoint_session_end(struct checkpoint_client *c)
 {
 	if (!c || c->fd < 0 || getpid() != c->pid)
 		return;
-	exchange(c, "X", 1);
+	char reply[128];
+	exchange(c, "X", 1, reply, sizeof reply);
 	if (c->fd >= 0)
 		close(c->fd);
 	c->fd = -1;

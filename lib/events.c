@@ -162,6 +162,18 @@ void events_line_begin(struct events *ev, const struct node *line)
 	ev->line_text = strbuf_detach(&sb);
 }
 
+void events_checkpoint(struct events *ev, const char *kind, const char *id, unsigned changed, unsigned deleted)
+{
+	if (!ev)
+		return;
+	json_t *o = json_object();
+	json_object_set_new(o, "kind", json_string(kind));
+	json_object_set_new(o, "id", json_string(id));
+	json_object_set_new(o, "changed", json_integer(changed));
+	json_object_set_new(o, "deleted", json_integer(deleted));
+	emit(ev, "checkpoint", o);
+}
+
 void events_line_end(struct events *ev, int status)
 {
 	if (!ev || !ev->line_text || ev->line_pid != getpid())

@@ -32,6 +32,10 @@ void events_command(struct events *ev, char *const *argv, const char *verdict, c
 void events_line_begin(struct events *ev, const struct node *line);
 void events_line_end(struct events *ev, int status);
 
+/* A checkpoint the keeper made at the end of a line (or "between"): its
+ * id, how many paths changed, how many of them it deleted. */
+void events_checkpoint(struct events *ev, const char *kind, const char *id, unsigned changed, unsigned deleted);
+
 /* A protected file put back; origin says what changed it. */
 void events_restore(struct events *ev, const char *path, const char *origin);
 

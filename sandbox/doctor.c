@@ -2,6 +2,7 @@
  * what still escapes it, in plain words or JSON. The doctor applies the
  * sandbox to itself, so what it reports is what a shell here would get. */
 #include "sandbox/doctor.h"
+#include "trusted/keeper_start.h"
 
 #include "sandbox/caches.h"
 #include "sandbox/sandbox.h"
@@ -158,8 +159,10 @@ static bool can_open_tty(void)
 	return true;
 }
 
-int doctor_main(const struct sandbox_config *cfg_in, const char *config_path, bool json)
+int doctor_main(const struct sandbox_config *cfg_in, const char *config_path, bool json, bool no_checkpoints)
 {
+	struct keeper_report kr;
+	keeper_report(no_checkpoints, &kr);
 	struct sandbox_config cfg = *cfg_in;
 	if (cfg.mode == SANDBOX_REQUIRED)
 		cfg.mode = SANDBOX_AUTO; /* report, never refuse */
@@ -265,6 +268,15 @@ int doctor_main(const struct sandbox_config *cfg_in, const char *config_path, bo
 		json_object_set_new(esc, "udp", json_true());
 		json_object_set_new(esc, "metadata_changes", json_true());
 		json_object_set_new(root, "escapes", esc);
+		json_t *cp = json_object();
+		json_object_set_new(cp, "on", json_boolean(kr.on));
+		json_object_set_new(cp, "why_off", kr.why_off ? json_string(kr.why_off) : json_null());
+		json_object_set_new(cp, "project", kr.project ? json_string(kr.project) : json_null());
+		json_object_set_new(cp, "store", kr.store ? json_string(kr.store) : json_null());
+		json_object_set_new(cp, "recorded", json_boolean(kr.recorded));
+		json_object_set_new(cp, "keeper_running", json_boolean(kr.running));
+		json_object_set_new(cp, "warning", kr.warning ? json_string(kr.warning) : json_null());
+		json_object_set_new(root, "checkpoints", cp);
 		json_object_set_new(root, "denial_hints",
 		                    json_string("from sbsh's own redirections and the write targets of known programs (cp, mv, touch, tee, dd of=, -o FILE...); Landlock's audit records are not read"));
 		char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
@@ -303,6 +315,13 @@ int doctor_main(const struct sandbox_config *cfg_in, const char *config_path, bo
 		       : terminal ? "yes, on this terminal"
 		                  : "no (no terminal, no approver)");
 		printf("Config file: %s\n", config_exists ? config_path : "(none)");
+		if (kr.on)
+			printf("Checkpoints: on, project %s, store %s (%s; keeper %s)\n", kr.project, kr.store,
+			       kr.recorded ? "recorded" : "nothing recorded yet", kr.running ? "running" : "not running");
+		else
+			printf("Checkpoints: off: %s\n", kr.why_off);
+		if (kr.warning)
+			printf("  warning: %s\n", kr.warning);
 		printf("\nWhat still escapes:\n");
 		printf("  UDP (name lookups, QUIC) is never cut\n");
 		printf("  chmod, timestamps and extended attributes outside the sandbox\n");
@@ -323,5 +342,6 @@ int doctor_main(const struct sandbox_config *cfg_in, const char *config_path, bo
 	sandbox_caches_free(&caches);
 	if (cfg.mode != SANDBOX_OFF)
 		sandbox_state_free(&st);
+	keeper_report_free(&kr);
 	return 0;
 }

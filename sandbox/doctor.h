@@ -9,6 +9,6 @@ struct sandbox_config;
 
 /* Prints the report for cfg (config_path: the config file read, or NULL),
  * in plain words or as JSON. Returns the exit status. */
-int doctor_main(const struct sandbox_config *cfg, const char *config_path, bool json);
+int doctor_main(const struct sandbox_config *cfg, const char *config_path, bool json, bool no_checkpoints);
 
 #endif

@@ -181,11 +181,12 @@ static void drain_inotify(struct keeper *k)
 
 /* Records what changed, if anything. *made and hex say what was made. */
 static int checkpoint(struct keeper *k, const char *kind, const char *line, const char *session, int status,
-                      bool *made, char hex[41], size_t *nchanged)
+                      bool *made, char hex[41], size_t *nchanged, size_t *ndeleted)
 {
 	drain_inotify(k);
 	*made = false;
 	*nchanged = 0;
+	size_t deleted_accepted = 0;
 	bool all = k->all_dirty || k->watch_failed;
 	if (!all && k->dirty.len == 0)
 		return 0;
@@ -198,6 +199,11 @@ static int checkpoint(struct keeper *k, const char *kind, const char *line, cons
 		free(err);
 	}
 	*nchanged = changed.len;
+	for (size_t i = 0; i < changed.len; i++)
+		if (changed.items[i].change == STORE_DELETED && store_accepted_has(k->store, changed.items[i].path))
+			deleted_accepted++;
+	if (ndeleted)
+		*ndeleted = deleted_accepted;
 	store_changes_free(&changed);
 	strvec_free(&k->dirty);
 	strvec_init(&k->dirty);
@@ -231,7 +237,7 @@ static void client_drop(struct keeper *k, size_t i)
 	size_t n;
 	c->in_line = false;
 	if (c->greeted && !others_in_line(k, i))
-		checkpoint(k, "end", NULL, c->session, -1, &made, hex, &n);
+		checkpoint(k, "end", NULL, c->session, -1, &made, hex, &n, NULL);
 	if (c->ephemeral) {
 		struct store_changes done = {0}, skipped = {0};
 		char *err = NULL;
@@ -277,7 +283,7 @@ static void client_message(struct keeper *k, size_t i, char *msg)
 		c->greeted = true;
 		/* what changed while no session ran, or since another's last line */
 		if (!others_in_line(k, i))
-			checkpoint(k, "start", NULL, NULL, -1, &made, hex, &n);
+			checkpoint(k, "start", NULL, NULL, -1, &made, hex, &n, NULL);
 		send_text(c->fd, "OK");
 		return;
 	}
@@ -293,17 +299,23 @@ static void client_message(struct keeper *k, size_t i, char *msg)
 	}
 	if (msg[0] == 'B') {
 		if (!others_in_line(k, i))
-			checkpoint(k, "between", NULL, c->session, -1, &made, hex, &n);
+			checkpoint(k, "between", NULL, c->session, -1, &made, hex, &n, NULL);
 		c->in_line = true;
-		send_text(c->fd, "K");
+		char reply[96];
+		if (made)
+			snprintf(reply, sizeof reply, "K %s %zu 0", hex, n);
+		else
+			snprintf(reply, sizeof reply, "K");
+		send_text(c->fd, reply);
 	} else if (msg[0] == 'E' && msg[1] == ' ') {
 		int status = atoi(msg + 2);
 		c->in_line = false;
 		char *text = strchr(msg, '\n');
-		checkpoint(k, "line", text ? text + 1 : "", c->session, status, &made, hex, &n);
-		char reply[80];
+		size_t deleted = 0;
+		checkpoint(k, "line", text ? text + 1 : "", c->session, status, &made, hex, &n, &deleted);
+		char reply[96];
 		if (made)
-			snprintf(reply, sizeof reply, "K %s %zu", hex, n);
+			snprintf(reply, sizeof reply, "K %s %zu %zu", hex, n, deleted);
 		else
 			snprintf(reply, sizeof reply, "K");
 		send_text(c->fd, reply);
@@ -350,7 +362,7 @@ int keeper_serve(const char *root, const char *state_dir, int ready_fd, unsigned
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 
-	char *lock = xasprintf("%s/keeper.lock", state_dir);
+	char *lock = xasprintf("%s/keeper-" KEEPER_PROTOCOL ".lock", state_dir);
 	int lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	free(lock);
 	if (lock_fd < 0 || flock(lock_fd, LOCK_EX | LOCK_NB) != 0) {
@@ -379,10 +391,10 @@ int keeper_serve(const char *root, const char *state_dir, int ready_fd, unsigned
 	bool made;
 	char hex[41];
 	size_t n;
-	if (checkpoint(&k, "start", NULL, NULL, -1, &made, hex, &n) != 0)
+	if (checkpoint(&k, "start", NULL, NULL, -1, &made, hex, &n, NULL) != 0)
 		return 1;
 
-	char *sock = xasprintf("%s/keeper.sock", state_dir);
+	char *sock = xasprintf("%s/keeper-" KEEPER_PROTOCOL ".sock", state_dir);
 	struct sockaddr_un addr;
 	if (!approver_fill_address(&addr, sock)) {
 		fprintf(stderr, "sbsh-keeper: %s: path too long\n", sock);
@@ -447,7 +459,7 @@ int keeper_serve(const char *root, const char *state_dir, int ready_fd, unsigned
 	while (k.nclients)
 		client_drop(&k, k.nclients - 1);
 	if (!k.root_gone)
-		checkpoint(&k, "end", NULL, NULL, -1, &made, hex, &n);
+		checkpoint(&k, "end", NULL, NULL, -1, &made, hex, &n, NULL);
 	store_close(k.store);
 	for (size_t i = 0; i < k.nwd; i++)
 		free(k.wd_path[i]);

@@ -4,8 +4,9 @@
  * libgit2; the shell side only speaks its protocol (keeper_proto below,
  * hooks/checkpoint_client.c) and starts it (trusted/keeper_start.c).
  *
- * The protocol, on a SOCK_SEQPACKET socket (keeper.sock beside the store),
- * one message per packet, text:
+ * The protocol, on a SOCK_SEQPACKET socket (beside the store),
+ * one message per packet, text (answers "K HEX CHANGED DELETED" when a
+ * checkpoint was made, DELETED counting files the accepted state had):
  *   H SESSION FLAGS   hello, sent before confinement; FLAGS "-" or "e"
  *                     (ephemeral: the session's checkpoints are undone when
  *                     it ends). Answer "OK" or "NO why".
@@ -14,9 +15,15 @@
  *   E STATUS\nTEXT    the line ended. Answer "K" or "K HEX N" (a checkpoint
  *                     of N changed paths was made).
  * When the session's socket closes, what changed after its last line is
- * recorded as "end". */
+ * recorded as "end".
+ *
+ * The socket is keeper-N.sock, N the protocol's version: a keeper left
+ * running by an older sbsh keeps serving its sessions, and a newer sbsh
+ * starts its own. */
 #ifndef SBSH_KEEPER_H
 #define SBSH_KEEPER_H
+
+#define KEEPER_PROTOCOL "2"
 
 #include <stdbool.h>
 

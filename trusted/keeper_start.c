@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -18,6 +19,7 @@
 
 #include "lib/util.h"
 #include "trusted/approver_socket.h"
+#include "sandbox/sandbox.h"
 #include "trusted/baseline.h"
 #include "trusted/keeper.h"
 
@@ -92,7 +94,7 @@ char *keeper_program(void)
 
 static int connect_keeper(const char *state)
 {
-	char *sock = xasprintf("%s/keeper.sock", state);
+	char *sock = xasprintf("%s/keeper-" KEEPER_PROTOCOL ".sock", state);
 	int fd = approver_connect_path(sock);
 	free(sock);
 	return fd;
@@ -282,4 +284,50 @@ int keeper_probe_outside(const char *state)
 	if (!answered)
 		return -1;
 	return strncmp(reply, "OK", 2) == 0 ? 1 : 0;
+}
+
+void keeper_report(bool off, struct keeper_report *out)
+{
+	memset(out, 0, sizeof *out);
+	char *cwd = getcwd(NULL, 0);
+	out->project = cwd ? keeper_project_root(cwd) : NULL;
+	free(cwd);
+	char *state = out->project ? keeper_state_dir(out->project) : NULL;
+	if (off)
+		out->why_off = xstrdup("turned off (--no-checkpoints or checkpoints = off)");
+	else if (prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1)
+		out->why_off = xstrdup("inside a sandbox: the outer session records the lines");
+	else if (!out->project)
+		out->why_off = xstrdup("not in a project (/ or $HOME itself)");
+	else if (!state)
+		out->why_off = xstrdup("no state folder ($HOME and XDG_STATE_HOME unset)");
+	else {
+		char *program = keeper_program();
+		if (!program)
+			out->why_off = xstrdup("sbsh-keeper is not installed beside sbsh");
+		free(program);
+	}
+	out->on = out->why_off == NULL;
+	if (state) {
+		out->store = xasprintf("%s/store.git", state);
+		out->recorded = access(out->store, F_OK) == 0;
+		int fd = connect_keeper(state);
+		out->running = fd >= 0;
+		if (fd >= 0)
+			close(fd);
+		const char *shared = sandbox_shared_folder(state);
+		if (shared)
+			out->warning = xasprintf("the store is in %s, which every sandboxed session may write: "
+			                         "set XDG_STATE_HOME outside it",
+			                         shared);
+	}
+	free(state);
+}
+
+void keeper_report_free(struct keeper_report *r)
+{
+	free(r->why_off);
+	free(r->project);
+	free(r->store);
+	free(r->warning);
 }

@@ -20,6 +20,18 @@ char *keeper_program(void);
  * Returns only on failure, with the exit status. */
 int keeper_exec_review(int argc, char **argv, int at);
 
+/* What --doctor says of the checkpoints here (strings malloc'd or NULL). */
+struct keeper_report {
+	bool on;
+	char *why_off;  /* when not on */
+	char *project, *store;
+	bool recorded;  /* the store exists */
+	bool running;   /* a keeper answers */
+	char *warning;  /* e.g. a state folder the sandbox can write */
+};
+void keeper_report(bool off, struct keeper_report *out);
+void keeper_report_free(struct keeper_report *r);
+
 /* Asks the keeper of the project whose state folder is state whether this
  * process was made outside the sandbox (it compares what the kernel says
  * of both). 1 yes, 0 no, -1 no keeper answered. */

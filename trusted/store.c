@@ -945,6 +945,16 @@ out:
 	return rc;
 }
 
+bool store_accepted_has(struct store *s, const char *rel)
+{
+	git_tree *acc = ref_tree(s, ACCEPTED_REF);
+	git_tree_entry *te = NULL;
+	bool has = acc && git_tree_entry_bypath(&te, acc, rel) == 0 && git_tree_entry_type(te) == GIT_OBJECT_BLOB;
+	git_tree_entry_free(te);
+	git_tree_free(acc);
+	return has;
+}
+
 int store_prune(struct store *s, char **err)
 {
 	(void)s;

@@ -89,6 +89,9 @@ int store_checkpoint(struct store *s, char *const *dirty, size_t ndirty, bool al
                      const struct store_meta *meta, struct store_changes *changed, bool *made,
                      char out_hex[41], char **err);
 
+/* Whether the accepted state has a file or link at rel. */
+bool store_accepted_has(struct store *s, const char *rel);
+
 /* Drops the oldest checkpoints past the limits (never the accepted state
  * or what it needs), by rewriting head's chain from the oldest one kept;
  * returns how many were dropped, or -1. */
