@@ -371,6 +371,7 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 		st->protect.broker_fd = -1;
 	}
 	st->protect.shell.pid = getpid();
+	st->checkpoints.pid = getpid(); /* the shell: protect_start may have forked it */
 	/* A job that detaches itself (a double fork, `(cmd &)`) would go to
 	 * init, out of the warden's sight, and could plant a hook after the
 	 * session. Headless, the shell adopts such orphans (the broker does,

@@ -379,6 +379,7 @@ int keeper_serve(const char *root, const char *state_dir, int ready_fd, unsigned
 		fprintf(stderr, "sbsh-keeper: %s\n", err);
 		return 1;
 	}
+	store_own_index(k.store);
 	k.inotify = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	if (k.inotify < 0) {
 		fprintf(stderr, "sbsh-keeper: inotify: %s\n", strerror(errno));
@@ -447,6 +448,9 @@ int keeper_serve(const char *root, const char *state_dir, int ready_fd, unsigned
 			accept_client(&k);
 			last_use = util_now_ms();
 		}
+		/* the stat cache is saved when the sessions pause, not per line */
+		if (r == 0)
+			store_save_index(k.store);
 		if (k.nclients == 0 && util_now_ms() - last_use > (int64_t)idle_s * 1000)
 			break;
 		struct stat st;

@@ -289,9 +289,9 @@ int review_main(int argc, char **argv)
 		}
 		strvec_push_owned(&rel, r);
 	}
-	struct store_changes done = {0}, skipped = {0};
+	struct store_changes done = {0}, skipped = {0}, not_kept = {0};
 	if (strcmp(a.cmd, "status") == 0) {
-		if (store_status(s, &done, &skipped, &err) != 0)
+		if (store_status(s, &done, &skipped, &not_kept, &err) != 0)
 			rc = 1;
 		else if (a.json) {
 			json_t *o = json_object();
@@ -299,6 +299,7 @@ int review_main(int argc, char **argv)
 			json_object_set_new(o, "store", json_string(git_dir));
 			json_object_set_new(o, "changes", changes_json(&done));
 			json_object_set_new(o, "unrecorded", changes_json(&skipped));
+			json_object_set_new(o, "not_kept", changes_json(&not_kept));
 			print_json(o);
 		} else {
 			printf("project %s\n", root);
@@ -311,6 +312,10 @@ int review_main(int argc, char **argv)
 			if (skipped.len) {
 				printf("on disk but not recorded yet (a line still running, an editor):\n");
 				print_changes(&skipped, here_rel, "");
+			}
+			if (not_kept.len) {
+				printf("not kept (undo and reject cannot bring these back):\n");
+				print_changes(&not_kept, here_rel, "");
 			}
 		}
 	} else if (strcmp(a.cmd, "log") == 0) {
@@ -398,6 +403,7 @@ int review_main(int argc, char **argv)
 		fprintf(stderr, "sbsh: --review %s: %s\n", a.cmd, err);
 	store_changes_free(&done);
 	store_changes_free(&skipped);
+	store_changes_free(&not_kept);
 	strvec_free(&rel);
 out:
 	store_close(s);

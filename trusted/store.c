@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <git2.h>
+#include <git2/sys/mempack.h>
+#include <git2/sys/odb_backend.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +29,12 @@ struct decision {
 
 struct store {
 	git_repository *repo;
+	/* The same repository with an in-memory object store in front: a
+	 * walk writing thousands of objects makes one pack of them instead of
+	 * as many loose files (flush_bulk), and a status writes nothing. */
+	git_repository *bulk;
+	git_odb_backend *mempack;
+	git_repository *w; /* where objects are written now: repo or bulk */
 	git_repository *project; /* the project's own repository, for its ignore rules, or NULL */
 	git_index *index;
 	char *git_dir, *root, *index_path;
@@ -43,6 +51,11 @@ struct store {
 	bool modes_changed;
 	git_oid seen_head; /* head as this process last read or wrote it */
 	struct store_changes *pending_notes; /* the checkpoint being made: its not-kept changes */
+	/* The keeper owns the stat cache (sbsh.index, saved now and then and
+	 * at its exit, with sbsh.index.head naming the checkpoint it mirrors);
+	 * everyone else works on an index made from head's tree. */
+	bool owns_index, index_dirty, have_index_head;
+	git_oid index_head;
 	uint64_t files_seen;
 };
 
@@ -107,6 +120,57 @@ static bool rel_within(const char *rel, const char *prefix)
 
 static int ref_id(struct store *s, const char *name, git_oid *out);
 static void load_not_kept(struct store *s);
+static git_tree *commit_tree(struct store *s, const git_oid *commit_id);
+static int diff_trees(struct store *s, git_tree *a, git_tree *b, char *const *paths, size_t npaths, git_diff **out);
+
+/* The index becomes commit's tree, without stat: each file is read again
+ * when next looked at. */
+static void reset_index_to(struct store *s, const git_oid *commit)
+{
+	git_index_clear(s->index);
+	git_tree *t = commit_tree(s, commit);
+	if (t)
+		git_index_read_tree(s->index, t);
+	git_tree_free(t);
+	git_oid_cpy(&s->index_head, commit);
+	s->have_index_head = true;
+	s->index_dirty = true;
+}
+
+/* The keeper's index follows head where someone else moved it: the paths
+ * that differ take head's content, without stat. */
+static void resync_index(struct store *s, const git_oid *head)
+{
+	git_tree *old = s->have_index_head ? commit_tree(s, &s->index_head) : NULL;
+	git_tree *now = commit_tree(s, head);
+	git_diff *d = NULL;
+	if (!old || !now || diff_trees(s, old, now, NULL, 0, &d) != 0) {
+		git_tree_free(old);
+		git_tree_free(now);
+		reset_index_to(s, head);
+		return;
+	}
+	size_t n = git_diff_num_deltas(d);
+	for (size_t i = 0; i < n; i++) {
+		const git_diff_delta *dd = git_diff_get_delta(d, i);
+		if (dd->status == GIT_DELTA_DELETED) {
+			git_index_remove(s->index, dd->old_file.path, 0);
+			continue;
+		}
+		git_index_entry e;
+		memset(&e, 0, sizeof e);
+		e.path = dd->new_file.path;
+		e.mode = dd->new_file.mode;
+		git_oid_cpy(&e.id, &dd->new_file.id);
+		git_index_add(s->index, &e);
+	}
+	git_diff_free(d);
+	git_tree_free(old);
+	git_tree_free(now);
+	git_oid_cpy(&s->index_head, head);
+	s->have_index_head = true;
+	s->index_dirty = true;
+}
 
 /* ---- the lock -------------------------------------------------------- */
 
@@ -121,12 +185,17 @@ static int store_lock(struct store *s, char **err)
 			return -1;
 		}
 	}
-	/* Someone else may have moved head and rewritten the index. */
-	if (git_index_read(s->index, 0) != 0) {
-		git_index_clear(s->index);
-	}
 	git_oid head;
-	if (ref_id(s, HEAD_REF, &head) == 0 && !git_oid_equal(&head, &s->seen_head))
+	if (ref_id(s, HEAD_REF, &head) != 0) {
+		git_index_clear(s->index);
+		return 0;
+	}
+	/* The review, or another process, may have moved head. */
+	if (!s->owns_index)
+		reset_index_to(s, &head);
+	else if (!s->have_index_head || !git_oid_equal(&s->index_head, &head))
+		resync_index(s, &head);
+	if (!git_oid_equal(&head, &s->seen_head))
 		load_not_kept(s);
 	return 0;
 }
@@ -214,9 +283,21 @@ struct store *store_open(const char *git_dir, const char *root, const struct sto
 		store_close(s);
 		return NULL;
 	}
+	s->w = s->repo;
+	git_odb *odb = NULL;
+	if (git_repository_open_bare(&s->bulk, git_dir) == 0 && git_repository_odb(&odb, s->bulk) == 0 &&
+	    git_mempack_new(&s->mempack) == 0 && git_odb_add_backend(odb, s->mempack, 1000) != 0) {
+		s->mempack->free(s->mempack);
+		s->mempack = NULL;
+	}
+	git_odb_free(odb);
+	if (!s->mempack) {
+		git_repository_free(s->bulk);
+		s->bulk = NULL;
+	}
 	s->index_path = xasprintf("%s/sbsh.index", git_dir);
-	if (git_index_open(&s->index, s->index_path) != 0) {
-		*err = git_err("cannot open the store's index");
+	if (git_index_new(&s->index) != 0) {
+		*err = git_err("cannot make an index");
 		store_close(s);
 		return NULL;
 	}
@@ -228,11 +309,51 @@ struct store *store_open(const char *git_dir, const char *root, const struct sto
 	return s;
 }
 
+int store_own_index(struct store *s)
+{
+	git_index *file = NULL;
+	if (git_index_open(&file, s->index_path) != 0)
+		return -1;
+	git_index_free(s->index);
+	s->index = file;
+	s->owns_index = true;
+	char *head_path = xasprintf("%s.head", s->index_path);
+	size_t text_len = 0;
+	char *text = util_read_file(head_path, 0, 64, &text_len);
+	free(head_path);
+	s->have_index_head = text && git_oid_fromstrp(&s->index_head, text) == 0 && git_index_entrycount(s->index) > 0;
+	free(text);
+	return 0;
+}
+
+void store_save_index(struct store *s)
+{
+	if (!s->owns_index || !s->index_dirty || !s->have_index_head)
+		return;
+	if (git_index_write(s->index) != 0)
+		return;
+	char hex[GIT_OID_HEXSZ + 2];
+	git_oid_tostr(hex, sizeof hex, &s->index_head);
+	strcat(hex, "\n");
+	char *head_path = xasprintf("%s.head", s->index_path);
+	char *tmp = xasprintf("%s.tmp", head_path);
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd >= 0 && util_write_all(fd, hex, strlen(hex)) && close(fd) == 0)
+		rename(tmp, head_path);
+	else if (fd >= 0)
+		close(fd);
+	free(tmp);
+	free(head_path);
+	s->index_dirty = false;
+}
+
 void store_close(struct store *s)
 {
 	if (!s)
 		return;
+	store_save_index(s);
 	git_index_free(s->index);
+	git_repository_free(s->bulk); /* frees the mempack it owns */
 	git_repository_free(s->repo);
 	git_repository_free(s->project);
 	if (s->lock_fd >= 0)
@@ -349,7 +470,7 @@ static int make_commit(struct store *s, const git_oid *tree_id, const git_oid *p
 	git_commit *par = NULL;
 	git_signature *sig = NULL;
 	int rc = -1;
-	if (git_tree_lookup(&tree, s->repo, tree_id) != 0 || (parent && git_commit_lookup(&par, s->repo, parent) != 0)) {
+	if (git_tree_lookup(&tree, s->w, tree_id) != 0 || (parent && git_commit_lookup(&par, s->w, parent) != 0)) {
 		*err = git_err("cannot read the store");
 		goto out;
 	}
@@ -402,7 +523,7 @@ static int make_commit(struct store *s, const git_oid *tree_id, const git_oid *p
 	strbuf_addc(&msg, '\n');
 	free(js);
 	const git_commit *parents[1] = {par};
-	if (git_commit_create(out, s->repo, NULL, sig, sig, NULL, msg.data, tree, par ? 1 : 0, parents) != 0)
+	if (git_commit_create(out, s->w, NULL, sig, sig, NULL, msg.data, tree, par ? 1 : 0, parents) != 0)
 		*err = git_err("cannot write a checkpoint");
 	else
 		rc = 0;
@@ -579,6 +700,56 @@ static uint32_t git_mode_of(const struct stat *st)
 	return (st->st_mode & 0111) ? GIT_FILEMODE_BLOB_EXECUTABLE : GIT_FILEMODE_BLOB;
 }
 
+/* From now on objects go to memory, to be written as one pack. */
+static void start_bulk(struct store *s)
+{
+	if (s->bulk)
+		s->w = s->bulk;
+}
+
+static void drop_bulk(struct store *s)
+{
+	if (s->w == s->bulk && s->mempack)
+		git_mempack_reset(s->mempack);
+	s->w = s->repo;
+}
+
+/* Writes what is in memory as one pack in the store. */
+static int flush_bulk(struct store *s, char **err)
+{
+	if (s->w != s->bulk || !s->mempack)
+		return 0;
+	git_buf pack = {0};
+	git_odb *odb = NULL, *bulk_odb = NULL;
+	git_odb_writepack *wp = NULL;
+	git_indexer_progress stats;
+	memset(&stats, 0, sizeof stats);
+	int rc = -1;
+	if (git_mempack_dump(&pack, s->bulk, s->mempack) != 0 || git_repository_odb(&odb, s->repo) != 0) {
+		*err = git_err("cannot pack the checkpoint");
+		goto out;
+	}
+	/* a pack of no objects is a 12-byte header and a 20-byte sum */
+	if (pack.size > 32 && (git_odb_write_pack(&wp, odb, NULL, NULL) != 0 || wp->append(wp, pack.ptr, pack.size, &stats) != 0 ||
+	                       wp->commit(wp, &stats) != 0)) {
+		*err = git_err("cannot write the checkpoint's pack");
+		goto out;
+	}
+	git_odb_refresh(odb);
+	if (git_repository_odb(&bulk_odb, s->bulk) == 0)
+		git_odb_refresh(bulk_odb);
+	rc = 0;
+out:
+	if (wp)
+		wp->free(wp);
+	git_odb_free(odb);
+	git_odb_free(bulk_odb);
+	git_buf_dispose(&pack);
+	git_mempack_reset(s->mempack);
+	s->w = s->repo;
+	return rc;
+}
+
 /* Records one file or link from its stat. Returns 0, or -1 with *err. */
 static int update_file(struct store *s, const char *rel, const struct stat *st, char **err)
 {
@@ -618,9 +789,9 @@ static int update_file(struct store *s, const char *rel, const struct stat *st, 
 	if (S_ISLNK(st->st_mode)) {
 		char target[4096];
 		ssize_t n = readlink(abs, target, sizeof target);
-		if (n >= 0 && git_blob_create_from_buffer(&e.id, s->repo, target, (size_t)n) == 0)
+		if (n >= 0 && git_blob_create_from_buffer(&e.id, s->w, target, (size_t)n) == 0)
 			rc = 0;
-	} else if (git_blob_create_from_disk(&e.id, s->repo, abs) == 0) {
+	} else if (git_blob_create_from_disk(&e.id, s->w, abs) == 0) {
 		rc = 0;
 	}
 	free(abs);
@@ -788,6 +959,7 @@ static int refresh_path(struct store *s, const char *rel, char **err)
 			return 0;
 		}
 		git_index_remove(s->index, rel, 0); /* a file that became a folder */
+		start_bulk(s);
 		s->files_seen = 0;
 		int rc = walk(s, rel, 0, err);
 		drop_stale(s, rel);
@@ -872,16 +1044,14 @@ int store_checkpoint(struct store *s, char *const *dirty, size_t ndirty, bool al
 		*err = git_err("the store's head is unreadable");
 		goto out;
 	}
-	/* An index lost (or never saved) starts from head's tree: its files
-	 * are read once more. */
-	if (head_tree && git_index_entrycount(s->index) == 0)
-		git_index_read_tree(s->index, head_tree);
 	struct store_changes nk = {0};
 	s->nk_changes = &nk;
 	s->not_kept_changed = false;
 	s->modes_changed = false;
 	s->files_seen = 0;
 	int r = 0;
+	if (all || !have_head || ndirty > 64)
+		start_bulk(s);
 	if (all || !have_head) {
 		r = refresh_path(s, "", err);
 	} else {
@@ -891,17 +1061,23 @@ int store_checkpoint(struct store *s, char *const *dirty, size_t ndirty, bool al
 	s->nk_changes = NULL;
 	if (r != 0) {
 		store_changes_free(&nk);
-		git_index_read(s->index, 1); /* what was half done is dropped */
+		if (have_head)
+			reset_index_to(s, &head); /* what was half done is dropped */
+		drop_bulk(s);
 		goto out;
 	}
-	if (git_index_write_tree_to(&tree_id, s->index, s->repo) != 0) {
+	if (git_index_write_tree_to(&tree_id, s->index, s->w) != 0) {
 		*err = git_err("cannot write a tree");
 		store_changes_free(&nk);
+		if (have_head)
+			reset_index_to(s, &head);
+		drop_bulk(s);
 		goto out;
 	}
 	bool same = head_tree && git_oid_equal(&tree_id, git_tree_id(head_tree));
 	if (same && !s->not_kept_changed && !s->modes_changed) {
-		git_index_write(s->index);
+		drop_bulk(s); /* every object of head's tree is in the store already */
+		s->index_dirty = true; /* stats refreshed */
 		store_changes_free(&nk);
 		rc = 0;
 		goto out;
@@ -910,15 +1086,22 @@ int store_checkpoint(struct store *s, char *const *dirty, size_t ndirty, bool al
 	s->pending_notes = &nk;
 	int made_commit = make_commit(s, &tree_id, have_head ? &head : NULL, meta, NULL, &commit, err);
 	s->pending_notes = NULL;
+	if (made_commit == 0)
+		made_commit = flush_bulk(s, err);
 	if (made_commit != 0 ||
 	    move_ref(s, HEAD_REF, &commit, have_head ? &head : NULL, meta->kind, err) != 0) {
 		store_changes_free(&nk);
+		if (have_head)
+			reset_index_to(s, &head);
+		drop_bulk(s);
 		goto out;
 	}
+	git_oid_cpy(&s->index_head, &commit);
+	s->have_index_head = true;
+	s->index_dirty = true;
 	git_oid acc;
 	if (ref_id(s, ACCEPTED_REF, &acc) != 0)
 		move_ref(s, ACCEPTED_REF, &commit, NULL, "first sight", err);
-	git_index_write(s->index);
 	if (changed) {
 		git_tree *new_tree = commit_tree(s, &commit);
 		git_diff *d = NULL;
@@ -1051,7 +1234,8 @@ int store_log(struct store *s, size_t max, struct store_entry **out, size_t *n, 
 
 /* ---- status and diff --------------------------------------------------- */
 
-int store_status(struct store *s, struct store_changes *out, struct store_changes *unrecorded, char **err)
+int store_status(struct store *s, struct store_changes *out, struct store_changes *unrecorded,
+                 struct store_changes *not_kept, char **err)
 {
 	git_tree *acc = ref_tree(s, ACCEPTED_REF), *head = ref_tree(s, HEAD_REF);
 	int rc = -1;
@@ -1072,32 +1256,39 @@ int store_status(struct store *s, struct store_changes *out, struct store_change
 	add_mode_changes(at.modes, ht.modes, NULL, 0, out);
 	target_free(&at);
 	target_free(&ht);
-	/* what is on disk against head: the walk runs on the store's index,
-	 * which is then reloaded unchanged (no checkpoint is made) */
-	for (size_t i = 0; i < s->not_kept.len; i++) {
+	for (size_t i = 0; not_kept && i < s->not_kept.len; i++) {
 		char *e = xstrdup(s->not_kept.items[i]);
 		char *sep = strchr(e, '\x1f');
 		*sep = 0;
-		store_changes_add(out, e, STORE_NOT_KEPT, sep + 1);
+		store_changes_add(not_kept, e, STORE_NOT_KEPT, sep + 1);
 		free(e);
 	}
+	/* What is on disk against head: a walk with the keeper's stat cache
+	 * when it saved one (its entries say what a file held at that stat,
+	 * whichever checkpoint it mirrors), read and thrown away. */
 	if (unrecorded) {
 		if (store_lock(s, err) != 0)
 			goto out;
-		if (head && git_index_entrycount(s->index) == 0)
-			git_index_read_tree(s->index, head);
+		git_index *mine = s->index, *file = NULL;
+		if (git_index_open(&file, s->index_path) == 0 && git_index_entrycount(file) > 0)
+			s->index = file;
 		s->files_seen = 0;
 		char *werr = NULL;
 		git_oid tid;
 		git_tree *now = NULL;
-		if (refresh_path(s, "", &werr) == 0 && git_index_write_tree_to(&tid, s->index, s->repo) == 0 &&
-		    git_tree_lookup(&now, s->repo, &tid) == 0 && diff_trees(s, head, now, NULL, 0, &d) == 0)
+		start_bulk(s);
+		if (refresh_path(s, "", &werr) == 0 && git_index_write_tree_to(&tid, s->index, s->w) == 0 &&
+		    git_tree_lookup(&now, s->w, &tid) == 0 && git_diff_tree_to_tree(&d, s->w, head, now, NULL) == 0)
 			changes_of_diff(d, unrecorded);
 		free(werr);
 		git_diff_free(d);
 		d = NULL;
 		git_tree_free(now);
-		git_index_read(s->index, 1);
+		drop_bulk(s); /* a status records nothing */
+		s->index = mine;
+		git_index_free(file);
+		if (head)
+			reset_index_to(s, &head_id);
 		store_unlock(s);
 	}
 	rc = 0;

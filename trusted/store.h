@@ -92,6 +92,11 @@ int store_checkpoint(struct store *s, char *const *dirty, size_t ndirty, bool al
 /* Whether the accepted state has a file or link at rel. */
 bool store_accepted_has(struct store *s, const char *rel);
 
+/* The keeper's: the stat cache is its own, loaded from sbsh.index and
+ * saved by store_save_index (now and then, and by store_close). */
+int store_own_index(struct store *s);
+void store_save_index(struct store *s);
+
 /* Drops the oldest checkpoints past the limits (never the accepted state
  * or what it needs), by rewriting head's chain from the oldest one kept;
  * returns how many were dropped, or -1. */
@@ -113,9 +118,10 @@ int store_log(struct store *s, size_t max, struct store_entry **out, size_t *n, 
 
 /* What differs between the accepted state and head (*out), and what on
  * disk differs from head (*unrecorded, may be NULL: a line still running,
- * an editor, an agent tool's edit after its last line). */
+ * an editor, an agent tool's edit after its last line), and what is not
+ * kept now (*not_kept, may be NULL). */
 int store_status(struct store *s, struct store_changes *out, struct store_changes *unrecorded,
-                 char **err);
+                 struct store_changes *not_kept, char **err);
 
 /* A unified diff between the accepted state and head of paths (all when
  * npaths is 0); binary files are named, not dumped. With files not NULL,
