@@ -192,8 +192,14 @@ int keeper_start(const char *cwd, bool ephemeral, unsigned idle_s, struct checkp
 	char *state = keeper_state_dir(root);
 	int fd = -1;
 	int lock = -1;
-	if (!state || util_mkdir_private(state) != 0) {
-		*why = xasprintf("cannot make the state folder %s", state ? state : "(no $HOME)");
+	if (!state) {
+		/* no $HOME and no XDG_STATE_HOME: nowhere to keep them */
+		*why = xstrdup("no state folder ($HOME and XDG_STATE_HOME are unset)");
+		free(root);
+		return -2;
+	}
+	if (util_mkdir_private(state) != 0) {
+		*why = xasprintf("cannot make the state folder %s", state);
 		goto out;
 	}
 	fd = connect_keeper(state);

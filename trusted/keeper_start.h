@@ -9,7 +9,8 @@
 
 /* Connects to the keeper of the project cwd belongs to, starting it when
  * none runs, and greets it. Returns 0, or with *why (malloc'd) -1 (it
- * failed) or -2 (none are made here by design: in / or $HOME); then this
+ * failed) or -2 (none are made here by design: in / or $HOME, or with no state
+ * folder); then this
  * session makes none. */
 int keeper_start(const char *cwd, bool ephemeral, unsigned idle_s, struct checkpoint_client *out, char **why);
 
