@@ -119,6 +119,18 @@ int config_read(struct startup *st, const char *path)
 				break;
 			}
 			st->no_checkpoints = strcmp(value, "off") == 0;
+		} else if (strcmp(key, "checkpoint-keep-sessions") == 0 || strcmp(key, "checkpoint-keep-mb") == 0) {
+			char *end;
+			long t = strtol(value, &end, 10);
+			if (*value == '\0' || *end || t < 1 || t > 1000000) {
+				fprintf(stderr, "sbsh: %s:%u: %s must be a number from 1 to 1000000\n", path, lineno, key);
+				rc = -1;
+				break;
+			}
+			if (strcmp(key, "checkpoint-keep-sessions") == 0)
+				st->keep_sessions = (unsigned)t;
+			else
+				st->keep_mib = (unsigned)t;
 		} else if (strcmp(key, "keeper-idle") == 0) {
 			char *end;
 			long t = strtol(value, &end, 10);

@@ -218,7 +218,10 @@ static void start_checkpoints(struct startup *st)
 	}
 	char *cwd = getcwd(NULL, 0);
 	char *why = NULL;
-	int r = keeper_start(cwd, st->ephemeral, idle, &st->checkpoints, &why);
+	struct keeper_options ko = {.ephemeral = st->ephemeral, .idle_s = idle,
+	                            .keep_sessions = st->keep_sessions ? st->keep_sessions : 20,
+	                            .keep_mib = st->keep_mib ? st->keep_mib : 1024};
+	int r = keeper_start(cwd, &ko, &st->checkpoints, &why);
 	if (r != 0) {
 		/* where none are made by design, --doctor says so */
 		if (st->ephemeral || r == -1)

@@ -40,7 +40,9 @@ struct startup {
 	char *session_socket; /* a nested sbsh: its session's broker asks for it, or NULL */
 	bool no_checkpoints;  /* --no-checkpoints, or checkpoints = off in the config */
 	bool ephemeral;       /* --ephemeral: the session's changes are undone at its end */
-	unsigned keeper_idle_s; /* keeper_idle in the config, or SBSH_KEEPER_IDLE */
+	unsigned keeper_idle_s; /* keeper-idle in the config (SBSH_KEEPER_IDLE wins) */
+	unsigned keep_sessions; /* checkpoint-keep-sessions in the config, or 0 */
+	unsigned keep_mib;      /* checkpoint-keep-mb in the config, or 0 */
 	struct checkpoint_client checkpoints; /* fd -1 when none are made */
 };
 

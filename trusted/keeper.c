@@ -350,7 +350,22 @@ static void on_term(int sig)
 	keeper_stop = 1;
 }
 
-int keeper_serve(const char *root, const char *state_dir, int ready_fd, unsigned idle_s)
+/* Keeps the store within its bounds: at a pause, at most once a minute. */
+static void maybe_prune(struct keeper *k, int64_t *last)
+{
+	int64_t now = util_now_ms();
+	if (*last && now - *last < 60000)
+		return;
+	*last = now;
+	char *err = NULL;
+	if (store_prune(k->store, &err) < 0) {
+		fprintf(stderr, "sbsh-keeper: pruning: %s\n", err);
+		free(err);
+	}
+}
+
+int keeper_serve(const char *root, const char *state_dir, int ready_fd, unsigned idle_s, unsigned keep_sessions,
+                 uint64_t keep_bytes)
 {
 	struct keeper k;
 	memset(&k, 0, sizeof k);
@@ -371,6 +386,8 @@ int keeper_serve(const char *root, const char *state_dir, int ready_fd, unsigned
 	}
 	struct store_limits lim;
 	store_limits_default(&lim);
+	lim.keep_sessions = keep_sessions;
+	lim.keep_bytes = keep_bytes;
 	char *git_dir = xasprintf("%s/store.git", state_dir);
 	char *err = NULL;
 	k.store = store_open(git_dir, root, &lim, true, &err);
@@ -414,7 +431,7 @@ int keeper_serve(const char *root, const char *state_dir, int ready_fd, unsigned
 		util_write_all(ready_fd, "r", 1);
 		close(ready_fd);
 	}
-	int64_t last_use = util_now_ms();
+	int64_t last_use = util_now_ms(), last_prune = 0;
 	while (!keeper_stop && !k.root_gone) {
 		struct pollfd pfd[MAX_CLIENTS + 2];
 		pfd[0] = (struct pollfd){.fd = k.listen_fd, .events = POLLIN};
@@ -449,8 +466,10 @@ int keeper_serve(const char *root, const char *state_dir, int ready_fd, unsigned
 			last_use = util_now_ms();
 		}
 		/* the stat cache is saved when the sessions pause, not per line */
-		if (r == 0)
+		if (r == 0) {
 			store_save_index(k.store);
+			maybe_prune(&k, &last_prune);
+		}
 		if (k.nclients == 0 && util_now_ms() - last_use > (int64_t)idle_s * 1000)
 			break;
 		struct stat st;

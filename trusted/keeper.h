@@ -26,6 +26,7 @@
 #define KEEPER_PROTOCOL "2"
 
 #include <stdbool.h>
+#include <stdint.h>
 
 /* Where a project's keeper lives: $XDG_STATE_HOME/sbsh/projects/KEY
  * (malloc'd), or NULL without a home. */
@@ -36,10 +37,12 @@ char *keeper_state_dir(const char *root);
  * made (/, $HOME itself). */
 char *keeper_project_root(const char *cwd);
 
-/* sbsh-keeper serve ROOT STATE_DIR: serves until idle for idle_s seconds
- * or until the project is gone. Writes one byte on ready_fd once the
+/* sbsh-keeper serve ROOT STATE_DIR ...: serves until idle for idle_s
+ * seconds or until the project is gone, keeping the checkpoints of the
+ * last keep_sessions sessions in at most keep_bytes (store_prune). Writes one byte on ready_fd once the
  * socket listens (or closes it on failure). */
-int keeper_serve(const char *root, const char *state_dir, int ready_fd, unsigned idle_s);
+int keeper_serve(const char *root, const char *state_dir, int ready_fd, unsigned idle_s, unsigned keep_sessions,
+                 uint64_t keep_bytes);
 
 /* sbsh-keeper review ARGS: the human's review CLI (trusted/review.c). */
 int review_main(int argc, char **argv);

@@ -102,7 +102,8 @@ static int connect_keeper(const char *state)
 
 /* Starts sbsh-keeper serve in a session of its own, detached from every
  * descriptor of ours, and waits until it listens. */
-static int spawn_keeper(const char *program, const char *root, const char *state, unsigned idle_s, char **why)
+static int spawn_keeper(const char *program, const char *root, const char *state, const struct keeper_options *o,
+                        char **why)
 {
 	int ready[2];
 	if (pipe2(ready, O_CLOEXEC) != 0) {
@@ -110,8 +111,10 @@ static int spawn_keeper(const char *program, const char *root, const char *state
 		return -1;
 	}
 	char *log = xasprintf("%s/keeper.log", state);
-	char idle[24];
-	snprintf(idle, sizeof idle, "%u", idle_s);
+	char idle[24], sessions[24], mib[24];
+	snprintf(idle, sizeof idle, "%u", o->idle_s);
+	snprintf(sessions, sizeof sessions, "%u", o->keep_sessions);
+	snprintf(mib, sizeof mib, "%u", o->keep_mib);
 	pid_t mid = fork();
 	if (mid < 0) {
 		*why = xasprintf("fork: %s", strerror(errno));
@@ -130,7 +133,7 @@ static int spawn_keeper(const char *program, const char *root, const char *state
 		    dup2(ready[1], 3) < 0)
 			_exit(127);
 		closefrom(4);
-		char *const argv[] = {(char *)"sbsh-keeper", (char *)"serve", (char *)root, (char *)state, idle, NULL};
+		char *const argv[] = {(char *)"sbsh-keeper", (char *)"serve", (char *)root, (char *)state, idle, sessions, mib, NULL};
 		/* no environment: nothing of the session steers the keeper */
 		char *const envp[] = {NULL};
 		execve(program, argv, envp);
@@ -179,7 +182,7 @@ static bool send_recv(int fd, const char *msg, char *reply, size_t size, int tim
 	return true;
 }
 
-int keeper_start(const char *cwd, bool ephemeral, unsigned idle_s, struct checkpoint_client *out, char **why)
+int keeper_start(const char *cwd, const struct keeper_options *o, struct checkpoint_client *out, char **why)
 {
 	out->fd = -1;
 	out->pid = getpid();
@@ -221,7 +224,7 @@ int keeper_start(const char *cwd, bool ephemeral, unsigned idle_s, struct checkp
 		}
 		free(*why);
 		*why = NULL;
-		int r = spawn_keeper(program, root, state, idle_s, why);
+		int r = spawn_keeper(program, root, state, o, why);
 		free(program);
 		if (r == 0)
 			fd = connect_keeper(state);
@@ -236,7 +239,7 @@ int keeper_start(const char *cwd, bool ephemeral, unsigned idle_s, struct checkp
 	free(*why);
 	*why = NULL;
 	char hello[160], reply[256];
-	snprintf(hello, sizeof hello, "H %d-%lld %s", (int)getpid(), (long long)util_now_ms(), ephemeral ? "e" : "-");
+	snprintf(hello, sizeof hello, "H %d-%lld %s", (int)getpid(), (long long)util_now_ms(), o->ephemeral ? "e" : "-");
 	if (!send_recv(fd, hello, reply, sizeof reply, 30000) || strncmp(reply, "OK", 2) != 0) {
 		*why = xasprintf("the keeper refused: %s", reply[0] ? reply : "no answer");
 		close(fd);

@@ -12,7 +12,13 @@
  * failed) or -2 (none are made here by design: in / or $HOME, or with no state
  * folder); then this
  * session makes none. */
-int keeper_start(const char *cwd, bool ephemeral, unsigned idle_s, struct checkpoint_client *out, char **why);
+struct keeper_options {
+	bool ephemeral;        /* --ephemeral */
+	unsigned idle_s;       /* keeper-idle */
+	unsigned keep_sessions; /* checkpoint-keep-sessions */
+	unsigned keep_mib;     /* checkpoint-keep-mb */
+};
+int keeper_start(const char *cwd, const struct keeper_options *o, struct checkpoint_client *out, char **why);
 
 /* The sbsh-keeper program: beside sbsh, or installed (malloc'd), or NULL. */
 char *keeper_program(void);

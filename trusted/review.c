@@ -338,6 +338,12 @@ int review_main(int argc, char **argv)
 				json_object_set_new(o, "time", json_integer(e[i].time));
 				json_object_set_new(o, "status", json_integer(e[i].status));
 				json_object_set_new(o, "changes", changes_json(&e[i].changes));
+				if (e[i].pruned) {
+					json_t *pr = json_object();
+					json_object_set_new(pr, "checkpoints", json_integer(e[i].pruned));
+					json_object_set_new(pr, "until", json_integer(e[i].pruned_until));
+					json_object_set_new(o, "pruned_before", pr);
+				}
 				json_array_append_new(arr, o);
 			}
 			json_t *o = json_object();
@@ -355,6 +361,15 @@ int review_main(int argc, char **argv)
 					printf("  (status %d)", e[i].status);
 				printf("\n");
 				print_changes(&e[i].changes, "", "   ");
+				if (e[i].pruned) {
+					time_t pt = (time_t)e[i].pruned_until;
+					struct tm ptm;
+					localtime_r(&pt, &ptm);
+					strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &ptm);
+					printf("(%lld older checkpoints, the newest of them from %s, were pruned to keep the "
+					       "store bounded: what only they held cannot be brought back)\n",
+					       (long long)e[i].pruned, when);
+				}
 			}
 		}
 		store_entries_free(e, n);

@@ -3,6 +3,7 @@
  * cache honest and puts files back. */
 #include "trusted/store.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -1138,11 +1139,251 @@ bool store_accepted_has(struct store *s, const char *rel)
 	return has;
 }
 
+/* ---- pruning ---------------------------------------------------------- */
+
+/* The bytes the store's objects take on disk. */
+static uint64_t objects_bytes(const char *dir, int depth)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return 0;
+	uint64_t total = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		struct stat st;
+		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+			continue;
+		if (S_ISDIR(st.st_mode) && depth < 2) {
+			char *sub = xasprintf("%s/%s", dir, de->d_name);
+			total += objects_bytes(sub, depth + 1);
+			free(sub);
+		} else if (S_ISREG(st.st_mode)) {
+			total += (uint64_t)st.st_blocks * 512;
+		}
+	}
+	closedir(d);
+	return total;
+}
+
+uint64_t store_bytes(struct store *s)
+{
+	char *dir = xasprintf("%s/objects", s->git_dir);
+	uint64_t n = objects_bytes(dir, 0);
+	free(dir);
+	return n;
+}
+
+/* Rewrites the hex ids listed in undid through the old -> new map. */
+static char *map_undid(const char *undid, struct strvec *old_ids, struct strvec *new_ids)
+{
+	struct strbuf sb;
+	strbuf_init(&sb);
+	char *copy = xstrdup(undid);
+	for (char *tok = strtok(copy, " "); tok; tok = strtok(NULL, " ")) {
+		const char *to = NULL;
+		for (size_t i = 0; i < old_ids->len && !to; i++)
+			if (strcmp(old_ids->items[i], tok) == 0)
+				to = new_ids->items[i];
+		if (!to)
+			continue; /* pruned itself: nothing to say of it */
+		if (sb.len)
+			strbuf_addc(&sb, ' ');
+		strbuf_adds(&sb, to);
+	}
+	free(copy);
+	char *out = strbuf_detach(&sb);
+	return out ? out : xstrdup("");
+}
+
+/* Writes one pack of everything head and the accepted state reach, and
+ * removes every other pack and loose object. */
+static int repack(struct store *s, char **err)
+{
+	git_packbuilder *pb = NULL;
+	git_revwalk *walk = NULL;
+	int rc = -1;
+	char *pack_dir = xasprintf("%s/objects/pack", s->git_dir);
+	if (git_packbuilder_new(&pb, s->repo) != 0 || git_revwalk_new(&walk, s->repo) != 0 ||
+	    git_revwalk_push_ref(walk, HEAD_REF) != 0 || git_revwalk_push_ref(walk, ACCEPTED_REF) != 0 ||
+	    git_packbuilder_insert_walk(pb, walk) != 0 || git_packbuilder_write(pb, pack_dir, 0, NULL, NULL) != 0) {
+		*err = git_err("cannot repack the store");
+		goto out;
+	}
+	char keep[GIT_OID_HEXSZ + 1];
+	git_oid_tostr(keep, sizeof keep, git_packbuilder_hash(pb));
+	DIR *d = opendir(pack_dir);
+	struct dirent *de;
+	while (d && (de = readdir(d))) {
+		if (strncmp(de->d_name, "pack-", 5) == 0 && !strstr(de->d_name, keep))
+			unlinkat(dirfd(d), de->d_name, 0);
+	}
+	if (d)
+		closedir(d);
+	char *objects = xasprintf("%s/objects", s->git_dir);
+	d = opendir(objects);
+	while (d && (de = readdir(d))) {
+		if (strlen(de->d_name) != 2 || !isxdigit((unsigned char)de->d_name[0]))
+			continue;
+		char *sub = xasprintf("%s/%s", objects, de->d_name);
+		DIR *sd = opendir(sub);
+		struct dirent *se;
+		while (sd && (se = readdir(sd)))
+			if (se->d_name[0] != '.')
+				unlinkat(dirfd(sd), se->d_name, 0);
+		if (sd)
+			closedir(sd);
+		rmdir(sub);
+		free(sub);
+	}
+	if (d)
+		closedir(d);
+	free(objects);
+	git_odb *odb = NULL;
+	if (git_repository_odb(&odb, s->repo) == 0)
+		git_odb_refresh(odb);
+	git_odb_free(odb);
+	if (s->bulk && git_repository_odb(&odb, s->bulk) == 0)
+		git_odb_refresh(odb);
+	git_odb_free(odb);
+	rc = 0;
+out:
+	git_revwalk_free(walk);
+	git_packbuilder_free(pb);
+	free(pack_dir);
+	return rc;
+}
+
 int store_prune(struct store *s, char **err)
 {
-	(void)s;
-	(void)err;
-	return 0;
+	if (store_lock(s, err) != 0)
+		return -1;
+	int rc = -1, dropped = 0;
+	git_oid head;
+	git_commit **chain = NULL;
+	size_t n = 0, cap = 0;
+	struct strvec sessions, old_ids, new_ids;
+	strvec_init(&sessions);
+	strvec_init(&old_ids);
+	strvec_init(&new_ids);
+	if (ref_id(s, HEAD_REF, &head) != 0) {
+		rc = 0;
+		goto out;
+	}
+	/* the chain, newest first */
+	git_commit *c = NULL;
+	if (git_commit_lookup(&c, s->repo, &head) != 0) {
+		*err = git_err("cannot read the store");
+		goto out;
+	}
+	while (c) {
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			chain = xreallocarray(chain, cap, sizeof *chain);
+		}
+		chain[n++] = c;
+		git_commit *p = NULL;
+		if (git_commit_parentcount(c) == 0 || git_commit_parent(&p, c, 0) != 0)
+			p = NULL;
+		c = p;
+	}
+	/* keep: the checkpoints of the newest keep_sessions sessions */
+	size_t cut = n;
+	for (size_t i = 0; i < n && cut == n; i++) {
+		json_t *meta = commit_meta(chain[i]);
+		json_t *sv = json_object_get(meta, "session");
+		const char *sid = json_is_string(sv) ? json_string_value(sv) : NULL;
+		bool known = false;
+		for (size_t j = 0; sid && j < sessions.len && !known; j++)
+			known = strcmp(sessions.items[j], sid) == 0;
+		if (sid && !known) {
+			if (sessions.len >= s->lim.keep_sessions)
+				cut = i;
+			else
+				strvec_push(&sessions, sid);
+		}
+		json_decref(meta);
+	}
+	/* and at most keep_bytes: the older half goes while the store is larger */
+	if (cut == n && n > 2 && store_bytes(s) > s->lim.keep_bytes)
+		cut = (n + 1) / 2;
+	if (cut >= n || cut == 0) {
+		rc = 0;
+		goto out;
+	}
+	dropped = (int)(n - cut);
+	int64_t until = (int64_t)git_commit_time(chain[cut]);
+	/* the kept ones again, oldest first, the oldest without a parent */
+	git_oid parent;
+	bool have_parent = false;
+	for (size_t i = cut; i-- > 0;) {
+		git_commit *k = chain[i];
+		json_t *meta = commit_meta(k);
+		if (!meta)
+			meta = json_object();
+		if (i == cut - 1) {
+			json_t *pr = json_object();
+			json_object_set_new(pr, "checkpoints", json_integer(dropped));
+			json_object_set_new(pr, "until", json_integer((json_int_t)until));
+			json_t *was = json_object_get(meta, "pruned");
+			if (json_is_object(was) && json_is_integer(json_object_get(was, "checkpoints")))
+				json_object_set_new(pr, "checkpoints",
+				                    json_integer(dropped + json_integer_value(json_object_get(was, "checkpoints"))));
+			json_object_set_new(meta, "pruned", pr);
+		}
+		json_t *undid = json_object_get(meta, "undid");
+		if (json_is_string(undid)) {
+			char *mapped = map_undid(json_string_value(undid), &old_ids, &new_ids);
+			json_object_set_new(meta, "undid", json_string(mapped));
+			free(mapped);
+		}
+		char *js = json_dumps(meta, JSON_COMPACT | JSON_SORT_KEYS);
+		json_decref(meta);
+		const char *msg = git_commit_message(k);
+		const char *body = msg ? strstr(msg, "\n\n") : NULL;
+		char *text = xasprintf("%.*s\n\n%s\n", body ? (int)(body - msg) : 0, msg ? msg : "", js ? js : "{}");
+		free(js);
+		git_tree *t = NULL;
+		git_commit *par = NULL;
+		git_oid made;
+		const git_signature *author = git_commit_author(k);
+		int e = git_commit_tree(&t, k);
+		if (e == 0 && have_parent)
+			e = git_commit_lookup(&par, s->repo, &parent);
+		const git_commit *parents[1] = {par};
+		if (e == 0)
+			e = git_commit_create(&made, s->repo, NULL, author, author, NULL, text, t, have_parent ? 1 : 0, parents);
+		git_tree_free(t);
+		git_commit_free(par);
+		free(text);
+		if (e != 0) {
+			*err = git_err("cannot rewrite the kept checkpoints");
+			goto out;
+		}
+		char old_hex[GIT_OID_HEXSZ + 1], new_hex[GIT_OID_HEXSZ + 1];
+		git_oid_tostr(old_hex, sizeof old_hex, git_commit_id(k));
+		git_oid_tostr(new_hex, sizeof new_hex, &made);
+		strvec_push(&old_ids, old_hex);
+		strvec_push(&new_ids, new_hex);
+		git_oid_cpy(&parent, &made);
+		have_parent = true;
+	}
+	if (move_ref(s, HEAD_REF, &parent, &head, "prune", err) != 0)
+		goto out;
+	/* the index mirrors the same tree under its new name */
+	if (s->have_index_head && git_oid_equal(&s->index_head, &head))
+		git_oid_cpy(&s->index_head, &parent);
+	rc = repack(s, err) == 0 ? dropped : -1;
+out:
+	for (size_t i = 0; i < n; i++)
+		git_commit_free(chain[i]);
+	free(chain);
+	strvec_free(&sessions);
+	strvec_free(&old_ids);
+	strvec_free(&new_ids);
+	store_unlock(s);
+	return rc;
 }
 
 /* ---- the log ------------------------------------------------------- */
@@ -1176,6 +1417,11 @@ static void fill_entry(struct store *s, git_commit *c, struct store_entry *e)
 	e->line = meta_string(meta, "line");
 	e->session = meta_string(meta, "session");
 	e->undid = meta_string(meta, "undid");
+	json_t *pr = json_object_get(meta, "pruned");
+	if (json_is_object(pr)) {
+		e->pruned = json_integer_value(json_object_get(pr, "checkpoints"));
+		e->pruned_until = json_integer_value(json_object_get(pr, "until"));
+	}
 	json_t *st = json_object_get(meta, "status");
 	e->status = json_is_integer(st) ? (int)json_integer_value(st) : -1;
 	e->time = (int64_t)git_commit_time(c);

@@ -97,10 +97,15 @@ bool store_accepted_has(struct store *s, const char *rel);
 int store_own_index(struct store *s);
 void store_save_index(struct store *s);
 
-/* Drops the oldest checkpoints past the limits (never the accepted state
- * or what it needs), by rewriting head's chain from the oldest one kept;
- * returns how many were dropped, or -1. */
+/* Drops the oldest checkpoints past the limits (the accepted state and
+ * what it needs are always kept), by making the oldest one kept a root
+ * (its message says how many went before it, and until when) and
+ * writing the newer ones again above it; then repacks, so what only the
+ * dropped ones held is gone. Returns how many were dropped, or -1. */
 int store_prune(struct store *s, char **err);
+
+/* The bytes the store's objects take on disk. */
+uint64_t store_bytes(struct store *s);
 
 /* ---- the review (sbsh --review) ------------------------------------ */
 
@@ -110,6 +115,7 @@ struct store_entry {
 	int64_t time;
 	int status;
 	struct store_changes changes;
+	int64_t pruned, pruned_until; /* on the oldest kept: how many went before it, the newest's time */
 };
 void store_entries_free(struct store_entry *e, size_t n);
 
