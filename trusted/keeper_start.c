@@ -195,6 +195,7 @@ int keeper_start(const char *cwd, const struct keeper_options *o, struct checkpo
 	char *state = keeper_state_dir(root);
 	int fd = -1;
 	int lock = -1;
+	bool by_design = false;
 	if (!state) {
 		/* no $HOME and no XDG_STATE_HOME: nowhere to keep them */
 		*why = xstrdup("no state folder ($HOME and XDG_STATE_HOME are unset)");
@@ -246,11 +247,15 @@ int keeper_start(const char *cwd, const struct keeper_options *o, struct checkpo
 		fd = -1;
 		goto out;
 	}
-	/* out of the way of the descriptors scripts name */
+	/* out of the way of the descriptors scripts name; where the limit
+	 * leaves no room up there, the session goes without (said by --doctor) */
 	int high = fcntl(fd, F_DUPFD_CLOEXEC, 100);
-	if (high >= 0) {
-		close(fd);
-		fd = high;
+	close(fd);
+	fd = high;
+	if (fd < 0) {
+		*why = xstrdup("too few file descriptors (ulimit -n) to keep one for the keeper");
+		by_design = true;
+		goto out;
 	}
 	out->fd = fd;
 out:
@@ -258,7 +263,7 @@ out:
 		close(lock);
 	free(state);
 	free(root);
-	return fd >= 0 ? 0 : -1;
+	return fd >= 0 ? 0 : by_design ? -2 : -1;
 }
 
 int keeper_exec_review(int argc, char **argv, int at)
