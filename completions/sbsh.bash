@@ -52,6 +52,11 @@ _sbsh()
         return 0 ;; # a command string: nothing sensible to offer
     esac
 
+    if [[ $prev == --review ]]; then
+        COMPREPLY=($(compgen -W "status log diff accept reject undo" -- "$cur"))
+        return 0
+    fi
+
     case $cur in
     --net=*)
         COMPREPLY=($(compgen -W "on off allow:" -- "${cur#--net=}"))
@@ -63,7 +68,8 @@ _sbsh()
         return 0 ;;
     -*)
         local opts="--sandbox --no-sandbox --net= --allow-write --headless --audit
-            --doctor --json --classify --config --shims --approver --login --posix --norc
+            --doctor --json --classify --config --shims --approver --review --no-checkpoints
+            --ephemeral --login --posix --norc
             --noprofile --version --help -c -s -i -l -o"
         COMPREPLY=($(compgen -W "$opts" -- "$cur"))
         [[ ${COMPREPLY[0]} == --net= && ${#COMPREPLY[@]} == 1 ]] && compopt -o nospace 2>/dev/null
