@@ -126,6 +126,8 @@ static int diff_trees(struct store *s, git_tree *a, git_tree *b, char *const *pa
 
 /* The index becomes commit's tree, without stat: each file is read again
  * when next looked at. */
+static uint32_t git_mode_of(const struct stat *st);
+
 static void reset_index_to(struct store *s, const git_oid *commit)
 {
 	git_index_clear(s->index);
@@ -327,9 +329,48 @@ int store_own_index(struct store *s)
 	return 0;
 }
 
+/* Entries recorded within the clock's grain of a change carry no stat (see
+ * update_file), so every later walk reads those files again. At a pause,
+ * each that is now old enough and still holds what was recorded gets its
+ * stat back. */
+static void settle_fresh(struct store *s)
+{
+	time_t now = time(NULL);
+	size_t n = git_index_entrycount(s->index);
+	for (size_t i = 0; i < n; i++) {
+		const git_index_entry *e = git_index_get_byindex(s->index, i);
+		if (!e || e->mtime.seconds != 0 || e->mode == GIT_FILEMODE_LINK)
+			continue;
+		char *abs = abs_path(s, e->path);
+		struct stat st;
+		git_oid id;
+		if (lstat(abs, &st) == 0 && S_ISREG(st.st_mode) && st.st_mtim.tv_sec < now - 2 &&
+		    git_mode_of(&st) == e->mode && git_odb_hashfile(&id, abs, GIT_OBJECT_BLOB) == 0 &&
+		    git_oid_equal(&id, &e->id)) {
+			git_index_entry copy = *e;
+			char *path = xstrdup(e->path);
+			copy.path = path;
+			copy.file_size = (uint32_t)st.st_size;
+			copy.ino = (uint32_t)st.st_ino;
+			copy.dev = (uint32_t)st.st_dev;
+			copy.ctime.seconds = (int32_t)st.st_ctim.tv_sec;
+			copy.ctime.nanoseconds = (uint32_t)st.st_ctim.tv_nsec;
+			copy.mtime.seconds = (int32_t)st.st_mtim.tv_sec;
+			copy.mtime.nanoseconds = (uint32_t)st.st_mtim.tv_nsec;
+			git_index_add(s->index, &copy);
+			free(path);
+			s->index_dirty = true;
+		}
+		free(abs);
+	}
+}
+
 void store_save_index(struct store *s)
 {
-	if (!s->owns_index || !s->index_dirty || !s->have_index_head)
+	if (!s->owns_index || !s->have_index_head)
+		return;
+	settle_fresh(s);
+	if (!s->index_dirty)
 		return;
 	if (git_index_write(s->index) != 0)
 		return;
