@@ -18,7 +18,7 @@
 struct review_args {
 	const char *cmd;
 	struct strvec paths;
-	bool json, force;
+	bool json, force, interactive;
 	unsigned n;
 	const char *dir;
 };
@@ -93,7 +93,8 @@ static int usage(const char *msg)
 {
 	fprintf(stderr, "sbsh: --review: %s\n"
 	                "usage: sbsh --review [status|log [N]|diff [PATH...]|accept [PATH...]|reject [PATH...] [--force]|\n"
-	                "                      undo [N] [--force]] [--json] [-C DIR]\n",
+	                "                      undo [N] [--force]] [--json] [-C DIR]\n"
+	                "       sbsh --review -i   (each change in turn: accept, reject, skip, or hunk by hunk)\n",
 	        msg);
 	return 2;
 }
@@ -145,6 +146,8 @@ static int parse_args(int argc, char **argv, struct review_args *a)
 			a->json = true;
 		else if (strcmp(s, "--force") == 0 || strcmp(s, "-f") == 0)
 			a->force = true;
+		else if (strcmp(s, "-i") == 0 || strcmp(s, "--interactive") == 0)
+			a->interactive = true;
 		else if (strcmp(s, "-C") == 0 && i + 1 < argc)
 			a->dir = argv[++i];
 		else if (strcmp(s, "--") == 0) {
@@ -237,6 +240,89 @@ static const char *inside_sandbox(const char *state, const char *git_dir)
 	                      "project's keeper cannot be reached from here to vouch for it";
 }
 
+/* One answer from the human: the first letter of a line on stdin, or 'q'
+ * at its end. */
+static char ask(const char *question, const char *allowed)
+{
+	for (;;) {
+		printf("%s ", question);
+		fflush(stdout);
+		char line[128];
+		if (!fgets(line, sizeof line, stdin))
+			return 'q';
+		char c = line[0];
+		if (c && strchr(allowed, c))
+			return c;
+		printf("answer one of: %s\n", allowed);
+	}
+}
+
+/* sbsh --review -i: each changed path, then (asked for) each hunk. */
+static int review_interactive(struct store *s, const char *here_rel, char **err)
+{
+	struct store_changes all = {0};
+	struct strvec patches;
+	strvec_init(&patches);
+	if (store_diff(s, NULL, 0, NULL, &all, &patches, err) != 0)
+		return 1;
+	int rc = 0;
+	for (size_t i = 0; i < all.len; i++) {
+		const char *path = all.items[i].path;
+		const char *local = under_here(path, here_rel);
+		printf("\n== %s %s (%zu of %zu)\n", change_word(all.items[i].change), local ? local : path, i + 1, all.len);
+		fputs(i < patches.len ? patches.items[i] : "", stdout);
+		struct strvec hunks;
+		strvec_init(&hunks);
+		bool by_hunk = store_file_hunks(s, path, &hunks, err) == 0 && hunks.len > 1;
+		char c = ask(by_hunk ? "[a]ccept, [r]eject, [s]kip, [h]unk by hunk, [q]uit?" : "[a]ccept, [r]eject, [s]kip, [q]uit?",
+		             by_hunk ? "arshq" : "arsq");
+		struct store_changes done = {0}, skipped = {0};
+		char *one[1] = {(char *)path};
+		int r = 0;
+		if (c == 'a')
+			r = store_accept(s, one, 1, &done, err);
+		else if (c == 'r')
+			r = store_reject(s, one, 1, false, &done, &skipped, err);
+		else if (c == 'h') {
+			struct strbuf d;
+			strbuf_init(&d);
+			for (size_t h = 0; h < hunks.len; h++) {
+				printf("\n-- hunk %zu of %zu\n%s", h + 1, hunks.len, hunks.items[h]);
+				char hc = ask("[a]ccept, [r]eject, [s]kip, [q]uit?", "arsq");
+				if (hc == 'q') {
+					while (d.len < hunks.len)
+						strbuf_addc(&d, 's');
+					c = 'q';
+					break;
+				}
+				strbuf_addc(&d, hc);
+			}
+			r = strchr(d.data ? d.data : "", 'a') || strchr(d.data ? d.data : "", 'r')
+			        ? store_apply_hunks(s, path, d.data, err)
+			        : 0;
+			strbuf_free(&d);
+		}
+		if (r != 0) {
+			fprintf(stderr, "sbsh: --review -i: %s\n", *err);
+			free(*err);
+			*err = NULL;
+			rc = 1;
+		}
+		for (size_t k = 0; k < skipped.len; k++)
+			printf("left as it is: %s (%s)\n", skipped.items[k].path, skipped.items[k].why);
+		store_changes_free(&done);
+		store_changes_free(&skipped);
+		strvec_free(&hunks);
+		if (c == 'q')
+			break;
+	}
+	if (all.len == 0)
+		printf("nothing changed since the accepted state\n");
+	store_changes_free(&all);
+	strvec_free(&patches);
+	return rc;
+}
+
 int review_main(int argc, char **argv)
 {
 	struct review_args a;
@@ -260,7 +346,7 @@ int review_main(int argc, char **argv)
 	char *err = NULL;
 	int rc = 0;
 	bool changes_something = strcmp(a.cmd, "accept") == 0 || strcmp(a.cmd, "reject") == 0 ||
-	                         strcmp(a.cmd, "undo") == 0;
+	                         strcmp(a.cmd, "undo") == 0 || a.interactive;
 	struct store *s = NULL;
 	const char *inside = changes_something ? inside_sandbox(state, git_dir) : NULL;
 	if (inside) {
@@ -290,7 +376,9 @@ int review_main(int argc, char **argv)
 		strvec_push_owned(&rel, r);
 	}
 	struct store_changes done = {0}, skipped = {0}, not_kept = {0};
-	if (strcmp(a.cmd, "status") == 0) {
+	if (a.interactive) {
+		rc = review_interactive(s, here_rel, &err);
+	} else if (strcmp(a.cmd, "status") == 0) {
 		if (store_status(s, &done, &skipped, &not_kept, &err) != 0)
 			rc = 1;
 		else if (a.json) {

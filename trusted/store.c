@@ -2058,3 +2058,238 @@ out:
 	store_unlock(s);
 	return rc;
 }
+
+/* ---- per hunk (sbsh --review -i) ----------------------------------------- */
+
+/* The accepted and head blobs of a path, and their patch (3 lines of
+ * context, as the diff shows). Returns 0, or -1 (not a text file changed
+ * on both sides: decided whole). */
+static int file_patch(struct store *s, const char *path, git_blob **acc_blob, git_blob **head_blob,
+                      uint32_t *head_mode, git_patch **patch)
+{
+	*acc_blob = *head_blob = NULL;
+	*patch = NULL;
+	git_tree *acc = ref_tree(s, ACCEPTED_REF), *head = ref_tree(s, HEAD_REF);
+	git_tree_entry *ae = NULL, *he = NULL;
+	int rc = -1;
+	if (!acc || !head || git_tree_entry_bypath(&ae, acc, path) != 0 || git_tree_entry_bypath(&he, head, path) != 0 ||
+	    git_tree_entry_filemode(ae) == GIT_FILEMODE_LINK || git_tree_entry_filemode(he) == GIT_FILEMODE_LINK ||
+	    git_tree_entry_type(ae) != GIT_OBJECT_BLOB || git_tree_entry_type(he) != GIT_OBJECT_BLOB)
+		goto out;
+	if (git_blob_lookup(acc_blob, s->repo, git_tree_entry_id(ae)) != 0 ||
+	    git_blob_lookup(head_blob, s->repo, git_tree_entry_id(he)) != 0 || git_blob_is_binary(*acc_blob) ||
+	    git_blob_is_binary(*head_blob))
+		goto out;
+	*head_mode = (uint32_t)git_tree_entry_filemode(he);
+	if (git_patch_from_blobs(patch, *acc_blob, path, *head_blob, path, NULL) != 0)
+		goto out;
+	rc = 0;
+out:
+	if (rc != 0) {
+		git_blob_free(*acc_blob);
+		git_blob_free(*head_blob);
+		*acc_blob = *head_blob = NULL;
+	}
+	git_tree_entry_free(ae);
+	git_tree_entry_free(he);
+	git_tree_free(acc);
+	git_tree_free(head);
+	return rc;
+}
+
+int store_file_hunks(struct store *s, const char *path, struct strvec *hunks, char **err)
+{
+	git_blob *a, *h;
+	git_patch *p;
+	uint32_t mode;
+	(void)err;
+	if (file_patch(s, path, &a, &h, &mode, &p) != 0)
+		return -1;
+	size_t n = git_patch_num_hunks(p);
+	for (size_t i = 0; i < n; i++) {
+		const git_diff_hunk *hunk;
+		size_t lines;
+		struct strbuf sb;
+		strbuf_init(&sb);
+		if (git_patch_get_hunk(&hunk, &lines, p, i) == 0) {
+			strbuf_addmem(&sb, hunk->header, hunk->header_len);
+			for (size_t j = 0; j < lines; j++) {
+				const git_diff_line *l;
+				if (git_patch_get_line_in_hunk(&l, p, i, j) != 0)
+					continue;
+				if (l->origin != GIT_DIFF_LINE_CONTEXT && l->origin != GIT_DIFF_LINE_ADDITION &&
+				    l->origin != GIT_DIFF_LINE_DELETION) {
+					strbuf_adds(&sb, "\\ No newline at end of file\n");
+					continue;
+				}
+				strbuf_addc(&sb, l->origin);
+				strbuf_addmem(&sb, l->content, l->content_len);
+				if (l->content_len == 0 || l->content[l->content_len - 1] != '\n')
+					strbuf_addc(&sb, '\n');
+			}
+		}
+		strvec_push_owned(hunks, strbuf_detach(&sb));
+	}
+	git_patch_free(p);
+	git_blob_free(a);
+	git_blob_free(h);
+	return 0;
+}
+
+/* old with the hunks `take` says yes to applied ('a' or 'r' as chosen). */
+static char *apply_some(const char *old, size_t old_len, git_patch *p, const char *decisions, bool (*take)(char),
+                        size_t *out_len)
+{
+	struct strbuf out;
+	strbuf_init(&out);
+	/* where each old line starts */
+	size_t nl = 0, cap = 64;
+	size_t *starts = xmalloc(cap * sizeof *starts);
+	for (size_t i = 0; i < old_len;) {
+		if (nl == cap) {
+			cap *= 2;
+			starts = xreallocarray(starts, cap, sizeof *starts);
+		}
+		starts[nl++] = i;
+		const char *e = memchr(old + i, '\n', old_len - i);
+		i = e ? (size_t)(e - old) + 1 : old_len;
+	}
+	size_t pos = 0; /* the next old line to copy, 0-based */
+	size_t nh = git_patch_num_hunks(p);
+	for (size_t i = 0; i < nh; i++) {
+		const git_diff_hunk *hunk;
+		size_t lines;
+		if (git_patch_get_hunk(&hunk, &lines, p, i) != 0)
+			continue;
+		size_t first = hunk->old_lines ? (size_t)hunk->old_start - 1 : (size_t)hunk->old_start;
+		for (; pos < first && pos < nl; pos++)
+			strbuf_addmem(&out, old + starts[pos], (pos + 1 < nl ? starts[pos + 1] : old_len) - starts[pos]);
+		bool apply = take(decisions[i]);
+		for (size_t j = 0; j < lines; j++) {
+			const git_diff_line *l;
+			if (git_patch_get_line_in_hunk(&l, p, i, j) != 0)
+				continue;
+			bool keep = l->origin == GIT_DIFF_LINE_CONTEXT || (apply && l->origin == GIT_DIFF_LINE_ADDITION) ||
+			            (!apply && l->origin == GIT_DIFF_LINE_DELETION);
+			if (keep)
+				strbuf_addmem(&out, l->content, l->content_len);
+		}
+		pos = first + (size_t)hunk->old_lines;
+	}
+	for (; pos < nl; pos++)
+		strbuf_addmem(&out, old + starts[pos], (pos + 1 < nl ? starts[pos + 1] : old_len) - starts[pos]);
+	free(starts);
+	*out_len = out.len;
+	char *r = strbuf_detach(&out);
+	return r ? r : xstrdup("");
+}
+
+static bool take_accepted(char d)
+{
+	return d == 'a';
+}
+
+static bool take_not_rejected(char d)
+{
+	return d != 'r';
+}
+
+int store_apply_hunks(struct store *s, const char *path, const char *decisions, char **err)
+{
+	if (store_lock(s, err) != 0)
+		return -1;
+	int rc = -1;
+	git_blob *a = NULL, *h = NULL;
+	git_patch *p = NULL;
+	git_tree *head_tree = ref_tree(s, HEAD_REF);
+	uint32_t mode = GIT_FILEMODE_BLOB;
+	char *to_accept = NULL, *to_disk = NULL;
+	if (file_patch(s, path, &a, &h, &mode, &p) != 0) {
+		*err = xasprintf("%s: not a text file changed on both sides: accept or reject it whole", path);
+		goto out;
+	}
+	if (strlen(decisions) != git_patch_num_hunks(p)) {
+		*err = xasprintf("%s: %zu decisions for %zu hunks", path, strlen(decisions), git_patch_num_hunks(p));
+		goto out;
+	}
+	if (!disk_is(s, head_tree, path)) {
+		*err = xasprintf("%s changed after it was recorded: left as it is", path);
+		goto out;
+	}
+	const char *old = git_blob_rawcontent(a);
+	size_t old_len = (size_t)git_blob_rawsize(a), acc_len, disk_len;
+	to_accept = apply_some(old, old_len, p, decisions, take_accepted, &acc_len);
+	to_disk = apply_some(old, old_len, p, decisions, take_not_rejected, &disk_len);
+	/* the accepted state takes the accepted hunks */
+	if (strchr(decisions, 'a')) {
+		git_oid acc_id, blob_id, tree_id, commit;
+		git_index *idx = NULL;
+		git_tree *acc_tree = NULL;
+		struct target at;
+		if (ref_id(s, ACCEPTED_REF, &acc_id) != 0) {
+			*err = xstrdup("no accepted state");
+			goto out;
+		}
+		target_load(s, &acc_id, &at);
+		acc_tree = at.tree;
+		at.tree = NULL;
+		git_index_entry e;
+		memset(&e, 0, sizeof e);
+		int ok = git_blob_create_from_buffer(&blob_id, s->repo, to_accept, acc_len) == 0 && git_index_new(&idx) == 0 &&
+		         git_index_read_tree(idx, acc_tree) == 0;
+		if (ok) {
+			const git_index_entry *old_e = git_index_get_bypath(idx, path, 0);
+			e.path = path;
+			e.mode = old_e ? old_e->mode : mode;
+			git_oid_cpy(&e.id, &blob_id);
+			struct store_meta m = {.kind = "accept", .status = -1, .line = "accept hunks"};
+			ok = git_index_add(idx, &e) == 0 && git_index_write_tree_to(&tree_id, idx, s->repo) == 0 &&
+			     make_commit(s, &tree_id, &acc_id, &m, at.modes ? at.modes : json_object(), &commit, err) == 0 &&
+			     move_ref(s, ACCEPTED_REF, &commit, &acc_id, "accept hunks", err) == 0;
+		}
+		git_index_free(idx);
+		git_tree_free(acc_tree);
+		target_free(&at);
+		if (!ok) {
+			if (!*err)
+				*err = git_err("cannot accept the hunks");
+			goto out;
+		}
+	}
+	/* the disk loses the rejected ones */
+	if (strchr(decisions, 'r')) {
+		char *abs = abs_path(s, path);
+		char *tmp = xasprintf("%s.sbsh-restore-%d", abs, (int)getpid());
+		struct stat st;
+		mode_t perm = lstat(abs, &st) == 0 ? (st.st_mode & 07777) : 0644;
+		int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, perm);
+		bool ok = fd >= 0 && util_write_all(fd, to_disk, disk_len) && fchmod(fd, perm) == 0;
+		if (fd >= 0 && close(fd) != 0)
+			ok = false;
+		if (!ok || rename(tmp, abs) != 0) {
+			*err = xasprintf("cannot write %s: %s", path, strerror(errno));
+			unlink(tmp);
+			free(tmp);
+			free(abs);
+			goto out;
+		}
+		free(tmp);
+		free(abs);
+		char *one[1] = {(char *)path};
+		struct store_meta m = {.kind = "review", .status = -1, .line = "reject hunks"};
+		bool made;
+		char hex[41];
+		if (store_checkpoint(s, one, 1, false, &m, NULL, &made, hex, err) != 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	free(to_accept);
+	free(to_disk);
+	git_patch_free(p);
+	git_blob_free(a);
+	git_blob_free(h);
+	git_tree_free(head_tree);
+	store_unlock(s);
+	return rc;
+}

@@ -152,6 +152,15 @@ int store_reject(struct store *s, char *const *paths, size_t npaths, bool force,
 int store_undo(struct store *s, unsigned n, const char *session, bool force,
                struct store_changes *done, struct store_changes *skipped, char **err);
 
+/* sbsh --review -i: the hunks of one text file modified between the
+ * accepted state and head, as text for the human (each with its @@
+ * header); -1 when it is decided whole (binary, added, deleted, a link). */
+int store_file_hunks(struct store *s, const char *path, struct strvec *hunks, char **err);
+
+/* One decision per hunk of store_file_hunks: 'a' (the accepted state takes
+ * it), 'r' (the file on disk loses it), 's' (left for later). */
+int store_apply_hunks(struct store *s, const char *path, const char *decisions, char **err);
+
 /* Whether this process may write the store: from inside a sandbox it may
  * not (the state folder is not writable there). */
 bool store_writable(const char *git_dir);
