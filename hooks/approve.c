@@ -285,6 +285,48 @@ static void drop_if_shared(struct policy *p, struct allow_list *l, const char *i
 	l->path = NULL;
 }
 
+/* The project's list speaks for the human only as the human left it.
+ * Outside git the warden guards it only once it exists (a session may
+ * write the first one, which the next would take for the human's), so the
+ * keeper says whether it is the content the human accepted; if not, the
+ * accepted version is used (or none), and the agent is told. */
+static void vet_project_list(struct policy *p, struct allow_list *l)
+{
+	if (!p->opts.checkpoints || p->opts.checkpoints->fd < 0)
+		return;
+	/* in a git work tree the warden's baseline holds it: a session's
+	 * change is put back at the end of its line */
+	char *dir = xstrdup(l->path);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		*slash = 0;
+	char *git = xasprintf("%s/.git", dir);
+	bool in_git = access(git, F_OK) == 0;
+	free(git);
+	free(dir);
+	if (in_git)
+		return;
+	size_t len = 0;
+	char *text = util_read_file(l->path, 0, ALLOW_LIST_MAX, &len);
+	char *accepted = NULL;
+	int verdict = text ? checkpoint_accepted(p->opts.checkpoints, l->path, text, len, &accepted) : -1;
+	free(text);
+	if (verdict != 0)
+		return;
+	strvec_free(&l->allow);
+	strvec_free(&l->deny);
+	strvec_init(&l->allow);
+	strvec_init(&l->deny);
+	char *error = NULL;
+	if (accepted)
+		allow_list_parse(accepted, strlen(accepted), l->path, &l->allow, &l->deny, &error);
+	free(error);
+	fprintf(stderr, "sbsh: %s changed after the human last accepted the project's files: %s (the human can "
+	                "trust it with: sbsh --review accept %s)\n",
+	        l->path, accepted ? "the accepted version is used" : "it is not honoured", l->path);
+	free(accepted);
+}
+
 int policy_init(struct shell *sh, const struct policy_options *opts)
 {
 	struct policy *p = xcalloc(1, sizeof *p);
@@ -306,6 +348,8 @@ int policy_init(struct shell *sh, const struct policy_options *opts)
 	path = project_allow_path();
 	if ((path ? load_allow_list(&p->project, path) : 0) != 0)
 		rc = -1;
+	if (path && p->project.path)
+		vet_project_list(p, &p->project);
 	if (path && p->project.path)
 		drop_if_shared(p, &p->project, "pre-approve in ~/.config/sbsh/allow.json");
 	if (!path) {

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -99,4 +100,26 @@ void checkpoint_session_end(struct checkpoint_client *c)
 	if (c->fd >= 0)
 		close(c->fd);
 	c->fd = -1;
+}
+
+int checkpoint_accepted(struct checkpoint_client *c, const char *abs_path, const char *content, size_t len,
+                        char **accepted)
+{
+	*accepted = NULL;
+	if (!c || c->fd < 0 || getpid() != c->pid || len > 60000 || memchr(content, 0, len))
+		return -1;
+	struct strbuf sb;
+	strbuf_init(&sb);
+	strbuf_addf(&sb, "A %s\n", abs_path);
+	strbuf_addmem(&sb, content, len);
+	char reply[65536];
+	exchange(c, sb.data, sb.len, reply, sizeof reply);
+	strbuf_free(&sb);
+	if (reply[0] == 'Y')
+		return 1;
+	if (reply[0] == 'C' && reply[1] == '\n') {
+		*accepted = xstrdup(reply + 2);
+		return 0;
+	}
+	return reply[0] == 'N' ? 0 : -1;
 }

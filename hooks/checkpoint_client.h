@@ -4,6 +4,8 @@
 #ifndef SBSH_CHECKPOINT_CLIENT_H
 #define SBSH_CHECKPOINT_CLIENT_H
 
+#include <stddef.h>
+
 struct events;
 
 struct checkpoint_client {
@@ -20,6 +22,12 @@ void checkpoint_line_begin(struct checkpoint_client *c);
  * it deleted what the human had accepted, the agent is told on stderr
  * that the human can bring it back. */
 void checkpoint_line_end(struct checkpoint_client *c, const char *text, int status);
+
+/* Whether content (of the file at abs_path) is what the human accepted
+ * there: 1 yes; 0 no, with the accepted content in *accepted (malloc'd,
+ * or NULL when none was accepted); -1 when no keeper can tell. */
+int checkpoint_accepted(struct checkpoint_client *c, const char *abs_path, const char *content, size_t len,
+                        char **accepted);
 
 /* The session ends: what changed after its last line is recorded and, for
  * an ephemeral session, its changes are undone before this returns. */

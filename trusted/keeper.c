@@ -22,6 +22,7 @@
 #include "lib/proc_status.h"
 #include "lib/util.h"
 #include "trusted/approver_socket.h"
+#include "trusted/keeper_start.h"
 #include "trusted/store.h"
 
 #define MAX_CLIENTS 64
@@ -46,10 +47,20 @@ struct keeper {
 	bool all_dirty;     /* an overflow, or watches that could not be added */
 	bool watch_failed;  /* then every checkpoint compares everything */
 	bool root_gone;
+	const char *sock_path;
+	dev_t root_dev;     /* the project folder as the keeper found it: one */
+	ino_t root_ino;     /* made anew at the same path is another project */
 	struct client clients[MAX_CLIENTS];
 	size_t nclients;
 	struct proc_confinement self;
 };
+
+/* Whether the project folder is still the one the keeper watches. */
+static bool root_same(const struct keeper *k)
+{
+	struct stat st;
+	return stat(k->root, &st) == 0 && st.st_dev == k->root_dev && st.st_ino == k->root_ino;
+}
 
 static void dirty_add(struct keeper *k, const char *rel)
 {
@@ -148,11 +159,8 @@ static void drain_inotify(struct keeper *k)
 				continue;
 			const char *dir = k->wd_path[ev->wd];
 			if (ev->mask & (IN_DELETE_SELF | IN_MOVE_SELF)) {
-				if (*dir == 0) {
-					struct stat st;
-					if (stat(k->root, &st) != 0)
-						k->root_gone = true;
-				}
+				if (*dir == 0)
+					k->root_gone = true;
 				continue;
 			}
 			if (ev->mask & IN_IGNORED)
@@ -256,7 +264,7 @@ static void client_drop(struct keeper *k, size_t i)
 	k->clients[i] = k->clients[--k->nclients];
 }
 
-static void client_message(struct keeper *k, size_t i, char *msg)
+static void client_message(struct keeper *k, size_t i, char *msg, size_t got_len)
 {
 	struct client *c = &k->clients[i];
 	bool made = false;
@@ -273,6 +281,15 @@ static void client_message(struct keeper *k, size_t i, char *msg)
 			return;
 		}
 		*flags++ = 0;
+		drain_inotify(k);
+		if (k->root_gone || !root_same(k)) {
+			/* the folder was removed and made again: a new keeper serves
+			 * it, found on a new socket */
+			k->root_gone = true;
+			unlink(k->sock_path);
+			send_text(c->fd, "NO RETRY");
+			return;
+		}
 		if (strchr(flags, 'r')) {
 			/* the review asking whether it runs outside: it was accepted */
 			send_text(c->fd, "OK");
@@ -295,6 +312,40 @@ static void client_message(struct keeper *k, size_t i, char *msg)
 			send_text(fd, "K");
 			close(fd);
 		}
+		return;
+	}
+	if (msg[0] == 'A' && msg[1] == ' ') {
+		/* a file whose word counts only as the human accepted it (the
+		 * project's allow-list): is this content the accepted one? */
+		char *nl = strchr(msg, '\n');
+		size_t rn = strlen(k->root);
+		const char *abs = msg + 2;
+		if (!nl) {
+			send_text(c->fd, "N");
+			return;
+		}
+		*nl = 0;
+		if (strncmp(abs, k->root, rn) != 0 || abs[rn] != '/') {
+			send_text(c->fd, "N");
+			return;
+		}
+		drain_inotify(k);
+		bool same;
+		char *accepted = NULL;
+		size_t alen = 0;
+		const char *content = nl + 1;
+		int has = store_accepted_content(k->store, abs + rn + 1, content, (size_t)(got_len - (size_t)(content - msg)),
+		                                 &same, &accepted, &alen);
+		if (has && same) {
+			send_text(c->fd, "Y");
+		} else if (has && accepted && alen < 60000 && !memchr(accepted, 0, alen)) {
+			char *reply = xasprintf("C\n%s", accepted);
+			send_text(c->fd, reply);
+			free(reply);
+		} else {
+			send_text(c->fd, "N");
+		}
+		free(accepted);
 		return;
 	}
 	if (msg[0] == 'B') {
@@ -380,7 +431,15 @@ int keeper_serve(const char *root, const char *state_dir, int ready_fd, unsigned
 	char *lock = xasprintf("%s/keeper-" KEEPER_PROTOCOL ".lock", state_dir);
 	int lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	free(lock);
-	if (lock_fd < 0 || flock(lock_fd, LOCK_EX | LOCK_NB) != 0) {
+	/* a keeper that is leaving (idle, or its folder made anew) holds the
+	 * lock for a moment more */
+	bool locked = false;
+	for (int i = 0; lock_fd >= 0 && !locked && i < 50; i++) {
+		locked = flock(lock_fd, LOCK_EX | LOCK_NB) == 0;
+		if (!locked)
+			usleep(100000);
+	}
+	if (!locked) {
 		fprintf(stderr, "sbsh-keeper: another keeper serves %s\n", root);
 		return 1;
 	}
@@ -397,6 +456,13 @@ int keeper_serve(const char *root, const char *state_dir, int ready_fd, unsigned
 		return 1;
 	}
 	store_own_index(k.store);
+	struct stat rst;
+	if (stat(root, &rst) != 0) {
+		fprintf(stderr, "sbsh-keeper: %s: %s\n", root, strerror(errno));
+		return 1;
+	}
+	k.root_dev = rst.st_dev;
+	k.root_ino = rst.st_ino;
 	k.inotify = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	if (k.inotify < 0) {
 		fprintf(stderr, "sbsh-keeper: inotify: %s\n", strerror(errno));
@@ -413,9 +479,12 @@ int keeper_serve(const char *root, const char *state_dir, int ready_fd, unsigned
 		return 1;
 
 	char *sock = xasprintf("%s/keeper-" KEEPER_PROTOCOL ".sock", state_dir);
+	k.sock_path = sock;
 	struct sockaddr_un addr;
-	if (!approver_fill_address(&addr, sock)) {
-		fprintf(stderr, "sbsh-keeper: %s: path too long\n", sock);
+	int sock_dir = -1;
+	char *name = keeper_socket_name(state_dir, &sock_dir);
+	if (!name || !approver_fill_address(&addr, name)) {
+		fprintf(stderr, "sbsh-keeper: %s: cannot name the socket\n", sock);
 		return 1;
 	}
 	unlink(sock);
@@ -423,6 +492,9 @@ int keeper_serve(const char *root, const char *state_dir, int ready_fd, unsigned
 	mode_t old = umask(077);
 	int b = k.listen_fd >= 0 ? bind(k.listen_fd, (struct sockaddr *)&addr, sizeof addr) : -1;
 	umask(old);
+	free(name);
+	if (sock_dir >= 0)
+		close(sock_dir);
 	if (b != 0 || listen(k.listen_fd, 16) != 0) {
 		fprintf(stderr, "sbsh-keeper: %s: %s\n", sock, strerror(errno));
 		return 1;
@@ -457,7 +529,7 @@ int keeper_serve(const char *root, const char *state_dir, int ready_fd, unsigned
 				client_drop(&k, i);
 			} else {
 				msg[got] = 0;
-				client_message(&k, i, msg);
+				client_message(&k, i, msg, (size_t)got);
 			}
 			last_use = util_now_ms();
 		}
@@ -472,8 +544,7 @@ int keeper_serve(const char *root, const char *state_dir, int ready_fd, unsigned
 		}
 		if (k.nclients == 0 && util_now_ms() - last_use > (int64_t)idle_s * 1000)
 			break;
-		struct stat st;
-		if (stat(root, &st) != 0)
+		if (!root_same(&k))
 			k.root_gone = true;
 	}
 	/* the socket goes first: a session starting now starts a new keeper */

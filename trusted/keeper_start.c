@@ -13,6 +13,7 @@
 #include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -92,11 +93,30 @@ char *keeper_program(void)
 	return NULL;
 }
 
+char *keeper_socket_name(const char *state, int *dir_fd)
+{
+	*dir_fd = -1;
+	char *sock = xasprintf("%s/keeper-" KEEPER_PROTOCOL ".sock", state);
+	struct sockaddr_un addr;
+	if (sizeof addr.sun_path > strlen(sock))
+		return sock;
+	/* too long for a socket address: the same file through a descriptor
+	 * of its folder */
+	free(sock);
+	*dir_fd = open(state, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	return *dir_fd < 0 ? NULL : xasprintf("/proc/self/fd/%d/keeper-" KEEPER_PROTOCOL ".sock", *dir_fd);
+}
+
 static int connect_keeper(const char *state)
 {
-	char *sock = xasprintf("%s/keeper-" KEEPER_PROTOCOL ".sock", state);
-	int fd = approver_connect_path(sock);
+	int dir_fd;
+	char *sock = keeper_socket_name(state, &dir_fd);
+	int fd = sock ? approver_connect_path(sock) : -1;
+	int saved = errno;
 	free(sock);
+	if (dir_fd >= 0)
+		close(dir_fd);
+	errno = saved;
 	return fd;
 }
 
@@ -241,9 +261,29 @@ int keeper_start(const char *cwd, const struct keeper_options *o, struct checkpo
 	*why = NULL;
 	char hello[160], reply[256];
 	snprintf(hello, sizeof hello, "H %d-%lld %s", (int)getpid(), (long long)util_now_ms(), o->ephemeral ? "e" : "-");
-	if (!send_recv(fd, hello, reply, sizeof reply, 30000) || strncmp(reply, "OK", 2) != 0) {
-		*why = xasprintf("the keeper refused: %s", reply[0] ? reply : "no answer");
+	reply[0] = 0;
+	bool greeted = send_recv(fd, hello, reply, sizeof reply, 30000) && strncmp(reply, "OK", 2) == 0;
+	/* a keeper of a folder since removed and made again leaves (it says
+	 * so, or it was leaving and the connection drops): the next one is
+	 * this folder's */
+	for (int attempt = 0; !greeted && (strcmp(reply, "NO RETRY") == 0 || !reply[0]) && attempt < 3; attempt++) {
 		close(fd);
+		usleep(100000);
+		fd = connect_keeper(state);
+		if (fd < 0) {
+			char *program = keeper_program();
+			if (program && spawn_keeper(program, root, state, o, why) == 0)
+				fd = connect_keeper(state);
+			free(program);
+		}
+		reply[0] = 0;
+		greeted = fd >= 0 && send_recv(fd, hello, reply, sizeof reply, 30000) && strncmp(reply, "OK", 2) == 0;
+	}
+	if (!greeted) {
+		free(*why);
+		*why = xasprintf("the keeper refused: %s", reply[0] ? reply : "no answer");
+		if (fd >= 0)
+			close(fd);
 		fd = -1;
 		goto out;
 	}

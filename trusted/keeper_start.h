@@ -20,6 +20,11 @@ struct keeper_options {
 };
 int keeper_start(const char *cwd, const struct keeper_options *o, struct checkpoint_client *out, char **why);
 
+/* The keeper's socket as an address can hold it: its path, or, when that
+ * is too long, the same file through a descriptor of the state folder
+ * (*dir_fd, to close once bound or connected; -1 otherwise). */
+char *keeper_socket_name(const char *state, int *dir_fd);
+
 /* The sbsh-keeper program: beside sbsh, or installed (malloc'd), or NULL. */
 char *keeper_program(void);
 

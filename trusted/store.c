@@ -1170,6 +1170,37 @@ out:
 	return rc;
 }
 
+int store_accepted_content(struct store *s, const char *rel, const char *content, size_t len, bool *same,
+                           char **accepted, size_t *accepted_len)
+{
+	*same = false;
+	*accepted = NULL;
+	*accepted_len = 0;
+	git_tree *acc = ref_tree(s, ACCEPTED_REF);
+	git_tree_entry *te = NULL;
+	int rc = 0;
+	if (acc && git_tree_entry_bypath(&te, acc, rel) == 0 && git_tree_entry_type(te) == GIT_OBJECT_BLOB &&
+	    git_tree_entry_filemode(te) != GIT_FILEMODE_LINK) {
+		git_oid id;
+		git_blob *b = NULL;
+		rc = 1;
+		if (git_odb_hash(&id, content, len, GIT_OBJECT_BLOB) == 0 && git_oid_equal(&id, git_tree_entry_id(te)))
+			*same = true;
+		else if (git_blob_lookup(&b, s->repo, git_tree_entry_id(te)) == 0) {
+			*accepted_len = (size_t)git_blob_rawsize(b);
+			*accepted = xmalloc(*accepted_len + 1);
+			memcpy(*accepted, git_blob_rawcontent(b), *accepted_len);
+			(*accepted)[*accepted_len] = 0;
+		} else {
+			rc = 0;
+		}
+		git_blob_free(b);
+	}
+	git_tree_entry_free(te);
+	git_tree_free(acc);
+	return rc;
+}
+
 bool store_accepted_has(struct store *s, const char *rel)
 {
 	git_tree *acc = ref_tree(s, ACCEPTED_REF);

@@ -89,6 +89,12 @@ int store_checkpoint(struct store *s, char *const *dirty, size_t ndirty, bool al
                      const struct store_meta *meta, struct store_changes *changed, bool *made,
                      char out_hex[41], char **err);
 
+/* What the accepted state holds at rel: 1 and *same when content is it,
+ * 1 and a copy in *accepted (malloc'd, *len) when it holds other content,
+ * 0 when it holds no file there. */
+int store_accepted_content(struct store *s, const char *rel, const char *content, size_t len, bool *same,
+                           char **accepted, size_t *accepted_len);
+
 /* Whether the accepted state has a file or link at rel. */
 bool store_accepted_has(struct store *s, const char *rel);
 
