@@ -539,6 +539,10 @@ int keeper_serve(const char *root, const char *state_dir, int ready_fd, unsigned
 		}
 		/* the stat cache is saved when the sessions pause, not per line */
 		if (r == 0) {
+			if (!store_index_matches_head(k.store)) {
+				fprintf(stderr, "sbsh-keeper: the stat cache and the newest checkpoint differ: comparing everything\n");
+				k.all_dirty = true;
+			}
 			store_save_index(k.store);
 			maybe_prune(&k, &last_prune);
 		}

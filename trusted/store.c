@@ -57,6 +57,9 @@ struct store {
 	 * everyone else works on an index made from head's tree. */
 	bool owns_index, index_dirty, have_index_head;
 	git_oid index_head;
+	/* The paths whose index entry a checkpoint changed (added, replaced,
+	 * removed): its tree is head's with only those updated. */
+	struct strvec touched;
 	uint64_t files_seen;
 };
 
@@ -241,6 +244,7 @@ struct store *store_open(const char *git_dir, const char *root, const struct sto
 	s->root = xstrdup(root);
 	s->lock_fd = -1;
 	strvec_init(&s->not_kept);
+	strvec_init(&s->touched);
 	if (l)
 		s->lim = *l;
 	else
@@ -365,6 +369,17 @@ static void settle_fresh(struct store *s)
 	}
 }
 
+bool store_index_matches_head(struct store *s)
+{
+	if (!s->owns_index || !s->have_index_head || !s->index_dirty)
+		return true;
+	git_tree *t = commit_tree(s, &s->index_head);
+	git_oid id;
+	bool same = !t || (git_index_write_tree_to(&id, s->index, s->repo) == 0 && git_oid_equal(&id, git_tree_id(t)));
+	git_tree_free(t);
+	return same;
+}
+
 void store_save_index(struct store *s)
 {
 	if (!s->owns_index || !s->have_index_head)
@@ -406,6 +421,7 @@ void store_close(struct store *s)
 	}
 	free(s->decided);
 	strvec_free(&s->not_kept);
+	strvec_free(&s->touched);
 	json_decref(s->modes);
 	free(s->git_dir);
 	free(s->root);
@@ -792,6 +808,40 @@ out:
 	return rc;
 }
 
+static void touch(struct store *s, const char *rel)
+{
+	strvec_push(&s->touched, rel);
+}
+
+static void index_remove_noted(struct store *s, const char *rel)
+{
+	if (git_index_get_bypath(s->index, rel, 0)) {
+		touch(s, rel);
+		git_index_remove(s->index, rel, 0);
+	}
+}
+
+/* Removes the entries under folder rel ("" : all), noting each. */
+static void index_remove_dir_noted(struct store *s, const char *rel)
+{
+	size_t pos = 0;
+	char *prefix = *rel ? xasprintf("%s/", rel) : xstrdup("");
+	if (!*prefix || git_index_find_prefix(&pos, s->index, prefix) == 0) {
+		size_t n = git_index_entrycount(s->index), plen = strlen(prefix);
+		for (size_t i = pos; i < n; i++) {
+			const git_index_entry *e = git_index_get_byindex(s->index, i);
+			if (!e || strncmp(e->path, prefix, plen) != 0)
+				break;
+			touch(s, e->path);
+		}
+	}
+	free(prefix);
+	if (*rel)
+		git_index_remove_directory(s->index, rel, 0);
+	else
+		git_index_clear(s->index);
+}
+
 /* Records one file or link from its stat. Returns 0, or -1 with *err. */
 static int update_file(struct store *s, const char *rel, const struct stat *st, char **err)
 {
@@ -817,7 +867,7 @@ static int update_file(struct store *s, const char *rel, const struct stat *st, 
 	}
 	if (S_ISREG(st->st_mode) && (uint64_t)st->st_size > s->lim.max_file_bytes) {
 		if (old)
-			git_index_remove(s->index, rel, 0);
+			index_remove_noted(s, rel);
 		char *why = xasprintf("a file of %llu MiB, above checkpoint_max_file",
 		                      (unsigned long long)((uint64_t)st->st_size >> 20));
 		nk_note(s, rel, why);
@@ -840,7 +890,7 @@ static int update_file(struct store *s, const char *rel, const struct stat *st, 
 	if (rc != 0) {
 		/* Gone or unreadable since the stat: the next look decides. */
 		if (old)
-			git_index_remove(s->index, rel, 0);
+			index_remove_noted(s, rel);
 		return 0;
 	}
 	e.mode = mode;
@@ -856,6 +906,9 @@ static int update_file(struct store *s, const char *rel, const struct stat *st, 
 	 * with the same stat: such an entry is read again next time. */
 	if (st->st_mtim.tv_sec >= time(NULL) - 2)
 		e.mtime.seconds = 0;
+	bool same = old && old->mode == e.mode && git_oid_equal(&old->id, &e.id);
+	if (!same)
+		touch(s, rel);
 	if (git_index_add(s->index, &e) != 0) {
 		/* A name git cannot hold: recorded as not kept. */
 		nk_note(s, rel, "a name git cannot store");
@@ -880,11 +933,9 @@ static void modes_forget(struct store *s, const char *rel)
 static void remove_under(struct store *s, const char *rel)
 {
 	modes_forget(s, rel);
-	git_index_remove(s->index, rel, 0);
 	if (*rel)
-		git_index_remove_directory(s->index, rel, 0);
-	else
-		git_index_clear(s->index);
+		index_remove_noted(s, rel);
+	index_remove_dir_noted(s, rel);
 }
 
 /* Drops index entries under rel whose file is gone, or is no longer a
@@ -923,7 +974,7 @@ static void drop_stale(struct store *s, const char *rel)
 			strvec_push(&gone, e->path);
 	}
 	for (size_t i = 0; i < gone.len; i++)
-		git_index_remove(s->index, gone.items[i], 0);
+		index_remove_noted(s, gone.items[i]);
 	strvec_free(&gone);
 	free(prefix);
 }
@@ -1000,7 +1051,7 @@ static int refresh_path(struct store *s, const char *rel, char **err)
 				nk_note(s, rel, why);
 			return 0;
 		}
-		git_index_remove(s->index, rel, 0); /* a file that became a folder */
+		index_remove_noted(s, rel); /* a file that became a folder */
 		start_bulk(s);
 		s->files_seen = 0;
 		int rc = walk(s, rel, 0, err);
@@ -1009,7 +1060,7 @@ static int refresh_path(struct store *s, const char *rel, char **err)
 	}
 	if (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)) {
 		if (*rel)
-			git_index_remove_directory(s->index, rel, 0); /* a folder that became a file */
+			index_remove_dir_noted(s, rel); /* a folder that became a file */
 		return update_file(s, rel, &st, err);
 	}
 	remove_under(s, rel);
@@ -1072,6 +1123,57 @@ static void add_mode_changes(json_t *a, json_t *b, char *const *paths, size_t np
 
 /* ---- checkpoints ---------------------------------------------------- */
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Head's tree with the touched paths as the index has them now; *changes
+ * gets what differs. Returns 0, or -1 (then the index's tree is written). */
+static int touched_tree(struct store *s, git_tree *head_tree, git_oid *out, struct store_changes *changes)
+{
+	size_t n = s->touched.len;
+	qsort(s->touched.items, n, sizeof *s->touched.items, cmp_str);
+	git_tree_update *ups = xcalloc(n + 1, sizeof *ups);
+	size_t nu = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *path = s->touched.items[i];
+		if (i > 0 && strcmp(path, s->touched.items[i - 1]) == 0)
+			continue;
+		const git_index_entry *e = git_index_get_bypath(s->index, path, 0);
+		git_tree_entry *te = NULL;
+		bool in_head = git_tree_entry_bypath(&te, head_tree, path) == 0;
+		bool head_blob = in_head && git_tree_entry_type(te) == GIT_OBJECT_BLOB;
+		bool same = e && head_blob && git_oid_equal(&e->id, git_tree_entry_id(te)) &&
+		            (uint32_t)git_tree_entry_filemode(te) == e->mode;
+		git_tree_entry_free(te);
+		if (same || (!e && !in_head))
+			continue;
+		if (in_head && !head_blob) {
+			/* a folder in head becomes a file: not for an update */
+			free(ups);
+			return -1;
+		}
+		if (e) {
+			ups[nu] = (git_tree_update){.action = GIT_TREE_UPDATE_UPSERT, .filemode = (git_filemode_t)e->mode,
+			                            .path = path};
+			git_oid_cpy(&ups[nu].id, &e->id);
+			store_changes_add(changes, path, in_head ? STORE_MODIFIED : STORE_ADDED, NULL);
+		} else {
+			ups[nu] = (git_tree_update){.action = GIT_TREE_UPDATE_REMOVE, .path = path};
+			store_changes_add(changes, path, STORE_DELETED, NULL);
+		}
+		nu++;
+	}
+	int rc = 0;
+	if (nu == 0)
+		git_oid_cpy(out, git_tree_id(head_tree));
+	else if (git_tree_create_updated(out, s->repo, head_tree, nu, ups) != 0)
+		rc = -1;
+	free(ups);
+	return rc;
+}
+
 int store_checkpoint(struct store *s, char *const *dirty, size_t ndirty, bool all, const struct store_meta *meta,
                      struct store_changes *changed, bool *made, char out_hex[41], char **err)
 {
@@ -1091,6 +1193,9 @@ int store_checkpoint(struct store *s, char *const *dirty, size_t ndirty, bool al
 	s->not_kept_changed = false;
 	s->modes_changed = false;
 	s->files_seen = 0;
+	for (size_t i = 0; i < s->touched.len; i++)
+		free(s->touched.items[i]);
+	s->touched.len = 0;
 	int r = 0;
 	if (all || !have_head || ndirty > 64)
 		start_bulk(s);
@@ -1108,7 +1213,13 @@ int store_checkpoint(struct store *s, char *const *dirty, size_t ndirty, bool al
 		drop_bulk(s);
 		goto out;
 	}
-	if (git_index_write_tree_to(&tree_id, s->index, s->w) != 0) {
+	/* A line's few paths: head's tree with them updated. A walk of the
+	 * whole project (or an update libgit2 refuses): the index's tree. */
+	struct store_changes inc = {0};
+	bool incremental = have_head && !all && s->w == s->repo && touched_tree(s, head_tree, &tree_id, &inc) == 0;
+	if (!incremental)
+		store_changes_free(&inc);
+	if (!incremental && git_index_write_tree_to(&tree_id, s->index, s->w) != 0) {
 		*err = git_err("cannot write a tree");
 		store_changes_free(&nk);
 		if (have_head)
@@ -1118,6 +1229,7 @@ int store_checkpoint(struct store *s, char *const *dirty, size_t ndirty, bool al
 	}
 	bool same = head_tree && git_oid_equal(&tree_id, git_tree_id(head_tree));
 	if (same && !s->not_kept_changed && !s->modes_changed) {
+		store_changes_free(&inc);
 		drop_bulk(s); /* every object of head's tree is in the store already */
 		s->index_dirty = true; /* stats refreshed */
 		store_changes_free(&nk);
@@ -1133,6 +1245,7 @@ int store_checkpoint(struct store *s, char *const *dirty, size_t ndirty, bool al
 	if (made_commit != 0 ||
 	    move_ref(s, HEAD_REF, &commit, have_head ? &head : NULL, meta->kind, err) != 0) {
 		store_changes_free(&nk);
+		store_changes_free(&inc);
 		if (have_head)
 			reset_index_to(s, &head);
 		drop_bulk(s);
@@ -1144,13 +1257,19 @@ int store_checkpoint(struct store *s, char *const *dirty, size_t ndirty, bool al
 	git_oid acc;
 	if (ref_id(s, ACCEPTED_REF, &acc) != 0)
 		move_ref(s, ACCEPTED_REF, &commit, NULL, "first sight", err);
-	if (changed) {
+	if (changed && incremental) {
+		*changed = inc;
+		inc = (struct store_changes){0};
+	} else if (changed) {
 		git_tree *new_tree = commit_tree(s, &commit);
 		git_diff *d = NULL;
 		if (diff_trees(s, head_tree, new_tree, NULL, 0, &d) == 0)
 			changes_of_diff(d, changed);
 		git_diff_free(d);
 		git_tree_free(new_tree);
+	}
+	store_changes_free(&inc);
+	if (changed) {
 		size_t from_trees = changed->len;
 		for (size_t i = 0; i < nk.len; i++) {
 			bool dup = false;

@@ -103,6 +103,11 @@ bool store_accepted_has(struct store *s, const char *rel);
 int store_own_index(struct store *s);
 void store_save_index(struct store *s);
 
+/* Whether the stat cache still says what head's tree holds (a line's
+ * checkpoint updates the tree path by path); when not, the next
+ * checkpoint must compare everything. */
+bool store_index_matches_head(struct store *s);
+
 /* Drops the oldest checkpoints past the limits (the accepted state and
  * what it needs are always kept), by making the oldest one kept a root
  * (its message says how many went before it, and until when) and
