@@ -741,14 +741,8 @@ void policy_line_begin(struct shell *sh, const struct node *line)
 		events_line_begin(p->opts.events, line);
 	if (p && p->line_depth == 0 && p->opts.checkpoints && p->opts.checkpoints->fd >= 0) {
 		checkpoint_line_begin(p->opts.checkpoints);
-		struct strbuf sb;
-		strbuf_init(&sb);
-		if (line)
-			ast_print_node(&sb, line);
-		while (sb.len && (sb.data[sb.len - 1] == '\n' || sb.data[sb.len - 1] == ' '))
-			strbuf_truncate(&sb, sb.len - 1);
 		free(p->checkpoint_text);
-		p->checkpoint_text = strbuf_detach(&sb);
+		p->checkpoint_text = ast_line_text(line);
 	}
 	if (!p || p->opts.off || p->line_depth++ > 0)
 		return;

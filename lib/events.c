@@ -153,13 +153,7 @@ void events_line_begin(struct events *ev, const struct node *line)
 	ev->line_pid = getpid();
 	clock_gettime(CLOCK_MONOTONIC, &ev->line_start);
 	free(ev->line_text);
-	struct strbuf sb;
-	strbuf_init(&sb);
-	if (line)
-		ast_print_node(&sb, line);
-	while (sb.len && (sb.data[sb.len - 1] == '\n' || sb.data[sb.len - 1] == ' '))
-		strbuf_truncate(&sb, sb.len - 1);
-	ev->line_text = strbuf_detach(&sb);
+	ev->line_text = ast_line_text(line);
 }
 
 void events_checkpoint(struct events *ev, const char *kind, const char *id, unsigned changed, unsigned deleted)

@@ -1246,3 +1246,15 @@ void ast_print_word(struct strbuf *out, const struct word *w)
 	pr_word(&pr, w, PC_NORMAL);
 	free(pr.hd);
 }
+
+char *ast_line_text(const struct node *n)
+{
+	struct strbuf sb;
+	strbuf_init(&sb);
+	if (n)
+		ast_print_node(&sb, n);
+	while (sb.len && (sb.data[sb.len - 1] == '\n' || sb.data[sb.len - 1] == ' '))
+		strbuf_truncate(&sb, sb.len - 1);
+	char *text = strbuf_detach(&sb);
+	return text ? text : xstrdup("");
+}

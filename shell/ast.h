@@ -321,6 +321,10 @@ char *ast_arena_strndup(struct ast_arena *a, const char *s, size_t len);
 /* The printer: shell text that parses back to an equivalent tree (used by
  * set -x for compound pieces, `type`/`declare -f`, prompts and --classify). */
 void ast_print_node(struct strbuf *out, const struct node *n);
+/* A command line as one line of text for a record (the event stream, a
+ * checkpoint): ast_print_node without the trailing newline and spaces;
+ * malloc'd ("" for NULL). */
+char *ast_line_text(const struct node *n);
 void ast_print_word(struct strbuf *out, const struct word *w);
 /* True when the word is made of literal parts only; *out gets its value
  * after quote removal (caller frees). Used by the classifier and for

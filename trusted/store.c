@@ -772,13 +772,25 @@ static void drop_bulk(struct store *s)
 	s->w = s->repo;
 }
 
+/* Both handles see the packs written since they last looked. */
+static void refresh_odbs(struct store *s)
+{
+	git_repository *repos[2] = {s->repo, s->bulk};
+	for (int i = 0; i < 2; i++) {
+		git_odb *odb = NULL;
+		if (repos[i] && git_repository_odb(&odb, repos[i]) == 0)
+			git_odb_refresh(odb);
+		git_odb_free(odb);
+	}
+}
+
 /* Writes what is in memory as one pack in the store. */
 static int flush_bulk(struct store *s, char **err)
 {
 	if (s->w != s->bulk || !s->mempack)
 		return 0;
 	git_buf pack = {0};
-	git_odb *odb = NULL, *bulk_odb = NULL;
+	git_odb *odb = NULL;
 	git_odb_writepack *wp = NULL;
 	git_indexer_progress stats;
 	memset(&stats, 0, sizeof stats);
@@ -793,15 +805,12 @@ static int flush_bulk(struct store *s, char **err)
 		*err = git_err("cannot write the checkpoint's pack");
 		goto out;
 	}
-	git_odb_refresh(odb);
-	if (git_repository_odb(&bulk_odb, s->bulk) == 0)
-		git_odb_refresh(bulk_odb);
+	refresh_odbs(s);
 	rc = 0;
 out:
 	if (wp)
 		wp->free(wp);
 	git_odb_free(odb);
-	git_odb_free(bulk_odb);
 	git_buf_dispose(&pack);
 	git_mempack_reset(s->mempack);
 	s->w = s->repo;
@@ -1431,13 +1440,7 @@ static int repack(struct store *s, char **err)
 	if (d)
 		closedir(d);
 	free(objects);
-	git_odb *odb = NULL;
-	if (git_repository_odb(&odb, s->repo) == 0)
-		git_odb_refresh(odb);
-	git_odb_free(odb);
-	if (s->bulk && git_repository_odb(&odb, s->bulk) == 0)
-		git_odb_refresh(odb);
-	git_odb_free(odb);
+	refresh_odbs(s);
 	rc = 0;
 out:
 	git_revwalk_free(walk);
