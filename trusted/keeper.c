@@ -388,6 +388,11 @@ static void accept_client(struct keeper *k)
 	          peer.seccomp_filters <= k->self.seccomp_filters;
 	if (!ok || k->nclients == MAX_CLIENTS) {
 		send_text(fd, ok ? "NO too many sessions" : "NO not from inside a sandbox");
+		/* what it sent already is read, so that the close does not reset
+		 * the connection before it reads the answer */
+		char drain[256];
+		while (recv(fd, drain, sizeof drain, MSG_DONTWAIT) > 0) {
+		}
 		close(fd);
 		return;
 	}

@@ -1852,10 +1852,38 @@ static int selected_changes(struct store *s, git_tree *a, git_tree *b, char *con
 	return 0;
 }
 
+/* What is on disk at paths (all when none) is recorded first: the human
+ * accepts what they see, not only what the last checkpoint holds. A whole
+ * walk uses the keeper's saved stat cache, so only changed files are read. */
+static int record_disk(struct store *s, char *const *paths, size_t npaths, char **err)
+{
+	struct store_meta m = {.kind = "review", .line = "accept: what was on disk", .status = -1};
+	bool made;
+	char hex[41];
+	if (npaths)
+		return store_checkpoint(s, paths, npaths, false, &m, NULL, &made, hex, err);
+	git_index *mine = s->index, *file = NULL;
+	if (!s->owns_index && git_index_open(&file, s->index_path) == 0 && git_index_entrycount(file) > 0)
+		s->index = file;
+	int rc = store_checkpoint(s, NULL, 0, true, &m, NULL, &made, hex, err);
+	if (s->index == file) {
+		s->index = mine;
+		git_oid head;
+		if (ref_id(s, HEAD_REF, &head) == 0)
+			reset_index_to(s, &head);
+	}
+	git_index_free(file);
+	return rc;
+}
+
 int store_accept(struct store *s, char *const *paths, size_t npaths, struct store_changes *done, char **err)
 {
 	if (store_lock(s, err) != 0)
 		return -1;
+	if (record_disk(s, paths, npaths, err) != 0) {
+		store_unlock(s);
+		return -1;
+	}
 	int rc = -1;
 	git_oid head, acc;
 	git_tree *acc_tree = NULL, *head_tree = NULL;

@@ -170,9 +170,12 @@ else
 	bad "... and the force-push it lists is refused, the remote kept" "status $status, $(cat err)"
 fi
 rm -f repo/.agentcommands.json
-# The human's own project, outside the temp folders: its list counts.
+# The human's own project, outside the temp folders (and outside git): its
+# list counts once the human has accepted it (sbsh --review accept), as a
+# list a session wrote there could otherwise pass for the human's.
 printf '{"allow": ["rm victim"]}\n' >"$proj/.agentcommands.json"
 echo keep >"$proj/victim"
+(cd "$proj" && "$SBSH" --review accept .agentcommands.json) >/dev/null 2>&1
 (cd "$proj" && "$SBSH" -c 'rm victim') >out 2>err
 if [ ! -e "$proj/victim" ]; then ok "the list of a project outside the temp folders is honoured"; else bad "the list of a project outside the temp folders is honoured" "$(cat err)"; fi
 
