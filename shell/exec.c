@@ -247,8 +247,9 @@ static int run_builtin(struct shell *sh, const struct builtin *b, int argc, char
 	return status;
 }
 
-/* Errors of these special builtins end a non-interactive shell (POSIX
- * 2.8.1); the rest report statuses of other commands. */
+/* Errors of these special builtins end a non-interactive shell under
+ * set -o posix (POSIX 2.8.1, as dash does); bash carries on otherwise, and
+ * so do we. */
 static bool special_error_exits(const char *name)
 {
 	static const char *const names[] = {"export", "readonly", "set", "shift", "times", "unset"};
@@ -456,7 +457,8 @@ static int run_command(struct shell *sh, const struct node *n, int argc, char **
 		}
 		status = run_builtin(sh, r.builtin, argc, argv);
 		redir_restore(&save);
-		if (status != 0 && !sh->opt.interactive && sh->jump == JUMP_NONE && special_error_exits(argv[0])) {
+		if (status != 0 && sh->opt.posix && !sh->opt.interactive && sh->jump == JUMP_NONE &&
+		    special_error_exits(argv[0])) {
 			/* dash's status for a special builtin's error */
 			sh->jump = JUMP_EXIT;
 			sh->exit_status = STATUS_SYNTAX;
