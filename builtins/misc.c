@@ -305,6 +305,8 @@ static bool *shopt_flag(struct shell *sh, const char *name)
 		return &sh->opt.lastpipe;
 	if (strcmp(name, "xpg_echo") == 0)
 		return &sh->opt.xpg_echo;
+	if (strcmp(name, "extglob") == 0)
+		return &sh->opt.extglob;
 	return NULL;
 }
 
@@ -341,7 +343,7 @@ static void shopt_noop_store(struct shell *sh, const char *name, bool on)
 }
 
 static const char *const shopt_names[] = {
-	"dotglob", "expand_aliases", "failglob", "globstar", "lastpipe", "nocaseglob", "nocasematch", "nullglob",
+	"dotglob", "expand_aliases", "extglob", "failglob", "globstar", "lastpipe", "nocaseglob", "nocasematch", "nullglob",
 	"xpg_echo",
 };
 
@@ -458,15 +460,9 @@ BUILTIN_FN(shopt)
 			continue;
 		}
 		if (!flag) {
-			/* Known bash options we do not implement are off. */
-			if (unset || (!set && strcmp(argv[i], "extglob") == 0)) {
-				if (!set && !unset && !quiet)
-					printf("%-15s\t%s\n", argv[i], "off");
-				status = 1;
-				if (unset)
-					status = 0;
+			/* Unsetting an option we do not have is no error. */
+			if (unset)
 				continue;
-			}
 			shell_error(sh, "shopt: %s: invalid shell option name", argv[i]);
 			status = 1;
 			continue;

@@ -1111,6 +1111,8 @@ static int run_case(struct shell *sh, const struct node *n, unsigned flags)
 		return 1;
 	int status = 0;
 	unsigned pflags = sh->opt.nocasematch ? PATTERN_NOCASE : 0;
+	if (sh->opt.extglob)
+		pflags |= PATTERN_EXTGLOB;
 	bool fall = false;
 	for (size_t i = 0; i < n->u.case_.nitems; i++) {
 		const struct case_item *it = &n->u.case_.items[i];
@@ -1324,6 +1326,7 @@ static int exec_text(struct shell *sh, const char *text, size_t len, const char 
 		.alias_lookup = alias_lookup_for_parser,
 		.alias_ctx = sh,
 		.at_eof = true,
+		.extglob = &sh->opt.extglob,
 	};
 	struct parser *p = parser_create(text, len, &o);
 	int status = 0;
