@@ -110,9 +110,9 @@ static bool echo_escaped(const char *arg)
 
 int builtin_echo(struct shell *sh, int argc, char **argv)
 {
-	(void)sh;
 	bool newline = true;
-	bool escapes = false;
+	/* shopt -s xpg_echo makes escapes the default, as in bash. */
+	bool escapes = sh->opt.xpg_echo;
 	int i = 1;
 	for (; i < argc && is_echo_option(argv[i]); i++) {
 		for (const char *p = argv[i] + 1; *p; p++) {

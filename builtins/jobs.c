@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* kill -l: names for numbers and numbers for names; 0 is EXIT, as in bash. */
 static int list_signals(struct shell *sh, int argc, char **argv, int i)
 {
 	if (i >= argc) {
@@ -21,7 +22,7 @@ static int list_signals(struct shell *sh, int argc, char **argv, int i)
 			long n = strtol(a, NULL, 10);
 			if (n > 128 && n < 128 + trap_signal_count())
 				n -= 128; /* an exit status: the signal that caused it */
-			const char *name = n > 0 && n < trap_signal_count() ? trap_signal_name((int)n) : NULL;
+			const char *name = n >= 0 && n < trap_signal_count() ? trap_signal_name((int)n) : NULL;
 			if (!name) {
 				shell_error(sh, "kill: %s: invalid signal specification", a);
 				status = 1;
@@ -30,7 +31,7 @@ static int list_signals(struct shell *sh, int argc, char **argv, int i)
 			printf("%s\n", name);
 		} else {
 			int sig = trap_signal_number(a);
-			if (sig <= 0 || sig >= trap_signal_count()) {
+			if (sig < 0 || sig >= trap_signal_count()) {
 				shell_error(sh, "kill: %s: invalid signal specification", a);
 				status = 1;
 				continue;

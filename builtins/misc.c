@@ -1,5 +1,6 @@
 /* times, ulimit, umask, shopt */
 #include "builtins/builtins.h"
+#include "shell/options.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -302,6 +303,10 @@ static bool *shopt_flag(struct shell *sh, const char *name)
 		return &sh->opt.expand_aliases;
 	if (strcmp(name, "lastpipe") == 0)
 		return &sh->opt.lastpipe;
+	if (strcmp(name, "xpg_echo") == 0)
+		return &sh->opt.xpg_echo;
+	if (strcmp(name, "extglob") == 0)
+		return &sh->opt.extglob;
 	return NULL;
 }
 
@@ -338,7 +343,8 @@ static void shopt_noop_store(struct shell *sh, const char *name, bool on)
 }
 
 static const char *const shopt_names[] = {
-	"dotglob", "expand_aliases", "failglob", "globstar", "lastpipe", "nocaseglob", "nocasematch", "nullglob",
+	"dotglob", "expand_aliases", "extglob", "failglob", "globstar", "lastpipe", "nocaseglob", "nocasematch", "nullglob",
+	"xpg_echo",
 };
 
 static void shopt_show(struct shell *sh, const char *name, bool reusable)
@@ -350,10 +356,53 @@ static void shopt_show(struct shell *sh, const char *name, bool reusable)
 		printf("%-15s\t%s\n", name, on ? "on" : "off");
 }
 
+static void setopt_show(const char *name, bool on, bool reusable)
+{
+	if (reusable)
+		printf("set %co %s\n", on ? '-' : '+', name);
+	else
+		printf("%-15s\t%s\n", name, on ? "on" : "off");
+}
+
+/* shopt -o: the same verbs over the `set -o` names, as bash has it. */
+static int shopt_setopts(struct shell *sh, int n, char **names, bool set, bool unset, bool print,
+                         bool quiet)
+{
+	if (n == 0) {
+		const char *name;
+		for (size_t i = 0; (name = options_name_at(i)) != NULL; i++) {
+			bool on = options_get_name(sh, name) == 1;
+			if ((set && !on) || (unset && on))
+				continue;
+			if (!quiet)
+				setopt_show(name, on, print);
+		}
+		return 0;
+	}
+	int status = 0;
+	for (int i = 0; i < n; i++) {
+		int on = options_get_name(sh, names[i]);
+		if (on < 0) {
+			shell_error(sh, "shopt: %s: invalid option name", names[i]);
+			status = 1;
+			continue;
+		}
+		if (set || unset) {
+			options_set_name(sh, names[i], set);
+			continue;
+		}
+		if (!quiet)
+			setopt_show(names[i], on == 1, print);
+		if (on == 0)
+			status = 1;
+	}
+	return status;
+}
+
 BUILTIN_FN(shopt)
 {
 	struct builtin_getopt g = {.index = 1};
-	bool set = false, unset = false, print = false, quiet = false;
+	bool set = false, unset = false, print = false, quiet = false, setopts = false;
 	int c;
 	while ((c = builtin_getopt(&g, argc, argv, "supqo", "shopt")) != -1) {
 		switch (c) {
@@ -370,9 +419,10 @@ BUILTIN_FN(shopt)
 			quiet = true;
 			break;
 		case 'o':
+			setopts = true;
 			break;
 		default:
-			shell_warn("shopt: usage: shopt [-pqsu] [optname ...]");
+			shell_warn("shopt: usage: shopt [-pqsu] [-o] [optname ...]");
 			return 2;
 		}
 	}
@@ -380,6 +430,8 @@ BUILTIN_FN(shopt)
 		shell_error(sh, "shopt: cannot set and unset shell options simultaneously");
 		return 1;
 	}
+	if (setopts)
+		return shopt_setopts(sh, argc - g.index, argv + g.index, set, unset, print, quiet);
 	size_t nnames = sizeof shopt_names / sizeof shopt_names[0];
 	if (g.index >= argc) {
 		for (size_t i = 0; i < nnames; i++) {
@@ -408,16 +460,10 @@ BUILTIN_FN(shopt)
 			continue;
 		}
 		if (!flag) {
-			/* Known bash options we do not implement are off. */
-			if (unset || (!set && strcmp(argv[i], "extglob") == 0)) {
-				if (!set && !unset && !quiet)
-					printf("%-15s\t%s\n", argv[i], "off");
-				status = 1;
-				if (unset)
-					status = 0;
+			/* Unsetting an option we do not have is no error. */
+			if (unset)
 				continue;
-			}
-			shell_error(sh, "shopt: %s: not supported", argv[i]);
+			shell_error(sh, "shopt: %s: invalid shell option name", argv[i]);
 			status = 1;
 			continue;
 		}

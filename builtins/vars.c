@@ -853,6 +853,9 @@ BUILTIN_FN(getopts)
 		if (!arg || arg[0] != '-' || arg[1] == '\0') {
 			vars_set(sh, name, "?", 0);
 			vars_unset(sh, "OPTARG");
+			/* past the end (new, shorter arguments): bash stops at $# + 1 */
+			if (optind > nargs + 1)
+				optind = nargs + 1;
 			set_optind(sh, optind);
 			return 1;
 		}

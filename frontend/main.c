@@ -9,6 +9,7 @@
 #include "shell/users.h"
 #include "shell/vars.h"
 #include "shell/options.h"
+#include "builtins/builtins.h"
 #include "shell/expand.h"
 #include "shell/exec.h"
 #include "shell/trap.h"
@@ -118,6 +119,7 @@ struct main_options {
 	bool login;
 	bool monitor_set; /* -m or +m given explicitly */
 	bool norc, noprofile;
+	const char *rcfile; /* --rcfile FILE: read in place of ~/.sbshrc */
 };
 
 /* Returns the index of the first operand, or -1 after reporting. */
@@ -148,6 +150,12 @@ static int parse_options(struct shell *sh, int argc, char **argv, struct main_op
 				mo->norc = true;
 			} else if (strcmp(a, "--noprofile") == 0) {
 				mo->noprofile = true;
+			} else if (strcmp(a, "--rcfile") == 0 || strcmp(a, "--init-file") == 0) {
+				if (i + 1 >= argc) {
+					shell_warn("%s: option requires an argument", a);
+					return -1;
+				}
+				mo->rcfile = argv[++i];
 			} else {
 				shell_warn("%s: invalid option", a);
 				usage(stderr);
@@ -162,7 +170,8 @@ static int parse_options(struct shell *sh, int argc, char **argv, struct main_op
 		for (const char *p = a + 1; *p; p++) {
 			switch (*p) {
 			case 'c':
-				mo->want_c = on;
+				/* bash reads +c as -c too */
+				mo->want_c = true;
 				break;
 			case 's':
 				mo->want_s = on;
@@ -186,6 +195,17 @@ static int parse_options(struct shell *sh, int argc, char **argv, struct main_op
 				}
 				if (strcmp(name, "monitor") == 0)
 					mo->monitor_set = true;
+				break;
+			}
+			case 'O': {
+				/* -O name / +O name: shopt -s / -u before the script runs */
+				if (i + 1 >= argc) {
+					shell_warn("%cO: option requires an argument", a[0]);
+					return -1;
+				}
+				char *sargv[] = {"shopt", on ? "-s" : "-u", argv[++i], NULL};
+				if (builtin_shopt(sh, 3, sargv) != 0)
+					return -1;
 				break;
 			}
 			default:
@@ -231,7 +251,9 @@ static void run_startup_files(struct shell *sh, const struct main_options *mo, b
 			return;
 	}
 	home = vars_get(sh, "HOME");
-	if (home && *home) {
+	if (mo->rcfile) {
+		input_run_optional_file(sh, mo->rcfile);
+	} else if (home && *home) {
 		char *p = xasprintf("%s/.sbshrc", home);
 		input_run_optional_file(sh, p);
 		free(p);
@@ -324,6 +346,9 @@ int main(int argc, char **argv)
 	sh.opt.stdin_mode = !command && !script;
 	sh.opt.interactive = interactive;
 	sh.opt.history = interactive;
+	/* An interactive bash edits lines emacs-style unless told vi. */
+	if (interactive && !sh.opt.vi)
+		sh.opt.emacs = true;
 	if (interactive && !getenv("PS1")) {
 		/* The default prompt says what confines this shell. */
 		const char *tag = !st.state.landlock_applied ? "no sandbox"

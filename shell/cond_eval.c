@@ -136,7 +136,9 @@ int cond_eval(struct shell *sh, const struct cond_expr *c)
 	if (strcmp(op, "=") == 0 || strcmp(op, "==") == 0 || strcmp(op, "!=") == 0) {
 		char *pat = expand_word_str(sh, c->rhs, EXPAND_PATTERN);
 		if (pat) {
-			bool m = pattern_match(pat, lhs, sh->opt.nocasematch ? PATTERN_NOCASE : 0);
+			/* [[ == ]] matches extglob groups whatever the option, as in bash */
+			unsigned pf = PATTERN_EXTGLOB | (sh->opt.nocasematch ? PATTERN_NOCASE : 0);
+			bool m = pattern_match(pat, lhs, pf);
 			r = (m == (op[0] != '!')) ? 0 : 1;
 			free(pat);
 		}

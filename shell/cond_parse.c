@@ -180,7 +180,10 @@ struct node *parse_cond_command(struct parser *p)
 {
 	struct node *n = parser_new_node(p, NODE_COND, parser_peek(p)->range.begin);
 	parser_consume(p); /* [[ */
+	bool outer = p->lx.in_cond;
+	p->lx.in_cond = true;
 	n->u.cond.expr = parse_cond_or(p);
+	p->lx.in_cond = outer;
 	if (!n->u.cond.expr)
 		goto fail;
 	parser_skip_newlines(p);

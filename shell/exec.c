@@ -247,8 +247,9 @@ static int run_builtin(struct shell *sh, const struct builtin *b, int argc, char
 	return status;
 }
 
-/* Errors of these special builtins end a non-interactive shell (POSIX
- * 2.8.1); the rest report statuses of other commands. */
+/* Errors of these special builtins end a non-interactive shell under
+ * set -o posix (POSIX 2.8.1, as dash does); bash carries on otherwise, and
+ * so do we. */
 static bool special_error_exits(const char *name)
 {
 	static const char *const names[] = {"export", "readonly", "set", "shift", "times", "unset"};
@@ -456,7 +457,8 @@ static int run_command(struct shell *sh, const struct node *n, int argc, char **
 		}
 		status = run_builtin(sh, r.builtin, argc, argv);
 		redir_restore(&save);
-		if (status != 0 && !sh->opt.interactive && sh->jump == JUMP_NONE && special_error_exits(argv[0])) {
+		if (status != 0 && sh->opt.posix && !sh->opt.interactive && sh->jump == JUMP_NONE &&
+		    special_error_exits(argv[0])) {
 			/* dash's status for a special builtin's error */
 			sh->jump = JUMP_EXIT;
 			sh->exit_status = STATUS_SYNTAX;
@@ -1109,6 +1111,8 @@ static int run_case(struct shell *sh, const struct node *n, unsigned flags)
 		return 1;
 	int status = 0;
 	unsigned pflags = sh->opt.nocasematch ? PATTERN_NOCASE : 0;
+	if (sh->opt.extglob)
+		pflags |= PATTERN_EXTGLOB;
 	bool fall = false;
 	for (size_t i = 0; i < n->u.case_.nitems; i++) {
 		const struct case_item *it = &n->u.case_.items[i];
@@ -1322,6 +1326,7 @@ static int exec_text(struct shell *sh, const char *text, size_t len, const char 
 		.alias_lookup = alias_lookup_for_parser,
 		.alias_ctx = sh,
 		.at_eof = true,
+		.extglob = &sh->opt.extglob,
 	};
 	struct parser *p = parser_create(text, len, &o);
 	int status = 0;

@@ -477,13 +477,13 @@ static bool match_range(const char *pattern, char *s, size_t from, size_t to, un
 }
 
 /* Removes the prefix or suffix in place: s is owned and returned. */
-static char *remove_pattern(char *s, const char *pattern, enum param_op op)
+static char *remove_pattern(char *s, const char *pattern, enum param_op op, unsigned pf)
 {
 	size_t len = strlen(s);
 	switch (op) {
 	case PARAM_REMOVE_SMALL_PREFIX:
 		for (size_t i = 0; i <= len; i++) {
-			if (is_char_start(s, i) && match_range(pattern, s, 0, i, 0)) {
+			if (is_char_start(s, i) && match_range(pattern, s, 0, i, pf)) {
 				memmove(s, s + i, len - i + 1);
 				break;
 			}
@@ -491,7 +491,7 @@ static char *remove_pattern(char *s, const char *pattern, enum param_op op)
 		break;
 	case PARAM_REMOVE_LARGE_PREFIX:
 		for (size_t i = len + 1; i-- > 0;) {
-			if (is_char_start(s, i) && match_range(pattern, s, 0, i, 0)) {
+			if (is_char_start(s, i) && match_range(pattern, s, 0, i, pf)) {
 				memmove(s, s + i, len - i + 1);
 				break;
 			}
@@ -499,7 +499,7 @@ static char *remove_pattern(char *s, const char *pattern, enum param_op op)
 		break;
 	case PARAM_REMOVE_SMALL_SUFFIX:
 		for (size_t i = len + 1; i-- > 0;) {
-			if (is_char_start(s, i) && pattern_match(pattern, s + i, 0)) {
+			if (is_char_start(s, i) && pattern_match(pattern, s + i, pf)) {
 				s[i] = '\0';
 				break;
 			}
@@ -507,7 +507,7 @@ static char *remove_pattern(char *s, const char *pattern, enum param_op op)
 		break;
 	case PARAM_REMOVE_LARGE_SUFFIX:
 		for (size_t i = 0; i <= len; i++) {
-			if (is_char_start(s, i) && pattern_match(pattern, s + i, 0)) {
+			if (is_char_start(s, i) && pattern_match(pattern, s + i, pf)) {
 				s[i] = '\0';
 				break;
 			}
@@ -534,7 +534,8 @@ static void add_replacement(struct strbuf *out, const char *rep, const char *mat
 	}
 }
 
-static char *replace_pattern(const char *value, const char *pattern, const char *rep, enum param_op op)
+static char *replace_pattern(const char *value, const char *pattern, const char *rep, enum param_op op,
+                             unsigned pf)
 {
 	char *s = xstrdup(value);
 	size_t len = strlen(s);
@@ -542,7 +543,7 @@ static char *replace_pattern(const char *value, const char *pattern, const char 
 	strbuf_init(&out);
 	if (op == PARAM_REPLACE_PREFIX) {
 		for (size_t j = len + 1; j-- > 0;) {
-			if (is_char_start(s, j) && match_range(pattern, s, 0, j, 0)) {
+			if (is_char_start(s, j) && match_range(pattern, s, 0, j, pf)) {
 				add_replacement(&out, rep, s, j);
 				strbuf_adds(&out, s + j);
 				free(s);
@@ -554,7 +555,7 @@ static char *replace_pattern(const char *value, const char *pattern, const char 
 	}
 	if (op == PARAM_REPLACE_SUFFIX) {
 		for (size_t i = 0; i <= len; i++) {
-			if (is_char_start(s, i) && pattern_match(pattern, s + i, 0)) {
+			if (is_char_start(s, i) && pattern_match(pattern, s + i, pf)) {
 				strbuf_addmem(&out, s, i);
 				add_replacement(&out, rep, s + i, len - i);
 				free(s);
@@ -574,7 +575,7 @@ static char *replace_pattern(const char *value, const char *pattern, const char 
 		size_t found = 0;
 		if (!(replaced && op == PARAM_REPLACE)) {
 			for (size_t j = len; j > i; j--) {
-				if (is_char_start(s, j) && match_range(pattern, s, i, j, 0)) {
+				if (is_char_start(s, j) && match_range(pattern, s, i, j, pf)) {
 					found = j;
 					break;
 				}
@@ -592,7 +593,7 @@ static char *replace_pattern(const char *value, const char *pattern, const char 
 	return strbuf_detach(&out);
 }
 
-static char *convert_case_op(const char *value, enum param_op op, const char *pattern)
+static char *convert_case_op(const char *value, enum param_op op, const char *pattern, unsigned pf)
 {
 	char *s = xstrdup(value);
 	bool upper = op == PARAM_UPPER_FIRST || op == PARAM_UPPER_ALL;
@@ -603,7 +604,7 @@ static char *convert_case_op(const char *value, enum param_op op, const char *pa
 		bool applies = true;
 		if (pattern && *pattern) {
 			char one[2] = {s[i], '\0'};
-			applies = pattern_match(pattern, one, 0);
+			applies = pattern_match(pattern, one, pf);
 		}
 		if (applies)
 			s[i] = (char)(upper ? toupper((unsigned char)s[i]) : tolower((unsigned char)s[i]));
@@ -725,6 +726,7 @@ struct pattern_op_ctx {
 	const char *pattern;
 	const char *replacement;
 	char transform;
+	unsigned pflags; /* PATTERN_EXTGLOB when the option is on */
 };
 
 /* ${x@Q} quotes for reuse as shell input ($'...' when there are control
@@ -752,7 +754,7 @@ static char *transform_one(const char *value, char how)
 	default:
 		strbuf_free(&out);
 		return convert_case_op(value, how == 'U' ? PARAM_UPPER_ALL : how == 'u' ? PARAM_UPPER_FIRST : PARAM_LOWER_ALL,
-		                       NULL);
+		                       NULL, 0);
 	}
 	return strbuf_detach(&out);
 }
@@ -767,14 +769,14 @@ static char *pattern_op_one(char *value, void *ctx)
 	case PARAM_REMOVE_LARGE_PREFIX:
 	case PARAM_REMOVE_SMALL_SUFFIX:
 	case PARAM_REMOVE_LARGE_SUFFIX:
-		return remove_pattern(value, c->pattern, c->op);
+		return remove_pattern(value, c->pattern, c->op, c->pflags);
 	case PARAM_REPLACE:
 	case PARAM_REPLACE_ALL:
 	case PARAM_REPLACE_PREFIX:
 	case PARAM_REPLACE_SUFFIX:
-		return replace_pattern(value, c->pattern, c->replacement, c->op);
+		return replace_pattern(value, c->pattern, c->replacement, c->op, c->pflags);
 	default:
-		return convert_case_op(value, c->op, c->pattern);
+		return convert_case_op(value, c->op, c->pattern, c->pflags);
 	}
 }
 
@@ -1059,7 +1061,8 @@ static int expand_param(struct expander *ex, const struct word_param *p, bool qu
 		}
 		if (p->op != PARAM_PLAIN) {
 			struct pattern_op_ctx ctx = {.op = p->op, .pattern = NULL, .replacement = "",
-			                             .transform = p->transform};
+			                             .transform = p->transform,
+			                             .pflags = ex->sh->opt.extglob ? PATTERN_EXTGLOB : 0};
 			char *pattern = NULL, *replacement = NULL;
 			if (p->arg) {
 				pattern = expand_pattern_operand(ex, p->arg, pattern_specials);
@@ -1433,6 +1436,8 @@ static void glob_walk(struct glob_state *g, struct strbuf *prefix, size_t index)
 		pflags |= PATTERN_PERIOD;
 	if (g->sh->opt.nocaseglob)
 		pflags |= PATTERN_NOCASE;
+	if (g->sh->opt.extglob)
+		pflags |= PATTERN_EXTGLOB;
 	struct dirent *de;
 	while ((de = readdir(dir)) != NULL) {
 		const char *name = de->d_name;

@@ -174,6 +174,7 @@ int input_run_file(struct shell *sh, const char *path, bool must_exist)
 		.alias_lookup = alias_lookup_for_parser,
 		.alias_ctx = sh,
 		.at_eof = true,
+		.extglob = &sh->opt.extglob,
 	};
 	struct node *prog = NULL;
 	struct parse_error err = {0};
@@ -554,6 +555,7 @@ static int run_reader(struct reader *r)
 			.alias_lookup = alias_lookup_for_parser,
 			.alias_ctx = sh,
 			.at_eof = eof,
+			.extglob = &sh->opt.extglob,
 		};
 		work += buf.len;
 		struct parser *p = parser_create(buf.data, buf.len, &o);

@@ -1228,9 +1228,23 @@ static inline bool nesting_ends(int c, int open, int close, int stop, int *depth
 
 /* The loop at the heart of the lexer: word parts until the mode's end. The
  * terminator is not consumed. */
+/* At `(` in a plain word: whether it opens an extglob group, the literal
+ * run so far ending in one of its operators. */
+static bool extglob_opens(const struct lexer *lx, const struct parts *ps)
+{
+	if (!ps->have_lit || ps->lit_quote != QUOTE_NONE || lx->lit.len <= ps->lit_start)
+		return false;
+	char op = lx->lit.data[lx->lit.len - 1];
+	if (!strchr("@*+?!", op))
+		return false;
+	bool on = lx->extglob && *lx->extglob;
+	return on || (lx->in_cond && op != '!');
+}
+
 static bool lex_parts(struct lexer *lx, struct parts *ps, const struct wopts *wo)
 {
 	int depth = 0;
+	int xdepth = 0; /* nesting of extglob groups: their ( | ) are the word's */
 	enum wmode mode = wo->mode;
 	bool quoted = mode == WM_DQUOTE || mode == WM_HEREDOC || mode == WM_ARITH ||
 	              mode == WM_SUBSCRIPT || (mode == WM_PARAM && wo->dq);
@@ -1277,6 +1291,20 @@ static bool lex_parts(struct lexer *lx, struct parts *ps, const struct wopts *wo
 		}
 		switch (mode) {
 		case WM_NORMAL:
+			if (c == '(' && (xdepth > 0 || extglob_opens(lx, ps))) {
+				xdepth++;
+				parts_addc(lx, ps, c, QUOTE_NONE);
+				advance(lx);
+				continue;
+			}
+			if (xdepth > 0 && (c == ')' || c == '|' || c == ' ' || c == '\t' || c == ';' ||
+			                   c == '&' || c == '<' || c == '>')) {
+				if (c == ')')
+					xdepth--;
+				parts_addc(lx, ps, c, QUOTE_NONE);
+				advance(lx);
+				continue;
+			}
 			if (c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '&' || c == '|' ||
 			    c == '(' || c == ')')
 				return true;
@@ -1978,6 +2006,7 @@ void lex_init(struct lexer *lx, const char *text, size_t len, const struct parse
 	lx->first_line = opts->first_line ? opts->first_line : 1;
 	lx->at_eof = opts->at_eof;
 	lx->max_depth = opts->max_depth ? opts->max_depth : DEFAULT_MAX_DEPTH;
+	lx->extglob = opts->extglob;
 	lx->line = lx->first_line;
 	lx->first_col = 1;
 	strbuf_init(&lx->lit);

@@ -223,6 +223,10 @@ struct lexer {
 	size_t nhd, caphd;
 	/* Literal text being gathered; nested words stack theirs on top. */
 	struct strbuf lit;
+	/* Extglob groups are words' parts: with the option on, and inside
+	 * [[ ]] (all but !( ), as bash reads them there. */
+	const bool *extglob;
+	bool in_cond;
 };
 
 /* The lexer keeps a pointer to text: it must outlive the lexer. From opts

@@ -84,6 +84,20 @@ int options_set_name(struct shell *sh, const char *name, bool on)
 	return -1;
 }
 
+int options_get_name(struct shell *sh, const char *name)
+{
+	for (size_t i = 0; i < noption_defs; i++) {
+		if (strcmp(option_defs[i].name, name) == 0)
+			return *option_field(sh, &option_defs[i]) ? 1 : 0;
+	}
+	return -1;
+}
+
+const char *options_name_at(size_t i)
+{
+	return i < noption_defs ? option_defs[i].name : NULL;
+}
+
 char *options_dollar_dash(struct shell *sh)
 {
 	struct strbuf sb;

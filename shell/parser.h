@@ -42,6 +42,9 @@ struct parser_options {
 	 * reported as incomplete. */
 	bool at_eof;
 	unsigned max_depth;      /* nesting limit; 0 = default (1000) */
+	/* The shell's shopt extglob, read as each word is lexed (a script may
+	 * turn it on between commands); NULL: off. */
+	const bool *extglob;
 };
 
 struct parser;

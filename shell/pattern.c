@@ -1,5 +1,6 @@
 /* Shell pattern matching: * ? [...] with backslash quoting. Linear
- * backtracking to the last star, so no pattern can take exponential time. */
+ * backtracking to the last star, so no plain pattern can take exponential
+ * time; extglob groups (when asked for) go through a recursive matcher. */
 #include "shell/shell.h"
 #include "shell/pattern.h"
 
@@ -99,8 +100,175 @@ static const char *match_bracket(const char *p, unsigned char c, unsigned flags,
 	return p + 1;
 }
 
+static bool is_extglob_at(const char *p, const char *pe)
+{
+	return p + 1 < pe && p[1] == '(' && strchr("@*+?!", *p) != NULL;
+}
+
+/* Just past the `)` closing the group whose `(` is at p, or NULL. */
+static const char *group_end(const char *p, const char *pe)
+{
+	int depth = 0;
+	for (; p < pe; p++) {
+		if (*p == '\\' && p + 1 < pe) {
+			p++;
+		} else if (*p == '[') {
+			/* a bracket expression may hold ( ) | as plain characters */
+			const char *q = p + 1;
+			if (q < pe && (*q == '!' || *q == '^'))
+				q++;
+			if (q < pe && *q == ']')
+				q++;
+			while (q < pe && *q != ']')
+				q++;
+			if (q < pe)
+				p = q;
+		} else if (*p == '(') {
+			depth++;
+		} else if (*p == ')') {
+			if (--depth == 0)
+				return p + 1;
+		}
+	}
+	return NULL;
+}
+
+/* Next top-level `|` or the end of an alternative list [p, pe). */
+static const char *alt_end(const char *p, const char *pe)
+{
+	int depth = 0;
+	for (; p < pe; p++) {
+		if (*p == '\\' && p + 1 < pe)
+			p++;
+		else if (*p == '(')
+			depth++;
+		else if (*p == ')')
+			depth--;
+		else if (*p == '|' && depth == 0)
+			return p;
+	}
+	return pe;
+}
+
+static bool xmatch(const char *p, const char *pe, const char *s, const char *se, unsigned flags);
+
+/* Whether one of the alternatives of the group body [b, be) matches [s, se). */
+static bool any_alt(const char *b, const char *be, const char *s, const char *se, unsigned flags)
+{
+	for (const char *a = b;;) {
+		const char *e = alt_end(a, be);
+		if (xmatch(a, e, s, se, flags))
+			return true;
+		if (e >= be)
+			return false;
+		a = e + 1;
+	}
+}
+
+/* The matcher for patterns with extglob groups: recursive, with explicit
+ * ends, because a group's alternatives have to be tried at every length.
+ * Only such patterns take this slower path. */
+static bool xmatch(const char *p, const char *pe, const char *s, const char *se, unsigned flags)
+{
+	while (p < pe) {
+		if (is_extglob_at(p, pe)) {
+			const char *end = group_end(p + 1, pe);
+			if (end) {
+				char op = *p;
+				const char *b = p + 2, *be = end - 1;
+				switch (op) {
+				case '@':
+				case '?':
+					if (op == '?' && xmatch(end, pe, s, se, flags))
+						return true;
+					for (const char *k = s; k <= se; k++)
+						if (any_alt(b, be, s, k, flags) && xmatch(end, pe, k, se, flags))
+							return true;
+					return false;
+				case '*':
+				case '+':
+					if (op == '*' && xmatch(end, pe, s, se, flags))
+						return true;
+					/* one non-empty repetition, then the group again as *( ) */
+					for (const char *k = s + 1; k <= se; k++) {
+						if (!any_alt(b, be, s, k, flags))
+							continue;
+						if (xmatch(end, pe, k, se, flags))
+							return true;
+						/* more repetitions: for + the first one is done */
+						if (k < se && xmatch(p, pe, k, se, flags))
+							return true;
+					}
+					return op == '+' && any_alt(b, be, s, s, flags) && xmatch(end, pe, s, se, flags);
+				default: /* '!' */
+					for (const char *k = s; k <= se; k++)
+						if (!any_alt(b, be, s, k, flags) && xmatch(end, pe, k, se, flags))
+							return true;
+					return false;
+				}
+			}
+		}
+		if (*p == '*') {
+			while (p < pe && *p == '*' && !is_extglob_at(p, pe))
+				p++;
+			for (const char *k = s; k <= se; k++)
+				if (xmatch(p, pe, k, se, flags))
+					return true;
+			return false;
+		}
+		if (s >= se)
+			return false;
+		const char *next = p + 1;
+		bool ok;
+		if (*p == '?') {
+			ok = true;
+		} else if (*p == '[') {
+			bool matched = false;
+			const char *end = match_bracket(p + 1, (unsigned char)*s, flags, &matched);
+			if (end && end <= pe) {
+				ok = matched;
+				next = end;
+			} else {
+				ok = *s == '[';
+			}
+		} else if (*p == '\\' && p + 1 < pe) {
+			ok = fold((unsigned char)p[1], flags) == fold((unsigned char)*s, flags);
+			next = p + 2;
+		} else {
+			ok = fold((unsigned char)*p, flags) == fold((unsigned char)*s, flags);
+		}
+		if (!ok)
+			return false;
+		p = next;
+		s++;
+	}
+	return s == se;
+}
+
+bool pattern_has_extglob(const char *pattern)
+{
+	const char *pe = pattern + strlen(pattern);
+	for (const char *p = pattern; *p; p++) {
+		if (*p == '\\') {
+			if (p[1] == '\0')
+				break;
+			p++;
+		} else if (is_extglob_at(p, pe) && group_end(p + 1, pe)) {
+			return true;
+		}
+	}
+	return false;
+}
+
 bool pattern_match(const char *pattern, const char *string, unsigned flags)
 {
+	if ((flags & PATTERN_EXTGLOB) && pattern_has_extglob(pattern)) {
+		if ((flags & PATTERN_PERIOD) && *string == '.' && *pattern != '.' &&
+		    !(pattern[0] == '\\' && pattern[1] == '.'))
+			return false;
+		return xmatch(pattern, pattern + strlen(pattern), string, string + strlen(string),
+		              flags);
+	}
 	const char *p = pattern, *s = string;
 	/* Where to resume after the most recent star: its pattern position and
 	 * the string position it currently swallows up to. */
@@ -166,7 +334,7 @@ bool pattern_has_magic(const char *pattern)
 			if (p[1] == '\0')
 				break;
 			p++;
-		} else if (*p == '*' || *p == '?') {
+		} else if (*p == '*' || *p == '?' || (p[1] == '(' && (*p == '@' || *p == '+' || *p == '!'))) {
 			return true;
 		} else if (*p == '[' && p[1] != '\0' && strchr(p + 2, ']')) {
 			return true;

@@ -47,6 +47,8 @@ struct shell_options {
 	bool nullglob, failglob, dotglob, nocaseglob, nocasematch, globstar;
 	bool expand_aliases; /* on when interactive or POSIX-ish scripts; see main.c */
 	bool lastpipe;
+	bool xpg_echo; /* echo interprets backslash escapes by default */
+	bool extglob;  /* @( ) *( ) +( ) ?( ) !( ) in words and patterns */
 	/* bash's -o names that snapshots of a bash session set: accepted and
 	 * listed, without effect here (brace expansion is always on). */
 	bool braceexpand, interactive_comments, histexpand, history, errtrace, functrace;

@@ -1053,6 +1053,13 @@ void vars_init(struct shell *sh, char **envp)
 		{"PS4", "+ ", true},
 		{"OPTIND", "1", false},
 		{"OPTERR", "1", true},
+		/* bash's search path when the environment has none */
+		{"PATH", "/usr/local/bin:/usr/local/sbin:/usr/bin:/usr/sbin:/bin:/sbin", true},
+#ifdef __linux__
+		{"OSTYPE", "linux-gnu", true},
+#else
+		{"OSTYPE", "unknown", true},
+#endif
 	};
 	for (size_t i = 0; i < sizeof defaults / sizeof defaults[0]; i++) {
 		size_t h = name_hash(defaults[i].name);
@@ -1077,6 +1084,11 @@ void vars_init(struct shell *sh, char **envp)
 	}
 	snprintf(buf, sizeof buf, "%ld", (long)getuid());
 	vars_set(sh, "UID", buf, 0);
+	char host[256];
+	if (gethostname(host, sizeof host) == 0) {
+		host[sizeof host - 1] = '\0';
+		vars_set(sh, "HOSTNAME", host, 0);
+	}
 	snprintf(buf, sizeof buf, "%ld", (long)geteuid());
 	vars_set(sh, "EUID", buf, 0);
 

@@ -356,13 +356,49 @@ echo $?
 --- stdout
 0
 
-### special builtin error exits the shell
-"$SHELL" -c 'set -o nosuchopt; echo survived'
+### special builtin error exits the shell under set -o posix
+"$SHELL" -c 'set -o posix; set -o nosuchopt; echo survived'
 [ $? -ne 0 ] && echo exited
 --- stderr-nonempty
---- tags nobash
+--- tags bash nobash
 --- stdout
 exited
+
+### special builtin error is reported but not fatal outside posix mode
+set -o nosuchopt 2>/dev/null || echo failed
+shift 7 2>/dev/null
+echo survived
+--- tags bash
+--- stdout
+failed
+survived
+
+### shopt -o speaks of the set -o options
+shopt -po nounset
+set -o nounset
+shopt -po nounset
+shopt -o nounset
+shopt -qo noglob; echo q=$?
+shopt -so noglob; shopt -qo noglob; echo q=$?
+shopt -o nosuchopt 2>/dev/null; echo bad=$?
+--- tags bash
+--- stdout
+set +o nounset
+set -o nounset
+nounset        	on
+q=1
+q=0
+bad=1
+
+### shopt -s xpg_echo makes echo expand escapes
+shopt -s xpg_echo
+echo 'a\tb'
+shopt -u xpg_echo
+echo 'a\tb'
+--- tags bash
+--- stdout
+a	b
+a\tb
 
 ### regular builtin error does not exit the shell
 cd /nonexistent_xyz 2>/dev/null

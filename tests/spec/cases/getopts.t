@@ -126,3 +126,17 @@ getopts a opt
 echo "$? $opt"
 --- stdout
 1 ?
+
+### OPTIND left past new, shorter arguments stops at $# + 1
+set -- -a -b c d
+while getopts ab opt; do :; done
+echo $OPTIND
+set -- x
+getopts ab opt; echo $? $OPTIND
+set --
+getopts ab opt; echo $? $OPTIND
+--- tags bash
+--- stdout
+3
+1 2
+1 1

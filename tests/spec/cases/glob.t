@@ -205,3 +205,41 @@ echo 7: **/*.txt
 5: a/b/x.txt x**
 6: .hid/h.txt a/b/x.txt c/.d.txt real/r.txt y.txt
 7: .hid/h.txt c/.d.txt real/r.txt sl/r.txt
+
+### extglob groups in [[ == ]] need no option
+[[ --help == --@(help|verbose) ]] && echo one
+[[ --oops == --@(help|verbose) ]] || echo none
+[[ abab == +(ab) ]] && echo plus
+[[ '' == *(ab) ]] && echo star
+[[ aba == +(ab) ]] || echo partial
+--- tags bash
+--- stdout
+one
+none
+plus
+star
+partial
+
+### shopt -s extglob: case, ${x%pat} and !( )
+shopt -s extglob
+case main.c in *.@(c|h)) echo source ;; *) echo other ;; esac
+x=foofoobar
+echo ${x##+(foo)} ${x%@(bar)} ${x//@(o|b)/_}
+case ac in !(ab)) echo not-ab ;; esac
+case ab in !(ab)) echo wrong ;; *) echo is-ab ;; esac
+--- tags bash
+--- stdout
+source
+bar foofoo f__f___ar
+not-ab
+is-ab
+
+### shopt extglob can be queried and turned off
+shopt -q extglob; echo $?
+shopt -s extglob; shopt -q extglob; echo $?
+shopt -u extglob; shopt -q extglob; echo $?
+--- tags bash
+--- stdout
+1
+0
+1

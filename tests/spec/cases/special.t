@@ -113,13 +113,22 @@ echo $#
 2 b
 0
 
-### shift too far fails
+### shift too far ends the shell under set -o posix
+set -o posix
 set -- a
 shift 2
 echo $?
---- tags nobash
+--- tags bash nobash
 --- status
 2
+
+### shift too far fails with status 1 otherwise
+set -- a
+shift 2 2>/dev/null
+echo $?
+--- tags bash
+--- stdout
+1
 
 ### set -- clears parameters
 set -- a b

@@ -158,3 +158,12 @@ tick
 loop 1
 tick
 loop 2
+
+### kill -l knows signal 0 as EXIT
+kill -l 0 INT
+kill -l EXIT
+--- tags bash
+--- stdout
+EXIT
+2
+0
