@@ -285,26 +285,15 @@ static void drop_if_shared(struct policy *p, struct allow_list *l, const char *i
 	l->path = NULL;
 }
 
-/* The project's list speaks for the human only as the human left it.
- * Outside git the warden guards it only once it exists (a session may
- * write the first one, which the next would take for the human's), so the
- * keeper says whether it is the content the human accepted; if not, the
- * accepted version is used (or none), and the agent is told. */
+/* The project's list speaks for the human only as the human left it. The
+ * warden puts back what a session changes, but a change made while no
+ * session runs (a process the agent left behind, a session of a build
+ * without the warden) would pass for the human's: so the keeper says
+ * whether it is the content the human accepted; if not, the accepted
+ * version is used (or none), and the agent is told. */
 static void vet_project_list(struct policy *p, struct allow_list *l)
 {
 	if (!p->opts.checkpoints || p->opts.checkpoints->fd < 0)
-		return;
-	/* in a git work tree the warden's baseline holds it: a session's
-	 * change is put back at the end of its line */
-	char *dir = xstrdup(l->path);
-	char *slash = strrchr(dir, '/');
-	if (slash)
-		*slash = 0;
-	char *git = xasprintf("%s/.git", dir);
-	bool in_git = access(git, F_OK) == 0;
-	free(git);
-	free(dir);
-	if (in_git)
 		return;
 	size_t len = 0;
 	char *text = util_read_file(l->path, 0, ALLOW_LIST_MAX, &len);

@@ -786,9 +786,11 @@ struct protect *protect_discover(char *const *extra)
 	char *worktree = NULL, *gitdir = NULL;
 	struct protect *p = protect_new();
 	if (!find_git(&worktree, &gitdir)) {
+		/* Outside git the folder is the project all the same: an allow-list
+		 * or a .git the session makes here is run later by the human's sbsh
+		 * or git, so what is absent at the start is kept absent too. */
 		worktree = realpath(".", NULL);
-		if (!worktree || access(".agentcommands.json", F_OK) != 0) {
-			free(worktree);
+		if (!worktree) {
 			protect_free(p);
 			return NULL;
 		}

@@ -190,6 +190,8 @@ try:
     # An allow entry covers the same command inside shell text, and no more.
     with open(os.path.join(work, ".agentcommands.json"), "w") as f:
         f.write('{"allow": ["rm -r data"]}\n')
+    # written between sessions: it counts once the human accepts it
+    subprocess.run([SBSH, "--review", "accept", ".agentcommands.json"], cwd=work, capture_output=True)
     for script in ("bash -c 'rm -r data'", "sh <<EOF\nrm -r data\nEOF", "echo 'rm -r data' | sh"):
         plant(work)
         status, err = headless(script, work)
