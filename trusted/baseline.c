@@ -648,6 +648,40 @@ int protect_check_extra(const char *rel)
 	return 0;
 }
 
+/* Claude Code runs the hooks, status line and key helper of the project's
+ * settings and the servers of .mcp.json; Codex loads the project's .codex
+ * layer (config, hooks, rules) once the folder is trusted; Cursor runs
+ * .cursor/hooks.json and its MCP servers; Gemini CLI the servers of its
+ * settings; VS Code the tasks marked to run when the folder opens. All of
+ * it outside any sandbox, with no question once the folder was trusted. */
+const char *const protect_agent_files[] = {
+	".claude/settings.json", ".claude/settings.local.json", ".mcp.json", ".codex", ".cursor/hooks.json",
+	".cursor/mcp.json", ".gemini/settings.json", ".vscode/tasks.json", NULL,
+};
+
+/* A folder that only holds agent files (.claude, not .codex, which is one). */
+static bool agent_folder(const char *rel)
+{
+	size_t n = strlen(rel);
+	for (const char *const *a = protect_agent_files; *a; a++)
+		if (strncmp(*a, rel, n) == 0 && (*a)[n] == '/')
+			return true;
+	return false;
+}
+
+bool protect_is_agent_file(const char *rel)
+{
+	for (const char *at = rel; at; at = strchr(at, '/'), at = at ? at + 1 : NULL)
+		for (const char *const *a = protect_agent_files; *a; a++) {
+			size_t n = strlen(*a);
+			size_t m = strlen(at);
+			if ((strncmp(at, *a, n) == 0 && (at[n] == 0 || at[n] == '/')) ||
+			    (m < n && strncmp(at, *a, m) == 0 && (*a)[m] == '/'))
+				return true;
+		}
+	return false;
+}
+
 /* A protect-path from the config: a folder is protected whole, anything
  * else (a file, or nothing yet) by its name in its folder. */
 static void add_extra(struct protect *p, int root, const char *rel)
@@ -800,6 +834,8 @@ struct protect *protect_discover(char *const *extra)
 	free(p->dirs[root].name);
 	p->dirs[root].name = xstrdup(worktree);
 	add_file(p, root, ".agentcommands.json");
+	for (const char *const *a = protect_agent_files; *a; a++)
+		add_extra(p, root, *a);
 	for (char *const *e = extra; e && *e; e++)
 		add_extra(p, root, *e);
 	if (gitdir) {
@@ -1324,6 +1360,26 @@ static void check_dir(struct protect *p, int di, struct strvec *restored)
 		struct stat st;
 		int r = fstatat(pfd, d->name, &st, AT_SYMLINK_NOFOLLOW);
 		if (!d->present) {
+			if (r == 0 && S_ISDIR(st.st_mode) && agent_folder(d->rel)) {
+				/* .claude and the like hold more than the protected
+				 * files: the folder may come, what is protected in it
+				 * is kept absent */
+				if (d->fd < 0 || st.st_ino != d->seen.st_ino || st.st_dev != d->seen.st_dev) {
+					if (d->fd >= 0)
+						close(d->fd);
+					d->fd = openat(pfd, d->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+					if (d->fd < 0 || fstat(d->fd, &d->seen) != 0) {
+						note_failed(p, restored, d->rel, NULL, strerror(errno));
+						return;
+					}
+					p->rewatch = true;
+				}
+				goto files;
+			}
+			if (d->fd >= 0) {
+				close(d->fd);
+				d->fd = -1;
+			}
 			/* a modules folder that appears is grow_modules' to take */
 			if (r == 0 && !modules_dir(p, di))
 				take_away(p, pfd, d->name, d->rel, NULL, restored);
@@ -1371,6 +1427,7 @@ static void check_dir(struct protect *p, int di, struct strvec *restored)
 			note(restored, d->rel, NULL);
 		}
 	}
+files:
 	if (d->fd < 0)
 		return;
 	if (d->fresh)
@@ -1633,6 +1690,73 @@ static bool sweep_names(struct sweep *s, int fd, struct strvec *names, struct st
 	return n == 0;
 }
 
+/* What changed in the session at rel/name, or below it when that is a
+ * folder the session did not make, goes to the quarantine. */
+static void sweep_changed(struct sweep *s, int fd, const char *rel, const char *name, int depth)
+{
+	struct stat st;
+	if (fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return;
+	if (!S_ISDIR(st.st_mode)) {
+		if (changed_since(&st, s->since))
+			take_away(s->p, fd, name, rel, name, s->restored);
+		return;
+	}
+	if (depth >= PROTECT_SWEEP_DEPTH)
+		return;
+	int sub = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (sub < 0)
+		return;
+	struct strvec names, subs;
+	strvec_init(&names);
+	strvec_init(&subs);
+	sweep_names(s, sub, &names, &subs);
+	char *srel = child_rel(rel, name);
+	for (int list = 0; list < 2; list++) {
+		struct strvec *v = list ? &subs : &names;
+		for (size_t i = 0; i < v->len; i++)
+			sweep_changed(s, sub, srel, v->items[i], depth + 1);
+	}
+	free(srel);
+	strvec_free(&names);
+	strvec_free(&subs);
+	close(sub);
+}
+
+/* An agent tool started in a subfolder reads its files there (Codex reads
+ * every .codex from the top down): what the session wrote of them below
+ * the top goes to the quarantine. */
+static void sweep_agent_files(struct sweep *s, int fd, const char *rel, const char *name)
+{
+	for (const char *const *a = protect_agent_files; *a; a++) {
+		const char *slash = strchr(*a, '/');
+		size_t n = slash ? (size_t)(slash - *a) : strlen(*a);
+		if (strncmp(*a, name, n) != 0 || name[n] != 0)
+			continue;
+		if (!slash) {
+			sweep_changed(s, fd, rel, name, 1); /* the whole of it, e.g. .codex */
+			continue;
+		}
+		struct stat st;
+		if (fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+			continue;
+		if (!S_ISDIR(st.st_mode)) {
+			/* the tool follows a link where it looks for a folder */
+			if (S_ISLNK(st.st_mode) && changed_since(&st, s->since))
+				take_away(s->p, fd, name, rel, name, s->restored);
+			continue;
+		}
+		int sub = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub < 0)
+			continue;
+		char *srel = child_rel(rel, name);
+		if (fstatat(sub, slash + 1, &st, AT_SYMLINK_NOFOLLOW) == 0 && changed_since(&st, s->since))
+			take_away(s->p, sub, slash + 1, srel, slash + 1, s->restored);
+		free(srel);
+		close(sub);
+	}
+}
+
 static void sweep_dir(struct sweep *s, int fd, const char *rel, int depth)
 {
 	struct strvec names, subs;
@@ -1646,8 +1770,11 @@ static void sweep_dir(struct sweep *s, int fd, const char *rel, int depth)
 			const char *name = v->items[i];
 			bool is_git = strcmp(name, ".git") == 0;
 			bool is_allow = strcmp(name, ".agentcommands.json") == 0 && strcmp(rel, ".") != 0;
-			if (!is_git && !is_allow)
+			if (!is_git && !is_allow) {
+				if (strcmp(rel, ".") != 0)
+					sweep_agent_files(s, fd, rel, name);
 				continue;
+			}
 			struct stat st;
 			if (!sweep_known(s->p, rel, name) && fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
 				if (is_git && S_ISDIR(st.st_mode))
@@ -1842,8 +1969,8 @@ static char *manifest_text(const struct protect *p, size_t *len)
 		strbuf_addf(&sb, "D %d %d %d %u", d->parent, d->all, d->present, (unsigned)d->mode);
 		manifest_meta(&sb, &d->seen);
 		manifest_name(&sb, d->name);
-		if (!d->present)
-			continue;
+		/* an absent folder's files too: the set must cover the live one,
+		 * and a folder that may appear (.claude) is checked by them */
 		for (size_t j = 0; j < d->nfiles; j++) {
 			const struct pfile *f = &d->files[j];
 			strbuf_addf(&sb, "F %zu %d %u %lld %ld", i, f->unheld ? 2 : f->present, (unsigned)f->mode,

@@ -63,6 +63,7 @@ struct protect {
 	unsigned counter;  /* temporary names */
 	bool moved;        /* protect_load_mirror: the live files' metadata differ from the manifest's */
 	bool grown;        /* modules joined the set since the baseline was last written */
+	bool rewatch;      /* a folder the watches do not cover was opened by the last check */
 	unsigned failed;   /* restores that failed in the checks so far (the caller resets it) */
 	char *qdir;        /* this process's quarantine folder, once made */
 	int qfd;
@@ -72,6 +73,13 @@ struct protect {
 /* A protect-path value: 0 when it is a path relative to the project's top
  * that stays inside it, else -1. */
 int protect_check_extra(const char *rel);
+
+/* The agent tools' own files in a project that make them run a program
+ * outside the sandbox; protected like the hooks (NULL-terminated). */
+extern const char *const protect_agent_files[];
+/* Whether rel is one of them, inside one or the folder of one, at the top
+ * or below it. */
+bool protect_is_agent_file(const char *rel);
 
 /* The protected folders and files of the project here, before any scan;
  * NULL when there is nothing to protect. extra: more paths to protect

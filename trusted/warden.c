@@ -261,6 +261,13 @@ static void warden_check(struct warden *w, struct strvec *restored, const char *
 		w->inotify = -1;
 		save_grown(w->p);
 	}
+	if (w->p->rewatch) {
+		/* a folder that appeared (.claude) is watched from the next check */
+		w->p->rewatch = false;
+		if (w->inotify >= 0)
+			retire_watches(w);
+		w->inotify = -1;
+	}
 	if (w->inotify < 0)
 		tell_shell(w, 1); /* every line end asks until the watches are set again */
 	for (size_t i = 0; i < restored->len; i++) {

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "lib/util.h"
+#include "trusted/baseline.h"
 
 /* ---- the frames ---------------------------------------------------------- */
 
@@ -100,6 +101,8 @@ static const char *why_protected(const char *path)
 	base = base ? base + 1 : path;
 	if (strcmp(base, ".agentcommands.json") == 0)
 		return "it is sbsh's allow-list";
+	if (protect_is_agent_file(path))
+		return "an agent tool runs what it names outside the sandbox";
 	if (strcmp(base, ".git") == 0)
 		return "git follows it outside the sandbox";
 	if (strcmp(base, "config") == 0 || strcmp(base, "attributes") == 0 ||
