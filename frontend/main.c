@@ -65,9 +65,8 @@ static pid_t parent_of(pid_t pid)
  * which sets npm_lifecycle_event), or any shell below a script file that
  * sbsh runs (SBSH_OPAQUE names that shell's pid, and it must be an
  * ancestor: an exported value alone lifts nothing). */
-static bool opaque_parent(void)
+static bool opaque_parent(pid_t parent)
 {
-	pid_t parent = getppid();
 	char name[64];
 	if (getenv("MAKELEVEL") || getenv("npm_lifecycle_event")) {
 		process_name(parent, name, sizeof name);
@@ -266,6 +265,8 @@ static void run_startup_files(struct shell *sh, const struct main_options *mo, b
 int main(int argc, char **argv)
 {
 	struct startup st;
+	/* who started sbsh: the shell itself may run below a warden */
+	pid_t started_by = getppid();
 #ifdef SBSH_STATIC_LIBC
 	users_static_libc();
 #endif
@@ -334,7 +335,7 @@ int main(int argc, char **argv)
 	 * stdin, what it sources or evals from there) is. The marker cannot
 	 * lift anything: the shell that would pass it on to a classified
 	 * command judges that command first. */
-	if (script || opaque_parent()) {
+	if (script || opaque_parent(started_by)) {
 		policy_set_opaque(&sh);
 		char pid[32];
 		snprintf(pid, sizeof pid, "%ld", (long)getpid());

@@ -814,6 +814,20 @@ static void add_hook_references(struct protect *p, int root, const char *hooks_a
 	closedir(dir);
 }
 
+/* $HOME, a folder above it, or /: never made writable as the project,
+ * so a session can make nothing there to keep away. */
+static bool home_or_above(const char *dir)
+{
+	if (strcmp(dir, "/") == 0)
+		return true;
+	const char *env = getenv("HOME");
+	char *home = env && *env == '/' ? realpath(env, NULL) : NULL;
+	size_t n = strlen(dir);
+	bool above = home && strncmp(home, dir, n) == 0 && (home[n] == '\0' || home[n] == '/');
+	free(home);
+	return above;
+}
+
 /* The protected folders and files of the project here, before any scan. */
 struct protect *protect_discover(char *const *extra)
 {
@@ -824,7 +838,8 @@ struct protect *protect_discover(char *const *extra)
 		 * or a .git the session makes here is run later by the human's sbsh
 		 * or git, so what is absent at the start is kept absent too. */
 		worktree = realpath(".", NULL);
-		if (!worktree) {
+		if (!worktree || home_or_above(worktree)) {
+			free(worktree);
 			protect_free(p);
 			return NULL;
 		}

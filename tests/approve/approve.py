@@ -106,13 +106,15 @@ try:
     check(exists("h") and "status=121" in out, "a sandboxed background job cannot answer the prompt", out)
 
     # Who asks: the broker, always. sbsh -c whose text needs nobody as
-    # written forks none: it is then the very process the terminal started.
-    prompts, out = run("echo pid=$$; ls >/dev/null", [], env, work)
-    check("pid=%d\r\n" % last_pid in out and prompts == 0,
+    # written forks none but the warden: the shell is then the very process
+    # the terminal started, or the warden's child (gp: its grandparent).
+    who = "read -r _ _ _ gp _ </proc/$PPID/stat; echo pid=$$ gp=$gp; "
+    prompts, out = run(who + "ls >/dev/null", [], env, work)
+    check(("pid=%d " % last_pid in out or "gp=%d\r\n" % last_pid in out) and prompts == 0,
           "sbsh -c whose text needs nobody runs without a broker", out)
     touch("k2")
-    prompts, out = run("echo pid=$$; rm k2; echo status=$?", ["y"], env, work)
-    check(not exists("k2") and "pid=%d\r\n" % last_pid not in out and "pid=" in out
+    prompts, out = run(who + "rm k2; echo status=$?", ["y"], env, work)
+    check(not exists("k2") and "pid=%d " % last_pid not in out and "gp=%d\r\n" % last_pid not in out and "pid=" in out
           and prompts == 1 and "status=0" in out,
           "text that needs approval gets the broker, which asks", out)
     check_tiocsti = ("python3 -c 'import fcntl, os, termios\n"

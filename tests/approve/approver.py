@@ -79,7 +79,7 @@ try:
 
     # yes once
     touch(victim)
-    status, out, err, seen, screen = session("rm -f victim; echo status=$?", env, project, a, [b"y"])
+    status, out, err, seen, screen = session("echo ppid=$PPID; rm -f victim; echo status=$?", env, project, a, [b"y"])
     check(not os.path.exists(victim) and "status=0" in out and status == 0,
           "y on the approver: the command runs (no terminal anywhere)", screen + out + err)
     check(seen == 1 and "DELETE" in screen and "rm deletes files" in screen,
@@ -88,19 +88,24 @@ try:
     check(re.search(r"\x1b\[7mrm\x1b\[27m -f victim\r?\n    \^\^\r?\n", screen) is not None,
           "a caret line marks it without colours", screen)
     check("in: " + project in screen, "the prompt shows the folder", screen)
-    check("session: sbsh pid %d\r\n" % last_pid in screen, "the prompt shows the asking session's pid", screen)
+    # the broker asks: the shell's parent
+    asker = re.search(r"ppid=(\d+)", out)
+    check(asker is not None and "session: sbsh pid %s\r\n" % asker.group(1) in screen,
+          "the prompt shows the asking session's pid", screen + out)
 
     # Without a terminal, sbsh -c whose text needs nobody forks no broker:
     # the shell is the very process started ($$). Text that may need the
     # human gets a broker, which asks the approver (the shell never asks it
     # itself: the approver answers no process made inside the sandbox), so
     # what needs approval only as it runs is refused, saying why.
-    status, out, err, seen, screen = session("echo pid=$$", env, project, a, [])
-    check(status == 0 and "pid=%d\n" % last_pid in out and seen == 0,
+    who = "read -r _ _ _ gp _ </proc/$PPID/stat; echo pid=$$ gp=$gp; "
+    status, out, err, seen, screen = session(who, env, project, a, [])
+    check(status == 0 and ("pid=%d " % last_pid in out or "gp=%d\n" % last_pid in out) and seen == 0,
           "with an approver, sbsh -c whose text needs nobody runs without a broker", screen + out + err)
     touch(victim)
-    status, out, err, seen, screen = session("echo pid=$$; rm -f victim", env, project, a, [b"y"])
-    check(not os.path.exists(victim) and "pid=%d\n" % last_pid not in out and "pid=" in out and seen == 1,
+    status, out, err, seen, screen = session(who + "rm -f victim", env, project, a, [b"y"])
+    check(not os.path.exists(victim) and "pid=%d " % last_pid not in out and "gp=%d\n" % last_pid not in out
+          and "pid=" in out and seen == 1,
           "... text that needs approval gets a broker (the shell is its child), which asks the approver",
           screen + out + err)
     repo = os.path.join(base, "gp")
