@@ -5,6 +5,7 @@
 #include "trusted/baseline.h"
 #include "lib/gitconfig.h"
 #include "trusted/warden_proto.h"
+#include "sandbox/sandbox.h"
 
 #include <dirent.h>
 #include <sched.h>
@@ -814,8 +815,9 @@ static void add_hook_references(struct protect *p, int root, const char *hooks_a
 	closedir(dir);
 }
 
-/* $HOME, a folder above it, or /: never made writable as the project,
- * so a session can make nothing there to keep away. */
+/* Outside git, where a session can make nothing to keep away: $HOME, a
+ * folder above it, /, and the folders never made writable as the project;
+ * or where every session can write whatever its project (a temp folder). */
 static bool home_or_above(const char *dir)
 {
 	if (strcmp(dir, "/") == 0)
@@ -838,7 +840,10 @@ struct protect *protect_discover(char *const *extra)
 		 * or a .git the session makes here is run later by the human's sbsh
 		 * or git, so what is absent at the start is kept absent too. */
 		worktree = realpath(".", NULL);
-		if (!worktree || home_or_above(worktree)) {
+		char *refused = worktree ? sandbox_project_refusal(worktree) : NULL;
+		bool nothing = !worktree || home_or_above(worktree) || refused || sandbox_shared_folder(worktree);
+		free(refused);
+		if (nothing) {
 			free(worktree);
 			protect_free(p);
 			return NULL;

@@ -866,10 +866,23 @@ static _Noreturn void front_wait(int fd)
 
 /* The shell's own copy of the warden's watches, taken before confinement
  * (inotify needs no write access, and the instance is the shell's alone). */
+/* The shell's own descriptors stay out of 0-9, which scripts use by number
+ * (configure's `exec 5>>config.log 7<&0`), as bash keeps its own. */
+static int above_script_fds(int fd)
+{
+	if (fd < 0 || fd >= 10)
+		return fd;
+	int high = fcntl(fd, F_DUPFD_CLOEXEC, 10);
+	if (high < 0)
+		return fd;
+	close(fd);
+	return high;
+}
+
 static void client_watch(struct protect_client *c, struct protect *p)
 {
 	struct warden tmp = {.p = p};
-	int ifd = watch_all(&tmp);
+	int ifd = above_script_fds(watch_all(&tmp));
 	if (ifd < 0) {
 		free(tmp.watches);
 		return;
@@ -996,6 +1009,7 @@ int protect_start(struct events *ev, bool broker, char *const *extra, struct pro
 		protect_free(base);
 		return -1;
 	}
+	shell_sv[1] = above_script_fds(shell_sv[1]);
 	if (broker && socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, broker_sv) != 0) {
 		close(shell_sv[0]);
 		close(shell_sv[1]);
