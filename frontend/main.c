@@ -289,8 +289,11 @@ int main(int argc, char **argv)
 		 * folder costs more than the rest of a `sbsh -c true`. */
 		struct strvec grants;
 		strvec_init(&grants);
-		for (size_t r = 0; r < st.state.ngrants; r++)
+		for (size_t r = 0; r < st.state.ngrants; r++) {
 			strvec_push(&grants, st.state.grants[r].path);
+			if (!sh.sandbox_project && strcmp(st.state.grants[r].why, "project") == 0)
+				sh.sandbox_project = st.state.grants[r].path;
+		}
 		sh.sandbox_grants = strvec_detach(&grants);
 	}
 	struct policy_options po = {.headless = st.headless, .broker_fd = st.broker_fd, .events = st.events, .protect = &st.protect.shell,

@@ -159,11 +159,15 @@ static const char *outside_write_target(struct shell *sh, char *const *argv)
 	return NULL;
 }
 
-static void print_hint(const char *what, char *const *argv)
+static void print_hint(const struct shell *sh, const char *what, char *const *argv)
 {
 	struct strbuf sb;
 	strbuf_init(&sb);
-	strbuf_addf(&sb, "sbsh: the sandbox blocked a write outside the project (%s); ask with: escape", what);
+	if (sh->sandbox_project)
+		strbuf_addf(&sb, "sbsh: the sandbox blocked a write outside the project %s (%s); ask with: escape",
+		            sh->sandbox_project, what);
+	else
+		strbuf_addf(&sb, "sbsh: the sandbox blocked a write outside the project (%s); ask with: escape", what);
 	if (!argv)
 		strbuf_adds(&sb, " CMD");
 	for (size_t i = 0; argv && argv[i]; i++) {
@@ -188,7 +192,7 @@ void denial_hint_command(struct shell *sh, char *const *argv, int status)
 		return;
 	const char *target = outside_write_target(sh, argv);
 	if (target)
-		print_hint(target, argv);
+		print_hint(sh, target, argv);
 }
 
 void denial_hint_redirect(struct shell *sh, const char *path, int err)
@@ -196,5 +200,5 @@ void denial_hint_redirect(struct shell *sh, const char *path, int err)
 	if (!sh->sandbox_grants || (err != EACCES && err != EPERM && err != EROFS))
 		return;
 	if (denial_outside(denial_sandbox_roots(sh), path))
-		print_hint(path, NULL);
+		print_hint(sh, path, NULL);
 }

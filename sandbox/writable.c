@@ -3,6 +3,7 @@
  * and --allow-write; never / nor all of $HOME. Opened once (sandbox_collect)
  * so the rules and the broker's list name the very same folders. */
 #include "sandbox/writable.h"
+#include "lib/project.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -255,18 +256,22 @@ static void collect_writable(const struct sandbox_config *cfg, struct sandbox_st
 
 	char cwd[PATH_MAX];
 	bool have_cwd = getcwd(cwd, sizeof cwd) != NULL;
-	char *refused = have_cwd ? sandbox_project_refusal(cwd) : NULL;
+	/* the whole work tree, not the subfolder the agent tool is in */
+	char *top = have_cwd ? project_top(cwd) : NULL;
+	const char *project = top ? top : cwd;
+	char *refused = have_cwd ? sandbox_project_refusal(project) : NULL;
 	if (refused) {
 		/* Said at once: writing there would steer later sessions (in a
 		 * temp folder it is writable as temp all the same: nothing said). */
-		if (!sandbox_shared_folder(cwd))
+		if (!sandbox_shared_folder(project))
 			fprintf(stderr, "sbsh: %s is not made writable as the project: %s; start sbsh in the project's folder\n",
-			        cwd, refused);
-		strvec_push_owned(&st->skipped, xasprintf("%s (project): refused, %s", cwd, refused));
+			        project, refused);
+		strvec_push_owned(&st->skipped, xasprintf("%s (project): refused, %s", project, refused));
 		free(refused);
 	} else if (have_cwd) {
-		add_grant(list, st, cwd, "project", false, home_real);
+		add_grant(list, st, project, "project", false, home_real);
 	}
+	free(top);
 	add_grant(list, st, env_nonempty("TMPDIR"), "temp", false, home_real);
 	add_grant(list, st, "/tmp", "temp", false, home_real);
 	add_grant(list, st, "/var/tmp", "temp", false, home_real);

@@ -161,6 +161,7 @@ struct shell {
 	                      * hangs up the terminal's foreground process group */
 	int history_fd;      /* the history file, opened before confinement, or -1 */
 	char **sandbox_grants; /* writable folders while the sandbox is on, else NULL */
+	const char *sandbox_project; /* the one of them that is the project, or NULL */
 	char **sandbox_roots; /* the same resolved, on first need (denial.c), else NULL */
 	struct policy *policy; /* hooks/approve.c: classification and approvals, NULL when off */
 	/* The sandbox whose terminal guard waits for the first program

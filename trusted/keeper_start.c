@@ -2,6 +2,7 @@
  * front end before confinement, and handing `sbsh --review` to it. The
  * keeper is the program sbsh-keeper beside sbsh (or in pkglibexecdir). */
 #include "trusted/keeper_start.h"
+#include "lib/project.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -33,42 +34,9 @@ char *keeper_state_dir(const char *root)
 	return protect_state_dir(root);
 }
 
-static bool same_path(const char *a, const char *b)
-{
-	return a && b && strcmp(a, b) == 0;
-}
-
 char *keeper_project_root(const char *cwd)
 {
-	if (!cwd || cwd[0] != '/')
-		return NULL;
-	const char *home_env = getenv("HOME");
-	char *home = home_env && *home_env ? realpath(home_env, NULL) : NULL;
-	if (strcmp(cwd, "/") == 0 || same_path(cwd, home)) {
-		free(home);
-		return NULL;
-	}
-	char *dir = xstrdup(cwd);
-	char *found = NULL;
-	while (!found) {
-		char *dotgit = xasprintf("%s/.git", dir);
-		struct stat st;
-		if (lstat(dotgit, &st) == 0 && (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)))
-			found = xstrdup(dir);
-		free(dotgit);
-		char *slash = strrchr(dir, '/');
-		if (found || !slash || slash == dir)
-			break;
-		*slash = 0;
-	}
-	free(dir);
-	/* a repository at / or at $HOME (dotfiles) is not the project */
-	if (found && (strcmp(found, "/") == 0 || same_path(found, home))) {
-		free(found);
-		found = NULL;
-	}
-	free(home);
-	return found ? found : xstrdup(cwd);
+	return project_top(cwd);
 }
 
 char *keeper_program(void)
