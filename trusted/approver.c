@@ -290,6 +290,12 @@ static bool take_key(struct approver *a, unsigned char c)
 	}
 	if (c == '\r' || c == '\n') {
 		answer_shown(a);
+	} else if ((c == 'n' || c == 'N') && a->ntyped == 0 && !approval_needs_code(&a->askers[a->shown].q)) {
+		/* no needs no Enter: a human who typed n and walked away has
+		 * answered, and refusing is never the risky mistake */
+		a->typed[a->ntyped++] = (char)c;
+		util_write_all(a->tty, (const char *)&c, 1);
+		answer_shown(a);
 	} else if (c == 0x7f || c == 8) {
 		if (a->ntyped) {
 			a->ntyped--;

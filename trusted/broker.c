@@ -184,8 +184,10 @@ static bool in_writable_folder(struct broker *b, const char *path)
 }
 
 /* Reads one line typed by the human, with echo, no signals (^C refuses),
- * and a time limit. Returns false on timeout, EOF or ^C. */
-static bool read_answer(struct broker *b, char *buf, size_t size, bool *timed_out)
+ * and a time limit. Returns false on timeout, EOF or ^C. With bare_no, an
+ * n typed first is the whole answer, no Enter needed (refusing is never the
+ * risky mistake). */
+static bool read_answer(struct broker *b, char *buf, size_t size, bool bare_no, bool *timed_out)
 {
 	struct termios old, t;
 	bool have_termios = tcgetattr(b->tty, &old) == 0;
@@ -234,6 +236,16 @@ static bool read_answer(struct broker *b, char *buf, size_t size, bool *timed_ou
 		if ((unsigned char)c >= 0x20 && len + 1 < size) {
 			buf[len++] = c;
 			util_write_all(b->tty, &c, 1);
+			if (bare_no && len == 1 && (c == 'n' || c == 'N')) {
+				/* the Enter a human types after it is not left for
+				 * the command to read (a key that soon is typeahead) */
+				struct pollfd more = {.fd = b->tty, .events = POLLIN};
+				char e;
+				if (poll(&more, 1, 300) == 1 && (more.revents & POLLIN) && read(b->tty, &e, 1) != 1)
+					e = 0;
+				ok = true;
+				break;
+			}
 		}
 	}
 	buf[len] = '\0';
@@ -267,7 +279,7 @@ static int ask_on_terminal(struct broker *b, const struct approval_question *q)
 	char answer[64];
 	int result = BROKER_NO;
 	bool timed_out;
-	bool answered = read_answer(b, answer, sizeof answer, &timed_out);
+	bool answered = read_answer(b, answer, sizeof answer, !approval_needs_code(q), &timed_out);
 	strbuf_init(&sb);
 	approval_screen_leave(&sb, screen.attrs);
 	tty_print(b, sb.data);

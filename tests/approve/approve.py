@@ -15,10 +15,10 @@ INJECT = shlex.quote(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".
 last_pid = 0
 
 
-def run(script, answers, env, cwd, limit=30):
+def run(script, answers, env, cwd, limit=30, enter=b"\r"):
     """Runs sbsh -c script on a pty, answering each approval prompt in turn."""
     global last_pid
-    last_pid, _, prompts, out = answer_approvals([SBSH, "-c", script], answers, env, cwd, limit)
+    last_pid, _, prompts, out = answer_approvals([SBSH, "-c", script], answers, env, cwd, limit, enter=enter)
     return prompts, out
 
 
@@ -104,6 +104,16 @@ try:
     touch("h")
     prompts, out = run("python3 %s y 5 0.1 & sleep 0.5; rm h; echo status=$?; wait" % INJECT, [], env, work)
     check(exists("h") and "status=121" in out, "a sandboxed background job cannot answer the prompt", out)
+
+    # a bare n at the terminal is the whole answer; y needs Enter
+    touch("bn")
+    started = time.time()
+    prompts, out = run("rm bn; echo status=$?; read -r -t 1 line; echo read=$?", ["n"], env, work, limit=10, enter=b"")
+    check(exists("bn") and "status=121" in out and prompts == 1 and "the human said no" in out
+          and time.time() - started < 8,
+          "n without Enter at the terminal: refused at once", out)
+    prompts, out = run("rm bn; echo status=$?", ["y"], env, work, limit=10, enter=b"")
+    check(exists("bn") and "status=0" not in out, "y without Enter at the terminal does not approve", out)
 
     # Who asks: the broker, always. sbsh -c whose text needs nobody as
     # written forks none but the warden: the shell is then the very process

@@ -17,10 +17,10 @@ REFUSED = 121
 TIMEOUT = 5  # approval-timeout in the config below
 
 
-def session(script, env, cwd, approver, answers, limit=30):
+def session(script, env, cwd, approver, answers, limit=30, enter=b"\r"):
     """Runs a session, answering each prompt on the approver in turn."""
     global last_pid
-    status, out, err, seen, screen, last_pid = approver_session(script, env, cwd, approver, answers, limit)
+    status, out, err, seen, screen, last_pid = approver_session(script, env, cwd, approver, answers, limit, enter)
     return status, out, err, seen, screen
 
 
@@ -131,6 +131,13 @@ try:
           "n: refused with status 121, the file survives", screen + out + err)
     check(re.search(r"^sbsh: .*refused DELETE \(the human said no\): rm -f victim", err, re.M) is not None,
           "n: the refusal line on stderr", err)
+    # a bare n, no Enter: taken at once (a y still needs Enter)
+    started = time.time()
+    status, out, err, seen, screen = session("rm -f victim; echo status=$?", env, project, a, [b"n"], limit=8, enter=b"")
+    check(os.path.exists(victim) and "status=%d" % REFUSED in out and "the human said no" in err
+          and time.time() - started < 7, "n without Enter: refused at once", screen + out + err)
+    status, out, err, seen, screen = session("rm -f victim; echo status=$?", env, project, a, [b"y"], limit=4, enter=b"")
+    check(os.path.exists(victim) and "status=0" not in out, "y without Enter does not approve", screen + out + err)
 
     # session: a later identical command is not asked again; yes-once is.
     touch(victim)

@@ -78,7 +78,7 @@ def finish(proc, approver, limit=30):
     return proc.returncode, out.decode(errors="replace"), err.decode(errors="replace")
 
 
-def session(script, env, cwd, approver, answers, limit=30):
+def session(script, env, cwd, approver, answers, limit=30, enter=b"\r"):
     """Runs a session, answering each prompt that appears on the approver
     in turn. Returns (status, stdout, stderr, prompts seen, screen, pid)."""
     since = len(approver.out)
@@ -92,7 +92,7 @@ def session(script, env, cwd, approver, answers, limit=30):
         if prompts > seen:
             seen = prompts
             if answers:
-                approver.type(answers.pop(0) + b"\r")
+                approver.type(answers.pop(0) + enter)
     status, out, err = finish(proc, approver, 5)
     approver.pump(0.3)
     return status, out, err, seen, approver.text(since), proc.pid

@@ -48,7 +48,7 @@ def play(argv, respond, env=None, cwd=None, limit=30):
 
 
 
-def answer_approvals(argv, answers, env=None, cwd=None, limit=30, repeat_last=False):
+def answer_approvals(argv, answers, env=None, cwd=None, limit=30, repeat_last=False, enter=b"\r"):
     """Runs argv on a pty, answering its approval prompts in turn (with
     repeat_last, the last answer is given to every later one too).
     Returns (pid, wait status, how many prompts, output as text)."""
@@ -61,7 +61,7 @@ def answer_approvals(argv, answers, env=None, cwd=None, limit=30, repeat_last=Fa
             seen[0] = prompts
             if answers:
                 answer = answers[0] if repeat_last and len(answers) == 1 else answers.pop(0)
-                return answer.encode() + b"\r"
+                return answer.encode() + enter
         return None
 
     pid, status, out = play(argv, respond, env, cwd, limit)
