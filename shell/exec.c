@@ -1375,6 +1375,46 @@ int exec_command_string(struct shell *sh, const char *text, size_t len)
 	return exec_text(sh, text, len, NULL, 1, true);
 }
 
+/* The one redirection of $(< file): a command that is only `< word`, with
+ * no words or assignments. NULL for any other program. */
+static const struct redir *cmdsub_file_redir(const struct node *n)
+{
+	if (n->kind == NODE_LIST && n->u.list.nitems == 1 && !n->u.list.items[0].async)
+		n = n->u.list.items[0].node;
+	if (n->kind != NODE_SIMPLE || n->u.simple.nwords != 0 || n->u.simple.nassigns != 0 || n->nredirs != 1)
+		return NULL;
+	const struct redir *r = &n->redirs[0];
+	return r->op == REDIR_IN && r->fd <= 0 ? r : NULL;
+}
+
+/* $(< file): the child opens the file as the redirection would and copies
+ * it to the substitution's pipe, so errors read as for `< file`. */
+static int copy_redirected_file(struct shell *sh, const struct redir *r)
+{
+	if (redir_apply(sh, r, 1, NULL) != 0)
+		return 1;
+	char buf[8192];
+	for (;;) {
+		ssize_t n = read(0, buf, sizeof buf);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			shell_error(sh, "read error: %s", strerror(errno));
+			return 1;
+		}
+		if (n == 0)
+			return 0;
+		for (ssize_t done = 0; done < n;) {
+			ssize_t w = write(1, buf + done, (size_t)(n - done));
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w < 0)
+				return 1;
+			done += w;
+		}
+	}
+}
+
 int exec_cmdsub(struct shell *sh, const struct node *program, struct strbuf *out)
 {
 	sh->cmdsub_count++;
@@ -1403,6 +1443,9 @@ int exec_cmdsub(struct shell *sh, const struct node *program, struct strbuf *out
 		}
 		sh->eval_depth++;
 		sh->cmdsub_depth++;
+		const struct redir *file = cmdsub_file_redir(program);
+		if (file)
+			exec_exit(sh, copy_redirected_file(sh, file));
 		int status = run_node(sh, program, EX_LAST);
 		if (sh->jump == JUMP_EXIT)
 			status = sh->exit_status;
