@@ -449,7 +449,9 @@ static int run_command(struct shell *sh, const struct node *n, int argc, char **
 		struct redir_saved save = {0};
 		if (redir_apply(sh, redirs, nredirs, permanent ? NULL : &save) != 0) {
 			redir_restore(&save);
-			if (!sh->opt.interactive && sh->jump == JUMP_NONE) {
+			/* bash goes on after `: > /` or `exec 3< missing`; POSIX
+			 * (and bash --posix) end a non-interactive shell. */
+			if (sh->opt.posix && !sh->opt.interactive && sh->jump == JUMP_NONE) {
 				sh->jump = JUMP_EXIT;
 				sh->exit_status = 1;
 			}

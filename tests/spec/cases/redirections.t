@@ -305,3 +305,23 @@ ls -l /proc/$a/fd/ /proc/$b/fd/ | grep -cF -- "$out"
 kill $a $b
 --- stdout
 0
+
+### a failed redirection on a special builtin does not end the shell
+: > /
+echo "status $?"
+exec 3< missing
+echo "status $?"
+--- tags nodash
+--- stderr-nonempty
+--- stdout
+status 1
+status 1
+
+### a failed redirection on a special builtin ends a posix shell
+set -o posix
+: > /
+echo not reached
+--- tags bash
+--- stderr-nonempty
+--- status
+1
