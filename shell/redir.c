@@ -299,6 +299,37 @@ void redir_forget_stdin(struct shell *sh)
 	sh->expanded_stdin.len = 0;
 }
 
+/* The file a redirection names. Outside posix mode the word is expanded
+ * as a command word, as bash does: `> one-*` opens the one file the glob
+ * finds, and a word giving no field or several is ambiguous. POSIX (and
+ * bash --posix) neither split nor glob it. */
+static char *file_target(struct shell *sh, const struct word *w)
+{
+	if (sh->opt.posix)
+		return expand_word_str(sh, w, 0);
+	struct word *words[1] = {(struct word *)w};
+	struct strvec fields;
+	strvec_init(&fields);
+	if (expand_words(sh, words, 1, &fields) != 0) {
+		strvec_free(&fields);
+		return NULL;
+	}
+	char *name = NULL;
+	if (fields.len == 1) {
+		name = fields.items[0];
+		fields.items[0] = NULL;
+		fields.len = 0;
+	} else {
+		struct strbuf text;
+		strbuf_init(&text);
+		ast_print_word(&text, w);
+		shell_error(sh, "%s: ambiguous redirect", text.data ? text.data : "");
+		strbuf_free(&text);
+	}
+	strvec_free(&fields);
+	return name;
+}
+
 static int apply_one(struct shell *sh, const struct redir *r, struct redir_saved *save)
 {
 	int fd = r->fd;
@@ -345,7 +376,8 @@ static int apply_one(struct shell *sh, const struct redir *r, struct redir_saved
 		return install_fd(sh, dfd, fd);
 	}
 
-	char *target = expand_word_str(sh, r->target, 0);
+	bool dup = r->op == REDIR_DUP_IN || r->op == REDIR_DUP_OUT;
+	char *target = dup ? expand_word_str(sh, r->target, 0) : file_target(sh, r->target);
 	if (!target)
 		return -1;
 	int rc = 0;

@@ -137,13 +137,30 @@ cat target.txt
 --- stdout
 x
 
-### redirection target is not field split
+### redirection target is not field split in posix mode
+(set -o posix) 2>/dev/null && set -o posix
 name="a b"
 echo x > $name
 cat "a b"
---- tags nobash
 --- stdout
 x
+
+### redirection target split in two fields is ambiguous
+name="a b"
+echo x > $name
+echo "status $?"
+e=
+echo x > $e
+echo "status $?"
+echo x > a-{1,2}
+echo "status $?"
+ls
+--- tags bash
+--- stderr-nonempty
+--- stdout
+status 1
+status 1
+status 1
 
 ### redirection to a missing directory fails
 echo x > nodir/f
