@@ -1386,7 +1386,7 @@ static const struct redir *cmdsub_file_redir(const struct node *n)
 	if (n->kind != NODE_SIMPLE || n->u.simple.nwords != 0 || n->u.simple.nassigns != 0 || n->nredirs != 1)
 		return NULL;
 	const struct redir *r = &n->redirs[0];
-	return r->op == REDIR_IN && r->fd <= 0 ? r : NULL;
+	return r->op == REDIR_IN && r->fd <= 0 && !r->fd_var ? r : NULL;
 }
 
 /* $(< file): the child opens the file as the redirection would and copies

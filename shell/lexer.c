@@ -1567,6 +1567,36 @@ static bool lex_assignment(struct lexer *lx, struct token *t, struct parts *ps,
 	return lex_parts(lx, ps, &wo);
 }
 
+/* bash's {NAME} right before a redirection operator: the shell picks the
+ * descriptor and stores it in NAME. Anything else is left to be a word. */
+static bool lex_named_fd(struct lexer *lx, struct token *t)
+{
+	char name[256];
+	size_t len = 0;
+	struct cursor c = cur_top(lx);
+	cur_next(lx, &c); /* { */
+	int ch = cur_next(lx, &c);
+	if (!lex_is_name_start(ch))
+		return false;
+	do {
+		if (len == sizeof name - 1)
+			return false;
+		name[len++] = (char)ch;
+	} while (lex_is_name_char(ch = cur_next(lx, &c)));
+	if (ch != '}')
+		return false;
+	ch = cur_next(lx, &c);
+	if ((ch != '<' && ch != '>') || cur_peek(lx, &c) == '(')
+		return false;
+	for (size_t i = 0; i < len + 2; i++)
+		advance(lx);
+	t->kind = TK_IO_NUMBER;
+	t->io_number = -1;
+	t->io_name = arena_str(lx, name, len);
+	t->range.end = lex_pos(lx);
+	return true;
+}
+
 static void lex_word_token(struct lexer *lx, struct token *t)
 {
 	struct src_pos begin = t->range.begin;
@@ -1591,6 +1621,8 @@ static void lex_word_token(struct lexer *lx, struct token *t)
 		t->range.end = lex_pos(lx);
 		return;
 	}
+	if (la(lx, 0) == '{' && lex_named_fd(lx, t))
+		return;
 	t->kind = TK_WORD;
 	struct parts ps;
 	parts_init(&ps);
@@ -1744,7 +1776,7 @@ char *lex_token_text(const struct lexer *lx, const struct token *t)
 	    t->raw_end >= t->raw_begin)
 		return xstrndup(lx->frames[t->raw_frame].text + t->raw_begin, t->raw_end - t->raw_begin);
 	if (t->kind == TK_IO_NUMBER)
-		return xasprintf("%d", t->io_number);
+		return t->io_name ? xasprintf("{%s}", t->io_name) : xasprintf("%d", t->io_number);
 	struct strbuf sb;
 	strbuf_init(&sb);
 	if (t->lazy)

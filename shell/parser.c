@@ -215,6 +215,7 @@ static bool parse_redirect(struct parser *p, struct redir *r)
 	r->fd = -1;
 	if (t->kind == TK_IO_NUMBER) {
 		r->fd = t->io_number;
+		r->fd_var = t->io_name;
 		parser_consume(p);
 		t = parser_peek(p);
 		if (!lex_is_redir_token(t->kind)) {
