@@ -4,6 +4,7 @@
 #include "builtins/builtins.h"
 #include "shell/lexer.h"
 #include "shell/vars.h"
+#include "shell/arith.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -415,6 +416,38 @@ static bool run_format(struct printf_state *st, const char *fmt)
 	return true;
 }
 
+/* printf -v: NAME, or NAME[subscript] as an element of an indexed or
+ * associative array. Returns the status: 2 for a bad name, as bash. */
+static int store_output(struct shell *sh, const char *target, const char *value)
+{
+	size_t name_len = strcspn(target, "[");
+	bool name_ok = name_len > 0 && lex_is_name_start((unsigned char)target[0]);
+	for (size_t i = 1; name_ok && i < name_len; i++)
+		name_ok = lex_is_name_char((unsigned char)target[i]);
+	size_t len = strlen(target);
+	if (!name_ok || (name_len < len && (len < name_len + 3 || target[len - 1] != ']'))) {
+		shell_error(sh, "printf: `%s': not a valid identifier", target);
+		return 2;
+	}
+	if (name_len == len)
+		return vars_set(sh, target, value, 0) == 0 ? 0 : 1;
+	char *name = xstrndup(target, name_len);
+	char *subscript = xstrndup(target + name_len + 1, len - name_len - 2);
+	int r;
+	const struct var *v = vars_lookup(sh, name);
+	if (v && (v->flags & VAR_ASSOC)) {
+		r = vars_assoc_set(sh, name, subscript, value, false);
+	} else {
+		intmax_t index;
+		r = arith_eval(sh, subscript, &index);
+		if (r == 0)
+			r = vars_set_element(sh, name, (long)index, value);
+	}
+	free(name);
+	free(subscript);
+	return r == 0 ? 0 : 1;
+}
+
 int builtin_printf(struct shell *sh, int argc, char **argv)
 {
 	struct builtin_getopt g = {.index = 1};
@@ -453,8 +486,9 @@ int builtin_printf(struct shell *sh, int argc, char **argv)
 
 	int status = ok && !st.failed ? 0 : 1;
 	if (var_name) {
-		if (vars_set(sh, var_name, st.out.data, 0) != 0)
-			status = 1;
+		int stored = store_output(sh, var_name, st.out.data ? st.out.data : "");
+		if (stored != 0)
+			status = stored;
 	} else if (st.out.len > 0) {
 		fwrite(st.out.data, 1, st.out.len, stdout);
 	}

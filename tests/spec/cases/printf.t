@@ -170,3 +170,27 @@ AB
 printf '%x\n' "'a"
 --- stdout
 61
+
+### printf -v stores into an array element
+a=(x y z)
+printf -v 'a[1]' '%s-' b
+i=2
+printf -v 'a[i]' %s c
+declare -A m
+printf -v 'm[k 1]' %s v
+echo "${a[@]} ${m[k 1]}"
+--- tags bash
+--- stdout
+x b- c v
+
+### printf -v refuses a bad name with status 2
+printf -v 'a[' %s x
+echo "status $?"
+printf -v 1x %s x
+echo "status $?"
+--- tags bash
+--- stderr-nonempty
+--- stdout
+status 2
+status 2
+
