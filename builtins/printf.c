@@ -109,12 +109,28 @@ static const char *next_arg(struct printf_state *st)
 	return NULL;
 }
 
-/* A leading ' or " makes the value the code of the next character. */
+/* A leading ' or " makes the value the code of the next character: its
+ * code point when a UTF-8 sequence starts there (the shell's text is
+ * UTF-8, as for ${#x}), else the byte. Like bash, the sequence is decoded
+ * by its shape alone, so F4 91 84 91 gives 0x111111; overlong forms are
+ * refused. */
 static bool char_code_arg(const char *arg, intmax_t *value)
 {
 	if (arg[0] != '\'' && arg[0] != '"')
 		return false;
-	*value = (unsigned char)arg[1];
+	const unsigned char *s = (const unsigned char *)arg + 1;
+	*value = s[0];
+	int more = s[0] >= 0xF0 && s[0] < 0xF8 ? 3 : s[0] >= 0xE0 && s[0] < 0xF0 ? 2 : s[0] >= 0xC0 && s[0] < 0xE0 ? 1 : 0;
+	intmax_t code = s[0] & (0x3F >> more);
+	for (int i = 1; i <= more; i++) {
+		if ((s[i] & 0xC0) != 0x80)
+			return true;
+		code = code << 6 | (s[i] & 0x3F);
+	}
+	/* An overlong form is no character: the byte again. */
+	static const intmax_t least[] = {0, 0x80, 0x800, 0x10000};
+	if (more && code >= least[more])
+		*value = code;
 	return true;
 }
 

@@ -194,3 +194,13 @@ echo "status $?"
 status 2
 status 2
 
+### printf character code of a UTF-8 character is its code point
+LC_ALL=C.UTF-8
+printf '%x %d\n' "'μ" "'三"
+printf '%x\n' "'$(printf '\316\316')" "'$(printf '\301\201')"
+--- tags bash
+--- stdout
+3bc 19977
+ce
+c1
+
