@@ -255,8 +255,17 @@ static void add_time(struct printf_state *st, const char *timefmt, bool left, lo
 	if (arg && !*arg)
 		st->next++;
 	time_t t = when == -1 ? time(NULL) : when == -2 ? st->sh->start_time : (time_t)when;
+	/* The zone is the exported TZ, as a child process would see it (the
+	 * shell's environ is not kept in step with its variables). */
+	const struct var *tz = vars_lookup(st->sh, "TZ");
+	if (tz && (tz->flags & VAR_EXPORT) && tz->value)
+		setenv("TZ", tz->value, 1);
+	else
+		unsetenv("TZ");
+	tzset();
 	struct tm tm;
-	char buf[1024];
+	/* bash's buffer: a longer result prints nothing. */
+	char buf[128];
 	size_t len = 0;
 	if (localtime_r(&t, &tm))
 		len = strftime(buf, sizeof buf, *timefmt ? timefmt : "%X", &tm);

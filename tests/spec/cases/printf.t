@@ -204,3 +204,24 @@ printf '%x\n' "'$(printf '\316\316')" "'$(printf '\301\201')"
 ce
 c1
 
+### printf %T follows the exported TZ only
+unset TZ
+TZ=Asia/Tokyo
+printf '%(%H)T\n' 0
+export TZ
+printf '%(%H)T\n' 0
+unset TZ
+printf '%(%H)T\n' 0
+--- tags bash
+--- stdout
+00
+09
+00
+
+### printf %T prints nothing when the result passes 127 bytes
+printf '[%(%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y)T]\n' 0
+printf '%(%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y)T\n' 0 | wc -c
+--- tags bash
+--- stdout
+[]
+125
