@@ -180,10 +180,14 @@ static void print_symbolic(mode_t mask)
 	}
 }
 
-/* Applies a symbolic mode (u+x,go-w,a=r) to permission bits. */
+/* Applies a symbolic mode (u+x,go-w,a=r) to permission bits. An empty
+ * mode or an empty clause (`u=,`) is an error, as in POSIX's grammar and
+ * bash. */
 static int apply_symbolic(const char *s, mode_t *perm)
 {
 	mode_t p = *perm;
+	if (!*s)
+		return -1;
 	while (*s) {
 		mode_t who = 0;
 		for (; *s && strchr("ugoa", *s); s++) {
@@ -225,7 +229,7 @@ static int apply_symbolic(const char *s, mode_t *perm)
 			else
 				p = (p & ~who) | bits;
 		}
-		if (*s == ',')
+		if (*s == ',' && s[1])
 			s++;
 		else if (*s)
 			return -1;

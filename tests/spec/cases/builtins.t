@@ -405,3 +405,17 @@ cd /nonexistent_xyz 2>/dev/null
 echo survived
 --- stdout
 survived
+
+### umask refuses an empty mode and an empty clause
+umask 022
+umask ''
+echo "status $?"
+umask u=,
+echo "status $?"
+umask
+--- stderr-nonempty
+--- tags nodash
+--- stdout
+status 1
+status 1
+0022
