@@ -198,7 +198,8 @@ BUILTIN_FN(cd)
 	const char *oldpwd = vars_get(sh, "PWD");
 	char *old = oldpwd ? xstrdup(oldpwd) : physical_cwd();
 	int status = 0;
-	if (vars_set(sh, "OLDPWD", old ? old : "", 0) != 0)
+	/* Exported, as bash does. */
+	if (vars_set(sh, "OLDPWD", old ? old : "", VAR_EXPORT) != 0)
 		status = 1;
 	if (vars_set(sh, "PWD", newpwd, 0) != 0)
 		status = 1;

@@ -148,3 +148,9 @@ echo "status $?"
 --- stdout
 status 1
 
+### cd exports OLDPWD
+mkdir d
+cd d
+env | grep -c '^OLDPWD='
+--- stdout
+1
