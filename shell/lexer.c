@@ -1679,6 +1679,19 @@ static size_t match_operator(int c, int c1, int c2, enum tok_kind *kind)
 
 static void read_heredocs(struct lexer *lx, bool at_end);
 
+/* Whether an exhausted alias frame above frame f (what is read next comes
+ * from f) ended in a blank: it may be popped at the next advance, so this
+ * is asked before each one while blanks are skipped. */
+static bool blank_alias_above(const struct lexer *lx, size_t f)
+{
+	for (size_t i = f + 1; i < lx->nframes; i++) {
+		const struct lex_frame *fr = &lx->frames[i];
+		if (fr->alias && fr->len > 0 && (fr->text[fr->len - 1] == ' ' || fr->text[fr->len - 1] == '\t'))
+			return true;
+	}
+	return false;
+}
+
 void lex_next_token(struct lexer *lx, struct token *t)
 {
 	/* Everything but the inline text (cheaper than clearing it all). */
@@ -1686,9 +1699,15 @@ void lex_next_token(struct lexer *lx, struct token *t)
 	t->text[0] = '\0';
 	t->text_len = 0;
 	memset(&t->lit_range, 0, sizeof *t - offsetof(struct token, lit_range));
+	bool blank_alias = false;
 	for (;;) {
 		int c = la(lx, 0);
 		if (c == ' ' || c == '\t') {
+			if (lx->nframes > 1 && !blank_alias) {
+				struct cursor bc = cur_top(lx);
+				cur_peek(lx, &bc);
+				blank_alias = blank_alias_above(lx, bc.f);
+			}
 			advance(lx);
 			continue;
 		}
@@ -1705,6 +1724,7 @@ void lex_next_token(struct lexer *lx, struct token *t)
 	int c = cur_peek(lx, &rc);
 	t->raw_frame = rc.f;
 	t->raw_frame_id = lx->frames[rc.f].id;
+	t->after_blank_alias = blank_alias || (lx->nframes > 1 && blank_alias_above(lx, rc.f));
 	t->raw_begin = rc.pos;
 	int c1 = END_OF_INPUT, c2 = END_OF_INPUT;
 	switch (c) {
