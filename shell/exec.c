@@ -444,8 +444,8 @@ static int run_command(struct shell *sh, const struct node *n, int argc, char **
 			}
 			return 1;
 		}
-		/* exec with only redirections makes them permanent */
-		bool permanent = argc == 1 && strcmp(argv[0], "exec") == 0;
+		/* exec with only redirections (and maybe --) makes them permanent */
+		bool permanent = strcmp(argv[0], "exec") == 0 && (argc == 1 || (argc == 2 && strcmp(argv[1], "--") == 0));
 		struct redir_saved save = {0};
 		if (redir_apply(sh, redirs, nredirs, permanent ? NULL : &save) != 0) {
 			redir_restore(&save);

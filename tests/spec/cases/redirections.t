@@ -342,3 +342,9 @@ echo not reached
 --- stderr-nonempty
 --- status
 1
+
+### exec -- with only redirections makes them permanent
+exec -- 3>&1
+echo through >&3
+--- stdout
+through
