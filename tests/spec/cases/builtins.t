@@ -419,3 +419,13 @@ umask
 status 1
 status 1
 0022
+
+### eval refuses an option
+eval -z
+echo "status $?"
+eval -- 'echo ran'
+--- tags bash
+--- stderr-nonempty
+--- stdout
+status 2
+ran
