@@ -346,5 +346,6 @@ echo not reached
 ### exec -- with only redirections makes them permanent
 exec -- 3>&1
 echo through >&3
+--- tags nodash
 --- stdout
 through
