@@ -429,3 +429,11 @@ eval -- 'echo ran'
 --- stdout
 status 2
 ran
+
+### command -v does not take a directory for a command
+mkdir d
+command -v ./d
+echo "status $?"
+--- tags nodash
+--- stdout
+status 1
