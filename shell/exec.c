@@ -435,20 +435,29 @@ static int run_command(struct shell *sh, const struct node *n, int argc, char **
 		sh->exit_warned = false;
 
 	if (r.builtin && (r.builtin->flags & BUILTIN_SPECIAL) && !(aflags & (EXEC_ARGV_NO_FUNCS | EXEC_ARGV_BUILTIN_ONLY))) {
+		/* exec with only redirections (and maybe --) makes them permanent */
+		bool is_exec = strcmp(argv[0], "exec") == 0;
+		bool permanent = is_exec && (argc == 1 || (argc == 2 && strcmp(argv[1], "--") == 0));
 		/* Special builtin: assignments persist; its errors are fatal to a
-		 * non-interactive shell. */
-		if (assign_apply(sh, assigns, nassigns, ASSIGN_PERSIST) != 0) {
+		 * non-interactive shell. Those of `v=1 exec cmd` are the
+		 * environment of cmd instead, as in bash and dash. */
+		bool scoped = is_exec && !permanent && nassigns > 0;
+		if (scoped)
+			vars_push_scope(sh);
+		if (assign_apply(sh, assigns, nassigns, scoped ? ASSIGN_TEMP : ASSIGN_PERSIST) != 0) {
+			if (scoped)
+				vars_pop_scope(sh);
 			if (!sh->opt.interactive && sh->jump == JUMP_NONE) {
 				sh->jump = JUMP_EXIT;
 				sh->exit_status = 1;
 			}
 			return 1;
 		}
-		/* exec with only redirections (and maybe --) makes them permanent */
-		bool permanent = strcmp(argv[0], "exec") == 0 && (argc == 1 || (argc == 2 && strcmp(argv[1], "--") == 0));
 		struct redir_saved save = {0};
 		if (redir_apply(sh, redirs, nredirs, permanent ? NULL : &save) != 0) {
 			redir_restore(&save);
+			if (scoped)
+				vars_pop_scope(sh);
 			/* bash goes on after `: > /` or `exec 3< missing`; POSIX
 			 * (and bash --posix) end a non-interactive shell. */
 			if (sh->opt.posix && !sh->opt.interactive && sh->jump == JUMP_NONE) {
@@ -459,6 +468,8 @@ static int run_command(struct shell *sh, const struct node *n, int argc, char **
 		}
 		status = run_builtin(sh, r.builtin, argc, argv);
 		redir_restore(&save);
+		if (scoped)
+			vars_pop_scope(sh);
 		if (status != 0 && sh->opt.posix && !sh->opt.interactive && sh->jump == JUMP_NONE &&
 		    special_error_exits(argv[0])) {
 			/* dash's status for a special builtin's error */

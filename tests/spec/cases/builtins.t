@@ -437,3 +437,8 @@ echo "status $?"
 --- tags nodash
 --- stdout
 status 1
+
+### an assignment before exec with a command is in its environment
+v=value exec "$SHELL" -c 'echo "v=$v"'
+--- stdout
+v=value
