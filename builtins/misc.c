@@ -145,7 +145,9 @@ BUILTIN_FN(ulimit)
 			shell_error(sh, "ulimit: %s: invalid number", value);
 			return 1;
 		}
-		v = (rlim_t)n * (rlim_t)d->unit;
+		/* Past what rlim_t holds in bytes: unlimited, as bash has it,
+		 * not the product wrapped round to a tiny limit. */
+		v = n > RLIM_INFINITY / (rlim_t)d->unit ? RLIM_INFINITY : (rlim_t)n * (rlim_t)d->unit;
 	}
 	/* Neither -H nor -S: both, as bash does. */
 	if (!hard && !soft)

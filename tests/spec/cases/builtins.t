@@ -442,3 +442,11 @@ status 1
 v=value exec "$SHELL" -c 'echo "v=$v"'
 --- stdout
 v=value
+
+### ulimit with a limit past what fits in bytes is unlimited
+ulimit -f unlimited
+ulimit -f 4611686018427387905
+ulimit -f
+--- tags bash
+--- stdout
+unlimited
