@@ -1273,7 +1273,10 @@ BUILTIN_FN(read)
 			pos++;
 		for (int i = 0; i < names; i++) {
 			char *value;
-			if (i + 1 == names)
+			if (exact)
+				/* -N: the characters read, unsplit, all in the first name */
+				value = xstrdup(i == 0 ? l.text.data : "");
+			else if (i + 1 == names)
 				value = rest_of_line(&l, ifs, pos);
 			else
 				value = pos < l.text.len ? next_field(&l, ifs, &pos) : xstrdup("");

@@ -201,3 +201,11 @@ echo ${arr[@]}
 --- tags bash
 --- stdout
 1 2 3
+
+### read -N puts the characters read, unsplit, in the first name
+printf 'a b c\n' > f
+read -N 4 x y < f
+echo "[$x] [$y]"
+--- tags bash
+--- stdout
+[a b ] []
