@@ -1209,8 +1209,8 @@ BUILTIN_FN(read)
 				failed = got < 0;
 				break;
 			}
-			if (next == '\n' && delim == '\n')
-				continue; /* line continuation */
+			if (next == '\n')
+				continue; /* line continuation, whatever the delimiter (bash) */
 			strbuf_addc(&l.text, next);
 			strbuf_addc(&l.escaped, 1);
 			count++;

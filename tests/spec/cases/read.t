@@ -209,3 +209,9 @@ echo "[$x] [$y]"
 --- tags bash
 --- stdout
 [a b ] []
+
+### read -d removes a backslash-newline too
+printf 'a b\\\nc d,' | { read -d , x; echo "[$x]"; }
+--- tags bash
+--- stdout
+[a bc d]
