@@ -11,9 +11,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Removes . and name/.. components of an absolute path, in place. */
-static void canonicalize(char *path)
+static bool is_directory(const char *path);
+
+/* Removes . and name/.. components of an absolute path, in place. Returns
+ * false when a name before .. is no directory: `cd missing/..` must fail,
+ * as in bash, not land where the text points. */
+static bool canonicalize(char *path)
 {
+	bool ok = true;
 	char *out = path;
 	const char *p = path;
 	while (*p) {
@@ -26,6 +31,11 @@ static void canonicalize(char *path)
 		if (len == 1 && p[0] == '.') {
 			/* skip */
 		} else if (len == 2 && p[0] == '.' && p[1] == '.') {
+			if (ok && out > path) {
+				/* out is behind p: the mark overwrites nothing unread */
+				*out = '\0';
+				ok = is_directory(path);
+			}
 			while (out > path && *(out - 1) != '/')
 				out--;
 			if (out > path)
@@ -40,6 +50,7 @@ static void canonicalize(char *path)
 	if (out == path)
 		*out++ = '/';
 	*out = '\0';
+	return ok;
 }
 
 static bool is_directory(const char *path)
@@ -89,8 +100,7 @@ static int change_dir(struct shell *sh, const char *dir, bool physical, char **n
 		cur = xasprintf("%s/%s", pwd ? pwd : "", dir);
 		free(phys);
 	}
-	canonicalize(cur);
-	if (chdir(cur) != 0) {
+	if (!canonicalize(cur) || chdir(cur) != 0) {
 		/* The logical path may not exist (a .. through a symlink that
 		 * is gone): fall back to the physical walk, as bash does. */
 		int err = errno;
@@ -188,7 +198,8 @@ BUILTIN_FN(cd)
 	const char *oldpwd = vars_get(sh, "PWD");
 	char *old = oldpwd ? xstrdup(oldpwd) : physical_cwd();
 	int status = 0;
-	if (vars_set(sh, "OLDPWD", old ? old : "", 0) != 0)
+	/* Exported, as bash does. */
+	if (vars_set(sh, "OLDPWD", old ? old : "", VAR_EXPORT) != 0)
 		status = 1;
 	if (vars_set(sh, "PWD", newpwd, 0) != 0)
 		status = 1;

@@ -82,7 +82,9 @@ static bool describe(struct shell *sh, const char *name, enum describe_style sty
 		}
 	}
 	if (strchr(name, '/')) {
-		if (access(name, X_OK) == 0) {
+		/* A directory has x permission too, but is no command. */
+		struct stat st;
+		if (stat(name, &st) == 0 && !S_ISDIR(st.st_mode) && access(name, X_OK) == 0) {
 			if (style == DESCRIBE_TYPE)
 				puts("file");
 			else if (style == DESCRIBE_VERBOSE)

@@ -13,8 +13,14 @@
 BUILTIN_FN(eval)
 {
 	int i = 1;
-	if (i < argc && strcmp(argv[i], "--") == 0)
+	if (i < argc && strcmp(argv[i], "--") == 0) {
 		i++;
+	} else if (i < argc && argv[i][0] == '-' && argv[i][1]) {
+		/* eval has no options: bash refuses them rather than run "-z" */
+		shell_error(sh, "eval: %s: invalid option", argv[i]);
+		shell_warn("eval: usage: eval [arg ...]");
+		return 2;
+	}
 	struct strbuf text;
 	strbuf_init(&text);
 	for (; i < argc; i++) {

@@ -145,7 +145,9 @@ BUILTIN_FN(ulimit)
 			shell_error(sh, "ulimit: %s: invalid number", value);
 			return 1;
 		}
-		v = (rlim_t)n * (rlim_t)d->unit;
+		/* Past what rlim_t holds in bytes: unlimited, as bash has it,
+		 * not the product wrapped round to a tiny limit. */
+		v = n > RLIM_INFINITY / (rlim_t)d->unit ? RLIM_INFINITY : (rlim_t)n * (rlim_t)d->unit;
 	}
 	/* Neither -H nor -S: both, as bash does. */
 	if (!hard && !soft)
@@ -180,10 +182,14 @@ static void print_symbolic(mode_t mask)
 	}
 }
 
-/* Applies a symbolic mode (u+x,go-w,a=r) to permission bits. */
+/* Applies a symbolic mode (u+x,go-w,a=r) to permission bits. An empty
+ * mode or an empty clause (`u=,`) is an error, as in POSIX's grammar and
+ * bash. */
 static int apply_symbolic(const char *s, mode_t *perm)
 {
 	mode_t p = *perm;
+	if (!*s)
+		return -1;
 	while (*s) {
 		mode_t who = 0;
 		for (; *s && strchr("ugoa", *s); s++) {
@@ -225,7 +231,7 @@ static int apply_symbolic(const char *s, mode_t *perm)
 			else
 				p = (p & ~who) | bits;
 		}
-		if (*s == ',')
+		if (*s == ',' && s[1])
 			s++;
 		else if (*s)
 			return -1;

@@ -4,6 +4,7 @@
 #include "builtins/builtins.h"
 #include "shell/lexer.h"
 #include "shell/vars.h"
+#include "shell/arith.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -108,12 +109,28 @@ static const char *next_arg(struct printf_state *st)
 	return NULL;
 }
 
-/* A leading ' or " makes the value the code of the next character. */
+/* A leading ' or " makes the value the code of the next character: its
+ * code point when a UTF-8 sequence starts there (the shell's text is
+ * UTF-8, as for ${#x}), else the byte. Like bash, the sequence is decoded
+ * by its shape alone, so F4 91 84 91 gives 0x111111; overlong forms are
+ * refused. */
 static bool char_code_arg(const char *arg, intmax_t *value)
 {
 	if (arg[0] != '\'' && arg[0] != '"')
 		return false;
-	*value = (unsigned char)arg[1];
+	const unsigned char *s = (const unsigned char *)arg + 1;
+	*value = s[0];
+	int more = s[0] >= 0xF0 && s[0] < 0xF8 ? 3 : s[0] >= 0xE0 && s[0] < 0xF0 ? 2 : s[0] >= 0xC0 && s[0] < 0xE0 ? 1 : 0;
+	intmax_t code = s[0] & (0x3F >> more);
+	for (int i = 1; i <= more; i++) {
+		if ((s[i] & 0xC0) != 0x80)
+			return true;
+		code = code << 6 | (s[i] & 0x3F);
+	}
+	/* An overlong form is no character: the byte again. */
+	static const intmax_t least[] = {0, 0x80, 0x800, 0x10000};
+	if (more && code >= least[more])
+		*value = code;
 	return true;
 }
 
@@ -238,8 +255,17 @@ static void add_time(struct printf_state *st, const char *timefmt, bool left, lo
 	if (arg && !*arg)
 		st->next++;
 	time_t t = when == -1 ? time(NULL) : when == -2 ? st->sh->start_time : (time_t)when;
+	/* The zone is the exported TZ, as a child process would see it (the
+	 * shell's environ is not kept in step with its variables). */
+	const struct var *tz = vars_lookup(st->sh, "TZ");
+	if (tz && (tz->flags & VAR_EXPORT) && tz->value)
+		setenv("TZ", tz->value, 1);
+	else
+		unsetenv("TZ");
+	tzset();
 	struct tm tm;
-	char buf[1024];
+	/* bash's buffer: a longer result prints nothing. */
+	char buf[128];
 	size_t len = 0;
 	if (localtime_r(&t, &tm))
 		len = strftime(buf, sizeof buf, *timefmt ? timefmt : "%X", &tm);
@@ -415,6 +441,38 @@ static bool run_format(struct printf_state *st, const char *fmt)
 	return true;
 }
 
+/* printf -v: NAME, or NAME[subscript] as an element of an indexed or
+ * associative array. Returns the status: 2 for a bad name, as bash. */
+static int store_output(struct shell *sh, const char *target, const char *value)
+{
+	size_t name_len = strcspn(target, "[");
+	bool name_ok = name_len > 0 && lex_is_name_start((unsigned char)target[0]);
+	for (size_t i = 1; name_ok && i < name_len; i++)
+		name_ok = lex_is_name_char((unsigned char)target[i]);
+	size_t len = strlen(target);
+	if (!name_ok || (name_len < len && (len < name_len + 3 || target[len - 1] != ']'))) {
+		shell_error(sh, "printf: `%s': not a valid identifier", target);
+		return 2;
+	}
+	if (name_len == len)
+		return vars_set(sh, target, value, 0) == 0 ? 0 : 1;
+	char *name = xstrndup(target, name_len);
+	char *subscript = xstrndup(target + name_len + 1, len - name_len - 2);
+	int r;
+	const struct var *v = vars_lookup(sh, name);
+	if (v && (v->flags & VAR_ASSOC)) {
+		r = vars_assoc_set(sh, name, subscript, value, false);
+	} else {
+		intmax_t index;
+		r = arith_eval(sh, subscript, &index);
+		if (r == 0)
+			r = vars_set_element(sh, name, (long)index, value);
+	}
+	free(name);
+	free(subscript);
+	return r == 0 ? 0 : 1;
+}
+
 int builtin_printf(struct shell *sh, int argc, char **argv)
 {
 	struct builtin_getopt g = {.index = 1};
@@ -453,8 +511,9 @@ int builtin_printf(struct shell *sh, int argc, char **argv)
 
 	int status = ok && !st.failed ? 0 : 1;
 	if (var_name) {
-		if (vars_set(sh, var_name, st.out.data, 0) != 0)
-			status = 1;
+		int stored = store_output(sh, var_name, st.out.data ? st.out.data : "");
+		if (stored != 0)
+			status = stored;
 	} else if (st.out.len > 0) {
 		fwrite(st.out.data, 1, st.out.len, stdout);
 	}

@@ -2,6 +2,7 @@
 #include "builtins/builtins.h"
 #include "shell/trap.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -112,6 +113,8 @@ BUILTIN_FN(trap)
 			status = 1;
 			continue;
 		}
+		if (sig == SIGKILL || sig == SIGSTOP)
+			continue; /* no handler can run; bash and dash accept it silently */
 		if (trap_set(sh, sig, reset ? NULL : action) != 0) {
 			shell_error(sh, "trap: %s: cannot be trapped", argv[i]);
 			status = 1;

@@ -1209,8 +1209,8 @@ BUILTIN_FN(read)
 				failed = got < 0;
 				break;
 			}
-			if (next == '\n' && delim == '\n')
-				continue; /* line continuation */
+			if (next == '\n')
+				continue; /* line continuation, whatever the delimiter (bash) */
 			strbuf_addc(&l.text, next);
 			strbuf_addc(&l.escaped, 1);
 			count++;
@@ -1273,7 +1273,10 @@ BUILTIN_FN(read)
 			pos++;
 		for (int i = 0; i < names; i++) {
 			char *value;
-			if (i + 1 == names)
+			if (exact)
+				/* -N: the characters read, unsplit, all in the first name */
+				value = xstrdup(i == 0 ? l.text.data : "");
+			else if (i + 1 == names)
 				value = rest_of_line(&l, ifs, pos);
 			else
 				value = pos < l.text.len ? next_field(&l, ifs, &pos) : xstrdup("");

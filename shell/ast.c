@@ -411,6 +411,8 @@ static struct node *node_copy_in(struct ast_arena *a, const struct node *n)
 		for (size_t i = 0; i < n->nredirs; i++) {
 			c->redirs[i].target = word_copy_in(a, n->redirs[i].target);
 			c->redirs[i].heredoc = word_copy_in(a, n->redirs[i].heredoc);
+			if (n->redirs[i].fd_var)
+				c->redirs[i].fd_var = ast_arena_strndup(a, n->redirs[i].fd_var, strlen(n->redirs[i].fd_var));
 		}
 		switch (n->kind) {
 		case NODE_SIMPLE:
@@ -910,7 +912,9 @@ static void pr_redirs(struct printer *pr, const struct node *n, bool leading_spa
 		const struct redir *r = &n->redirs[i];
 		if (leading_space || i > 0)
 			strbuf_addc(pr->out, ' ');
-		if (r->fd >= 0)
+		if (r->fd_var)
+			strbuf_addf(pr->out, "{%s}", r->fd_var);
+		else if (r->fd >= 0)
 			strbuf_addf(pr->out, "%d", r->fd);
 		strbuf_adds(pr->out, redir_op_text(r->op));
 		pr_word(pr, r->target, PC_NORMAL);

@@ -136,6 +136,10 @@ enum redir_op {
 struct redir {
 	enum redir_op op;
 	int fd;              /* explicit io number, or -1 for the operator's default */
+	/* {NAME}>file (bash): the shell picks a free descriptor (fd is -1)
+	 * and sets NAME to it; {NAME}>&- closes the one NAME holds. In the
+	 * tree's arena. */
+	const char *fd_var;
 	struct word *target; /* file name, fd word, here-string; the delimiter for here-docs */
 	/* Here-documents: the body. With a quoted delimiter it is one quoted
 	 * literal part; otherwise parts as in double quotes (params, $( ), $(( ))

@@ -435,21 +435,32 @@ static int run_command(struct shell *sh, const struct node *n, int argc, char **
 		sh->exit_warned = false;
 
 	if (r.builtin && (r.builtin->flags & BUILTIN_SPECIAL) && !(aflags & (EXEC_ARGV_NO_FUNCS | EXEC_ARGV_BUILTIN_ONLY))) {
+		/* exec with only redirections (and maybe --) makes them permanent */
+		bool is_exec = strcmp(argv[0], "exec") == 0;
+		bool permanent = is_exec && (argc == 1 || (argc == 2 && strcmp(argv[1], "--") == 0));
 		/* Special builtin: assignments persist; its errors are fatal to a
-		 * non-interactive shell. */
-		if (assign_apply(sh, assigns, nassigns, ASSIGN_PERSIST) != 0) {
+		 * non-interactive shell. Those of `v=1 exec cmd` are the
+		 * environment of cmd instead, as in bash and dash. */
+		bool scoped = is_exec && !permanent && nassigns > 0;
+		if (scoped)
+			vars_push_scope(sh);
+		if (assign_apply(sh, assigns, nassigns, scoped ? ASSIGN_TEMP : ASSIGN_PERSIST) != 0) {
+			if (scoped)
+				vars_pop_scope(sh);
 			if (!sh->opt.interactive && sh->jump == JUMP_NONE) {
 				sh->jump = JUMP_EXIT;
 				sh->exit_status = 1;
 			}
 			return 1;
 		}
-		/* exec with only redirections makes them permanent */
-		bool permanent = argc == 1 && strcmp(argv[0], "exec") == 0;
 		struct redir_saved save = {0};
 		if (redir_apply(sh, redirs, nredirs, permanent ? NULL : &save) != 0) {
 			redir_restore(&save);
-			if (!sh->opt.interactive && sh->jump == JUMP_NONE) {
+			if (scoped)
+				vars_pop_scope(sh);
+			/* bash goes on after `: > /` or `exec 3< missing`; POSIX
+			 * (and bash --posix) end a non-interactive shell. */
+			if (sh->opt.posix && !sh->opt.interactive && sh->jump == JUMP_NONE) {
 				sh->jump = JUMP_EXIT;
 				sh->exit_status = 1;
 			}
@@ -457,6 +468,8 @@ static int run_command(struct shell *sh, const struct node *n, int argc, char **
 		}
 		status = run_builtin(sh, r.builtin, argc, argv);
 		redir_restore(&save);
+		if (scoped)
+			vars_pop_scope(sh);
 		if (status != 0 && sh->opt.posix && !sh->opt.interactive && sh->jump == JUMP_NONE &&
 		    special_error_exits(argv[0])) {
 			/* dash's status for a special builtin's error */
@@ -1375,6 +1388,46 @@ int exec_command_string(struct shell *sh, const char *text, size_t len)
 	return exec_text(sh, text, len, NULL, 1, true);
 }
 
+/* The one redirection of $(< file): a command that is only `< word`, with
+ * no words or assignments. NULL for any other program. */
+static const struct redir *cmdsub_file_redir(const struct node *n)
+{
+	if (n->kind == NODE_LIST && n->u.list.nitems == 1 && !n->u.list.items[0].async)
+		n = n->u.list.items[0].node;
+	if (n->kind != NODE_SIMPLE || n->u.simple.nwords != 0 || n->u.simple.nassigns != 0 || n->nredirs != 1)
+		return NULL;
+	const struct redir *r = &n->redirs[0];
+	return r->op == REDIR_IN && r->fd <= 0 && !r->fd_var ? r : NULL;
+}
+
+/* $(< file): the child opens the file as the redirection would and copies
+ * it to the substitution's pipe, so errors read as for `< file`. */
+static int copy_redirected_file(struct shell *sh, const struct redir *r)
+{
+	if (redir_apply(sh, r, 1, NULL) != 0)
+		return 1;
+	char buf[8192];
+	for (;;) {
+		ssize_t n = read(0, buf, sizeof buf);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			shell_error(sh, "read error: %s", strerror(errno));
+			return 1;
+		}
+		if (n == 0)
+			return 0;
+		for (ssize_t done = 0; done < n;) {
+			ssize_t w = write(1, buf + done, (size_t)(n - done));
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w < 0)
+				return 1;
+			done += w;
+		}
+	}
+}
+
 int exec_cmdsub(struct shell *sh, const struct node *program, struct strbuf *out)
 {
 	sh->cmdsub_count++;
@@ -1403,6 +1456,9 @@ int exec_cmdsub(struct shell *sh, const struct node *program, struct strbuf *out
 		}
 		sh->eval_depth++;
 		sh->cmdsub_depth++;
+		const struct redir *file = cmdsub_file_redir(program);
+		if (file)
+			exec_exit(sh, copy_redirected_file(sh, file));
 		int status = run_node(sh, program, EX_LAST);
 		if (sh->jump == JUMP_EXIT)
 			status = sh->exit_status;

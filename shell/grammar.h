@@ -17,7 +17,6 @@ struct parser {
 	struct token tok;
 	bool have_tok;
 	struct src_pos last_end; /* the end of the last token consumed */
-	bool alias_next;     /* the previous alias ended in a blank */
 	bool whole_program;  /* parse_program: the text is all there is */
 	/* The arena is the parent's (sub-parsers) or parse_program()'s, not
 	 * one of parser_next()'s own. */

@@ -1567,6 +1567,36 @@ static bool lex_assignment(struct lexer *lx, struct token *t, struct parts *ps,
 	return lex_parts(lx, ps, &wo);
 }
 
+/* bash's {NAME} right before a redirection operator: the shell picks the
+ * descriptor and stores it in NAME. Anything else is left to be a word. */
+static bool lex_named_fd(struct lexer *lx, struct token *t)
+{
+	char name[256];
+	size_t len = 0;
+	struct cursor c = cur_top(lx);
+	cur_next(lx, &c); /* { */
+	int ch = cur_next(lx, &c);
+	if (!lex_is_name_start(ch))
+		return false;
+	do {
+		if (len == sizeof name - 1)
+			return false;
+		name[len++] = (char)ch;
+	} while (lex_is_name_char(ch = cur_next(lx, &c)));
+	if (ch != '}')
+		return false;
+	ch = cur_next(lx, &c);
+	if ((ch != '<' && ch != '>') || cur_peek(lx, &c) == '(')
+		return false;
+	for (size_t i = 0; i < len + 2; i++)
+		advance(lx);
+	t->kind = TK_IO_NUMBER;
+	t->io_number = -1;
+	t->io_name = arena_str(lx, name, len);
+	t->range.end = lex_pos(lx);
+	return true;
+}
+
 static void lex_word_token(struct lexer *lx, struct token *t)
 {
 	struct src_pos begin = t->range.begin;
@@ -1591,6 +1621,8 @@ static void lex_word_token(struct lexer *lx, struct token *t)
 		t->range.end = lex_pos(lx);
 		return;
 	}
+	if (la(lx, 0) == '{' && lex_named_fd(lx, t))
+		return;
 	t->kind = TK_WORD;
 	struct parts ps;
 	parts_init(&ps);
@@ -1647,6 +1679,19 @@ static size_t match_operator(int c, int c1, int c2, enum tok_kind *kind)
 
 static void read_heredocs(struct lexer *lx, bool at_end);
 
+/* Whether an exhausted alias frame above frame f (what is read next comes
+ * from f) ended in a blank: it may be popped at the next advance, so this
+ * is asked before each one while blanks are skipped. */
+static bool blank_alias_above(const struct lexer *lx, size_t f)
+{
+	for (size_t i = f + 1; i < lx->nframes; i++) {
+		const struct lex_frame *fr = &lx->frames[i];
+		if (fr->alias && fr->len > 0 && (fr->text[fr->len - 1] == ' ' || fr->text[fr->len - 1] == '\t'))
+			return true;
+	}
+	return false;
+}
+
 void lex_next_token(struct lexer *lx, struct token *t)
 {
 	/* Everything but the inline text (cheaper than clearing it all). */
@@ -1654,9 +1699,15 @@ void lex_next_token(struct lexer *lx, struct token *t)
 	t->text[0] = '\0';
 	t->text_len = 0;
 	memset(&t->lit_range, 0, sizeof *t - offsetof(struct token, lit_range));
+	bool blank_alias = false;
 	for (;;) {
 		int c = la(lx, 0);
 		if (c == ' ' || c == '\t') {
+			if (lx->nframes > 1 && !blank_alias) {
+				struct cursor bc = cur_top(lx);
+				cur_peek(lx, &bc);
+				blank_alias = blank_alias_above(lx, bc.f);
+			}
 			advance(lx);
 			continue;
 		}
@@ -1673,6 +1724,7 @@ void lex_next_token(struct lexer *lx, struct token *t)
 	int c = cur_peek(lx, &rc);
 	t->raw_frame = rc.f;
 	t->raw_frame_id = lx->frames[rc.f].id;
+	t->after_blank_alias = blank_alias || (lx->nframes > 1 && blank_alias_above(lx, rc.f));
 	t->raw_begin = rc.pos;
 	int c1 = END_OF_INPUT, c2 = END_OF_INPUT;
 	switch (c) {
@@ -1744,7 +1796,7 @@ char *lex_token_text(const struct lexer *lx, const struct token *t)
 	    t->raw_end >= t->raw_begin)
 		return xstrndup(lx->frames[t->raw_frame].text + t->raw_begin, t->raw_end - t->raw_begin);
 	if (t->kind == TK_IO_NUMBER)
-		return xasprintf("%d", t->io_number);
+		return t->io_name ? xasprintf("{%s}", t->io_name) : xasprintf("%d", t->io_number);
 	struct strbuf sb;
 	strbuf_init(&sb);
 	if (t->lazy)

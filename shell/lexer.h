@@ -104,9 +104,15 @@ struct token {
 	 * until lex_token_word() makes it: see `text`). */
 	struct word *word;
 	int io_number;
+	/* TK_IO_NUMBER of the form {NAME}> (bash): the variable's name; it
+	 * gets the descriptor the shell picks. io_number is then -1. */
+	const char *io_name;
 	/* A single unquoted literal: candidate reserved word or alias. */
 	bool plain;
 	bool alias_checked; /* the parser found no alias for it */
+	/* It comes right after the text of an alias ending in a blank, so it
+	 * is checked for an alias too, wherever it stands (bash). */
+	bool after_blank_alias;
 	/* A short plain word not made yet: its text and its literal's range. */
 	bool lazy;
 	char text[TOKEN_TEXT_MAX + 1];

@@ -40,9 +40,13 @@ static char *arena_str(struct parser *p, const char *s, size_t len)
 
 /* ---- tokens ------------------------------------------------------------- */
 
+static bool expand_alias(struct parser *p, struct token *t);
+
 struct token *parser_peek(struct parser *p)
 {
-	if (!p->have_tok) {
+	/* The first word of an alias's text is checked for one too. */
+	bool first_of_alias = false;
+	while (!p->have_tok) {
 		if (p->lx.failed) {
 			lex_token_clear(&p->tok);
 			p->tok.kind = TK_EOF;
@@ -59,6 +63,9 @@ struct token *parser_peek(struct parser *p)
 		if (p->lx.failed) {
 			lex_token_clear(&p->tok);
 			p->tok.kind = TK_EOF;
+		} else if (first_of_alias || p->tok.after_blank_alias) {
+			/* the word after `alias x='echo '` */
+			first_of_alias = expand_alias(p, &p->tok);
 		}
 	}
 	return &p->tok;
@@ -171,27 +178,33 @@ static bool is_reserved(const char *s)
 	return in_words(s, kws, sizeof kws / sizeof kws[0]);
 }
 
+/* Replaces t (the lookahead) by the alias it names, if any: its text is
+ * pushed and the lookahead dropped, to be lexed from there. */
+static bool expand_alias(struct parser *p, struct token *t)
+{
+	if (!p->opts.alias_lookup || t->kind != TK_WORD || !t->plain || t->alias_checked)
+		return false;
+	const char *name = lex_token_plain(t);
+	const char *value = NULL;
+	if (!is_reserved(name) && !lex_alias_active(&p->lx, name))
+		value = p->opts.alias_lookup(p->opts.alias_ctx, name);
+	if (!value) {
+		t->alias_checked = true; /* the grammar peeks it again */
+		return false;
+	}
+	lex_push_alias(&p->lx, name, value);
+	lex_token_clear(&p->tok);
+	p->have_tok = false;
+	return true;
+}
+
 /* Peeks the token in command position, replacing aliases. */
 static struct token *peek_command_word(struct parser *p, bool check)
 {
 	for (;;) {
 		struct token *t = parser_peek(p);
-		if (!check || !p->opts.alias_lookup || t->kind != TK_WORD || !t->plain ||
-		    t->alias_checked)
+		if (!check || !expand_alias(p, t))
 			return t;
-		const char *name = lex_token_plain(t);
-		const char *value = NULL;
-		if (!is_reserved(name) && !lex_alias_active(&p->lx, name))
-			value = p->opts.alias_lookup(p->opts.alias_ctx, name);
-		if (!value) {
-			t->alias_checked = true; /* the grammar peeks it again */
-			return t;
-		}
-		size_t len = strlen(value);
-		lex_push_alias(&p->lx, name, value);
-		lex_token_clear(&p->tok);
-		p->have_tok = false;
-		p->alias_next = len > 0 && (value[len - 1] == ' ' || value[len - 1] == '\t');
 	}
 }
 
@@ -215,6 +228,7 @@ static bool parse_redirect(struct parser *p, struct redir *r)
 	r->fd = -1;
 	if (t->kind == TK_IO_NUMBER) {
 		r->fd = t->io_number;
+		r->fd_var = t->io_name;
 		parser_consume(p);
 		t = parser_peek(p);
 		if (!lex_is_redir_token(t->kind)) {
@@ -337,10 +351,7 @@ static struct node *parse_simple_rest(struct parser *p, struct node *n, struct w
 	if (first)
 		*(struct word **)bld_push(p, &words, sizeof first) = first;
 	for (;;) {
-		bool check = words.n == 0 || p->alias_next;
-		if (words.n > 0)
-			p->alias_next = false;
-		struct token *t = peek_command_word(p, check);
+		struct token *t = peek_command_word(p, words.n == 0);
 		if (p->lx.failed)
 			goto fail;
 		if (t->kind == TK_IO_NUMBER || lex_is_redir_token(t->kind)) {
@@ -1019,16 +1030,10 @@ static struct node *parse_subprogram(struct parser *p, struct lex_mark *close)
 	return body;
 }
 
-/* The lexer is at $( or <( in p's text. An alias ending in a blank before
- * it does not reach inside. */
+/* The lexer is at $( or <( in p's text. */
 static struct node *grammar_subprogram(void *ctx, struct lex_mark *close)
 {
-	struct parser *p = ctx;
-	bool saved_alias_next = p->alias_next;
-	p->alias_next = false;
-	struct node *body = parse_subprogram(p, close);
-	p->alias_next = saved_alias_next;
-	return body;
+	return parse_subprogram(ctx, close);
 }
 
 /* A sub-parser of text extracted from p's, which started at `at` there and

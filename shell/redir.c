@@ -8,6 +8,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -278,7 +280,7 @@ int redir_expand_stdin(struct shell *sh, const struct redir *redirs, size_t n)
 		const struct redir *r = &redirs[i];
 		bool input = r->op == REDIR_HEREDOC || r->op == REDIR_HEREDOC_STRIP || r->op == REDIR_HERESTRING ||
 		             r->op == REDIR_IN || r->op == REDIR_RDWR || r->op == REDIR_DUP_IN;
-		if (input && r->fd <= 0)
+		if (input && r->fd <= 0 && !r->fd_var)
 			last = r;
 	}
 	if (!last || !(last->op == REDIR_HEREDOC || last->op == REDIR_HEREDOC_STRIP || last->op == REDIR_HERESTRING))
@@ -299,9 +301,78 @@ void redir_forget_stdin(struct shell *sh)
 	sh->expanded_stdin.len = 0;
 }
 
+/* The file a redirection names. Outside posix mode the word is expanded
+ * as a command word, as bash does: `> one-*` opens the one file the glob
+ * finds, and a word giving no field or several is ambiguous. POSIX (and
+ * bash --posix) neither split nor glob it. */
+static char *file_target(struct shell *sh, const struct word *w)
+{
+	if (sh->opt.posix)
+		return expand_word_str(sh, w, 0);
+	struct word *words[1] = {(struct word *)w};
+	struct strvec fields;
+	strvec_init(&fields);
+	if (expand_words(sh, words, 1, &fields) != 0) {
+		strvec_free(&fields);
+		return NULL;
+	}
+	char *name = NULL;
+	if (fields.len == 1) {
+		name = fields.items[0];
+		fields.items[0] = NULL;
+		fields.len = 0;
+	} else {
+		struct strbuf text;
+		strbuf_init(&text);
+		ast_print_word(&text, w);
+		shell_error(sh, "%s: ambiguous redirect", text.data ? text.data : "");
+		strbuf_free(&text);
+	}
+	strvec_free(&fields);
+	return name;
+}
+
+/* The descriptor a {NAME} redirection works on: for {NAME}>&- the one NAME
+ * holds, otherwise the lowest free one from 10 up, as bash picks, so the
+ * user's 0-9 stay theirs. -1 after reporting. */
+static int named_fd(struct shell *sh, const struct redir *r)
+{
+	char *text = NULL;
+	bool close_it = (r->op == REDIR_DUP_IN || r->op == REDIR_DUP_OUT) &&
+	                ast_word_literal_value(r->target, &text) && strcmp(text, "-") == 0;
+	free(text);
+	if (close_it) {
+		const char *v = vars_get(sh, r->fd_var);
+		char *end = NULL;
+		long n = v && *v ? strtol(v, &end, 10) : -1;
+		if (n < 0 || *end || n > INT_MAX) {
+			shell_error(sh, "%s: ambiguous redirect", r->fd_var);
+			return -1;
+		}
+		return (int)n;
+	}
+	long max = sysconf(_SC_OPEN_MAX);
+	for (int fd = 10; fd < max && fd < INT_MAX; fd++) {
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF && !shell_fd_reserved(fd)) {
+			char num[16];
+			snprintf(num, sizeof num, "%d", fd);
+			return vars_set(sh, r->fd_var, num, 0) == 0 ? fd : -1;
+		}
+	}
+	shell_error(sh, "redirection error: cannot duplicate fd: %s", strerror(EMFILE));
+	return -1;
+}
+
 static int apply_one(struct shell *sh, const struct redir *r, struct redir_saved *save)
 {
 	int fd = r->fd;
+	if (r->fd_var) {
+		/* The picked descriptor outlives the command, as in bash. */
+		fd = named_fd(sh, r);
+		if (fd < 0)
+			return -1;
+		save = NULL;
+	}
 	if (fd < 0) {
 		switch (r->op) {
 		case REDIR_IN:
@@ -345,7 +416,8 @@ static int apply_one(struct shell *sh, const struct redir *r, struct redir_saved
 		return install_fd(sh, dfd, fd);
 	}
 
-	char *target = expand_word_str(sh, r->target, 0);
+	bool dup = r->op == REDIR_DUP_IN || r->op == REDIR_DUP_OUT;
+	char *target = dup ? expand_word_str(sh, r->target, 0) : file_target(sh, r->target);
 	if (!target)
 		return -1;
 	int rc = 0;

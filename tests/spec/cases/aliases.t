@@ -104,3 +104,34 @@ unalias greet
 f
 --- stdout
 hello
+
+### an alias ending in a blank checks the word after its text, not its own second word
+alias e_='echo one '
+alias one='ONE '
+alias two='TWO '
+e_ two three
+alias hi='echo hello '
+alias punct='!!!'
+hi punct
+--- stdout
+one TWO three
+hello !!!
+
+### the word after a blank-ending alias may be the same alias
+x=x
+alias ex='echo $x '
+ex ex
+--- stdout
+x echo x
+
+### a blank-ending alias reaches the words of a for loop
+alias FOR1='for '
+alias FOR2='FOR1 '
+alias eye1='i '
+alias eye2='eye1 '
+alias IN='in '
+FOR2 eye2 IN 1 2; do echo $i; done
+--- tags nodash
+--- stdout
+1
+2

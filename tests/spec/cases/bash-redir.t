@@ -102,3 +102,29 @@ f |& cat
 --- tags bash
 --- stdout
 to err
+
+### {name}> picks a descriptor of 10 or more and stores it
+exec {out}> f
+[ "$out" -ge 10 ] && echo picked
+echo text >&$out
+exec {out}>&-
+cat f
+echo more >&$out
+echo "status $?"
+--- tags bash
+--- stderr-nonempty
+--- stdout
+picked
+text
+status 1
+
+### {name} is a redirection only right before the operator
+echo {v}>/dev/null x={w}
+echo "${v:+set} [$w]"
+echo x={v} {v} >/dev/null
+echo {v} x
+--- tags bash
+--- stdout
+x={w}
+set []
+{v} x

@@ -405,3 +405,48 @@ cd /nonexistent_xyz 2>/dev/null
 echo survived
 --- stdout
 survived
+
+### umask refuses an empty mode and an empty clause
+umask 022
+umask ''
+echo "status $?"
+umask u=,
+echo "status $?"
+umask
+--- stderr-nonempty
+--- tags nodash
+--- stdout
+status 1
+status 1
+0022
+
+### eval refuses an option
+eval -z
+echo "status $?"
+eval -- 'echo ran'
+--- tags bash
+--- stderr-nonempty
+--- stdout
+status 2
+ran
+
+### command -v does not take a directory for a command
+mkdir d
+command -v ./d
+echo "status $?"
+--- tags nodash
+--- stdout
+status 1
+
+### an assignment before exec with a command is in its environment
+v=value exec "$SHELL" -c 'echo "v=$v"'
+--- stdout
+v=value
+
+### ulimit with a limit past what fits in bytes is unlimited
+ulimit -f unlimited
+ulimit -f 4611686018427387905
+ulimit -f
+--- tags bash
+--- stdout
+unlimited

@@ -139,3 +139,18 @@ echo $?
 --- tags bash
 --- stdout
 0
+
+### cd missing/.. fails although the text leads back here
+cd missing/..
+echo "status $?"
+--- tags nodash
+--- stderr-nonempty
+--- stdout
+status 1
+
+### cd exports OLDPWD
+mkdir d
+cd d
+env | grep -c '^OLDPWD='
+--- stdout
+1

@@ -178,3 +178,24 @@ it is
 echo $(for i in 1 2 3; do echo $i; done | tr '\n' ,)
 --- stdout
 1,2,3,
+
+### $(< file) gives the file's contents
+printf 'one\ntwo\n\n' > f
+x=$(< f)
+echo "[$x]"
+y=`<f`
+echo "[$y]"
+--- tags bash
+--- stdout
+[one
+two]
+[one
+two]
+
+### $(< file) of a missing file fails as the redirection would
+x=$(< missing)
+echo "status=$? [$x]"
+--- tags bash
+--- stderr-nonempty
+--- stdout
+status=1 []

@@ -164,15 +164,35 @@ echo "$x"
 --- stdout
 a*
 
-### glob in redirection target
+### glob in redirection target is not expanded in posix mode
+(set -o posix) 2>/dev/null && set -o posix
 touch only.txt
 echo data > o*.txt
 cat only.txt
 ls
---- tags nobash
 --- stdout
 o*.txt
 only.txt
+
+### glob in redirection target names the one file it matches
+touch only.txt
+echo data > o*.txt
+cat only.txt
+ls
+--- tags bash
+--- stdout
+data
+only.txt
+
+### glob in redirection target matching two files is ambiguous
+touch a1 a2
+echo data > a*
+echo "status $?"
+cat a1 a2
+--- tags bash
+--- stderr-nonempty
+--- stdout
+status 1
 
 ### many files
 i=0

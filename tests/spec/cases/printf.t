@@ -170,3 +170,58 @@ AB
 printf '%x\n' "'a"
 --- stdout
 61
+
+### printf -v stores into an array element
+a=(x y z)
+printf -v 'a[1]' '%s-' b
+i=2
+printf -v 'a[i]' %s c
+declare -A m
+printf -v 'm[k 1]' %s v
+echo "${a[@]} ${m[k 1]}"
+--- tags bash
+--- stdout
+x b- c v
+
+### printf -v refuses a bad name with status 2
+printf -v 'a[' %s x
+echo "status $?"
+printf -v 1x %s x
+echo "status $?"
+--- tags bash
+--- stderr-nonempty
+--- stdout
+status 2
+status 2
+
+### printf character code of a UTF-8 character is its code point
+LC_ALL=C.UTF-8
+printf '%x %d\n' "'μ" "'三"
+printf '%x\n' "'$(printf '\316\316')" "'$(printf '\301\201')"
+--- tags bash
+--- stdout
+3bc 19977
+ce
+c1
+
+### printf %T follows the exported TZ only
+unset TZ
+TZ=Asia/Tokyo
+printf '%(%H)T\n' 0
+export TZ
+printf '%(%H)T\n' 0
+unset TZ
+printf '%(%H)T\n' 0
+--- tags bash
+--- stdout
+00
+09
+00
+
+### printf %T prints nothing when the result passes 127 bytes
+printf '[%(%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y)T]\n' 0
+printf '%(%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y)T\n' 0 | wc -c
+--- tags bash
+--- stdout
+[]
+125

@@ -201,3 +201,17 @@ echo ${arr[@]}
 --- tags bash
 --- stdout
 1 2 3
+
+### read -N puts the characters read, unsplit, in the first name
+printf 'a b c\n' > f
+read -N 4 x y < f
+echo "[$x] [$y]"
+--- tags bash
+--- stdout
+[a b ] []
+
+### read -d removes a backslash-newline too
+printf 'a b\\\nc d,' | { read -d , x; echo "[$x]"; }
+--- tags bash
+--- stdout
+[a bc d]

@@ -137,13 +137,30 @@ cat target.txt
 --- stdout
 x
 
-### redirection target is not field split
+### redirection target is not field split in posix mode
+(set -o posix) 2>/dev/null && set -o posix
 name="a b"
 echo x > $name
 cat "a b"
---- tags nobash
 --- stdout
 x
+
+### redirection target split in two fields is ambiguous
+name="a b"
+echo x > $name
+echo "status $?"
+e=
+echo x > $e
+echo "status $?"
+echo x > a-{1,2}
+echo "status $?"
+ls
+--- tags bash
+--- stderr-nonempty
+--- stdout
+status 1
+status 1
+status 1
 
 ### redirection to a missing directory fails
 echo x > nodir/f
@@ -305,3 +322,30 @@ ls -l /proc/$a/fd/ /proc/$b/fd/ | grep -cF -- "$out"
 kill $a $b
 --- stdout
 0
+
+### a failed redirection on a special builtin does not end the shell
+: > /
+echo "status $?"
+exec 3< missing
+echo "status $?"
+--- tags nodash
+--- stderr-nonempty
+--- stdout
+status 1
+status 1
+
+### a failed redirection on a special builtin ends a posix shell
+set -o posix
+: > /
+echo not reached
+--- tags bash
+--- stderr-nonempty
+--- status
+1
+
+### exec -- with only redirections makes them permanent
+exec -- 3>&1
+echo through >&3
+--- tags nodash
+--- stdout
+through

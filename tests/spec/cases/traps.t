@@ -167,3 +167,12 @@ kill -l EXIT
 EXIT
 2
 0
+
+### trap on KILL or STOP is accepted and does nothing
+trap 'echo never' KILL
+echo "status $?"
+trap 'echo never' STOP
+echo "status $?"
+--- stdout
+status 0
+status 0
