@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <glob.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -1502,6 +1503,32 @@ static bool is_block_device(const char *p)
 	return false;
 }
 
+/* A redirection's target as bash opens it outside posix mode: a pattern
+ * is globbed, so `> /dev/s[d]a` writes the disk. Any pattern a disk's name
+ * matches counts, whether or not that disk is here. */
+static bool target_is_block_device(const char *t)
+{
+	if (is_block_device(t))
+		return true;
+	if (!strpbrk(t, "*?["))
+		return false;
+	static const char *const disks[] = {
+		"/dev/sda", "/dev/sdb", "/dev/hda", "/dev/vda", "/dev/xvda", "/dev/nvme0n1", "/dev/nvme0n1p1",
+		"/dev/mmcblk0", "/dev/loop0", "/dev/md0", "/dev/dm-0", "/dev/sr0", "/dev/nbd0", "/dev/root", NULL,
+	};
+	for (size_t i = 0; disks[i]; i++)
+		if (fnmatch(t, disks[i], FNM_PATHNAME) == 0)
+			return true;
+	glob_t g;
+	bool hit = false;
+	if (glob(t, GLOB_NOSORT, NULL, &g) == 0) {
+		for (size_t i = 0; i < g.gl_pathc && !hit; i++)
+			hit = is_block_device(g.gl_pathv[i]);
+		globfree(&g);
+	}
+	return hit;
+}
+
 /* printf FORMAT ARGS... as far as a script read from it needs: %s %b %d
  * %c take the next argument, \n \t are decoded, the format is reused
  * while arguments remain. */
@@ -1668,7 +1695,7 @@ static struct judgement walk_redirs(struct cctx *c, const struct node *n, struct
 					in->text = NULL;
 				}
 			}
-			if (rd->op == REDIR_RDWR && tv.n == 1 && tv.v[0].known && is_block_device(tv.v[0].text))
+			if (rd->op == REDIR_RDWR && tv.n == 1 && tv.v[0].known && target_is_block_device(tv.v[0].text))
 				j = judgement_max(j, judgement_make(VERDICT_DELETE, "writes to a block device", -1));
 			free(tv.v);
 			break;
@@ -1683,7 +1710,7 @@ static struct judgement walk_redirs(struct cctx *c, const struct node *n, struct
 			resolve_word(c, rd->target, &tv, &j);
 			if (tv.n == 1 && tv.v[0].known) {
 				const char *t = tv.v[0].text;
-				if (is_block_device(t)) {
+				if (target_is_block_device(t)) {
 					j = judgement_max(j, judgement_make(VERDICT_DELETE, "writes to a block device", -1));
 					record_text(c, judgement_make(VERDICT_DELETE, "writes to a block device", -1), t,
 					            &rd->target->range);
