@@ -17,6 +17,25 @@ bool complete_command_position(const char *line, size_t start);
  * strv_free); NULL when the line editor should complete file names. */
 char **complete_candidates(struct shell *sh, const char *text, bool command_position);
 
+/* What compgen and the completer list. */
+enum complete_kind {
+	COMPLETE_ALIASES,
+	COMPLETE_BUILTINS,
+	COMPLETE_FUNCTIONS,
+	COMPLETE_KEYWORDS,
+	COMPLETE_PROGRAMS,    /* executables on PATH */
+	COMPLETE_COMMANDS,    /* all of the above, in bash's order */
+	COMPLETE_VARIABLES,   /* set ones: not those declared without a value */
+	COMPLETE_EXPORTS,
+	COMPLETE_ARRAYS,
+	COMPLETE_USERS,
+	COMPLETE_FILES,       /* in the folder the prefix names, or . */
+	COMPLETE_DIRECTORIES,
+};
+/* Appends to out the names of one kind that start with prefix, each kind
+ * sorted (aliases, keywords: their own order), duplicates kept. */
+void complete_add(struct shell *sh, enum complete_kind kind, const char *prefix, struct strvec *out);
+
 /* Installs the completer in the configured line editor (no-op without
  * one). Readline's callbacks carry no context, so the shell is kept in a
  * file-level pointer, set once here. */
