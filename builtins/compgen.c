@@ -7,9 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "shell/ast.h"
 #include "shell/complete.h"
 #include "shell/expand.h"
+#include "shell/parser.h"
 #include "shell/pattern.h"
+#include "shell/vars.h"
 
 /* The actions, a bit each, in the order bash prints their matches. */
 enum {
@@ -74,6 +77,83 @@ static char *filter_pattern(const char *pat, const char *word)
 		}
 	}
 	return strbuf_detach(&sb);
+}
+
+/* Splits the -W list at IFS characters outside quotes, $( ), ${ } and
+ * ` `, as bash does before it expands each word. */
+static void split_wordlist(const char *s, const char *ifs, struct strvec *out)
+{
+	struct strbuf w;
+	strbuf_init(&w);
+	bool single = false, dbl = false, back = false;
+	int depth = 0;
+	for (const char *p = s;; p++) {
+		if (!*p || (!single && !dbl && !back && depth == 0 && strchr(ifs, *p))) {
+			if (w.len)
+				strvec_push(out, w.data);
+			strbuf_free(&w);
+			strbuf_init(&w);
+			if (!*p)
+				break;
+			continue;
+		}
+		strbuf_addc(&w, *p);
+		if (single) {
+			single = *p != '\'';
+		} else if (*p == '\\' && p[1]) {
+			strbuf_addc(&w, *++p);
+		} else if (*p == '\'' && !dbl) {
+			single = true;
+		} else if (*p == '"') {
+			dbl = !dbl;
+		} else if (*p == '`') {
+			back = !back;
+		} else if (*p == '$' && (p[1] == '(' || p[1] == '{')) {
+			strbuf_addc(&w, *++p);
+			depth++;
+		} else if (depth > 0 && (*p == '(' || *p == '{')) {
+			depth++;
+		} else if (depth > 0 && (*p == ')' || *p == '}')) {
+			depth--;
+		}
+	}
+	strbuf_free(&w);
+}
+
+/* The fields one -W word expands to: parameters, command substitution,
+ * arithmetic, splitting and quote removal, no pathname expansion. A word
+ * that does not read as one word (an unquoted ; or |) stays as written.
+ * Returns -1 when an expansion failed (reported). */
+static int expand_list_word(struct shell *sh, const char *text, struct strvec *out)
+{
+	if (!strpbrk(text, "$`'\"\\~")) {
+		strvec_push(out, text);
+		return 0;
+	}
+	/* After `:` the word is an argument, also when it reads `if` or `!`. */
+	char *line = xasprintf(": %s", text);
+	struct parser_options opts = {.source_name = "compgen", .first_line = 1, .at_eof = true};
+	struct node *prog = NULL;
+	struct parse_error err = {0};
+	int rc = 0;
+	const struct node *cmd = NULL;
+	if (parse_program(line, strlen(line), &opts, &prog, &err) == 0 && prog->kind == NODE_LIST &&
+	    prog->u.list.nitems == 1 && !prog->u.list.items[0].async)
+		cmd = prog->u.list.items[0].node;
+	if (cmd && cmd->kind == NODE_SIMPLE && cmd->nredirs == 0 && cmd->u.simple.nassigns == 0 &&
+	    cmd->u.simple.nwords == 2) {
+		bool noglob = sh->opt.noglob;
+		sh->opt.noglob = true;
+		rc = expand_words(sh, cmd->u.simple.words + 1, 1, out);
+		sh->opt.noglob = noglob;
+	} else {
+		strvec_push(out, text);
+	}
+	free(err.message);
+	if (prog)
+		ast_node_free(prog);
+	free(line);
+	return rc;
 }
 
 BUILTIN_FN(compgen)
@@ -146,12 +226,23 @@ BUILTIN_FN(compgen)
 	if (wordlist) {
 		struct strvec words;
 		strvec_init(&words);
-		expand_split_ifs(sh, wordlist, &words);
-		size_t len = strlen(word);
-		for (size_t i = 0; i < words.len; i++)
-			if (strncmp(words.items[i], word, len) == 0)
-				strvec_push(&found, words.items[i]);
+		const char *ifs = vars_get(sh, "IFS");
+		split_wordlist(wordlist, ifs ? ifs : " \t\n", &words);
+		struct strvec fields;
+		strvec_init(&fields);
+		int rc = 0;
+		for (size_t i = 0; i < words.len && rc == 0; i++)
+			rc = expand_list_word(sh, words.items[i], &fields);
 		strvec_free(&words);
+		size_t len = strlen(word);
+		for (size_t i = 0; i < fields.len; i++)
+			if (strncmp(fields.items[i], word, len) == 0)
+				strvec_push(&found, fields.items[i]);
+		strvec_free(&fields);
+		if (rc != 0) {
+			strvec_free(&found);
+			return 1;
+		}
 	}
 
 	char *pat = NULL;
