@@ -58,7 +58,7 @@ static const char *const option_names[] = {
 static void usage(void)
 {
 	shell_warn("compgen: usage: compgen [-abcdefkuv] [-o option] [-A action] [-W wordlist] "
-		   "[-X filterpat] [-P prefix] [-S suffix] [word]");
+		   "[-G globpat] [-X filterpat] [-P prefix] [-S suffix] [word]");
 }
 
 /* The -X pattern with each unquoted & made the word, as bash does. */
@@ -160,7 +160,7 @@ BUILTIN_FN(compgen)
 {
 	unsigned acts = 0;
 	bool plusdirs = false;
-	const char *wordlist = NULL, *prefix = "", *suffix = "", *filter = NULL;
+	const char *globpat = NULL, *wordlist = NULL, *prefix = "", *suffix = "", *filter = NULL;
 	struct builtin_getopt g = {.index = 1};
 	int c;
 	while ((c = builtin_getopt(&g, argc, argv, "abcdefkuvA:W:P:S:X:o:G:F:C:", "compgen")) != -1) {
@@ -201,7 +201,7 @@ BUILTIN_FN(compgen)
 		case 'P': prefix = g.arg; break;
 		case 'S': suffix = g.arg; break;
 		case 'X': filter = g.arg; break;
-		case 'G':
+		case 'G': globpat = g.arg; break;
 		case 'F':
 		case 'C':
 			shell_error(sh, "compgen: -%c: not supported by sbsh", c);
@@ -213,7 +213,7 @@ BUILTIN_FN(compgen)
 	}
 	/* bash matches against the first word and ignores the rest. */
 	const char *word = g.index < argc ? argv[g.index] : "";
-	if (acts == 0 && !wordlist && !plusdirs)
+	if (acts == 0 && !globpat && !wordlist && !plusdirs)
 		return 0;
 
 	struct strvec found;
@@ -223,6 +223,8 @@ BUILTIN_FN(compgen)
 		if ((acts & actions[i].bit) && strcmp(actions[i].name, "enabled") != 0)
 			complete_add(sh, actions[i].kind, word, &found);
 	}
+	if (globpat)
+		expand_glob(sh, globpat, &found); /* bash does not match these to the word */
 	if (wordlist) {
 		struct strvec words;
 		strvec_init(&words);

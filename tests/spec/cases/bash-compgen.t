@@ -160,3 +160,13 @@ compgen -o plusdirs -W 'qword other' q
 --- stdout
 qword
 qdir
+
+### compgen -G lists what a pattern matches, not matched to the word
+touch a1 a2 b1
+compgen -G 'a*' b | sort
+compgen -G 'z*'; echo $?
+--- tags bash
+--- stdout
+a1
+a2
+1
