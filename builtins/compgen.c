@@ -25,8 +25,11 @@ enum {
 	ACT_FILE = 1 << 6,
 	ACT_FUNCTION = 1 << 7,
 	ACT_KEYWORD = 1 << 8,
-	ACT_USER = 1 << 9,
-	ACT_VARIABLE = 1 << 10,
+	ACT_GROUP = 1 << 9,
+	ACT_SETOPT = 1 << 10,
+	ACT_SIGNAL = 1 << 11,
+	ACT_USER = 1 << 12,
+	ACT_VARIABLE = 1 << 13,
 };
 
 static const struct action {
@@ -43,7 +46,10 @@ static const struct action {
 	{"export", ACT_EXPORT, COMPLETE_EXPORTS},
 	{"file", ACT_FILE, COMPLETE_FILES},
 	{"function", ACT_FUNCTION, COMPLETE_FUNCTIONS},
+	{"group", ACT_GROUP, COMPLETE_GROUPS},
 	{"keyword", ACT_KEYWORD, COMPLETE_KEYWORDS},
+	{"setopt", ACT_SETOPT, COMPLETE_SETOPT},
+	{"signal", ACT_SIGNAL, COMPLETE_SIGNALS},
 	{"user", ACT_USER, COMPLETE_USERS},
 	{"variable", ACT_VARIABLE, COMPLETE_VARIABLES},
 };
@@ -57,7 +63,7 @@ static const char *const option_names[] = {
 
 static void usage(void)
 {
-	shell_warn("compgen: usage: compgen [-abcdefkuv] [-o option] [-A action] [-W wordlist] "
+	shell_warn("compgen: usage: compgen [-abcdefgkuv] [-o option] [-A action] [-W wordlist] "
 		   "[-G globpat] [-X filterpat] [-P prefix] [-S suffix] [word]");
 }
 
@@ -163,7 +169,7 @@ BUILTIN_FN(compgen)
 	const char *globpat = NULL, *wordlist = NULL, *prefix = "", *suffix = "", *filter = NULL;
 	struct builtin_getopt g = {.index = 1};
 	int c;
-	while ((c = builtin_getopt(&g, argc, argv, "abcdefkuvA:W:P:S:X:o:G:F:C:", "compgen")) != -1) {
+	while ((c = builtin_getopt(&g, argc, argv, "abcdefgkuvA:W:P:S:X:o:G:F:C:", "compgen")) != -1) {
 		switch (c) {
 		case 'a': acts |= ACT_ALIAS; break;
 		case 'b': acts |= ACT_BUILTIN; break;
@@ -171,6 +177,7 @@ BUILTIN_FN(compgen)
 		case 'd': acts |= ACT_DIRECTORY; break;
 		case 'e': acts |= ACT_EXPORT; break;
 		case 'f': acts |= ACT_FILE; break;
+		case 'g': acts |= ACT_GROUP; break;
 		case 'k': acts |= ACT_KEYWORD; break;
 		case 'u': acts |= ACT_USER; break;
 		case 'v': acts |= ACT_VARIABLE; break;

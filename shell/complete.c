@@ -2,6 +2,7 @@
 #include "shell/complete.h"
 
 #include <dirent.h>
+#include <grp.h>
 #include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,8 @@
 #include "shell/funcs.h"
 #include "shell/alias.h"
 #include "shell/exec.h"
+#include "shell/options.h"
+#include "shell/trap.h"
 
 #if defined(HAVE_READLINE)
 #include <stdio.h>
@@ -119,6 +122,31 @@ static void add_users(struct collect *c, const char *before, const char *after)
 	endpwent();
 }
 
+static void add_groups(struct collect *c)
+{
+	users_prepare();
+	setgrent();
+	struct group *gr;
+	while ((gr = getgrent()))
+		add(c, gr->gr_name);
+	endgrent();
+}
+
+/* As trap names them: EXIT, the signals by number with SIG, ERR. */
+static void add_signals(struct collect *c)
+{
+	add(c, "EXIT");
+	for (int sig = 1; sig < trap_signal_count(); sig++) {
+		const char *name = trap_signal_name(sig);
+		if (!name)
+			continue;
+		char *full = xasprintf("SIG%s", name);
+		add(c, full);
+		free(full);
+	}
+	add(c, "ERR");
+}
+
 /* The entries of the folder part of prefix whose names start with the
  * rest, written with that folder part; . and .. only when asked for by
  * name, as bash's compgen -f does. */
@@ -195,6 +223,16 @@ void complete_add(struct shell *sh, enum complete_kind kind, const char *prefix,
 		break;
 	case COMPLETE_USERS:
 		add_users(&c, "", "");
+		break;
+	case COMPLETE_GROUPS:
+		add_groups(&c);
+		break;
+	case COMPLETE_SIGNALS:
+		add_signals(&c);
+		break;
+	case COMPLETE_SETOPT:
+		for (size_t i = 0; options_name_at(i); i++)
+			add(&c, options_name_at(i));
 		break;
 	case COMPLETE_FILES:
 		add_files(&c, false);

@@ -29,6 +29,9 @@ enum complete_kind {
 	COMPLETE_EXPORTS,
 	COMPLETE_ARRAYS,
 	COMPLETE_USERS,
+	COMPLETE_GROUPS,
+	COMPLETE_SIGNALS,     /* as trap takes them: EXIT, SIGHUP..., ERR */
+	COMPLETE_SETOPT,      /* set -o names */
 	COMPLETE_FILES,       /* in the folder the prefix names, or . */
 	COMPLETE_DIRECTORIES,
 };

@@ -170,3 +170,19 @@ compgen -G 'z*'; echo $?
 a1
 a2
 1
+
+### compgen -A signal, -A setopt and -g list signals, set -o names, groups
+compgen -A signal SIGT
+compgen -A setopt nou
+compgen -A setopt pi
+compgen -g roo
+--- tags bash
+--- stdout
+SIGTRAP
+SIGTERM
+SIGTSTP
+SIGTTIN
+SIGTTOU
+nounset
+pipefail
+root
