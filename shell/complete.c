@@ -150,11 +150,28 @@ static void add_signals(struct collect *c)
 /* The entries of the folder part of prefix whose names start with the
  * rest, written with that folder part; . and .. only when asked for by
  * name, as bash's compgen -f does. */
-static void add_files(struct collect *c, bool dirs_only)
+static void add_files(struct shell *sh, struct collect *c, bool dirs_only)
 {
 	const char *slash = strrchr(c->prefix, '/');
 	size_t dirlen = slash ? (size_t)(slash - c->prefix) + 1 : 0;
 	char *dir = dirlen ? xstrndup(c->prefix, dirlen) : xstrdup(".");
+	if (dir[0] == '~') {
+		/* A quoted ~/ or ~user/ (bash-completion passes them so): read
+		 * that home folder, print the names with the ~ as written. */
+		size_t n = strcspn(dir, "/");
+		char *user = xstrndup(dir + 1, n - 1);
+		const char *home_var = n == 1 ? vars_get(sh, "HOME") : NULL;
+		char *home = n == 1 ? (home_var ? xstrdup(home_var) : NULL) : users_home(user);
+		free(user);
+		if (!home) {
+			free(dir);
+			return;
+		}
+		char *real = xasprintf("%s%s", home, dir + n);
+		free(home);
+		free(dir);
+		dir = real;
+	}
 	const char *base = c->prefix + dirlen;
 	size_t baselen = strlen(base);
 	DIR *d = opendir(dir);
@@ -235,10 +252,10 @@ void complete_add(struct shell *sh, enum complete_kind kind, const char *prefix,
 			add(&c, options_name_at(i));
 		break;
 	case COMPLETE_FILES:
-		add_files(&c, false);
+		add_files(sh, &c, false);
 		break;
 	case COMPLETE_DIRECTORIES:
-		add_files(&c, true);
+		add_files(sh, &c, true);
 		break;
 	}
 }

@@ -186,3 +186,13 @@ SIGTTOU
 nounset
 pipefail
 root
+
+### compgen -f reads a quoted ~/ in the home folder and keeps the ~
+mkdir zqsub
+touch zqsub/zqfile
+compgen -d '~/zq'
+compgen -f '~/zqsub/'
+--- tags bash
+--- stdout
+~/zqsub
+~/zqsub/zqfile
