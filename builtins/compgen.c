@@ -55,8 +55,9 @@ static const struct action {
 };
 #define NACTIONS (sizeof actions / sizeof actions[0])
 
-/* -o names bash accepts; plusdirs and dirnames add folders, the others
- * only change how an interactive completion is shown. */
+/* -o names bash accepts: plusdirs adds folders, dirnames and default
+ * give folders or files when nothing else matched; the others only change
+ * how an interactive completion is shown. */
 static const char *const option_names[] = {
 	"bashdefault", "default", "dirnames", "filenames", "noquote", "nosort", "nospace", "plusdirs",
 };
@@ -165,7 +166,7 @@ static int expand_list_word(struct shell *sh, const char *text, struct strvec *o
 BUILTIN_FN(compgen)
 {
 	unsigned acts = 0;
-	bool plusdirs = false;
+	bool plusdirs = false, dirnames = false, files_default = false;
 	const char *globpat = NULL, *wordlist = NULL, *prefix = "", *suffix = "", *filter = NULL;
 	struct builtin_getopt g = {.index = 1};
 	int c;
@@ -200,8 +201,9 @@ BUILTIN_FN(compgen)
 				shell_error(sh, "compgen: %s: invalid option name", g.arg);
 				return 2;
 			}
-			if (strcmp(g.arg, "plusdirs") == 0 || strcmp(g.arg, "dirnames") == 0)
-				plusdirs = true;
+			plusdirs |= strcmp(g.arg, "plusdirs") == 0;
+			dirnames |= strcmp(g.arg, "dirnames") == 0;
+			files_default |= strcmp(g.arg, "default") == 0;
 			break;
 		}
 		case 'W': wordlist = g.arg; break;
@@ -220,7 +222,7 @@ BUILTIN_FN(compgen)
 	}
 	/* bash matches against the first word and ignores the rest. */
 	const char *word = g.index < argc ? argv[g.index] : "";
-	if (acts == 0 && !globpat && !wordlist && !plusdirs)
+	if (acts == 0 && !globpat && !wordlist && !plusdirs && !dirnames && !files_default)
 		return 0;
 
 	struct strvec found;
@@ -271,10 +273,16 @@ BUILTIN_FN(compgen)
 	}
 	free(pat);
 	strvec_free(&found);
-	if (plusdirs) {
-		/* added after the filter and without -P/-S, as bash does */
+	/* Folders and files come after the filter and without -P/-S, as in bash. */
+	enum complete_kind more[2];
+	size_t nmore = 0;
+	if (plusdirs || (status != 0 && dirnames))
+		more[nmore++] = COMPLETE_DIRECTORIES;
+	if (status != 0 && files_default)
+		more[nmore++] = COMPLETE_FILES;
+	for (size_t k = 0; k < nmore; k++) {
 		strvec_init(&found);
-		complete_add(sh, COMPLETE_DIRECTORIES, word, &found);
+		complete_add(sh, more[k], word, &found);
 		for (size_t i = 0; i < found.len; i++) {
 			printf("%s\n", found.items[i]);
 			status = 0;

@@ -196,3 +196,23 @@ compgen -f '~/zqsub/'
 --- stdout
 ~/zqsub
 ~/zqsub/zqfile
+
+### compgen -o dirnames and -o default list folders or files when nothing matched
+mkdir qdir
+touch qfile
+compgen -o dirnames -W 'qword' q
+echo --
+compgen -o dirnames -W 'other' q
+echo --
+compgen -o default -W 'other' qf
+echo --
+compgen -o dirnames -X 'q*' -W 'qword' q
+--- tags bash
+--- stdout
+qword
+--
+qdir
+--
+qfile
+--
+qdir
