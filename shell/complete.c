@@ -195,7 +195,8 @@ static void add_files(struct shell *sh, struct collect *c, bool dirs_only)
 	}
 	closedir(d);
 	/* readdir's order depends on the file system: sort for stable output. */
-	qsort(c->out->items + first, c->out->len - first, sizeof *c->out->items, compare);
+	if (c->out->len - first > 1)
+		qsort(c->out->items + first, c->out->len - first, sizeof *c->out->items, compare);
 }
 
 void complete_add(struct shell *sh, enum complete_kind kind, const char *prefix, struct strvec *out)

@@ -1,6 +1,7 @@
 /* In-shell completion for the line editors: commands (builtins, functions,
- * aliases, programs on PATH) in command position, variables after `$`.
- * File names and ~user are left to the line editor's own completer. */
+ * aliases, programs on PATH) in command position, variables after `$`,
+ * ~user; file names are left to the line editor's own completer. The
+ * compgen builtin prints the same listings (complete_add). */
 #ifndef SBSH_COMPLETE_H
 #define SBSH_COMPLETE_H
 
