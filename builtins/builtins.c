@@ -16,6 +16,7 @@ const struct builtin builtin_table[] = {
 	{"builtin", builtin_builtin, 0},
 	{"cd", builtin_cd, 0},
 	{"command", builtin_command, 0},
+	{"compgen", builtin_compgen, 0},
 	{"continue", builtin_continue, BUILTIN_SPECIAL},
 	{"declare", builtin_declare, BUILTIN_DECLARATION},
 	{"echo", builtin_echo, 0},

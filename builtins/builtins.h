@@ -76,6 +76,7 @@ BUILTIN_FN(alias);
 BUILTIN_FN(unalias);
 BUILTIN_FN(shopt);
 BUILTIN_FN(escape);
+BUILTIN_FN(compgen);
 
 /* Variables and options (vars side). */
 BUILTIN_FN(export);

@@ -2,6 +2,7 @@
 #include "shell/complete.h"
 
 #include <dirent.h>
+#include <grp.h>
 #include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,9 @@
 #include "shell/vars.h"
 #include "shell/funcs.h"
 #include "shell/alias.h"
+#include "shell/exec.h"
+#include "shell/options.h"
+#include "shell/trap.h"
 
 #if defined(HAVE_READLINE)
 #include <stdio.h>
@@ -47,6 +51,7 @@ struct collect {
 	struct strvec *out;
 	const char *prefix;
 	size_t len;
+	unsigned need; /* variables: the flags a listed one must have */
 };
 
 static void add(struct collect *c, const char *name)
@@ -57,7 +62,11 @@ static void add(struct collect *c, const char *name)
 
 static void add_var(struct var *v, void *ctx)
 {
-	add(ctx, v->name);
+	struct collect *c = ctx;
+	/* Declared without a value (`export x`, `local x`) is not yet set. */
+	if ((v->flags & VAR_NOVALUE) || (v->flags & c->need) != c->need)
+		return;
+	add(c, v->name);
 }
 
 static void add_func(const char *name, const struct node *body, void *ctx)
@@ -102,6 +111,156 @@ static void add_programs(struct shell *sh, struct collect *c)
 	free(copy);
 }
 
+static void add_users(struct collect *c, const char *before, const char *after)
+{
+	users_prepare();
+	setpwent();
+	struct passwd *pw;
+	while ((pw = getpwent()))
+		if (strncmp(pw->pw_name, c->prefix, c->len) == 0)
+			strvec_push_owned(c->out, xasprintf("%s%s%s", before, pw->pw_name, after));
+	endpwent();
+}
+
+static void add_groups(struct collect *c)
+{
+	users_prepare();
+	setgrent();
+	struct group *gr;
+	while ((gr = getgrent()))
+		add(c, gr->gr_name);
+	endgrent();
+}
+
+/* As trap names them: EXIT, the signals by number with SIG, ERR. */
+static void add_signals(struct collect *c)
+{
+	add(c, "EXIT");
+	for (int sig = 1; sig < trap_signal_count(); sig++) {
+		const char *name = trap_signal_name(sig);
+		if (!name)
+			continue;
+		char *full = xasprintf("SIG%s", name);
+		add(c, full);
+		free(full);
+	}
+	add(c, "ERR");
+}
+
+/* The entries of the folder part of prefix whose names start with the
+ * rest, written with that folder part; . and .. only when asked for by
+ * name, as bash's compgen -f does. */
+static void add_files(struct shell *sh, struct collect *c, bool dirs_only)
+{
+	const char *slash = strrchr(c->prefix, '/');
+	size_t dirlen = slash ? (size_t)(slash - c->prefix) + 1 : 0;
+	char *dir = dirlen ? xstrndup(c->prefix, dirlen) : xstrdup(".");
+	if (dir[0] == '~') {
+		/* A quoted ~/ or ~user/ (bash-completion passes them so): read
+		 * that home folder, print the names with the ~ as written. */
+		size_t n = strcspn(dir, "/");
+		char *user = xstrndup(dir + 1, n - 1);
+		const char *home_var = n == 1 ? vars_get(sh, "HOME") : NULL;
+		char *home = n == 1 ? (home_var ? xstrdup(home_var) : NULL) : users_home(user);
+		free(user);
+		if (!home) {
+			free(dir);
+			return;
+		}
+		char *real = xasprintf("%s%s", home, dir + n);
+		free(home);
+		free(dir);
+		dir = real;
+	}
+	const char *base = c->prefix + dirlen;
+	size_t baselen = strlen(base);
+	DIR *d = opendir(dir);
+	free(dir);
+	if (!d)
+		return;
+	size_t first = c->out->len;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		const char *n = e->d_name;
+		if (strncmp(n, base, baselen) != 0)
+			continue;
+		if ((strcmp(n, ".") == 0 || strcmp(n, "..") == 0) && baselen == 0)
+			continue;
+		if (dirs_only) {
+			struct stat st;
+			if (fstatat(dirfd(d), n, &st, 0) != 0 || !S_ISDIR(st.st_mode))
+				continue;
+		}
+		strvec_push_owned(c->out, xasprintf("%.*s%s", (int)dirlen, c->prefix, n));
+	}
+	closedir(d);
+	/* readdir's order depends on the file system: sort for stable output. */
+	if (c->out->len - first > 1)
+		qsort(c->out->items + first, c->out->len - first, sizeof *c->out->items, compare);
+}
+
+void complete_add(struct shell *sh, enum complete_kind kind, const char *prefix, struct strvec *out)
+{
+	struct collect c = {out, prefix, strlen(prefix), 0};
+	switch (kind) {
+	case COMPLETE_ALIASES:
+		alias_foreach(sh, add_alias, &c);
+		break;
+	case COMPLETE_BUILTINS:
+		for (size_t i = 0; i < builtin_count; i++)
+			add(&c, builtin_table[i].name);
+		break;
+	case COMPLETE_FUNCTIONS:
+		funcs_foreach(sh, add_func, &c);
+		break;
+	case COMPLETE_KEYWORDS:
+		for (const char *const *k = exec_keyword_list(); *k; k++)
+			add(&c, *k);
+		break;
+	case COMPLETE_PROGRAMS:
+		add_programs(sh, &c);
+		break;
+	case COMPLETE_COMMANDS:
+		/* bash's order: aliases, reserved words, functions, builtins, PATH */
+		complete_add(sh, COMPLETE_ALIASES, prefix, out);
+		complete_add(sh, COMPLETE_KEYWORDS, prefix, out);
+		complete_add(sh, COMPLETE_FUNCTIONS, prefix, out);
+		complete_add(sh, COMPLETE_BUILTINS, prefix, out);
+		complete_add(sh, COMPLETE_PROGRAMS, prefix, out);
+		break;
+	case COMPLETE_VARIABLES:
+		vars_foreach(sh, add_var, &c);
+		break;
+	case COMPLETE_EXPORTS:
+		c.need = VAR_EXPORT;
+		vars_foreach(sh, add_var, &c);
+		break;
+	case COMPLETE_ARRAYS:
+		c.need = VAR_ARRAY;
+		vars_foreach(sh, add_var, &c);
+		break;
+	case COMPLETE_USERS:
+		add_users(&c, "", "");
+		break;
+	case COMPLETE_GROUPS:
+		add_groups(&c);
+		break;
+	case COMPLETE_SIGNALS:
+		add_signals(&c);
+		break;
+	case COMPLETE_SETOPT:
+		for (size_t i = 0; options_name_at(i); i++)
+			add(&c, options_name_at(i));
+		break;
+	case COMPLETE_FILES:
+		add_files(sh, &c, false);
+		break;
+	case COMPLETE_DIRECTORIES:
+		add_files(sh, &c, true);
+		break;
+	}
+}
+
 char **complete_candidates(struct shell *sh, const char *text, bool command_position)
 {
 	struct strvec out;
@@ -109,8 +268,7 @@ char **complete_candidates(struct shell *sh, const char *text, bool command_posi
 	if (text[0] == '$') {
 		/* ${name or $name: variables, keeping what was typed before the name */
 		size_t skip = text[1] == '{' ? 2 : 1;
-		struct collect c = {&out, text + skip, strlen(text + skip)};
-		vars_foreach(sh, add_var, &c);
+		complete_add(sh, COMPLETE_VARIABLES, text + skip, &out);
 		for (size_t i = 0; i < out.len; i++) {
 			char *full = xasprintf("%.*s%s%s", (int)skip, text, out.items[i], skip == 2 ? "}" : "");
 			free(out.items[i]);
@@ -118,21 +276,13 @@ char **complete_candidates(struct shell *sh, const char *text, bool command_posi
 		}
 	} else if (text[0] == '~' && !strchr(text, '/')) {
 		/* ~user: the home folders of the users whose names match */
-		struct collect c = {&out, text + 1, strlen(text + 1)};
-		users_prepare();
-		setpwent();
-		struct passwd *pw;
-		while ((pw = getpwent()))
-			if (strncmp(pw->pw_name, c.prefix, c.len) == 0)
-				strvec_push_owned(&out, xasprintf("~%s/", pw->pw_name));
-		endpwent();
+		struct collect c = {&out, text + 1, strlen(text + 1), 0};
+		add_users(&c, "~", "/");
 	} else if (command_position && !strchr(text, '/')) {
-		struct collect c = {&out, text, strlen(text)};
-		for (size_t i = 0; i < builtin_count; i++)
-			add(&c, builtin_table[i].name);
-		funcs_foreach(sh, add_func, &c);
-		alias_foreach(sh, add_alias, &c);
-		add_programs(sh, &c);
+		complete_add(sh, COMPLETE_BUILTINS, text, &out);
+		complete_add(sh, COMPLETE_FUNCTIONS, text, &out);
+		complete_add(sh, COMPLETE_ALIASES, text, &out);
+		complete_add(sh, COMPLETE_PROGRAMS, text, &out);
 	} else {
 		return NULL;
 	}

@@ -55,14 +55,20 @@ static int run_node(struct shell *sh, const struct node *n, unsigned flags);
 
 /* ---- keywords ------------------------------------------------------------- */
 
+const char *const *exec_keyword_list(void)
+{
+	/* In the order bash's compgen -k lists them. */
+	static const char *const keywords[] = {
+		"if", "then", "else", "elif", "fi", "case", "esac", "for", "while", "until",
+		"do", "done", "in", "function", "time", "{", "}", "!", "[[", "]]", NULL,
+	};
+	return keywords;
+}
+
 bool exec_is_keyword(const char *word)
 {
-	static const char *const keywords[] = {
-		"!", "[[", "]]", "case", "do", "done", "elif", "else", "esac", "fi", "for",
-		"function", "if", "in", "then", "time", "until", "while", "{", "}",
-	};
-	for (size_t i = 0; i < sizeof keywords / sizeof keywords[0]; i++)
-		if (strcmp(word, keywords[i]) == 0)
+	for (const char *const *k = exec_keyword_list(); *k; k++)
+		if (strcmp(word, *k) == 0)
 			return true;
 	return false;
 }

@@ -48,5 +48,7 @@ int exec_argv_flags(struct shell *sh, char **argv, unsigned flags);
 int exec_replace(struct shell *sh, char **argv, const char *argv0);
 /* True for reserved words (if, then, [[, ...). */
 bool exec_is_keyword(const char *word);
+/* The reserved words, NULL-terminated. */
+const char *const *exec_keyword_list(void);
 
 #endif

@@ -1510,6 +1510,11 @@ static size_t glob_expand(struct shell *sh, const char *pattern, struct strvec *
 	return n;
 }
 
+size_t expand_glob(struct shell *sh, const char *pattern, struct strvec *out)
+{
+	return glob_expand(sh, pattern, out);
+}
+
 /* ---- field splitting ---------------------------------------------------- */
 
 static bool is_ifs_space(char c)

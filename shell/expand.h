@@ -29,6 +29,9 @@ char *expand_word_str(struct shell *sh, const struct word *w, unsigned flags);
  * arithmetic expansion as in double quotes; never fails (returns the raw
  * text on error). Backslash prompt escapes are done by the caller. */
 char *expand_prompt(struct shell *sh, const char *text);
+/* Appends the sorted pathname expansion of pattern (backslash quotes)
+ * to out; returns how many (compgen -G). */
+size_t expand_glob(struct shell *sh, const char *pattern, struct strvec *out);
 /* Splits s by $IFS as field splitting does (for `read`). */
 void expand_split_ifs(struct shell *sh, const char *s, struct strvec *out);
 

@@ -166,7 +166,7 @@ struct judgement judge_script_source(struct cctx *c, const char *what, const str
                                      const struct stdin_src *in, int at);
 struct judgement judge_interp(struct cctx *c, const struct interp *ip, const struct sarg *a, size_t n,
                               const struct stdin_src *in);
-tool_fn judge_shell, judge_python, judge_awk, judge_eval, judge_trap, judge_source, judge_deno,
+tool_fn judge_shell, judge_python, judge_awk, judge_eval, judge_trap, judge_compgen, judge_source, judge_deno,
 	judge_php, judge_editor;
 
 /* ---- wrappers (wrappers.c) ---- */

@@ -641,6 +641,36 @@ struct judgement judge_trap(struct cctx *c, const char *name, const struct sarg 
 	return judge_builtin_text(c, "trap action", act->text, s);
 }
 
+/* compgen -W expands each word of its list, so a $( ) there runs, as
+ * in bash. The list is judged as the arguments of a command; one not
+ * known before it runs may hold any such text. */
+struct judgement judge_compgen(struct cctx *c, const char *name, const struct sarg *a, size_t n,
+                               const struct stdin_src *in)
+{
+	(void)name;
+	(void)in;
+	struct judgement j = SAFE_J;
+	for (size_t i = 1; i < n; i++) {
+		if (!a[i].known || a[i].text[0] != '-' || !a[i].text[1])
+			break; /* the word to match: options end */
+		if (eq(a[i].text, "--"))
+			break;
+		for (const char *p = a[i].text + 1; *p; p++) {
+			if (!strchr("AWPSXoGFC", *p))
+				continue;
+			/* the option's value: the rest of this word or the next one */
+			const struct sarg *v = p[1] ? NULL : (i + 1 < n ? &a[++i] : NULL);
+			if (*p == 'W' && v && !v->known)
+				return J(VERDICT_ASK, "compgen -W list that is not known before it runs", (int)i);
+			const char *text = v ? v->text : p + 1;
+			if (*p == 'W' && *text)
+				j = judgement_max(j, judge_builtin_text(c, "compgen -W", cl_printf(c, ": %s", text), i));
+			break;
+		}
+	}
+	return j;
+}
+
 struct judgement judge_source(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                               const struct stdin_src *in)
 {

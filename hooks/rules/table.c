@@ -839,6 +839,7 @@ static const struct tool tools[] = {
 	{.name = "clickhouse-client", .db = &db_clickhouse},
 	{.name = "cmake", .fn = judge_cmake},
 	{.name = "command", .wrap = &w_command},
+	{.name = "compgen", .fn = judge_compgen},
 	{.name = "conan", .spec = &spec_conan},
 	{.name = "conda", .wrap = &w_run_sub},
 	{.name = "consul", .spec = &spec_datastores},
