@@ -80,6 +80,7 @@ struct policy {
 	bool human_said_yes;        /* this line: the grants of the yes end with it */
 	char session_why[256];      /* the session broker's reason for a refusal */
 	struct timespec line_start; /* of the top-level line being run */
+	struct timespec session_start; /* what a temp path made since is the session's own */
 	char *hint;                 /* how to pre-approve, when not the usual words */
 };
 
@@ -320,6 +321,8 @@ int policy_init(struct shell *sh, const struct policy_options *opts)
 {
 	struct policy *p = xcalloc(1, sizeof *p);
 	p->opts = *opts;
+	/* the coarse clock is what the kernel stamps inodes with */
+	clock_gettime(CLOCK_REALTIME_COARSE, &p->session_start);
 	p->cl = opts->cl ? opts->cl : classifier_with_rules(opts->rules);
 	classifier_set_lookup(p->cl, exported_value, sh);
 	strvec_init(&p->session_ok);
@@ -1002,6 +1005,90 @@ static bool answered_up_front(struct shell *sh, const struct policy *p, const st
 	return all && !*said_no;
 }
 
+/* Whether path (resolved) lies strictly inside a temp folder. */
+static bool inside_temp(const char *real)
+{
+	const char *shared = sandbox_shared_folder(real);
+	if (!shared || strncmp(shared, "a temp folder", 13) != 0)
+		return false;
+	static const char *const roots[] = {"/tmp", "/var/tmp", "/dev/shm"};
+	for (size_t i = 0; i < sizeof roots / sizeof *roots; i++)
+		if (strcmp(real, roots[i]) == 0)
+			return false;
+	const char *tmpdir = getenv("TMPDIR");
+	char *t = tmpdir && *tmpdir ? realpath(tmpdir, NULL) : NULL;
+	bool root = t && strcmp(t, real) == 0;
+	free(t);
+	return !root;
+}
+
+/* A path rm would remove (the link itself, unless a trailing slash makes
+ * rm follow it), resolved; NULL when it cannot be told. */
+static char *removed_path(const char *op)
+{
+	size_t n = strlen(op);
+	if (n && op[n - 1] == '/')
+		return realpath(op, NULL);
+	char *copy = xstrdup(op);
+	char *slash = strrchr(copy, '/');
+	const char *dir = slash ? (slash == copy ? "/" : copy) : ".";
+	const char *name = slash ? slash + 1 : copy;
+	if (slash && slash != copy)
+		*slash = '\0';
+	char *rdir = *name && strcmp(name, ".") != 0 && strcmp(name, "..") != 0 ? realpath(dir, NULL) : NULL;
+	char *out = rdir ? xasprintf("%s/%s", strcmp(rdir, "/") == 0 ? "" : rdir, name) : NULL;
+	free(rdir);
+	free(copy);
+	return out;
+}
+
+/* The agent's own scratch: rm, rmdir or unlink (the system's, not one in a
+ * folder the sandbox can write) whose every operand lies inside a temp
+ * folder and was made since this session started (or does not exist), as
+ * in `tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT`. Whatever was moved
+ * there from the project is in the checkpoints. */
+static bool own_temp_delete(const struct policy *p, char *const *argv, const char *path)
+{
+	if (!path)
+		return false;
+	const char *base = strrchr(argv[0], '/');
+	base = base ? base + 1 : argv[0];
+	if (strcmp(base, "rm") != 0 && strcmp(base, "rmdir") != 0 && strcmp(base, "unlink") != 0)
+		return false;
+	char *prog = realpath(path, NULL);
+	bool system = prog && (strncmp(prog, "/usr/bin/", 9) == 0 || strncmp(prog, "/bin/", 5) == 0) &&
+	              strcmp(strrchr(prog, '/') + 1, base) == 0;
+	free(prog);
+	if (!system)
+		return false;
+	bool options_done = false;
+	size_t operands = 0;
+	for (size_t i = 1; argv[i]; i++) {
+		const char *a = argv[i];
+		if (!options_done && strcmp(a, "--") == 0) {
+			options_done = true;
+			continue;
+		}
+		if (!options_done && a[0] == '-' && a[1])
+			continue;
+		operands++;
+		char *real = removed_path(a);
+		bool ok = real && inside_temp(real);
+		struct statx sx;
+		if (ok && statx(AT_FDCWD, real, AT_SYMLINK_NOFOLLOW, STATX_BTIME | STATX_CTIME, &sx) == 0) {
+			struct statx_timestamp t = (sx.stx_mask & STATX_BTIME) ? sx.stx_btime : sx.stx_ctime;
+			ok = t.tv_sec > p->session_start.tv_sec ||
+			     (t.tv_sec == p->session_start.tv_sec && (long)t.tv_nsec >= p->session_start.tv_nsec);
+		} else if (ok) {
+			ok = errno == ENOENT; /* nothing there to lose */
+		}
+		free(real);
+		if (!ok)
+			return false;
+	}
+	return operands > 0;
+}
+
 int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 {
 	struct policy *p = sh->policy;
@@ -1017,6 +1104,8 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 	classify_result_init(&r);
 	enum verdict v = classify_argv_facts(p->cl, argv, path, path ? CLASSIFY_PROGRAM : CLASSIFY_BUILTIN,
 	                                     &facts, &r);
+	if (v == VERDICT_DELETE && own_temp_delete(p, argv, path))
+		v = VERDICT_SAFE; /* policy rule 13, for what this session made */
 	/* Deny always wins, even over a yes given up front: the argv, or a
 	 * command the classifier found in it (behind a wrapper, in sh -c). */
 	const char *deny_path = NULL;

@@ -166,4 +166,28 @@ status=$?
 if [ -f victim ] && [ "$status" = 2 ] && grep -q 'config:1: classify: a rule cannot make a command SAFE' err; then ok "a config rule cannot lower a verdict"; else bad "config rule SAFE" "status $status $(cat err)"; fi
 rm -f "$XDG_CONFIG_HOME"/sbsh/config deploy.sh
 
+# Policy rule 13, for what the session made: its own temp folder goes
+# headless (the cleanup trap agents write), what was in /tmp before it, a
+# link out of it and a .. out of it do not.
+"$SBSH" -c 'tmp=$(mktemp -d); echo x >"$tmp/f"; trap '"'"'rm -rf "$tmp"'"'"' EXIT; echo "$tmp" >made' >out 2>err
+status=$?
+if [ "$status" = 0 ] && [ -s made ] && [ ! -e "$(cat made)" ] && ! grep -q refused err; then
+	ok "a session removes the temp folder it made (rm -rf in an EXIT trap)"
+else
+	bad "a session removes the temp folder it made" "status $status $(cat err)"
+fi
+old=$(mktemp -d) && echo keep >"$old/f"
+sleep 0.05
+for script in "rm -rf $old" "d=\$(mktemp -d); rm -rf \$d/../${old##*/}" "d=\$(mktemp -d); ln -s $work \$d/l; rm -rf \$d/l/" \
+	"d=\$(mktemp -d); cp /bin/rm \$d/rm; \$d/rm -rf \$d; rm -rf $old"; do
+	echo keep >victim
+	"$SBSH" -c "$script" >out 2>err
+	if [ -f "$old/f" ] && [ -f victim ] && grep -q 'refused DELETE' err; then
+		ok "not the session's own temp: $script"
+	else
+		bad "not the session's own temp: $script" "$(cat err)"
+	fi
+done
+rm -rf "$old"
+
 finish
