@@ -565,6 +565,9 @@ struct wopts {
 	enum wmode mode;
 	bool dq;  /* WM_PARAM: the ${ } itself is inside double quotes */
 	int stop; /* WM_PARAM / WM_ARITH: another terminating character, or 0 */
+	/* WM_PARAM in double quotes: the operand of # % / ^ , where bash still
+	 * takes single quotes as quotes ("${x#'*'}" removes a star) */
+	bool sq;
 };
 
 static bool lex_parts(struct lexer *lx, struct parts *ps, const struct wopts *wo);
@@ -576,7 +579,7 @@ static struct word *lex_mode_word(struct lexer *lx, struct src_pos begin, enum w
 {
 	struct parts ps;
 	parts_init(&ps);
-	struct wopts wo = {mode, dq, stop};
+	struct wopts wo = {mode, dq, stop, false};
 	if (!lex_parts(lx, &ps, &wo)) {
 		parts_discard(lx, &ps);
 		return NULL;
@@ -692,7 +695,7 @@ static bool lex_dquote(struct lexer *lx, struct parts *ps)
 	advance(lx);
 	struct parts inner;
 	parts_init(&inner);
-	struct wopts wo = {WM_DQUOTE, true, 0};
+	struct wopts wo = {WM_DQUOTE, true, 0, false};
 	if (!lex_parts(lx, &inner, &wo)) {
 		parts_discard(lx, &inner);
 		lex_leave(lx);
@@ -902,10 +905,20 @@ static int char_after_name(const struct lexer *lx, struct cursor c)
 	return cur_peek(lx, &c);
 }
 
-static bool lex_param_word(struct lexer *lx, struct word **out, bool dq, int stop)
+/* The operand of ${x op ...}; pattern: op is one of # % / ^ , (see sq). */
+static bool lex_param_word(struct lexer *lx, struct word **out, bool dq, int stop, bool pattern)
 {
-	*out = lex_mode_word(lx, lex_pos(lx), WM_PARAM, dq, stop);
-	return *out != NULL;
+	struct src_pos begin = lex_pos(lx);
+	struct parts ps;
+	parts_init(&ps);
+	struct wopts wo = {WM_PARAM, dq, stop, dq && pattern};
+	if (!lex_parts(lx, &ps, &wo)) {
+		parts_discard(lx, &ps);
+		*out = NULL;
+		return false;
+	}
+	*out = parts_finish(lx, &ps, begin);
+	return true;
 }
 
 static void bad_substitution(struct lexer *lx, struct src_pos pos)
@@ -1004,11 +1017,11 @@ static bool lex_braced_param(struct lexer *lx, struct parts *ps, bool dq)
 				goto simple_op;
 			}
 			wp.op = PARAM_SUBSTRING;
-			if (!lex_param_word(lx, &wp.arg, dq, ':'))
+			if (!lex_param_word(lx, &wp.arg, dq, ':', false))
 				goto fail;
 			if (la(lx, 0) == ':') {
 				advance(lx);
-				if (!lex_param_word(lx, &wp.arg2, dq, 0))
+				if (!lex_param_word(lx, &wp.arg2, dq, 0, false))
 					goto fail;
 			}
 			break;
@@ -1020,7 +1033,7 @@ simple_op:
 			wp.op = c == '-' ? PARAM_DEFAULT : c == '=' ? PARAM_ASSIGN
 			      : c == '?' ? PARAM_ERROR : PARAM_ALTERNATE;
 			advance(lx);
-			if (!lex_param_word(lx, &wp.arg, dq, 0))
+			if (!lex_param_word(lx, &wp.arg, dq, 0, false))
 				goto fail;
 			break;
 		case '%':
@@ -1029,7 +1042,7 @@ simple_op:
 				wp.op = c == '%' ? PARAM_REMOVE_LARGE_SUFFIX : PARAM_REMOVE_LARGE_PREFIX;
 			else
 				wp.op = c == '%' ? PARAM_REMOVE_SMALL_SUFFIX : PARAM_REMOVE_SMALL_PREFIX;
-			if (!lex_param_word(lx, &wp.arg, dq, 0))
+			if (!lex_param_word(lx, &wp.arg, dq, 0, true))
 				goto fail;
 			break;
 		case '/':
@@ -1047,11 +1060,11 @@ simple_op:
 				advance(lx);
 			}
 			stop = '/';
-			if (!lex_param_word(lx, &wp.arg, dq, stop))
+			if (!lex_param_word(lx, &wp.arg, dq, stop, true))
 				goto fail;
 			if (la(lx, 0) == '/') {
 				advance(lx);
-				if (!lex_param_word(lx, &wp.arg2, dq, 0))
+				if (!lex_param_word(lx, &wp.arg2, dq, 0, true))
 					goto fail;
 			}
 			break;
@@ -1074,7 +1087,7 @@ simple_op:
 				wp.op = c == '^' ? PARAM_UPPER_ALL : PARAM_LOWER_ALL;
 			else
 				wp.op = c == '^' ? PARAM_UPPER_FIRST : PARAM_LOWER_FIRST;
-			if (la(lx, 0) != '}' && !lex_param_word(lx, &wp.arg, dq, 0))
+			if (la(lx, 0) != '}' && !lex_param_word(lx, &wp.arg, dq, 0, true))
 				goto fail;
 			break;
 		default:
@@ -1354,6 +1367,13 @@ static bool lex_parts(struct lexer *lx, struct parts *ps, const struct wopts *wo
 			break;
 		}
 
+		if (c == '$' && mode == WM_PARAM && wo->dq && la(lx, 1) == '\'') {
+			/* bash's extquote (on by default): $'...' is decoded in the
+			 * operand even inside double quotes */
+			if (!lex_dollar_single(lx, ps))
+				return false;
+			continue;
+		}
 		if (c == '$') {
 			if (!lex_dollar(lx, ps, quoted))
 				return false;
@@ -1369,7 +1389,7 @@ static bool lex_parts(struct lexer *lx, struct parts *ps, const struct wopts *wo
 			if (quoted) {
 				bool esc = n == '$' || n == '`' || n == '\\' ||
 				           (n == '"' && mode != WM_HEREDOC) ||
-				           (n == '}' && mode == WM_PARAM);
+				           (n == '}' && mode == WM_PARAM) || (n == '\'' && wo->sq);
 				if (esc) {
 					advance(lx);
 					parts_addc(lx, ps, n, QUOTE_DOUBLE);
@@ -1389,7 +1409,7 @@ static bool lex_parts(struct lexer *lx, struct parts *ps, const struct wopts *wo
 			parts_add_literal(lx, ps, &ch, 1, QUOTE_BACKSLASH, b, lex_pos(lx));
 			continue;
 		}
-		if (c == '\'' && !quoted) {
+		if (c == '\'' && (!quoted || (mode == WM_PARAM && wo->sq))) {
 			if (!lex_single_quote(lx, ps))
 				return false;
 			continue;
@@ -1563,7 +1583,7 @@ static bool lex_assignment(struct lexer *lx, struct token *t, struct parts *ps,
 		t->asg_elems = builder_finish(&lx->scratch, lx->arena, &elems, sizeof *t->asg_elems, &t->asg_nelems);
 		return true;
 	}
-	struct wopts wo = {WM_NORMAL, false, 0};
+	struct wopts wo = {WM_NORMAL, false, 0, false};
 	return lex_parts(lx, ps, &wo);
 }
 
@@ -1598,7 +1618,7 @@ static void lex_word_token(struct lexer *lx, struct token *t)
 	if (assignment_ahead(lx)) {
 		ok = lex_assignment(lx, t, &ps, begin);
 	} else {
-		struct wopts wo = {WM_NORMAL, false, 0};
+		struct wopts wo = {WM_NORMAL, false, 0, false};
 		ok = lex_parts(lx, &ps, &wo);
 	}
 	if (!ok) {
