@@ -16,6 +16,7 @@
 #include "shell/arith.h"
 #include "shell/pattern.h"
 #include "shell/exec.h"
+#include "shell/input.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -727,16 +728,23 @@ struct pattern_op_ctx {
 	const char *replacement;
 	char transform;
 	unsigned pflags; /* PATTERN_EXTGLOB when the option is on */
+	struct shell *sh; /* for ${x@P} */
 };
 
 /* ${x@Q} quotes for reuse as shell input ($'...' when there are control
- * characters), ${x@E} decodes backslash escapes as $'...' does, U u L
- * change case as ^^ ^ ,, do. */
-static char *transform_one(const char *value, char how)
+ * characters), as do K and k for a value that is not an array's; ${x@E}
+ * decodes backslash escapes as $'...' does, U u L change case as ^^ ^ ,,
+ * do, P expands the value as a prompt. */
+static char *transform_one(struct shell *sh, const char *value, char how)
 {
 	struct strbuf out;
 	strbuf_init(&out);
 	switch (how) {
+	case 'P':
+		strbuf_free(&out);
+		return input_expand_prompt(sh, value, false);
+	case 'K':
+	case 'k':
 	case 'Q': {
 		bool control = false;
 		for (const char *p = value; *p && !control; p++)
@@ -759,12 +767,168 @@ static char *transform_one(const char *value, char how)
 	return strbuf_detach(&out);
 }
 
+/* A value as declare -p shows it: "..." with \ " $ ` escaped, or $'...'
+ * when there are control characters. */
+static void add_declare_quoted(struct strbuf *out, const char *value)
+{
+	bool control = false;
+	for (const char *p = value; *p && !control; p++)
+		control = (unsigned char)*p < 0x20 || *p == 0x7f;
+	if (control) {
+		vars_quote_ansi_c(out, value);
+		return;
+	}
+	strbuf_addc(out, '"');
+	for (const char *p = value; *p; p++) {
+		if (strchr("\\\"$`", *p))
+			strbuf_addc(out, '\\');
+		strbuf_addc(out, *p);
+	}
+	strbuf_addc(out, '"');
+}
+
+/* An array's subscripts and values for ${a[@]@K} and ${a[@]@A}: `k "v" ...`,
+ * an associative array's keys quoted when they need it; each pair ends in
+ * a space (bash keeps the last one only for associative arrays). */
+static void add_array_pairs(struct strbuf *out, const struct var *v, bool brackets)
+{
+	bool assoc = (v->flags & VAR_ASSOC) != 0;
+	size_t start = out->len;
+	for (size_t i = 0; i < v->array_len; i++) {
+		if (!assoc && !v->array[i])
+			continue;
+		if (brackets)
+			strbuf_addc(out, '[');
+		if (assoc) {
+			const char *key = v->keys[i];
+			bool bare = *key != '\0';
+			for (const char *p = key; *p && bare; p++)
+				bare = isalnum((unsigned char)*p) || strchr("_-./:@%+,", *p);
+			if (bare)
+				strbuf_adds(out, key);
+			else
+				add_declare_quoted(out, key);
+		} else {
+			strbuf_addf(out, "%zu", i);
+		}
+		strbuf_adds(out, brackets ? "]=" : " ");
+		add_declare_quoted(out, v->array[i]);
+		strbuf_addc(out, ' ');
+	}
+	if (!assoc && out->len > start)
+		strbuf_truncate(out, out->len - 1);
+}
+
+/* ${x@a} ${x@A} ${x@K} ${x@k}, which look at the variable rather than at
+ * its value: pv becomes their result. K and k of something other than a
+ * whole array quote each value as Q does and are left to the caller, which
+ * the result (false) tells. */
+static bool transform_var(struct expander *ex, const char *name, const char *subscript, struct pval *pv,
+                          char how)
+{
+	struct shell *sh = ex->sh;
+	struct var *v = vars_valid_name(name) ? vars_lookup(sh, name) : NULL;
+	bool whole = subscript && (strcmp(subscript, "@") == 0 || strcmp(subscript, "*") == 0);
+	bool array = v && (v->flags & VAR_ARRAY) && !(v->flags & VAR_NOVALUE);
+	if (how == 'a') {
+		char letters[16];
+		letters[0] = '\0';
+		if (v)
+			vars_attr_letters(v, letters);
+		if (pv->kind == PV_LIST) {
+			for (size_t i = 0; i < pv->list.len; i++) {
+				free(pv->list.items[i]);
+				pv->list.items[i] = xstrdup(letters);
+			}
+		} else if (pv->kind == PV_SCALAR || (v && !pv->is_list && letters[0])) {
+			pval_free(pv);
+			pval_scalar(pv, xstrdup(letters));
+		}
+		return true;
+	}
+	if (how == 'K' || how == 'k') {
+		if (!whole || !array)
+			return false;
+		if (how == 'K') {
+			struct strbuf out;
+			strbuf_init(&out);
+			add_array_pairs(&out, v, false);
+			pval_free(pv);
+			pv->is_list = false;
+			pval_scalar(pv, strbuf_detach(&out));
+			return true;
+		}
+		strvec_free(&pv->list);
+		strvec_init(&pv->list);
+		pv->kind = PV_LIST;
+		for (size_t i = 0; i < v->array_len; i++) {
+			if (!v->array[i])
+				continue;
+			if (v->flags & VAR_ASSOC)
+				strvec_push(&pv->list, v->keys[i]);
+			else
+				strvec_push_owned(&pv->list, xasprintf("%zu", i));
+			strvec_push(&pv->list, v->array[i]);
+		}
+		return true;
+	}
+	/* A: an assignment that would recreate the variable. bash gives its
+	 * words separately for [@] and $@, joined for [*] and $*. */
+	struct strvec words;
+	strvec_init(&words);
+	bool positional = !subscript && (strcmp(name, "@") == 0 || strcmp(name, "*") == 0);
+	if (positional) {
+		strvec_push(&words, "set");
+		strvec_push(&words, "--");
+		for (size_t i = 0; i < pv->list.len; i++)
+			strvec_push_owned(&words, transform_one(sh, pv->list.items[i], 'Q'));
+	} else if (v && (pv->kind != PV_UNSET || (!whole && (v->flags & ~VAR_NOVALUE)))) {
+		char letters[16];
+		vars_attr_letters(v, letters);
+		if (letters[0]) {
+			strvec_push(&words, "declare");
+			strvec_push_owned(&words, xasprintf("-%s", letters));
+		}
+		struct strbuf out;
+		strbuf_init(&out);
+		strbuf_adds(&out, v->name); /* a name reference's target */
+		const char *value = pv->kind == PV_SCALAR ? pv->str
+		                    : pv->kind == PV_LIST && pv->list.len ? pv->list.items[0] : NULL;
+		if (whole && array) {
+			strbuf_adds(&out, "=(");
+			add_array_pairs(&out, v, true);
+			strbuf_addc(&out, ')');
+		} else if (value) {
+			char *q = transform_one(sh, value, 'Q');
+			strbuf_addf(&out, "=%s", q);
+			free(q);
+		}
+		strvec_push_owned(&words, strbuf_detach(&out));
+	}
+	bool star = pv->star;
+	bool list = (whole || positional) && words.len > 0;
+	pval_free(pv);
+	if (list) {
+		pv->kind = PV_LIST;
+		pv->list = words;
+		pv->star = star;
+		pv->is_list = true;
+		return true;
+	}
+	pv->is_list = false;
+	if (words.len) {
+		pval_scalar(pv, join_list(sh, &words, false));
+	}
+	strvec_free(&words);
+	return true;
+}
+
 static char *pattern_op_one(char *value, void *ctx)
 {
 	struct pattern_op_ctx *c = ctx;
 	switch (c->op) {
 	case PARAM_TRANSFORM:
-		return transform_one(value, c->transform);
+		return transform_one(c->sh, value, c->transform);
 	case PARAM_REMOVE_SMALL_PREFIX:
 	case PARAM_REMOVE_LARGE_PREFIX:
 	case PARAM_REMOVE_SMALL_SUFFIX:
@@ -1059,9 +1223,14 @@ static int expand_param(struct expander *ex, const struct word_param *p, bool qu
 			emit_pval(ex, &pv, quoted, xb);
 			break;
 		}
+		if (p->op == PARAM_TRANSFORM && strchr("aAKk", p->transform) &&
+		    transform_var(ex, name, subscript, &pv, p->transform)) {
+			emit_pval(ex, &pv, quoted, xb);
+			break;
+		}
 		if (p->op != PARAM_PLAIN) {
 			struct pattern_op_ctx ctx = {.op = p->op, .pattern = NULL, .replacement = "",
-			                             .transform = p->transform,
+			                             .transform = p->transform, .sh = sh,
 			                             .pflags = ex->sh->opt.extglob ? PATTERN_EXTGLOB : 0};
 			char *pattern = NULL, *replacement = NULL;
 			if (p->arg) {

@@ -1069,11 +1069,10 @@ simple_op:
 			}
 			break;
 		case '@':
-			/* bash's transformations; the others it has (@A @a @K @k
-			 * @P) need what this shell does not keep */
+			/* bash's transformations */
 			advance(lx);
 			c = la(lx, 0);
-			if (c == END_OF_INPUT || !strchr("QEUuL", c) || la(lx, 1) != '}') {
+			if (c == END_OF_INPUT || !strchr("QEUuLPaAKk", c) || la(lx, 1) != '}') {
 				bad_substitution(lx, begin);
 				goto fail;
 			}

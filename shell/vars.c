@@ -969,6 +969,23 @@ static bool has_control_chars(const char *value)
 	return false;
 }
 
+void vars_attr_letters(const struct var *v, char *buf)
+{
+	static const struct {
+		unsigned flag;
+		char letter;
+	} order[] = {{VAR_ASSOC, 'A'}, {VAR_INTEGER, 'i'}, {VAR_NAMEREF, 'n'}, {VAR_READONLY, 'r'},
+	             {VAR_EXPORT, 'x'}, {VAR_LOWER, 'l'}, {VAR_UPPER, 'u'}};
+	size_t n = 0;
+	if ((v->flags & VAR_ARRAY) && !(v->flags & VAR_ASSOC))
+		buf[n++] = 'a';
+	for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+		if (v->flags & order[i].flag)
+			buf[n++] = order[i].letter;
+	}
+	buf[n] = '\0';
+}
+
 void vars_quote_ansi_c(struct strbuf *out, const char *value)
 {
 	lex_quote_dollar(out, value, strlen(value));

@@ -79,6 +79,9 @@ int vars_set_temp(struct shell *sh, const char *name, const char *value);
 char **vars_environ(struct shell *sh);
 /* Calls fn for every visible variable, sorted by name. */
 void vars_foreach(struct shell *sh, void (*fn)(struct var *v, void *ctx), void *ctx);
+/* The attribute letters of v as declare -p and ${x@a} give them, in
+ * bash's order (a A i n r x l u); buf holds at least 10 bytes. */
+void vars_attr_letters(const struct var *v, char *buf);
 /* Prints a value quoted for reuse as shell input. */
 void vars_quote(struct strbuf *out, const char *value);
 /* Prints value as $'...', with control characters as escapes. */

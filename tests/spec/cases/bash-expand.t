@@ -39,3 +39,41 @@ echo "${x%a'}"
 --- status
 2
 --- stderr-nonempty
+
+### attributes with @a
+a=(1 2); declare -A h=([k]=v); declare -rx e=1; declare -il n=3; s=x
+echo "${a@a} ${a[1]@a} ${h@a} ${e@a} ${n@a} [${s@a}] [${undef@a}] [${?@a}]"
+echo "${a[@]@a}"
+--- tags bash
+--- stdout
+a a A rx il [] [] []
+a a
+
+### assignment form with @A
+s='it'"'"'s'; declare -ri n=2; a=(x 'y z'); declare -A h=([k]=v)
+echo "${s@A}"; echo "${n@A}"; echo "${a[@]@A}"; echo "${h[@]@A}"
+set -- p 'q r'; echo "${@@A}"; echo "[${undef@A}]"
+--- tags bash
+--- stdout
+s='it'\''s'
+declare -ir n='2'
+declare -a a=([0]="x" [1]="y z")
+declare -A h=([k]="v" )
+set -- 'p' 'q r'
+[]
+
+### key and value pairs with @K and @k
+a=(x 'y z'); s=v
+echo "${a[@]@K}" "${s@K}"
+printf '<%s>' "${a[@]@k}"; echo
+--- tags bash
+--- stdout
+0 "x" 1 "y z" 'v'
+<0><x><1><y z>
+
+### prompt expansion with @P
+x=val; p='x=$x \\ \q \[\]'
+echo "${p@P}"
+--- tags bash
+--- stdout
+x=val \ \q 
