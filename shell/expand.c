@@ -441,7 +441,8 @@ static void emit_pval(struct expander *ex, const struct pval *pv, bool quoted, s
 {
 	switch (pv->kind) {
 	case PV_UNSET:
-		if (quoted && !pv->is_list)
+		/* "${u[*]}" of an unset array is one empty field, like "$*" */
+		if (quoted && (!pv->is_list || pv->star))
 			xbuf_mark(xb);
 		return;
 	case PV_SCALAR:

@@ -77,3 +77,12 @@ echo "${p@P}"
 --- tags bash
 --- stdout
 x=val \ \q 
+
+### a quoted star of an unset array is one empty word
+f() { echo $#; }
+f "${undef[*]}" "${undef[*]@Q}"
+f "${undef[@]}"
+--- tags bash
+--- stdout
+2
+0
