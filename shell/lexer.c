@@ -557,7 +557,8 @@ enum wmode {
 	WM_HEREDOC,   /* an unquoted here-document body (to the end of text) */
 	WM_PARAM,     /* the operand of ${x op ...} (up to `}` or `stop`) */
 	WM_ARITH,     /* inside $(( )) / (( )) (up to an unbalanced `)` or `stop`) */
-	WM_SUBSCRIPT, /* inside a[...] (up to an unbalanced `]`) */
+	WM_SUBSCRIPT, /* inside a[...] (up to an unbalanced `]`): quoted text, but
+	               * quotes and backslashes are removed as in a plain word */
 	WM_REGEX,     /* the right side of =~ in [[ ]] */
 };
 
@@ -1366,9 +1367,10 @@ static bool lex_parts(struct lexer *lx, struct parts *ps, const struct wopts *wo
 			break;
 		}
 
-		if (c == '$' && mode == WM_PARAM && wo->dq && la(lx, 1) == '\'') {
+		if (c == '$' && ((mode == WM_PARAM && wo->dq) || mode == WM_SUBSCRIPT) && la(lx, 1) == '\'') {
 			/* bash's extquote (on by default): $'...' is decoded in the
-			 * operand even inside double quotes */
+			 * operand even inside double quotes; and in a subscript,
+			 * where quotes are removed from an associative key */
 			if (!lex_dollar_single(lx, ps))
 				return false;
 			continue;
@@ -1385,7 +1387,7 @@ static bool lex_parts(struct lexer *lx, struct parts *ps, const struct wopts *wo
 		}
 		if (c == '\\') {
 			int n = la(lx, 1);
-			if (quoted) {
+			if (quoted && mode != WM_SUBSCRIPT) {
 				bool esc = n == '$' || n == '`' || n == '\\' ||
 				           (n == '"' && mode != WM_HEREDOC) ||
 				           (n == '}' && mode == WM_PARAM) || (n == '\'' && wo->sq);
@@ -1408,7 +1410,7 @@ static bool lex_parts(struct lexer *lx, struct parts *ps, const struct wopts *wo
 			parts_add_literal(lx, ps, &ch, 1, QUOTE_BACKSLASH, b, lex_pos(lx));
 			continue;
 		}
-		if (c == '\'' && (!quoted || (mode == WM_PARAM && wo->sq))) {
+		if (c == '\'' && (!quoted || (mode == WM_PARAM && wo->sq) || mode == WM_SUBSCRIPT)) {
 			if (!lex_single_quote(lx, ps))
 				return false;
 			continue;

@@ -86,3 +86,18 @@ f "${undef[@]}"
 --- stdout
 2
 0
+
+### quotes are removed from an associative key
+declare -A h
+h['a+1']=1; h["b c"]=2; h[\'d]=3; h[$'e']=4
+for k in "${!h[@]}"; do echo "<$k>"; done | sort
+echo "${h['a+1']}" "${h["b c"]}" ${h[\'d]} "${h[$'e']}"
+h['a+1']+=x; echo "${h[a+1]}"
+--- tags bash
+--- stdout
+<'d>
+<a+1>
+<b c>
+<e>
+1 2 3 4
+1x
