@@ -201,3 +201,22 @@ echo "status $?"
 --- stdout
 n=0 k= v= u=|
 status 1
+
+### values of an array literal are expanded before it changes
+declare -A m=([k]=one)
+m=([k]="${m[k]} two")
+a=(x y)
+a=([1]="${a[0]}" [0]="${a[1]}")
+echo "${m[k]}" "${a[@]}"
+--- tags bash
+--- stdout
+one two y x
+
+### an element of an array literal can append
+a=([2]=x [2]+=y)
+a+=([2]+=z)
+declare -A m=([k]=1); m+=([k]+=2)
+echo "${a[2]}" "${m[k]}"
+--- tags bash
+--- stdout
+xyz 12
