@@ -370,8 +370,9 @@ static int lookup_param(struct expander *ex, const char *name, const char *subsc
 		if (index < 0)
 			index += (intmax_t)v->array_len;
 		if (index < 0) {
-			shell_error(sh, "%s[%s]: bad array subscript", name, subscript);
-			return -1;
+			/* bash reports it and goes on with an empty value */
+			shell_error(sh, "%s: bad array subscript", name);
+			return 0;
 		}
 		if ((size_t)index < v->array_len && v->array[index])
 			pval_scalar(pv, xstrdup(v->array[index]));

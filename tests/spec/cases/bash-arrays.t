@@ -220,3 +220,13 @@ echo "${a[2]}" "${m[k]}"
 --- tags bash
 --- stdout
 xyz 12
+
+### a negative subscript before the first element is empty
+a=(1 2)
+echo "[${a[-5]}]" "${a[-1]}"
+echo next
+--- tags bash
+--- stdout
+[] 2
+next
+--- stderr-nonempty
