@@ -662,7 +662,65 @@ static int substring_bounds(struct expander *ex, const struct word_param *p, int
 	return 0;
 }
 
-static int apply_substring(struct expander *ex, const struct word_param *p, struct pval *pv)
+/* ${a[@]:off:len} and ${@:off:len}: off is an index (of an indexed array,
+ * which may be sparse: elements from that index on; $0 is index 0 of $@),
+ * a negative one counted from one past the last index; len counts
+ * elements and must not be negative. */
+static int slice_list(struct expander *ex, const struct word_param *p, const char *name, struct pval *pv)
+{
+	struct shell *sh = ex->sh;
+	bool positional = !p->index && (strcmp(name, "@") == 0 || strcmp(name, "*") == 0);
+	struct var *v = p->index && vars_valid_name(name) ? vars_lookup(sh, name) : NULL;
+	bool indexed = v && (v->flags & VAR_ARRAY) && !(v->flags & VAR_ASSOC);
+	struct strvec all;
+	strvec_init(&all);
+	intmax_t *idx = xcalloc(pv->list.len + 1, sizeof *idx);
+	if (positional)
+		strvec_push(&all, sh->arg0 ? sh->arg0 : "sbsh");
+	for (size_t i = 0; i < pv->list.len; i++)
+		strvec_push(&all, pv->list.items[i]);
+	for (size_t i = 0; i < all.len; i++)
+		idx[i] = (intmax_t)i;
+	if (indexed) {
+		size_t n = 0;
+		for (size_t i = 0; i < v->array_len && n < all.len; i++) {
+			if (v->array[i])
+				idx[n++] = (intmax_t)i;
+		}
+	}
+	intmax_t limit = all.len ? idx[all.len - 1] + 1 : 0;
+	intmax_t off = 0, count = -1;
+	int r = 0;
+	char *text = expand_to_string(ex, p->arg, EXPAND_NOTILDE, NULL);
+	if (!text || arith_eval(sh, text, &off) < 0)
+		r = -1;
+	free(text);
+	if (r == 0 && p->arg2) {
+		text = expand_to_string(ex, p->arg2, EXPAND_NOTILDE, NULL);
+		if (!text || arith_eval(sh, text, &count) < 0) {
+			r = -1;
+		} else if (count < 0) {
+			shell_error(sh, "%s: substring expression < 0", text);
+			r = -1;
+		}
+		free(text);
+	}
+	if (off < 0)
+		off += limit;
+	strvec_free(&pv->list);
+	for (size_t i = 0; r == 0 && off >= 0 && i < all.len && count != 0; i++) {
+		if (idx[i] < off)
+			continue;
+		strvec_push(&pv->list, all.items[i]);
+		if (count > 0)
+			count--;
+	}
+	strvec_free(&all);
+	free(idx);
+	return r;
+}
+
+static int apply_substring(struct expander *ex, const struct word_param *p, const char *name, struct pval *pv)
 {
 	if (pv->kind == PV_SCALAR) {
 		intmax_t len = (intmax_t)utf8_length(pv->str);
@@ -681,27 +739,8 @@ static int apply_substring(struct expander *ex, const struct word_param *p, stru
 		pv->str = r;
 		return 0;
 	}
-	if (pv->kind == PV_LIST) {
-		struct strvec all;
-		strvec_init(&all);
-		/* ${@:0} includes $0 */
-		if (!p->index && (strcmp(p->name, "@") == 0 || strcmp(p->name, "*") == 0))
-			strvec_push(&all, ex->sh->arg0 ? ex->sh->arg0 : "sbsh");
-		for (size_t i = 0; i < pv->list.len; i++)
-			strvec_push(&all, pv->list.items[i]);
-		intmax_t start, end;
-		if (substring_bounds(ex, p, (intmax_t)all.len, &start, &end) < 0) {
-			strvec_free(&all);
-			return -1;
-		}
-		if (!p->index && (strcmp(p->name, "@") == 0 || strcmp(p->name, "*") == 0) && all.len == pv->list.len + 1) {
-			/* without $0 when the offset is 0 is not bash: keep it */
-		}
-		strvec_free(&pv->list);
-		for (intmax_t i = start; i >= 0 && i < end; i++)
-			strvec_push(&pv->list, all.items[i]);
-		strvec_free(&all);
-	}
+	if (pv->kind == PV_LIST)
+		return slice_list(ex, p, name, pv);
 	return 0;
 }
 
@@ -1218,7 +1257,7 @@ static int expand_param(struct expander *ex, const struct word_param *p, bool qu
 			break;
 		}
 		if (p->op == PARAM_SUBSTRING) {
-			if (apply_substring(ex, p, &pv) < 0) {
+			if (apply_substring(ex, p, name, &pv) < 0) {
 				result = fatal_expansion_error(sh);
 				break;
 			}

@@ -230,3 +230,21 @@ echo next
 [] 2
 next
 --- stderr-nonempty
+
+### a slice of a sparse array counts from subscripts
+a=([1]=a [5]=b [9]=c)
+echo "${a[@]:2}|${a[@]: -4}|${a[@]:2:1}|${a[@]:10}|"
+set -- x y z
+echo "${@: -1}|${*: -2:1}"
+--- tags bash
+--- stdout
+b c|c|b||
+z|y
+
+### a negative slice length of an array is an error
+a=(1 2 3 4 5)
+echo "${a[@]: 1: -3}"; echo not reached
+--- tags bash
+--- status
+1
+--- stderr-nonempty
