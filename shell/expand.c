@@ -1175,6 +1175,11 @@ static int expand_param(struct expander *ex, const struct word_param *p, bool qu
 		}
 		split_subscripted(target, &owned_name, &subscript);
 		free(target);
+		if (subscript && strcmp(subscript, "@") != 0 && strcmp(subscript, "*") != 0) {
+			char *expanded = expand_subscript_text(sh, subscript);
+			free(subscript);
+			subscript = expanded;
+		}
 		name = owned_name;
 		if (!(vars_valid_name(name) || is_digits(name) || (strlen(name) == 1 && strchr("@*#?-$!", name[0])))) {
 			shell_error(sh, "%s: invalid variable name", name);
@@ -2246,6 +2251,62 @@ static const struct word *prompt_word(const struct node *n)
 		}
 	}
 	return NULL;
+}
+
+/* Whether expanding w could run a command ($( ), ` `, <( )). */
+static bool word_runs_commands(const struct word *w)
+{
+	for (size_t i = 0; w && i < w->nparts; i++) {
+		const struct word_part *wp = &w->parts[i];
+		switch (wp->kind) {
+		case WORD_CMDSUB:
+		case WORD_PROCSUB:
+			return true;
+		case WORD_DQUOTE:
+			if (word_runs_commands(wp->u.dquote))
+				return true;
+			break;
+		case WORD_PARAM:
+			if (word_runs_commands(wp->u.param.index) || word_runs_commands(wp->u.param.arg) ||
+			    word_runs_commands(wp->u.param.arg2))
+				return true;
+			break;
+		case WORD_ARITH:
+			if (word_runs_commands(wp->u.arith.expr))
+				return true;
+			break;
+		case WORD_LITERAL:
+			break;
+		}
+	}
+	return false;
+}
+
+char *expand_subscript_text(struct shell *sh, const char *text)
+{
+	struct strbuf src;
+	strbuf_init(&src);
+	strbuf_addf(&src, "a[%s]=", text);
+	struct parser_options opts = {.source_name = NULL, .first_line = 1};
+	struct node *tree = NULL;
+	struct parse_error err = {0};
+	char *result = NULL;
+	if (parse_program(src.data, src.len, &opts, &tree, &err) == 0) {
+		const struct node *n = tree;
+		while (n && n->kind == NODE_LIST && n->u.list.nitems == 1)
+			n = n->u.list.items[0].node;
+		while (n && n->kind == NODE_PIPELINE && n->u.pipeline.ncmds == 1)
+			n = n->u.pipeline.cmds[0];
+		if (n && n->kind == NODE_SIMPLE && n->u.simple.nassigns == 1 && n->u.simple.nwords == 0 &&
+		    n->nredirs == 0 && n->u.simple.assigns[0].index &&
+		    !word_runs_commands(n->u.simple.assigns[0].index))
+			result = expand_word_str(sh, n->u.simple.assigns[0].index, EXPAND_NOTILDE);
+		ast_node_free(tree);
+	} else {
+		free(err.message);
+	}
+	strbuf_free(&src);
+	return result ? result : xstrdup(text);
 }
 
 char *expand_prompt(struct shell *sh, const char *text)

@@ -29,6 +29,11 @@ char *expand_word_str(struct shell *sh, const struct word *w, unsigned flags);
  * arithmetic expansion as in double quotes; never fails (returns the raw
  * text on error). Backslash prompt escapes are done by the caller. */
 char *expand_prompt(struct shell *sh, const char *text);
+/* A subscript given as text at run time (${!ref} with ref='a[$k]', unset
+ * 'a["k"]'), expanded as one written in a[...] would be: quotes removed,
+ * parameters and arithmetic expanded. Text whose expansion would run a
+ * command, or that does not parse, comes back as it is. */
+char *expand_subscript_text(struct shell *sh, const char *text);
 /* Splits s by $IFS as field splitting does (for `read`). */
 void expand_split_ifs(struct shell *sh, const char *s, struct strvec *out);
 

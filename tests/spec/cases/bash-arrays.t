@@ -248,3 +248,16 @@ echo "${a[@]: 1: -3}"; echo not reached
 --- status
 1
 --- stderr-nonempty
+
+### the subscript of an indirect reference is expanded
+declare -A m=([k]=val); key=k; a=(x y); i=1
+r='m["k"]'; echo "${!r}"
+r='m[$key]'; echo "${!r}"
+r='a[$i]'; echo "${!r}"
+r='a[i-1]'; echo "${!r}"
+--- tags bash
+--- stdout
+val
+val
+y
+x
