@@ -1475,6 +1475,8 @@ static bool assignment_ahead(const struct lexer *lx)
 				}
 				continue;
 			}
+			if ((ch == ' ' || ch == '\t') && lx->cmd_prefix && !lx->in_cond)
+				continue;
 			if (ch == END_OF_INPUT || ch == ' ' || ch == '\t' || ch == '\n' || ch == ';' ||
 			    ch == '&' || ch == '|' || ch == '<' || ch == '>')
 				return false;
@@ -2021,6 +2023,7 @@ void lex_init(struct lexer *lx, const char *text, size_t len, const struct parse
               const struct lex_grammar *grammar, void *grammar_ctx)
 {
 	memset(lx, 0, sizeof *lx);
+	lx->cmd_prefix = true; /* a text starts with a command */
 	lx->grammar = grammar;
 	lx->grammar_ctx = grammar_ctx;
 	lx->source_name = opts->source_name;

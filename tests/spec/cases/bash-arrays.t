@@ -261,3 +261,15 @@ val
 val
 y
 x
+
+### blanks in the subscript of an assignment
+i=(0 1 2)
+a[1 * 1]=x
+a[ i[1] + 1 ]=z
+b[0 + 1]=y c[ 2 ]=w
+echo "${a[@]}" "${b[1]}" "${c[2]}"
+printf '<%s>' a[3 + 4]=; echo
+--- tags bash
+--- stdout
+x z y w
+<a[3><+><4]=>
