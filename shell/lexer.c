@@ -1061,8 +1061,23 @@ simple_op:
 				advance(lx);
 			}
 			stop = '/';
-			if (!lex_param_word(lx, &wp.arg, dq, stop, true))
+			if (wp.op == PARAM_REPLACE_ALL && la(lx, 0) == '/') {
+				/* ${x///} ${x////r}: as bash reads them, a slash right
+				 * after // is the pattern, not an empty one */
+				struct src_pos pb = lex_pos(lx);
+				struct parts pat;
+				parts_init(&pat);
+				parts_addc(lx, &pat, '/', dq ? QUOTE_DOUBLE : QUOTE_NONE);
+				advance(lx);
+				struct wopts wo = {WM_PARAM, dq, stop, dq};
+				if (!lex_parts(lx, &pat, &wo)) {
+					parts_discard(lx, &pat);
+					goto fail;
+				}
+				wp.arg = parts_finish(lx, &pat, pb);
+			} else if (!lex_param_word(lx, &wp.arg, dq, stop, true)) {
 				goto fail;
+			}
 			if (la(lx, 0) == '/') {
 				advance(lx);
 				if (!lex_param_word(lx, &wp.arg2, dq, 0, true))
@@ -1390,7 +1405,8 @@ static bool lex_parts(struct lexer *lx, struct parts *ps, const struct wopts *wo
 			if (quoted && mode != WM_SUBSCRIPT) {
 				bool esc = n == '$' || n == '`' || n == '\\' ||
 				           (n == '"' && mode != WM_HEREDOC) ||
-				           (n == '}' && mode == WM_PARAM) || (n == '\'' && wo->sq);
+				           (n == '}' && mode == WM_PARAM) || (n == '\'' && wo->sq) ||
+				           (n == '/' && mode == WM_PARAM && wo->stop == '/');
 				if (esc) {
 					advance(lx);
 					parts_addc(lx, ps, n, QUOTE_DOUBLE);

@@ -101,3 +101,10 @@ h['a+1']+=x; echo "${h[a+1]}"
 <e>
 1 2 3 4
 1x
+
+### a slash right after // is the pattern
+x='/_/'; p=/foo/bar
+echo ${x////c} "${x////c}" ${x///} "${x//\//c}" ${p////\\/}
+--- tags bash
+--- stdout
+c_c c_c _ c_c \/foo\/bar
