@@ -1368,7 +1368,10 @@ static void expand_literal(struct expander *ex, const struct word_part *part, bo
 	const char *text = part->u.literal.text;
 	size_t len = part->u.literal.len;
 	if (ex->pattern_operand && !quoted && part->u.literal.quote == QUOTE_DOUBLE) {
-		xbuf_addmem(xb, text, len, 0);
+		size_t i = 0;
+		if (word_start && len > 0 && text[0] == '~' && !(ex->flags & EXPAND_NOTILDE))
+			try_tilde(ex, text, len, &i, last_part, false, xb);
+		xbuf_addmem(xb, text + i, len - i, 0);
 		xbuf_mark(xb);
 		return;
 	}
@@ -1532,10 +1535,11 @@ static char *expand_to_string(struct expander *outer, const struct word *w, unsi
 /* The pattern or replacement operand of ${x#pat} / ${x/pat/rep}. */
 static char *expand_pattern_operand(struct expander *outer, const struct word *w, const char *escape)
 {
-	struct expander ex = {.sh = outer->sh, .flags = EXPAND_NOTILDE, .fields = false, .pattern_operand = true};
+	/* bash expands a leading ~ here, inside double quotes too */
+	struct expander ex = {.sh = outer->sh, .flags = 0, .fields = false, .pattern_operand = true};
 	struct xbuf xb;
 	xbuf_init(&xb);
-	if (w && expand_parts(&ex, w->parts, w->nparts, false, false, &xb) < 0) {
+	if (w && expand_parts(&ex, w->parts, w->nparts, false, true, &xb) < 0) {
 		xbuf_free(&xb);
 		return NULL;
 	}

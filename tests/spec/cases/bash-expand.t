@@ -108,3 +108,12 @@ echo ${x////c} "${x////c}" ${x///} "${x//\//c}" ${p////\\/}
 --- tags bash
 --- stdout
 c_c c_c _ c_c \/foo\/bar
+
+### a leading tilde in a pattern or replacement is expanded
+h=$HOME/x; y=abc; z='a~b'
+echo ${h#~} "${h/~/T}" "${undef:-~}" ${z/~/Q} ${z/\~/Q}
+[ "${y/b/~}" = "a${HOME}c" ] && echo replaced
+--- tags bash
+--- stdout
+/x T/x ~ a~b aQb
+replaced
