@@ -590,7 +590,9 @@ static char *replace_pattern(const char *value, const char *pattern, const char 
 			replaced = true;
 			continue;
 		}
-		strbuf_addc(&out, s[i++]);
+		do /* a whole character: no match starts inside one */
+			strbuf_addc(&out, s[i++]);
+		while (i < len && !is_char_start(s, i));
 	}
 	free(s);
 	return strbuf_detach(&out);
@@ -1277,7 +1279,8 @@ static int expand_param(struct expander *ex, const struct word_param *p, bool qu
 		if (p->op != PARAM_PLAIN) {
 			struct pattern_op_ctx ctx = {.op = p->op, .pattern = NULL, .replacement = "",
 			                             .transform = p->transform, .sh = sh,
-			                             .pflags = ex->sh->opt.extglob ? PATTERN_EXTGLOB : 0};
+			                             .pflags = (ex->sh->opt.extglob ? PATTERN_EXTGLOB : 0) |
+			                                       (vars_utf8_locale(sh) ? 0 : PATTERN_BYTES)};
 			char *pattern = NULL, *replacement = NULL;
 			if (p->arg) {
 				pattern = expand_pattern_operand(ex, p->arg, pattern_specials);

@@ -969,6 +969,23 @@ static bool has_control_chars(const char *value)
 	return false;
 }
 
+bool vars_utf8_locale(struct shell *sh)
+{
+	static const char *const names[] = {"LC_ALL", "LC_CTYPE", "LANG"};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		const char *v = vars_get(sh, names[i]);
+		if (!v || !*v)
+			continue;
+		for (const char *p = v; *p; p++) {
+			if ((p[0] == 'u' || p[0] == 'U') && (p[1] == 't' || p[1] == 'T') &&
+			    (p[2] == 'f' || p[2] == 'F'))
+				return true;
+		}
+		return false;
+	}
+	return true; /* none set: the agent's text is UTF-8 */
+}
+
 void vars_attr_letters(const struct var *v, char *buf)
 {
 	static const struct {

@@ -82,6 +82,9 @@ void vars_foreach(struct shell *sh, void (*fn)(struct var *v, void *ctx), void *
 /* The attribute letters of v as declare -p and ${x@a} give them, in
  * bash's order (a A i n r x l u); buf holds at least 10 bytes. */
 void vars_attr_letters(const struct var *v, char *buf);
+/* Whether text is taken as UTF-8: unless the shell's LC_ALL, else
+ * LC_CTYPE, else LANG names a locale without UTF-8 in it (C, POSIX). */
+bool vars_utf8_locale(struct shell *sh);
 /* Prints a value quoted for reuse as shell input. */
 void vars_quote(struct strbuf *out, const char *value);
 /* Prints value as $'...', with control characters as escapes. */

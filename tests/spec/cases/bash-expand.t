@@ -117,3 +117,14 @@ echo ${h#~} "${h/~/T}" "${undef:-~}" ${z/~/Q} ${z/\~/Q}
 --- stdout
 /x T/x ~ a~b aQb
 replaced
+
+### ? in a pattern matches one UTF-8 character
+export LC_ALL=C.UTF-8
+v='μ-'; s='_μ_ and _μ_'
+echo "${v#?}" "${s//_?_/x}" "${s/%_?_/y}"
+LC_ALL=C
+echo "${s//_?_/x}" "${s//_??_/x}"
+--- tags bash
+--- stdout
+- x and x _μ_ and y
+_μ_ and _μ_ x and x
