@@ -598,25 +598,109 @@ static char *replace_pattern(const char *value, const char *pattern, const char 
 	return strbuf_detach(&out);
 }
 
+/* Case mapping of the letters bash maps in a UTF-8 locale that are most
+ * met: ASCII, Latin-1, Latin Extended-A, Greek and Cyrillic. */
+static unsigned long case_map(unsigned long c, bool upper)
+{
+	if (upper) {
+		if (c >= 'a' && c <= 'z')
+			return c - 32;
+		if (c < 0x80)
+			return c;
+		if ((c >= 0xe0 && c <= 0xfe && c != 0xf7) || (c >= 0x3b1 && c <= 0x3c9 && c != 0x3c2) ||
+		    (c >= 0x430 && c <= 0x44f))
+			return c - 0x20;
+		if (c == 0xff)
+			return 0x178;
+		if (c == 0x131)
+			return 'I';
+		if (c == 0x3c2)
+			return 0x3a3;
+		if (c >= 0x450 && c <= 0x45f)
+			return c - 0x50;
+		if (((c >= 0x100 && c <= 0x137) || (c >= 0x14a && c <= 0x177)) && (c & 1))
+			return c - 1;
+		if (((c >= 0x139 && c <= 0x148) || (c >= 0x179 && c <= 0x17e)) && !(c & 1))
+			return c - 1;
+		return c;
+	}
+	if (c >= 'A' && c <= 'Z')
+		return c + 32;
+	if (c < 0x80)
+		return c;
+	if ((c >= 0xc0 && c <= 0xde && c != 0xd7) || (c >= 0x391 && c <= 0x3a9 && c != 0x3a2) ||
+	    (c >= 0x410 && c <= 0x42f))
+		return c + 0x20;
+	if (c == 0x178)
+		return 0xff;
+	if (c == 0x130)
+		return 'i';
+	if (c >= 0x400 && c <= 0x40f)
+		return c + 0x50;
+	if (((c >= 0x100 && c <= 0x137) || (c >= 0x14a && c <= 0x177)) && !(c & 1))
+		return c + 1;
+	if (((c >= 0x139 && c <= 0x148) || (c >= 0x179 && c <= 0x17e)) && (c & 1))
+		return c + 1;
+	return c;
+}
+
+/* Decodes the UTF-8 character of n bytes at s (n from char_bytes). */
+static unsigned long utf8_decode(const unsigned char *s, size_t n)
+{
+	if (n == 1)
+		return s[0];
+	unsigned long c = s[0] & (0x7f >> n);
+	for (size_t k = 1; k < n; k++)
+		c = (c << 6) | (s[k] & 0x3f);
+	return c;
+}
+
+static void utf8_encode(struct strbuf *out, unsigned long c)
+{
+	if (c < 0x80) {
+		strbuf_addc(out, (char)c);
+	} else if (c < 0x800) {
+		strbuf_addc(out, (char)(0xc0 | (c >> 6)));
+		strbuf_addc(out, (char)(0x80 | (c & 0x3f)));
+	} else {
+		strbuf_addc(out, (char)(0xe0 | (c >> 12)));
+		strbuf_addc(out, (char)(0x80 | ((c >> 6) & 0x3f)));
+		strbuf_addc(out, (char)(0x80 | (c & 0x3f)));
+	}
+}
+
 static char *convert_case_op(const char *value, enum param_op op, const char *pattern, unsigned pf)
 {
-	char *s = xstrdup(value);
 	bool upper = op == PARAM_UPPER_FIRST || op == PARAM_UPPER_ALL;
 	bool all = op == PARAM_UPPER_ALL || op == PARAM_LOWER_ALL;
-	for (size_t i = 0; s[i]; i++) {
-		if (!is_char_start(s, i))
-			continue;
-		bool applies = true;
-		if (pattern && *pattern) {
-			char one[2] = {s[i], '\0'};
+	struct strbuf out;
+	strbuf_init(&out);
+	bool done = false;
+	for (size_t i = 0; value[i];) {
+		size_t n = 1;
+		while (value[i + n] && !is_char_start(value, i + n))
+			n++;
+		const unsigned char *u = (const unsigned char *)value + i;
+		/* only well-formed two- and three-byte characters are mapped,
+		 * and ASCII alone under LC_ALL=C (PATTERN_BYTES), as in bash */
+		bool valid = n == 1 ? u[0] < 0x80
+		             : !(pf & PATTERN_BYTES) && ((n == 2 && u[0] >= 0xc2 && u[0] < 0xe0) ||
+		                                         (n == 3 && u[0] >= 0xe0 && u[0] < 0xf0));
+		bool applies = !done && valid;
+		if (applies && pattern && *pattern) {
+			char *one = xstrndup(value + i, n);
 			applies = pattern_match(pattern, one, pf);
+			free(one);
 		}
 		if (applies)
-			s[i] = (char)(upper ? toupper((unsigned char)s[i]) : tolower((unsigned char)s[i]));
+			utf8_encode(&out, case_map(utf8_decode(u, n), upper));
+		else
+			strbuf_addmem(&out, value + i, n);
 		if (!all)
-			break;
+			done = true;
+		i += n;
 	}
-	return s;
+	return strbuf_detach(&out);
 }
 
 static int substring_bounds(struct expander *ex, const struct word_param *p, intmax_t len,
@@ -805,7 +889,7 @@ static char *transform_one(struct shell *sh, const char *value, char how)
 	default:
 		strbuf_free(&out);
 		return convert_case_op(value, how == 'U' ? PARAM_UPPER_ALL : how == 'u' ? PARAM_UPPER_FIRST : PARAM_LOWER_ALL,
-		                       NULL, 0);
+		                       NULL, vars_utf8_locale(sh) ? 0 : PATTERN_BYTES);
 	}
 	return strbuf_detach(&out);
 }

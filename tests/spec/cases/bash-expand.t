@@ -128,3 +128,11 @@ echo "${s//_?_/x}" "${s//_??_/x}"
 --- stdout
 - x and x _μ_ and y
 _μ_ and _μ_ x and x
+
+### case conversion of non-ASCII letters
+export LC_ALL=C.UTF-8
+x='àÉ'; g='αβ ΔΕ'; c='привет МИР'
+echo "${x^^}" "${x,,}" "${x^}" "${g^^}" "${g,,}" "${c^^}" "${c@L}"
+--- tags bash
+--- stdout
+ÀÉ àé ÀÉ ΑΒ ΔΕ αβ δε ПРИВЕТ МИР привет мир
