@@ -1018,6 +1018,11 @@ static bool lex_braced_param(struct lexer *lx, struct parts *ps, bool dq)
 				goto simple_op;
 			}
 			wp.op = PARAM_SUBSTRING;
+			if (c == '}') {
+				/* ${x:} has no offset, which bash refuses */
+				bad_substitution(lx, begin);
+				goto fail;
+			}
 			if (!lex_param_word(lx, &wp.arg, dq, ':', false))
 				goto fail;
 			if (la(lx, 0) == ':') {

@@ -136,3 +136,12 @@ echo "${x^^}" "${x,,}" "${x^}" "${g^^}" "${g,,}" "${c^^}" "${c@L}"
 --- tags bash
 --- stdout
 ÀÉ àé ÀÉ ΑΒ ΔΕ αβ δε ПРИВЕТ МИР привет мир
+
+### a substring with no offset is a bad substitution
+s=123
+eval 'echo ${s:}' 2>/dev/null; [ $? -ne 0 ] && echo failed
+echo "${s: }" "${s::1}" "[${s:1:}]"
+--- tags bash
+--- stdout
+failed
+123 1 []
