@@ -181,6 +181,14 @@ int assign_apply(struct shell *sh, const struct assign *as, size_t n, enum assig
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct assign *a = &as[i];
+		if (mode == ASSIGN_TEMP && a->index) {
+			/* bash refuses a[i]=v before a command name (an element
+			 * cannot be put in a command's environment) and runs it */
+			char *idx = expand_word_str(sh, a->index, 0);
+			shell_error(sh, "`%s[%s]': not a valid identifier", a->name, idx ? idx : "");
+			free(idx);
+			continue;
+		}
 		struct var *target = a->is_array ? vars_lookup(sh, a->name) : NULL;
 		bool to_assoc = target && (target->flags & VAR_ASSOC);
 		if (to_assoc && a->narray > 0) {

@@ -273,3 +273,14 @@ printf '<%s>' a[3 + 4]=; echo
 --- stdout
 x z y w
 <a[3><+><4]=>
+
+### an element assignment before a command is refused
+a=(0 1)
+a[1]=x true; echo "$? ${a[@]}"
+f() { echo "in f ${a[1]}"; }
+a[1]=y f
+--- tags bash
+--- stdout
+0 0 1
+in f 1
+--- stderr-nonempty
