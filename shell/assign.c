@@ -166,6 +166,42 @@ static int assign_keyed_array(struct shell *sh, const struct assign *a, bool ass
 	return rc;
 }
 
+/* ref=v where ref is a reference to an element (declare -n ref='a[i]'):
+ * the element is set, its subscript expanded now. */
+static int assign_ref_element(struct shell *sh, const char *target, const char *value, bool append)
+{
+	const char *br = strchr(target, '[');
+	char *name = xstrndup(target, (size_t)(br - target));
+	char *sub = xstrndup(br + 1, strlen(br + 1) - 1);
+	char *key = expand_subscript_text(sh, sub);
+	free(sub);
+	int rc;
+	struct var *v = vars_lookup(sh, name);
+	if (v && (v->flags & VAR_ASSOC)) {
+		rc = vars_assoc_set(sh, name, key, value, append);
+	} else {
+		intmax_t n = 0;
+		rc = arith_eval(sh, key, &n) != 0 ? -1 : 0;
+		if (rc == 0 && n < 0 && v && (v->flags & VAR_ARRAY))
+			n += (intmax_t)v->array_len;
+		if (rc == 0 && n < 0) {
+			shell_error(sh, "%s: bad array subscript", target);
+			rc = -1;
+		}
+		char *joined = NULL;
+		if (rc == 0 && append && v && (v->flags & VAR_ARRAY) && (size_t)n < v->array_len && v->array[n])
+			value = joined = xasprintf("%s%s", v->array[n], value);
+		else if (rc == 0 && append && v && !(v->flags & VAR_ARRAY) && n == 0 && v->value)
+			value = joined = xasprintf("%s%s", v->value, value);
+		if (rc == 0)
+			rc = vars_set_element(sh, name, (long)n, value);
+		free(joined);
+	}
+	free(key);
+	free(name);
+	return rc;
+}
+
 static bool has_indexed_element(const struct assign *a)
 {
 	for (size_t k = 0; k < a->narray; k++) {
@@ -229,6 +265,14 @@ int assign_apply(struct shell *sh, const struct assign *as, size_t n, enum assig
 		char *value = a->value ? expand_word_str(sh, a->value, EXPAND_ASSIGN) : xstrdup("");
 		if (!value)
 			return -1;
+		const char *element = a->index ? NULL : vars_ref_element(sh, a->name);
+		if (element) {
+			int rc = assign_ref_element(sh, element, value, a->append);
+			free(value);
+			if (rc != 0)
+				return -1;
+			continue;
+		}
 		struct var *assoc = a->index ? vars_lookup(sh, a->name) : NULL;
 		if (assoc && (assoc->flags & VAR_ASSOC)) {
 			char *key = expand_word_str(sh, a->index, 0);

@@ -292,6 +292,20 @@ static void positional_list(struct shell *sh, struct strvec *list)
 		strvec_push(list, sh->positional[i]);
 }
 
+/* Splits "name[sub]" (the target of ${!x}) into its pieces. */
+static void split_subscripted(const char *text, char **name, char **subscript)
+{
+	const char *br = strchr(text, '[');
+	size_t len = strlen(text);
+	if (br && br != text && len > 0 && text[len - 1] == ']') {
+		*name = xstrndup(text, (size_t)(br - text));
+		*subscript = xstrndup(br + 1, (size_t)(text + len - 1 - (br + 1)));
+	} else {
+		*name = xstrdup(text);
+		*subscript = NULL;
+	}
+}
+
 /* Looks up name[subscript] (subscript NULL: none; "@" / "*": all).
  * Returns 0 or -1 after reporting. */
 static int lookup_param(struct expander *ex, const char *name, const char *subscript, struct pval *pv)
@@ -301,8 +315,22 @@ static int lookup_param(struct expander *ex, const char *name, const char *subsc
 	if (!subscript && (name[0] == '_' || isalpha((unsigned char)name[0]))) {
 		/* the common case: an ordinary variable */
 		const char *v = vars_get(sh, name);
-		if (v)
+		if (v) {
 			pval_scalar(pv, xstrdup(v));
+			return 0;
+		}
+		const char *element = vars_ref_element(sh, name);
+		if (element) {
+			/* a reference to a[i]: its element */
+			char *tname, *tsub;
+			split_subscripted(element, &tname, &tsub);
+			char *expanded = tsub ? expand_subscript_text(sh, tsub) : NULL;
+			int r = lookup_param(ex, tname, expanded, pv);
+			free(tname);
+			free(tsub);
+			free(expanded);
+			return r;
+		}
 		return 0;
 	}
 	if (!subscript) {
@@ -380,20 +408,6 @@ static int lookup_param(struct expander *ex, const char *name, const char *subsc
 		pval_scalar(pv, xstrdup(v->value));
 	}
 	return 0;
-}
-
-/* Splits "name[sub]" (the target of ${!x}) into its pieces. */
-static void split_subscripted(const char *text, char **name, char **subscript)
-{
-	const char *br = strchr(text, '[');
-	size_t len = strlen(text);
-	if (br && br != text && len > 0 && text[len - 1] == ']') {
-		*name = xstrndup(text, (size_t)(br - text));
-		*subscript = xstrndup(br + 1, (size_t)(text + len - 1 - (br + 1)));
-	} else {
-		*name = xstrdup(text);
-		*subscript = NULL;
-	}
 }
 
 /* The text of the subscript of p (NULL when there is none). */

@@ -308,6 +308,12 @@ struct var *vars_lookup_ref(struct shell *sh, const char *name)
 	return find_visible(sh->vars, name, NULL);
 }
 
+const char *vars_ref_element(struct shell *sh, const char *name)
+{
+	const struct var *v = find_visible(sh->vars, name, NULL);
+	return is_ref(v) && strchr(v->value, '[') ? v->value : NULL;
+}
+
 struct var *vars_lookup(struct shell *sh, const char *name)
 {
 	struct var *v = find_visible(sh->vars, name, NULL);
@@ -699,11 +705,18 @@ int vars_set_nameref(struct shell *sh, const char *name, const char *target)
 {
 	if (!vars_valid_name(name))
 		return name_error(sh, name);
-	if (target && strchr(target, '[')) {
-		shell_error(sh, "%s: name references to array elements are not supported", name);
-		return -1;
-	}
-	if (target && !vars_valid_name(target)) {
+	const char *bracket = target ? strchr(target, '[') : NULL;
+	if (bracket) {
+		/* an element, a[i] or m[key]: expansions and assignments of
+		 * the reference go to it; other uses see no variable */
+		char *base = xstrndup(target, (size_t)(bracket - target));
+		bool ok = vars_valid_name(base) && target[strlen(target) - 1] == ']';
+		free(base);
+		if (!ok) {
+			shell_error(sh, "`%s': invalid variable name for name reference", target);
+			return -1;
+		}
+	} else if (target && !vars_valid_name(target)) {
 		shell_error(sh, "`%s': invalid variable name for name reference", target);
 		return -1;
 	}

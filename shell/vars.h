@@ -61,6 +61,9 @@ int vars_assoc_unset(struct shell *sh, const char *name, const char *key);
  * makes name one (target NULL: none yet; the first assignment names it),
  * vars_unset_ref (unset -n) removes it. */
 struct var *vars_lookup_ref(struct shell *sh, const char *name);
+/* When name is a reference to an array element (declare -n r='a[i]'):
+ * its target text, else NULL. */
+const char *vars_ref_element(struct shell *sh, const char *name);
 int vars_set_nameref(struct shell *sh, const char *name, const char *target);
 int vars_unset_ref(struct shell *sh, const char *name);
 /* Returns 0 (also when not set), -1 after shell_error() when readonly. */

@@ -284,3 +284,14 @@ a[1]=y f
 0 0 1
 in f 1
 --- stderr-nonempty
+
+### a name reference to an array element
+a=(1 2 3); declare -A m=([k]=v); key=k
+declare -n r='a[1]' q='m[$key]'
+echo "$r" "$q"
+r=X; q+=w
+echo "${a[@]}" "${m[k]}"
+--- tags bash
+--- stdout
+2 v
+1 X 3 vw
