@@ -1758,6 +1758,8 @@ static void glob_walk(struct glob_state *g, struct strbuf *prefix, size_t index)
 		pflags |= PATTERN_NOCASE;
 	if (g->sh->opt.extglob)
 		pflags |= PATTERN_EXTGLOB;
+	if (!vars_utf8_locale(g->sh))
+		pflags |= PATTERN_BYTES;
 	struct dirent *de;
 	while ((de = readdir(dir)) != NULL) {
 		const char *name = de->d_name;

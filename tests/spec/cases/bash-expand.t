@@ -145,3 +145,12 @@ echo "${s: }" "${s::1}" "[${s:1:}]"
 --- stdout
 failed
 123 1 []
+
+### ? in a glob matches one UTF-8 character, a byte under LC_ALL=C
+touch _x_ _μ_
+LC_ALL=C.UTF-8; echo _?_
+LC_ALL=C; echo _?_ _??_
+--- tags bash
+--- stdout
+_x_ _μ_
+_x_ _μ_
