@@ -1304,7 +1304,9 @@ static int expand_param(struct expander *ex, const struct word_param *p, bool qu
 		bool use_word = p->colon ? pval_is_null(sh, &pv) || !pval_is_set(&pv) : !pval_is_set(&pv);
 		if (p->op == PARAM_ALTERNATE) {
 			if (use_word) {
-				if (quoted)
+				/* "${@+w}" and "${a[@]+w}" with nothing set are no
+				 * word at all, as "$@" is */
+				if (quoted && !(pv.is_list && !pv.star))
 					xbuf_mark(xb);
 			} else if (p->arg) {
 				result = expand_operand_inline(ex, p->arg, quoted, xb);

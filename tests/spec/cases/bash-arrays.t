@@ -295,3 +295,15 @@ echo "${a[@]}" "${m[k]}"
 --- stdout
 2 v
 1 X 3 vw
+
+### "${a[@]+w}" of an empty array is no word
+f() { echo $#; }
+empty=()
+f "${empty[@]+plus}"; f "${empty[*]+plus}"
+set --; f "${@+x}"; f "${u+x}"
+--- tags bash
+--- stdout
+0
+1
+0
+1
