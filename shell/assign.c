@@ -13,10 +13,11 @@
 #include "shell/vars.h"
 #include "shell/xtrace.h"
 
-/* For a=([i]=v ...): when w starts with an unquoted [index]=, fills the
- * index and value words (their parts point into w) and returns true. */
+/* For a=([i]=v ...): when w starts with an unquoted [index]= or
+ * [index]+=, fills the index and value words (their parts point into w
+ * and scratch) and *append, and returns true. */
 static bool split_indexed_element(const struct word *w, struct word *index, struct word *value,
-                                  struct word_part *scratch)
+                                  struct word_part *scratch, bool *append)
 {
 	if (w->nparts == 0 || w->parts[0].kind != WORD_LITERAL || w->parts[0].u.literal.quote != QUOTE_NONE ||
 	    w->parts[0].u.literal.len == 0 || w->parts[0].u.literal.text[0] != '[')
@@ -29,16 +30,20 @@ static bool split_indexed_element(const struct word *w, struct word *index, stru
 		size_t len = p->u.literal.len;
 		size_t from = k == 0 ? 1 : 0;
 		for (size_t j = from; j + 1 < len; j++) {
-			if (t[j] != ']' || t[j + 1] != '=')
+			if (t[j] != ']')
 				continue;
+			size_t op = t[j + 1] == '+' && j + 2 < len ? 2 : 1; /* ]= or ]+= */
+			if (t[j + op] != '=')
+				continue;
+			*append = op == 2;
 			/* scratch[0]: the index's last literal, scratch[1]: the
-			 * value's first literal, scratch[2]: the index's first. */
+			 * value's first literal. */
 			scratch[0] = *p;
 			scratch[0].u.literal.text = (char *)t + (k == 0 ? 1 : 0);
 			scratch[0].u.literal.len = j - (k == 0 ? 1 : 0);
 			scratch[1] = *p;
-			scratch[1].u.literal.text = (char *)t + j + 2;
-			scratch[1].u.literal.len = len - j - 2;
+			scratch[1].u.literal.text = (char *)t + j + op + 1;
+			scratch[1].u.literal.len = len - j - op - 1;
 			if (k == 0) {
 				index->parts = &scratch[0];
 				index->nparts = 1;
@@ -67,86 +72,134 @@ static bool split_indexed_element(const struct word *w, struct word *index, stru
 	return false;
 }
 
-/* m=([key]=v ...) for an associative array: every element has its key. */
-static int assign_assoc_array(struct shell *sh, const struct assign *a)
+/* One element of a=(...) between the two passes. */
+struct element {
+	bool keyed;             /* [index]=value */
+	bool append;            /* [index]+=value */
+	struct word index;      /* keyed: not yet expanded */
+	struct word_part scratch[2];
+	char *value;            /* keyed: the expanded value */
+	struct strvec words;    /* not keyed: the expanded words */
+};
+
+static void free_elements(struct element *el, size_t n)
 {
-	if (!a->append && vars_set_array(sh, a->name, NULL, 0, false) != 0)
-		return -1;
-	for (size_t k = 0; k < a->narray; k++) {
-		struct word index, value;
-		struct word_part scratch[2];
-		if (!split_indexed_element(a->array[k], &index, &value, scratch)) {
+	for (size_t k = 0; k < n; k++) {
+		if (el[k].keyed && el[k].index.parts != &el[k].scratch[0])
+			free(el[k].index.parts);
+		free(el[k].value);
+		strvec_free(&el[k].words);
+	}
+	free(el);
+}
+
+/* a=(...) with some [i]=v elements, or m=([k]=v ...) for an associative
+ * array. As in bash, every value is expanded before the array changes
+ * (a=([0]="${a[1]}") sees the old a), the subscripts after, one by one
+ * as each element is stored. */
+static int assign_keyed_array(struct shell *sh, const struct assign *a, bool assoc)
+{
+	struct element *el = xcalloc(a->narray ? a->narray : 1, sizeof *el);
+	int rc = 0;
+	for (size_t k = 0; k < a->narray && rc == 0; k++) {
+		strvec_init(&el[k].words);
+		struct word value;
+		if (split_indexed_element(a->array[k], &el[k].index, &value, el[k].scratch, &el[k].append)) {
+			el[k].keyed = true;
+			el[k].value = expand_word_str(sh, &value, EXPAND_ASSIGN);
+			free(value.parts);
+			if (!el[k].value)
+				rc = -1;
+		} else if (assoc) {
 			/* reported and skipped, as bash does */
 			char *text = expand_word_str(sh, a->array[k], 0);
 			shell_error(sh, "%s: %s: must use subscript when assigning associative array", a->name,
 			            text ? text : "");
 			free(text);
-			continue;
+		} else if (expand_words(sh, &a->array[k], 1, &el[k].words) != 0) {
+			rc = -1;
 		}
-		char *key = expand_word_str(sh, &index, 0);
-		char *val = key ? expand_word_str(sh, &value, EXPAND_ASSIGN) : NULL;
-		if (index.parts != &scratch[0])
-			free(index.parts);
-		free(value.parts);
-		int rc = key && val ? vars_assoc_set(sh, a->name, key, val, false) : -1;
-		free(key);
-		free(val);
-		if (rc != 0)
-			return -1;
 	}
-	return 0;
-}
-
-/* a=(...) with some [i]=v elements. */
-static int assign_indexed_array(struct shell *sh, const struct assign *a)
-{
 	long next = 0;
 	struct var *v = vars_lookup(sh, a->name);
 	if (a->append && v && (v->flags & VAR_ARRAY))
 		next = (long)v->array_len;
 	else if (a->append && v && v->value)
 		next = 1;
-	if (!a->append && vars_set_array(sh, a->name, NULL, 0, false) != 0)
-		return -1;
-	for (size_t k = 0; k < a->narray; k++) {
-		struct word index, value;
-		struct word_part scratch[2];
-		if (split_indexed_element(a->array[k], &index, &value, scratch)) {
-			char *idx = expand_word_str(sh, &index, 0);
-			char *val = idx ? expand_word_str(sh, &value, EXPAND_ASSIGN) : NULL;
-			if (index.parts != &scratch[0])
-				free(index.parts);
-			free(value.parts);
-			intmax_t n = 0;
-			int rc = (!idx || !val || arith_eval(sh, idx, &n) != 0) ? -1 : 0;
-			if (rc == 0 && n < 0) {
-				shell_error(sh, "%s[%s]: bad array subscript", a->name, idx);
-				rc = -1;
-			}
-			if (rc == 0)
-				rc = vars_set_element(sh, a->name, (long)n, val);
-			free(idx);
-			free(val);
-			if (rc != 0)
-				return -1;
-			next = (long)n + 1;
+	if (rc == 0 && !a->append && vars_set_array(sh, a->name, NULL, 0, false) != 0)
+		rc = -1;
+	for (size_t k = 0; k < a->narray && rc == 0; k++) {
+		if (!el[k].keyed) {
+			for (size_t m = 0; m < el[k].words.len && rc == 0; m++)
+				rc = vars_set_element(sh, a->name, next++, el[k].words.items[m]);
 			continue;
 		}
-		struct strvec vals;
-		strvec_init(&vals);
-		if (expand_words(sh, &a->array[k], 1, &vals) != 0) {
-			strvec_free(&vals);
-			return -1;
+		char *idx = expand_word_str(sh, &el[k].index, 0);
+		if (!idx) {
+			rc = -1;
+			break;
 		}
-		for (size_t m = 0; m < vals.len; m++) {
-			if (vars_set_element(sh, a->name, next++, vals.items[m]) != 0) {
-				strvec_free(&vals);
-				return -1;
-			}
+		if (assoc) {
+			rc = vars_assoc_set(sh, a->name, idx, el[k].value, el[k].append);
+			free(idx);
+			continue;
 		}
-		strvec_free(&vals);
+		intmax_t n = 0;
+		rc = arith_eval(sh, idx, &n) != 0 ? -1 : 0;
+		if (rc == 0 && n < 0) {
+			shell_error(sh, "%s[%s]: bad array subscript", a->name, idx);
+			rc = -1;
+		}
+		free(idx);
+		if (rc != 0)
+			break;
+		const char *value = el[k].value;
+		char *joined = NULL;
+		v = el[k].append ? vars_lookup(sh, a->name) : NULL;
+		if (v && (v->flags & VAR_ARRAY) && (size_t)n < v->array_len && v->array[n])
+			value = joined = xasprintf("%s%s", v->array[n], value);
+		rc = vars_set_element(sh, a->name, (long)n, value);
+		free(joined);
+		next = (long)n + 1;
 	}
-	return 0;
+	free_elements(el, a->narray);
+	return rc;
+}
+
+/* ref=v where ref is a reference to an element (declare -n ref='a[i]'):
+ * the element is set, its subscript expanded now. */
+static int assign_ref_element(struct shell *sh, const char *target, const char *value, bool append)
+{
+	const char *br = strchr(target, '[');
+	char *name = xstrndup(target, (size_t)(br - target));
+	char *sub = xstrndup(br + 1, strlen(br + 1) - 1);
+	char *key = expand_subscript_text(sh, sub);
+	free(sub);
+	int rc;
+	struct var *v = vars_lookup(sh, name);
+	if (v && (v->flags & VAR_ASSOC)) {
+		rc = vars_assoc_set(sh, name, key, value, append);
+	} else {
+		intmax_t n = 0;
+		rc = arith_eval(sh, key, &n) != 0 ? -1 : 0;
+		if (rc == 0 && n < 0 && v && (v->flags & VAR_ARRAY))
+			n += (intmax_t)v->array_len;
+		if (rc == 0 && n < 0) {
+			shell_error(sh, "%s: bad array subscript", target);
+			rc = -1;
+		}
+		char *joined = NULL;
+		if (rc == 0 && append && v && (v->flags & VAR_ARRAY) && (size_t)n < v->array_len && v->array[n])
+			value = joined = xasprintf("%s%s", v->array[n], value);
+		else if (rc == 0 && append && v && !(v->flags & VAR_ARRAY) && n == 0 && v->value)
+			value = joined = xasprintf("%s%s", v->value, value);
+		if (rc == 0)
+			rc = vars_set_element(sh, name, (long)n, value);
+		free(joined);
+	}
+	free(key);
+	free(name);
+	return rc;
 }
 
 static bool has_indexed_element(const struct assign *a)
@@ -164,6 +217,14 @@ int assign_apply(struct shell *sh, const struct assign *as, size_t n, enum assig
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct assign *a = &as[i];
+		if (mode == ASSIGN_TEMP && a->index) {
+			/* bash refuses a[i]=v before a command name (an element
+			 * cannot be put in a command's environment) and runs it */
+			char *idx = expand_word_str(sh, a->index, 0);
+			shell_error(sh, "`%s[%s]': not a valid identifier", a->name, idx ? idx : "");
+			free(idx);
+			continue;
+		}
 		struct var *target = a->is_array ? vars_lookup(sh, a->name) : NULL;
 		bool to_assoc = target && (target->flags & VAR_ASSOC);
 		if (to_assoc && a->narray > 0) {
@@ -171,17 +232,18 @@ int assign_apply(struct shell *sh, const struct assign *as, size_t n, enum assig
 			 * m=(k v ...) pairs, through vars_set_array below */
 			struct word index, value;
 			struct word_part scratch[2];
-			if (split_indexed_element(a->array[0], &index, &value, scratch)) {
+			bool append;
+			if (split_indexed_element(a->array[0], &index, &value, scratch, &append)) {
 				if (index.parts != &scratch[0])
 					free(index.parts);
 				free(value.parts);
-				if (assign_assoc_array(sh, a) != 0)
+				if (assign_keyed_array(sh, a, true) != 0)
 					return -1;
 				continue;
 			}
 		}
 		if (a->is_array && !to_assoc && has_indexed_element(a)) {
-			if (assign_indexed_array(sh, a) != 0)
+			if (assign_keyed_array(sh, a, false) != 0)
 				return -1;
 			continue;
 		}
@@ -203,6 +265,14 @@ int assign_apply(struct shell *sh, const struct assign *as, size_t n, enum assig
 		char *value = a->value ? expand_word_str(sh, a->value, EXPAND_ASSIGN) : xstrdup("");
 		if (!value)
 			return -1;
+		const char *element = a->index ? NULL : vars_ref_element(sh, a->name);
+		if (element) {
+			int rc = assign_ref_element(sh, element, value, a->append);
+			free(value);
+			if (rc != 0)
+				return -1;
+			continue;
+		}
 		struct var *assoc = a->index ? vars_lookup(sh, a->name) : NULL;
 		if (assoc && (assoc->flags & VAR_ASSOC)) {
 			char *key = expand_word_str(sh, a->index, 0);

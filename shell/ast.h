@@ -67,7 +67,8 @@ enum param_op {
 	PARAM_LOWER_ALL,      /* ${x,,} */
 	PARAM_PREFIX_NAMES,   /* ${!prefix*} ${!prefix@}: name = prefix, at = true for @ */
 	PARAM_KEYS,           /* ${!a[@]} ${!a[*]} */
-	PARAM_TRANSFORM,      /* ${x@Q} ${x@E} ${x@U} ${x@u} ${x@L} (the letter in transform) */
+	PARAM_TRANSFORM,      /* ${x@Q} ${x@E} ${x@U} ${x@u} ${x@L} ${x@P} ${x@a} ${x@A} ${x@K}
+	                       * ${x@k} (the letter in transform) */
 };
 
 struct word_param {
@@ -78,7 +79,7 @@ struct word_param {
 	bool braced;         /* written ${...} */
 	bool indirect;       /* ${!x}: the value of x names the variable */
 	bool at;             /* PARAM_PREFIX_NAMES written with @ */
-	char transform;      /* PARAM_TRANSFORM: Q, E, U, u or L */
+	char transform;      /* PARAM_TRANSFORM: one of Q E U u L P a A K k */
 	struct word *arg;    /* operand word, or NULL */
 	struct word *arg2;   /* replacement / substring length, or NULL */
 };

@@ -16,6 +16,7 @@
 #include "shell/arith.h"
 #include "shell/pattern.h"
 #include "shell/exec.h"
+#include "shell/input.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -291,6 +292,20 @@ static void positional_list(struct shell *sh, struct strvec *list)
 		strvec_push(list, sh->positional[i]);
 }
 
+/* Splits "name[sub]" (the target of ${!x}) into its pieces. */
+static void split_subscripted(const char *text, char **name, char **subscript)
+{
+	const char *br = strchr(text, '[');
+	size_t len = strlen(text);
+	if (br && br != text && len > 0 && text[len - 1] == ']') {
+		*name = xstrndup(text, (size_t)(br - text));
+		*subscript = xstrndup(br + 1, (size_t)(text + len - 1 - (br + 1)));
+	} else {
+		*name = xstrdup(text);
+		*subscript = NULL;
+	}
+}
+
 /* Looks up name[subscript] (subscript NULL: none; "@" / "*": all).
  * Returns 0 or -1 after reporting. */
 static int lookup_param(struct expander *ex, const char *name, const char *subscript, struct pval *pv)
@@ -300,8 +315,22 @@ static int lookup_param(struct expander *ex, const char *name, const char *subsc
 	if (!subscript && (name[0] == '_' || isalpha((unsigned char)name[0]))) {
 		/* the common case: an ordinary variable */
 		const char *v = vars_get(sh, name);
-		if (v)
+		if (v) {
 			pval_scalar(pv, xstrdup(v));
+			return 0;
+		}
+		const char *element = vars_ref_element(sh, name);
+		if (element) {
+			/* a reference to a[i]: its element */
+			char *tname, *tsub;
+			split_subscripted(element, &tname, &tsub);
+			char *expanded = tsub ? expand_subscript_text(sh, tsub) : NULL;
+			int r = lookup_param(ex, tname, expanded, pv);
+			free(tname);
+			free(tsub);
+			free(expanded);
+			return r;
+		}
 		return 0;
 	}
 	if (!subscript) {
@@ -369,8 +398,9 @@ static int lookup_param(struct expander *ex, const char *name, const char *subsc
 		if (index < 0)
 			index += (intmax_t)v->array_len;
 		if (index < 0) {
-			shell_error(sh, "%s[%s]: bad array subscript", name, subscript);
-			return -1;
+			/* bash reports it and goes on with an empty value */
+			shell_error(sh, "%s: bad array subscript", name);
+			return 0;
 		}
 		if ((size_t)index < v->array_len && v->array[index])
 			pval_scalar(pv, xstrdup(v->array[index]));
@@ -378,20 +408,6 @@ static int lookup_param(struct expander *ex, const char *name, const char *subsc
 		pval_scalar(pv, xstrdup(v->value));
 	}
 	return 0;
-}
-
-/* Splits "name[sub]" (the target of ${!x}) into its pieces. */
-static void split_subscripted(const char *text, char **name, char **subscript)
-{
-	const char *br = strchr(text, '[');
-	size_t len = strlen(text);
-	if (br && br != text && len > 0 && text[len - 1] == ']') {
-		*name = xstrndup(text, (size_t)(br - text));
-		*subscript = xstrndup(br + 1, (size_t)(text + len - 1 - (br + 1)));
-	} else {
-		*name = xstrdup(text);
-		*subscript = NULL;
-	}
 }
 
 /* The text of the subscript of p (NULL when there is none). */
@@ -440,7 +456,8 @@ static void emit_pval(struct expander *ex, const struct pval *pv, bool quoted, s
 {
 	switch (pv->kind) {
 	case PV_UNSET:
-		if (quoted && !pv->is_list)
+		/* "${u[*]}" of an unset array is one empty field, like "$*" */
+		if (quoted && (!pv->is_list || pv->star))
 			xbuf_mark(xb);
 		return;
 	case PV_SCALAR:
@@ -587,31 +604,117 @@ static char *replace_pattern(const char *value, const char *pattern, const char 
 			replaced = true;
 			continue;
 		}
-		strbuf_addc(&out, s[i++]);
+		do /* a whole character: no match starts inside one */
+			strbuf_addc(&out, s[i++]);
+		while (i < len && !is_char_start(s, i));
 	}
 	free(s);
 	return strbuf_detach(&out);
 }
 
+/* Case mapping of the letters bash maps in a UTF-8 locale that are most
+ * met: ASCII, Latin-1, Latin Extended-A, Greek and Cyrillic. */
+static unsigned long case_map(unsigned long c, bool upper)
+{
+	if (upper) {
+		if (c >= 'a' && c <= 'z')
+			return c - 32;
+		if (c < 0x80)
+			return c;
+		if ((c >= 0xe0 && c <= 0xfe && c != 0xf7) || (c >= 0x3b1 && c <= 0x3c9 && c != 0x3c2) ||
+		    (c >= 0x430 && c <= 0x44f))
+			return c - 0x20;
+		if (c == 0xff)
+			return 0x178;
+		if (c == 0x131)
+			return 'I';
+		if (c == 0x3c2)
+			return 0x3a3;
+		if (c >= 0x450 && c <= 0x45f)
+			return c - 0x50;
+		if (((c >= 0x100 && c <= 0x137) || (c >= 0x14a && c <= 0x177)) && (c & 1))
+			return c - 1;
+		if (((c >= 0x139 && c <= 0x148) || (c >= 0x179 && c <= 0x17e)) && !(c & 1))
+			return c - 1;
+		return c;
+	}
+	if (c >= 'A' && c <= 'Z')
+		return c + 32;
+	if (c < 0x80)
+		return c;
+	if ((c >= 0xc0 && c <= 0xde && c != 0xd7) || (c >= 0x391 && c <= 0x3a9 && c != 0x3a2) ||
+	    (c >= 0x410 && c <= 0x42f))
+		return c + 0x20;
+	if (c == 0x178)
+		return 0xff;
+	if (c == 0x130)
+		return 'i';
+	if (c >= 0x400 && c <= 0x40f)
+		return c + 0x50;
+	if (((c >= 0x100 && c <= 0x137) || (c >= 0x14a && c <= 0x177)) && !(c & 1))
+		return c + 1;
+	if (((c >= 0x139 && c <= 0x148) || (c >= 0x179 && c <= 0x17e)) && (c & 1))
+		return c + 1;
+	return c;
+}
+
+/* Decodes the UTF-8 character of n bytes at s (n from char_bytes). */
+static unsigned long utf8_decode(const unsigned char *s, size_t n)
+{
+	if (n == 1)
+		return s[0];
+	unsigned long c = s[0] & (0x7f >> n);
+	for (size_t k = 1; k < n; k++)
+		c = (c << 6) | (s[k] & 0x3f);
+	return c;
+}
+
+static void utf8_encode(struct strbuf *out, unsigned long c)
+{
+	if (c < 0x80) {
+		strbuf_addc(out, (char)c);
+	} else if (c < 0x800) {
+		strbuf_addc(out, (char)(0xc0 | (c >> 6)));
+		strbuf_addc(out, (char)(0x80 | (c & 0x3f)));
+	} else {
+		strbuf_addc(out, (char)(0xe0 | (c >> 12)));
+		strbuf_addc(out, (char)(0x80 | ((c >> 6) & 0x3f)));
+		strbuf_addc(out, (char)(0x80 | (c & 0x3f)));
+	}
+}
+
 static char *convert_case_op(const char *value, enum param_op op, const char *pattern, unsigned pf)
 {
-	char *s = xstrdup(value);
 	bool upper = op == PARAM_UPPER_FIRST || op == PARAM_UPPER_ALL;
 	bool all = op == PARAM_UPPER_ALL || op == PARAM_LOWER_ALL;
-	for (size_t i = 0; s[i]; i++) {
-		if (!is_char_start(s, i))
-			continue;
-		bool applies = true;
-		if (pattern && *pattern) {
-			char one[2] = {s[i], '\0'};
+	struct strbuf out;
+	strbuf_init(&out);
+	bool done = false;
+	for (size_t i = 0; value[i];) {
+		size_t n = 1;
+		while (value[i + n] && !is_char_start(value, i + n))
+			n++;
+		const unsigned char *u = (const unsigned char *)value + i;
+		/* only well-formed two- and three-byte characters are mapped,
+		 * and ASCII alone under LC_ALL=C (PATTERN_BYTES), as in bash */
+		bool valid = n == 1 ? u[0] < 0x80
+		             : !(pf & PATTERN_BYTES) && ((n == 2 && u[0] >= 0xc2 && u[0] < 0xe0) ||
+		                                         (n == 3 && u[0] >= 0xe0 && u[0] < 0xf0));
+		bool applies = !done && valid;
+		if (applies && pattern && *pattern) {
+			char *one = xstrndup(value + i, n);
 			applies = pattern_match(pattern, one, pf);
+			free(one);
 		}
 		if (applies)
-			s[i] = (char)(upper ? toupper((unsigned char)s[i]) : tolower((unsigned char)s[i]));
+			utf8_encode(&out, case_map(utf8_decode(u, n), upper));
+		else
+			strbuf_addmem(&out, value + i, n);
 		if (!all)
-			break;
+			done = true;
+		i += n;
 	}
-	return s;
+	return strbuf_detach(&out);
 }
 
 static int substring_bounds(struct expander *ex, const struct word_param *p, intmax_t len,
@@ -659,7 +762,65 @@ static int substring_bounds(struct expander *ex, const struct word_param *p, int
 	return 0;
 }
 
-static int apply_substring(struct expander *ex, const struct word_param *p, struct pval *pv)
+/* ${a[@]:off:len} and ${@:off:len}: off is an index (of an indexed array,
+ * which may be sparse: elements from that index on; $0 is index 0 of $@),
+ * a negative one counted from one past the last index; len counts
+ * elements and must not be negative. */
+static int slice_list(struct expander *ex, const struct word_param *p, const char *name, struct pval *pv)
+{
+	struct shell *sh = ex->sh;
+	bool positional = !p->index && (strcmp(name, "@") == 0 || strcmp(name, "*") == 0);
+	struct var *v = p->index && vars_valid_name(name) ? vars_lookup(sh, name) : NULL;
+	bool indexed = v && (v->flags & VAR_ARRAY) && !(v->flags & VAR_ASSOC);
+	struct strvec all;
+	strvec_init(&all);
+	intmax_t *idx = xcalloc(pv->list.len + 1, sizeof *idx);
+	if (positional)
+		strvec_push(&all, sh->arg0 ? sh->arg0 : "sbsh");
+	for (size_t i = 0; i < pv->list.len; i++)
+		strvec_push(&all, pv->list.items[i]);
+	for (size_t i = 0; i < all.len; i++)
+		idx[i] = (intmax_t)i;
+	if (indexed) {
+		size_t n = 0;
+		for (size_t i = 0; i < v->array_len && n < all.len; i++) {
+			if (v->array[i])
+				idx[n++] = (intmax_t)i;
+		}
+	}
+	intmax_t limit = all.len ? idx[all.len - 1] + 1 : 0;
+	intmax_t off = 0, count = -1;
+	int r = 0;
+	char *text = expand_to_string(ex, p->arg, EXPAND_NOTILDE, NULL);
+	if (!text || arith_eval(sh, text, &off) < 0)
+		r = -1;
+	free(text);
+	if (r == 0 && p->arg2) {
+		text = expand_to_string(ex, p->arg2, EXPAND_NOTILDE, NULL);
+		if (!text || arith_eval(sh, text, &count) < 0) {
+			r = -1;
+		} else if (count < 0) {
+			shell_error(sh, "%s: substring expression < 0", text);
+			r = -1;
+		}
+		free(text);
+	}
+	if (off < 0)
+		off += limit;
+	strvec_free(&pv->list);
+	for (size_t i = 0; r == 0 && off >= 0 && i < all.len && count != 0; i++) {
+		if (idx[i] < off)
+			continue;
+		strvec_push(&pv->list, all.items[i]);
+		if (count > 0)
+			count--;
+	}
+	strvec_free(&all);
+	free(idx);
+	return r;
+}
+
+static int apply_substring(struct expander *ex, const struct word_param *p, const char *name, struct pval *pv)
 {
 	if (pv->kind == PV_SCALAR) {
 		intmax_t len = (intmax_t)utf8_length(pv->str);
@@ -678,27 +839,8 @@ static int apply_substring(struct expander *ex, const struct word_param *p, stru
 		pv->str = r;
 		return 0;
 	}
-	if (pv->kind == PV_LIST) {
-		struct strvec all;
-		strvec_init(&all);
-		/* ${@:0} includes $0 */
-		if (!p->index && (strcmp(p->name, "@") == 0 || strcmp(p->name, "*") == 0))
-			strvec_push(&all, ex->sh->arg0 ? ex->sh->arg0 : "sbsh");
-		for (size_t i = 0; i < pv->list.len; i++)
-			strvec_push(&all, pv->list.items[i]);
-		intmax_t start, end;
-		if (substring_bounds(ex, p, (intmax_t)all.len, &start, &end) < 0) {
-			strvec_free(&all);
-			return -1;
-		}
-		if (!p->index && (strcmp(p->name, "@") == 0 || strcmp(p->name, "*") == 0) && all.len == pv->list.len + 1) {
-			/* without $0 when the offset is 0 is not bash: keep it */
-		}
-		strvec_free(&pv->list);
-		for (intmax_t i = start; i >= 0 && i < end; i++)
-			strvec_push(&pv->list, all.items[i]);
-		strvec_free(&all);
-	}
+	if (pv->kind == PV_LIST)
+		return slice_list(ex, p, name, pv);
 	return 0;
 }
 
@@ -727,16 +869,23 @@ struct pattern_op_ctx {
 	const char *replacement;
 	char transform;
 	unsigned pflags; /* PATTERN_EXTGLOB when the option is on */
+	struct shell *sh; /* for ${x@P} */
 };
 
 /* ${x@Q} quotes for reuse as shell input ($'...' when there are control
- * characters), ${x@E} decodes backslash escapes as $'...' does, U u L
- * change case as ^^ ^ ,, do. */
-static char *transform_one(const char *value, char how)
+ * characters), as do K and k for a value that is not an array's; ${x@E}
+ * decodes backslash escapes as $'...' does, U u L change case as ^^ ^ ,,
+ * do, P expands the value as a prompt. */
+static char *transform_one(struct shell *sh, const char *value, char how)
 {
 	struct strbuf out;
 	strbuf_init(&out);
 	switch (how) {
+	case 'P':
+		strbuf_free(&out);
+		return input_expand_prompt(sh, value, false);
+	case 'K':
+	case 'k':
 	case 'Q': {
 		bool control = false;
 		for (const char *p = value; *p && !control; p++)
@@ -754,9 +903,165 @@ static char *transform_one(const char *value, char how)
 	default:
 		strbuf_free(&out);
 		return convert_case_op(value, how == 'U' ? PARAM_UPPER_ALL : how == 'u' ? PARAM_UPPER_FIRST : PARAM_LOWER_ALL,
-		                       NULL, 0);
+		                       NULL, vars_utf8_locale(sh) ? 0 : PATTERN_BYTES);
 	}
 	return strbuf_detach(&out);
+}
+
+/* A value as declare -p shows it: "..." with \ " $ ` escaped, or $'...'
+ * when there are control characters. */
+static void add_declare_quoted(struct strbuf *out, const char *value)
+{
+	bool control = false;
+	for (const char *p = value; *p && !control; p++)
+		control = (unsigned char)*p < 0x20 || *p == 0x7f;
+	if (control) {
+		vars_quote_ansi_c(out, value);
+		return;
+	}
+	strbuf_addc(out, '"');
+	for (const char *p = value; *p; p++) {
+		if (strchr("\\\"$`", *p))
+			strbuf_addc(out, '\\');
+		strbuf_addc(out, *p);
+	}
+	strbuf_addc(out, '"');
+}
+
+/* An array's subscripts and values for ${a[@]@K} and ${a[@]@A}: `k "v" ...`,
+ * an associative array's keys quoted when they need it; each pair ends in
+ * a space (bash keeps the last one only for associative arrays). */
+static void add_array_pairs(struct strbuf *out, const struct var *v, bool brackets)
+{
+	bool assoc = (v->flags & VAR_ASSOC) != 0;
+	size_t start = out->len;
+	for (size_t i = 0; i < v->array_len; i++) {
+		if (!assoc && !v->array[i])
+			continue;
+		if (brackets)
+			strbuf_addc(out, '[');
+		if (assoc) {
+			const char *key = v->keys[i];
+			bool bare = *key != '\0';
+			for (const char *p = key; *p && bare; p++)
+				bare = isalnum((unsigned char)*p) || strchr("_-./:@%+,", *p);
+			if (bare)
+				strbuf_adds(out, key);
+			else
+				add_declare_quoted(out, key);
+		} else {
+			strbuf_addf(out, "%zu", i);
+		}
+		strbuf_adds(out, brackets ? "]=" : " ");
+		add_declare_quoted(out, v->array[i]);
+		strbuf_addc(out, ' ');
+	}
+	if (!assoc && out->len > start)
+		strbuf_truncate(out, out->len - 1);
+}
+
+/* ${x@a} ${x@A} ${x@K} ${x@k}, which look at the variable rather than at
+ * its value: pv becomes their result. K and k of something other than a
+ * whole array quote each value as Q does and are left to the caller, which
+ * the result (false) tells. */
+static bool transform_var(struct expander *ex, const char *name, const char *subscript, struct pval *pv,
+                          char how)
+{
+	struct shell *sh = ex->sh;
+	struct var *v = vars_valid_name(name) ? vars_lookup(sh, name) : NULL;
+	bool whole = subscript && (strcmp(subscript, "@") == 0 || strcmp(subscript, "*") == 0);
+	bool array = v && (v->flags & VAR_ARRAY) && !(v->flags & VAR_NOVALUE);
+	if (how == 'a') {
+		char letters[16];
+		letters[0] = '\0';
+		if (v)
+			vars_attr_letters(v, letters);
+		if (pv->kind == PV_LIST) {
+			for (size_t i = 0; i < pv->list.len; i++) {
+				free(pv->list.items[i]);
+				pv->list.items[i] = xstrdup(letters);
+			}
+		} else if (pv->kind == PV_SCALAR || (v && !pv->is_list && letters[0])) {
+			pval_free(pv);
+			pval_scalar(pv, xstrdup(letters));
+		}
+		return true;
+	}
+	if (how == 'K' || how == 'k') {
+		if (!whole || !array)
+			return false;
+		if (how == 'K') {
+			struct strbuf out;
+			strbuf_init(&out);
+			add_array_pairs(&out, v, false);
+			pval_free(pv);
+			pv->is_list = false;
+			pval_scalar(pv, strbuf_detach(&out));
+			return true;
+		}
+		strvec_free(&pv->list);
+		strvec_init(&pv->list);
+		pv->kind = PV_LIST;
+		for (size_t i = 0; i < v->array_len; i++) {
+			if (!v->array[i])
+				continue;
+			if (v->flags & VAR_ASSOC)
+				strvec_push(&pv->list, v->keys[i]);
+			else
+				strvec_push_owned(&pv->list, xasprintf("%zu", i));
+			strvec_push(&pv->list, v->array[i]);
+		}
+		return true;
+	}
+	/* A: an assignment that would recreate the variable. bash gives its
+	 * words separately for [@] and $@, joined for [*] and $*. */
+	struct strvec words;
+	strvec_init(&words);
+	bool positional = !subscript && (strcmp(name, "@") == 0 || strcmp(name, "*") == 0);
+	if (positional) {
+		strvec_push(&words, "set");
+		strvec_push(&words, "--");
+		for (size_t i = 0; i < pv->list.len; i++)
+			strvec_push_owned(&words, transform_one(sh, pv->list.items[i], 'Q'));
+	} else if (v && (pv->kind != PV_UNSET || (!whole && (v->flags & ~VAR_NOVALUE)))) {
+		char letters[16];
+		vars_attr_letters(v, letters);
+		if (letters[0]) {
+			strvec_push(&words, "declare");
+			strvec_push_owned(&words, xasprintf("-%s", letters));
+		}
+		struct strbuf out;
+		strbuf_init(&out);
+		strbuf_adds(&out, v->name); /* a name reference's target */
+		const char *value = pv->kind == PV_SCALAR ? pv->str
+		                    : pv->kind == PV_LIST && pv->list.len ? pv->list.items[0] : NULL;
+		if (whole && array) {
+			strbuf_adds(&out, "=(");
+			add_array_pairs(&out, v, true);
+			strbuf_addc(&out, ')');
+		} else if (value) {
+			char *q = transform_one(sh, value, 'Q');
+			strbuf_addf(&out, "=%s", q);
+			free(q);
+		}
+		strvec_push_owned(&words, strbuf_detach(&out));
+	}
+	bool star = pv->star;
+	bool list = (whole || positional) && words.len > 0;
+	pval_free(pv);
+	if (list) {
+		pv->kind = PV_LIST;
+		pv->list = words;
+		pv->star = star;
+		pv->is_list = true;
+		return true;
+	}
+	pv->is_list = false;
+	if (words.len) {
+		pval_scalar(pv, join_list(sh, &words, false));
+	}
+	strvec_free(&words);
+	return true;
 }
 
 static char *pattern_op_one(char *value, void *ctx)
@@ -764,7 +1069,7 @@ static char *pattern_op_one(char *value, void *ctx)
 	struct pattern_op_ctx *c = ctx;
 	switch (c->op) {
 	case PARAM_TRANSFORM:
-		return transform_one(value, c->transform);
+		return transform_one(c->sh, value, c->transform);
 	case PARAM_REMOVE_SMALL_PREFIX:
 	case PARAM_REMOVE_LARGE_PREFIX:
 	case PARAM_REMOVE_SMALL_SUFFIX:
@@ -970,6 +1275,11 @@ static int expand_param(struct expander *ex, const struct word_param *p, bool qu
 		}
 		split_subscripted(target, &owned_name, &subscript);
 		free(target);
+		if (subscript && strcmp(subscript, "@") != 0 && strcmp(subscript, "*") != 0) {
+			char *expanded = expand_subscript_text(sh, subscript);
+			free(subscript);
+			subscript = expanded;
+		}
 		name = owned_name;
 		if (!(vars_valid_name(name) || is_digits(name) || (strlen(name) == 1 && strchr("@*#?-$!", name[0])))) {
 			shell_error(sh, "%s: invalid variable name", name);
@@ -994,7 +1304,9 @@ static int expand_param(struct expander *ex, const struct word_param *p, bool qu
 		bool use_word = p->colon ? pval_is_null(sh, &pv) || !pval_is_set(&pv) : !pval_is_set(&pv);
 		if (p->op == PARAM_ALTERNATE) {
 			if (use_word) {
-				if (quoted)
+				/* "${@+w}" and "${a[@]+w}" with nothing set are no
+				 * word at all, as "$@" is */
+				if (quoted && !(pv.is_list && !pv.star))
 					xbuf_mark(xb);
 			} else if (p->arg) {
 				result = expand_operand_inline(ex, p->arg, quoted, xb);
@@ -1052,17 +1364,23 @@ static int expand_param(struct expander *ex, const struct word_param *p, bool qu
 			break;
 		}
 		if (p->op == PARAM_SUBSTRING) {
-			if (apply_substring(ex, p, &pv) < 0) {
+			if (apply_substring(ex, p, name, &pv) < 0) {
 				result = fatal_expansion_error(sh);
 				break;
 			}
 			emit_pval(ex, &pv, quoted, xb);
 			break;
 		}
+		if (p->op == PARAM_TRANSFORM && strchr("aAKk", p->transform) &&
+		    transform_var(ex, name, subscript, &pv, p->transform)) {
+			emit_pval(ex, &pv, quoted, xb);
+			break;
+		}
 		if (p->op != PARAM_PLAIN) {
 			struct pattern_op_ctx ctx = {.op = p->op, .pattern = NULL, .replacement = "",
-			                             .transform = p->transform,
-			                             .pflags = ex->sh->opt.extglob ? PATTERN_EXTGLOB : 0};
+			                             .transform = p->transform, .sh = sh,
+			                             .pflags = (ex->sh->opt.extglob ? PATTERN_EXTGLOB : 0) |
+			                                       (vars_utf8_locale(sh) ? 0 : PATTERN_BYTES)};
 			char *pattern = NULL, *replacement = NULL;
 			if (p->arg) {
 				pattern = expand_pattern_operand(ex, p->arg, pattern_specials);
@@ -1153,7 +1471,10 @@ static void expand_literal(struct expander *ex, const struct word_part *part, bo
 	const char *text = part->u.literal.text;
 	size_t len = part->u.literal.len;
 	if (ex->pattern_operand && !quoted && part->u.literal.quote == QUOTE_DOUBLE) {
-		xbuf_addmem(xb, text, len, 0);
+		size_t i = 0;
+		if (word_start && len > 0 && text[0] == '~' && !(ex->flags & EXPAND_NOTILDE))
+			try_tilde(ex, text, len, &i, last_part, false, xb);
+		xbuf_addmem(xb, text + i, len - i, 0);
 		xbuf_mark(xb);
 		return;
 	}
@@ -1317,10 +1638,11 @@ static char *expand_to_string(struct expander *outer, const struct word *w, unsi
 /* The pattern or replacement operand of ${x#pat} / ${x/pat/rep}. */
 static char *expand_pattern_operand(struct expander *outer, const struct word *w, const char *escape)
 {
-	struct expander ex = {.sh = outer->sh, .flags = EXPAND_NOTILDE, .fields = false, .pattern_operand = true};
+	/* bash expands a leading ~ here, inside double quotes too */
+	struct expander ex = {.sh = outer->sh, .flags = 0, .fields = false, .pattern_operand = true};
 	struct xbuf xb;
 	xbuf_init(&xb);
-	if (w && expand_parts(&ex, w->parts, w->nparts, false, false, &xb) < 0) {
+	if (w && expand_parts(&ex, w->parts, w->nparts, false, true, &xb) < 0) {
 		xbuf_free(&xb);
 		return NULL;
 	}
@@ -1438,6 +1760,8 @@ static void glob_walk(struct glob_state *g, struct strbuf *prefix, size_t index)
 		pflags |= PATTERN_NOCASE;
 	if (g->sh->opt.extglob)
 		pflags |= PATTERN_EXTGLOB;
+	if (!vars_utf8_locale(g->sh))
+		pflags |= PATTERN_BYTES;
 	struct dirent *de;
 	while ((de = readdir(dir)) != NULL) {
 		const char *name = de->d_name;
@@ -2041,6 +2365,62 @@ static const struct word *prompt_word(const struct node *n)
 		}
 	}
 	return NULL;
+}
+
+/* Whether expanding w could run a command ($( ), ` `, <( )). */
+static bool word_runs_commands(const struct word *w)
+{
+	for (size_t i = 0; w && i < w->nparts; i++) {
+		const struct word_part *wp = &w->parts[i];
+		switch (wp->kind) {
+		case WORD_CMDSUB:
+		case WORD_PROCSUB:
+			return true;
+		case WORD_DQUOTE:
+			if (word_runs_commands(wp->u.dquote))
+				return true;
+			break;
+		case WORD_PARAM:
+			if (word_runs_commands(wp->u.param.index) || word_runs_commands(wp->u.param.arg) ||
+			    word_runs_commands(wp->u.param.arg2))
+				return true;
+			break;
+		case WORD_ARITH:
+			if (word_runs_commands(wp->u.arith.expr))
+				return true;
+			break;
+		case WORD_LITERAL:
+			break;
+		}
+	}
+	return false;
+}
+
+char *expand_subscript_text(struct shell *sh, const char *text)
+{
+	struct strbuf src;
+	strbuf_init(&src);
+	strbuf_addf(&src, "a[%s]=", text);
+	struct parser_options opts = {.source_name = NULL, .first_line = 1};
+	struct node *tree = NULL;
+	struct parse_error err = {0};
+	char *result = NULL;
+	if (parse_program(src.data, src.len, &opts, &tree, &err) == 0) {
+		const struct node *n = tree;
+		while (n && n->kind == NODE_LIST && n->u.list.nitems == 1)
+			n = n->u.list.items[0].node;
+		while (n && n->kind == NODE_PIPELINE && n->u.pipeline.ncmds == 1)
+			n = n->u.pipeline.cmds[0];
+		if (n && n->kind == NODE_SIMPLE && n->u.simple.nassigns == 1 && n->u.simple.nwords == 0 &&
+		    n->nredirs == 0 && n->u.simple.assigns[0].index &&
+		    !word_runs_commands(n->u.simple.assigns[0].index))
+			result = expand_word_str(sh, n->u.simple.assigns[0].index, EXPAND_NOTILDE);
+		ast_node_free(tree);
+	} else {
+		free(err.message);
+	}
+	strbuf_free(&src);
+	return result ? result : xstrdup(text);
 }
 
 char *expand_prompt(struct shell *sh, const char *text)

@@ -32,6 +32,11 @@ char *expand_prompt(struct shell *sh, const char *text);
 /* Appends the sorted pathname expansion of pattern (backslash quotes)
  * to out; returns how many (compgen -G). */
 size_t expand_glob(struct shell *sh, const char *pattern, struct strvec *out);
+/* A subscript given as text at run time (${!ref} with ref='a[$k]', unset
+ * 'a["k"]'), expanded as one written in a[...] would be: quotes removed,
+ * parameters and arithmetic expanded. Text whose expansion would run a
+ * command, or that does not parse, comes back as it is. */
+char *expand_subscript_text(struct shell *sh, const char *text);
 /* Splits s by $IFS as field splitting does (for `read`). */
 void expand_split_ifs(struct shell *sh, const char *s, struct strvec *out);
 

@@ -262,12 +262,10 @@ static void add_home_relative(struct shell *sh, struct strbuf *sb, const char *d
 	}
 }
 
-/* Prompt backslash escapes, then parameter and command expansion. */
-static char *make_prompt(struct shell *sh, const char *ps)
+char *input_expand_prompt(struct shell *sh, const char *ps, bool markers)
 {
 	struct strbuf sb;
 	strbuf_init(&sb);
-	bool markers = lineedit_prompt_markers();
 	for (const char *p = ps; *p; p++) {
 		if (*p != '\\' || !p[1]) {
 			strbuf_addc(&sb, *p);
@@ -392,7 +390,7 @@ static bool reader_line(struct reader *r, struct strbuf *buf, bool continuation)
 		return ok;
 	}
 	const char *ps = vars_get(sh, continuation ? "PS2" : "PS1");
-	char *prompt = make_prompt(sh, ps ? ps : "");
+	char *prompt = input_expand_prompt(sh, ps ? ps : "", lineedit_prompt_markers());
 	fflush(stdout);
 	char *line = lineedit_read(r->le, prompt, &r->interrupted);
 	free(prompt);

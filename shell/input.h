@@ -16,5 +16,9 @@ int input_run_file(struct shell *sh, const char *path, bool must_exist);
 int input_run_interactive(struct shell *sh);
 /* Runs a file if it exists (profile, rc files); silent when missing. */
 int input_run_optional_file(struct shell *sh, const char *path);
+/* A prompt string with its backslash escapes done, then parameter and
+ * command expansion (PS1, ${x@P}); markers: \[ \] become \001 \002 for
+ * the line editor, else they are dropped. */
+char *input_expand_prompt(struct shell *sh, const char *ps, bool markers);
 
 #endif

@@ -557,7 +557,8 @@ enum wmode {
 	WM_HEREDOC,   /* an unquoted here-document body (to the end of text) */
 	WM_PARAM,     /* the operand of ${x op ...} (up to `}` or `stop`) */
 	WM_ARITH,     /* inside $(( )) / (( )) (up to an unbalanced `)` or `stop`) */
-	WM_SUBSCRIPT, /* inside a[...] (up to an unbalanced `]`) */
+	WM_SUBSCRIPT, /* inside a[...] (up to an unbalanced `]`): quoted text, but
+	               * quotes and backslashes are removed as in a plain word */
 	WM_REGEX,     /* the right side of =~ in [[ ]] */
 };
 
@@ -565,6 +566,9 @@ struct wopts {
 	enum wmode mode;
 	bool dq;  /* WM_PARAM: the ${ } itself is inside double quotes */
 	int stop; /* WM_PARAM / WM_ARITH: another terminating character, or 0 */
+	/* WM_PARAM in double quotes: the operand of # % / ^ , where bash still
+	 * takes single quotes as quotes ("${x#'*'}" removes a star) */
+	bool sq;
 };
 
 static bool lex_parts(struct lexer *lx, struct parts *ps, const struct wopts *wo);
@@ -576,7 +580,7 @@ static struct word *lex_mode_word(struct lexer *lx, struct src_pos begin, enum w
 {
 	struct parts ps;
 	parts_init(&ps);
-	struct wopts wo = {mode, dq, stop};
+	struct wopts wo = {mode, dq, stop, false};
 	if (!lex_parts(lx, &ps, &wo)) {
 		parts_discard(lx, &ps);
 		return NULL;
@@ -692,7 +696,7 @@ static bool lex_dquote(struct lexer *lx, struct parts *ps)
 	advance(lx);
 	struct parts inner;
 	parts_init(&inner);
-	struct wopts wo = {WM_DQUOTE, true, 0};
+	struct wopts wo = {WM_DQUOTE, true, 0, false};
 	if (!lex_parts(lx, &inner, &wo)) {
 		parts_discard(lx, &inner);
 		lex_leave(lx);
@@ -902,10 +906,20 @@ static int char_after_name(const struct lexer *lx, struct cursor c)
 	return cur_peek(lx, &c);
 }
 
-static bool lex_param_word(struct lexer *lx, struct word **out, bool dq, int stop)
+/* The operand of ${x op ...}; pattern: op is one of # % / ^ , (see sq). */
+static bool lex_param_word(struct lexer *lx, struct word **out, bool dq, int stop, bool pattern)
 {
-	*out = lex_mode_word(lx, lex_pos(lx), WM_PARAM, dq, stop);
-	return *out != NULL;
+	struct src_pos begin = lex_pos(lx);
+	struct parts ps;
+	parts_init(&ps);
+	struct wopts wo = {WM_PARAM, dq, stop, dq && pattern};
+	if (!lex_parts(lx, &ps, &wo)) {
+		parts_discard(lx, &ps);
+		*out = NULL;
+		return false;
+	}
+	*out = parts_finish(lx, &ps, begin);
+	return true;
 }
 
 static void bad_substitution(struct lexer *lx, struct src_pos pos)
@@ -1004,11 +1018,16 @@ static bool lex_braced_param(struct lexer *lx, struct parts *ps, bool dq)
 				goto simple_op;
 			}
 			wp.op = PARAM_SUBSTRING;
-			if (!lex_param_word(lx, &wp.arg, dq, ':'))
+			if (c == '}') {
+				/* ${x:} has no offset, which bash refuses */
+				bad_substitution(lx, begin);
+				goto fail;
+			}
+			if (!lex_param_word(lx, &wp.arg, dq, ':', false))
 				goto fail;
 			if (la(lx, 0) == ':') {
 				advance(lx);
-				if (!lex_param_word(lx, &wp.arg2, dq, 0))
+				if (!lex_param_word(lx, &wp.arg2, dq, 0, false))
 					goto fail;
 			}
 			break;
@@ -1020,7 +1039,7 @@ simple_op:
 			wp.op = c == '-' ? PARAM_DEFAULT : c == '=' ? PARAM_ASSIGN
 			      : c == '?' ? PARAM_ERROR : PARAM_ALTERNATE;
 			advance(lx);
-			if (!lex_param_word(lx, &wp.arg, dq, 0))
+			if (!lex_param_word(lx, &wp.arg, dq, 0, false))
 				goto fail;
 			break;
 		case '%':
@@ -1029,7 +1048,7 @@ simple_op:
 				wp.op = c == '%' ? PARAM_REMOVE_LARGE_SUFFIX : PARAM_REMOVE_LARGE_PREFIX;
 			else
 				wp.op = c == '%' ? PARAM_REMOVE_SMALL_SUFFIX : PARAM_REMOVE_SMALL_PREFIX;
-			if (!lex_param_word(lx, &wp.arg, dq, 0))
+			if (!lex_param_word(lx, &wp.arg, dq, 0, true))
 				goto fail;
 			break;
 		case '/':
@@ -1047,20 +1066,34 @@ simple_op:
 				advance(lx);
 			}
 			stop = '/';
-			if (!lex_param_word(lx, &wp.arg, dq, stop))
+			if (wp.op == PARAM_REPLACE_ALL && la(lx, 0) == '/') {
+				/* ${x///} ${x////r}: as bash reads them, a slash right
+				 * after // is the pattern, not an empty one */
+				struct src_pos pb = lex_pos(lx);
+				struct parts pat;
+				parts_init(&pat);
+				parts_addc(lx, &pat, '/', dq ? QUOTE_DOUBLE : QUOTE_NONE);
+				advance(lx);
+				struct wopts wo = {WM_PARAM, dq, stop, dq};
+				if (!lex_parts(lx, &pat, &wo)) {
+					parts_discard(lx, &pat);
+					goto fail;
+				}
+				wp.arg = parts_finish(lx, &pat, pb);
+			} else if (!lex_param_word(lx, &wp.arg, dq, stop, true)) {
 				goto fail;
+			}
 			if (la(lx, 0) == '/') {
 				advance(lx);
-				if (!lex_param_word(lx, &wp.arg2, dq, 0))
+				if (!lex_param_word(lx, &wp.arg2, dq, 0, true))
 					goto fail;
 			}
 			break;
 		case '@':
-			/* bash's transformations; the others it has (@A @a @K @k
-			 * @P) need what this shell does not keep */
+			/* bash's transformations */
 			advance(lx);
 			c = la(lx, 0);
-			if (c == END_OF_INPUT || !strchr("QEUuL", c) || la(lx, 1) != '}') {
+			if (c == END_OF_INPUT || !strchr("QEUuLPaAKk", c) || la(lx, 1) != '}') {
 				bad_substitution(lx, begin);
 				goto fail;
 			}
@@ -1074,7 +1107,7 @@ simple_op:
 				wp.op = c == '^' ? PARAM_UPPER_ALL : PARAM_LOWER_ALL;
 			else
 				wp.op = c == '^' ? PARAM_UPPER_FIRST : PARAM_LOWER_FIRST;
-			if (la(lx, 0) != '}' && !lex_param_word(lx, &wp.arg, dq, 0))
+			if (la(lx, 0) != '}' && !lex_param_word(lx, &wp.arg, dq, 0, true))
 				goto fail;
 			break;
 		default:
@@ -1354,6 +1387,14 @@ static bool lex_parts(struct lexer *lx, struct parts *ps, const struct wopts *wo
 			break;
 		}
 
+		if (c == '$' && ((mode == WM_PARAM && wo->dq) || mode == WM_SUBSCRIPT) && la(lx, 1) == '\'') {
+			/* bash's extquote (on by default): $'...' is decoded in the
+			 * operand even inside double quotes; and in a subscript,
+			 * where quotes are removed from an associative key */
+			if (!lex_dollar_single(lx, ps))
+				return false;
+			continue;
+		}
 		if (c == '$') {
 			if (!lex_dollar(lx, ps, quoted))
 				return false;
@@ -1366,10 +1407,11 @@ static bool lex_parts(struct lexer *lx, struct parts *ps, const struct wopts *wo
 		}
 		if (c == '\\') {
 			int n = la(lx, 1);
-			if (quoted) {
+			if (quoted && mode != WM_SUBSCRIPT) {
 				bool esc = n == '$' || n == '`' || n == '\\' ||
 				           (n == '"' && mode != WM_HEREDOC) ||
-				           (n == '}' && mode == WM_PARAM);
+				           (n == '}' && mode == WM_PARAM) || (n == '\'' && wo->sq) ||
+				           (n == '/' && mode == WM_PARAM && wo->stop == '/');
 				if (esc) {
 					advance(lx);
 					parts_addc(lx, ps, n, QUOTE_DOUBLE);
@@ -1389,7 +1431,7 @@ static bool lex_parts(struct lexer *lx, struct parts *ps, const struct wopts *wo
 			parts_add_literal(lx, ps, &ch, 1, QUOTE_BACKSLASH, b, lex_pos(lx));
 			continue;
 		}
-		if (c == '\'' && !quoted) {
+		if (c == '\'' && (!quoted || (mode == WM_PARAM && wo->sq) || mode == WM_SUBSCRIPT)) {
 			if (!lex_single_quote(lx, ps))
 				return false;
 			continue;
@@ -1454,6 +1496,8 @@ static bool assignment_ahead(const struct lexer *lx)
 				}
 				continue;
 			}
+			if ((ch == ' ' || ch == '\t') && lx->cmd_prefix && !lx->in_cond)
+				continue;
 			if (ch == END_OF_INPUT || ch == ' ' || ch == '\t' || ch == '\n' || ch == ';' ||
 			    ch == '&' || ch == '|' || ch == '<' || ch == '>')
 				return false;
@@ -1563,7 +1607,7 @@ static bool lex_assignment(struct lexer *lx, struct token *t, struct parts *ps,
 		t->asg_elems = builder_finish(&lx->scratch, lx->arena, &elems, sizeof *t->asg_elems, &t->asg_nelems);
 		return true;
 	}
-	struct wopts wo = {WM_NORMAL, false, 0};
+	struct wopts wo = {WM_NORMAL, false, 0, false};
 	return lex_parts(lx, ps, &wo);
 }
 
@@ -1630,7 +1674,7 @@ static void lex_word_token(struct lexer *lx, struct token *t)
 	if (assignment_ahead(lx)) {
 		ok = lex_assignment(lx, t, &ps, begin);
 	} else {
-		struct wopts wo = {WM_NORMAL, false, 0};
+		struct wopts wo = {WM_NORMAL, false, 0, false};
 		ok = lex_parts(lx, &ps, &wo);
 	}
 	if (!ok) {
@@ -2052,6 +2096,7 @@ void lex_init(struct lexer *lx, const char *text, size_t len, const struct parse
               const struct lex_grammar *grammar, void *grammar_ctx)
 {
 	memset(lx, 0, sizeof *lx);
+	lx->cmd_prefix = true; /* a text starts with a command */
 	lx->grammar = grammar;
 	lx->grammar_ctx = grammar_ctx;
 	lx->source_name = opts->source_name;

@@ -233,6 +233,10 @@ struct lexer {
 	 * [[ ]] (all but !( ), as bash reads them there. */
 	const bool *extglob;
 	bool in_cond;
+	/* Whether the next word may be a command's assignment, where a
+	 * subscript may hold blanks (a[i + 1]=v): true but while the parser
+	 * reads a simple command's arguments. */
+	bool cmd_prefix;
 };
 
 /* The lexer keeps a pointer to text: it must outlive the lexer. From opts

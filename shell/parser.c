@@ -346,11 +346,13 @@ static void take_assignment(struct parser *p, struct assign *a)
 static struct node *parse_simple_rest(struct parser *p, struct node *n, struct word *first)
 {
 	struct builder assigns = {0}, words = {0}, redirs = {0};
+	bool prefix = p->lx.cmd_prefix; /* restored on return: false only while arguments are read */
 	if (!n)
 		n = parser_new_node(p, NODE_SIMPLE, parser_peek(p)->range.begin);
 	if (first)
 		*(struct word **)bld_push(p, &words, sizeof first) = first;
 	for (;;) {
+		p->lx.cmd_prefix = words.n == 0;
 		struct token *t = peek_command_word(p, words.n == 0);
 		if (p->lx.failed)
 			goto fail;
@@ -383,8 +385,10 @@ static struct node *parse_simple_rest(struct parser *p, struct node *n, struct w
 	n->u.simple.words = bld_finish(p, &words, sizeof *n->u.simple.words, &n->u.simple.nwords);
 	n->redirs = bld_finish(p, &redirs, sizeof *n->redirs, &n->nredirs);
 	parser_finish_node(p, n);
+	p->lx.cmd_prefix = prefix;
 	return n;
 fail:
+	p->lx.cmd_prefix = prefix;
 	bld_release(p, &assigns);
 	bld_release(p, &words);
 	bld_release(p, &redirs);
@@ -758,7 +762,10 @@ static struct node *parse_command(struct parser *p)
 			struct token saved = *t;
 			p->have_tok = false;
 			p->last_end = saved.range.end;
+			/* the word after a command name is no assignment */
+			p->lx.cmd_prefix = false;
 			struct token *next = parser_peek(p);
+			p->lx.cmd_prefix = true;
 			if (next->kind == TK_LPAREN && !p->lx.failed) {
 				parser_consume(p);
 				next = parser_peek(p);

@@ -12,6 +12,18 @@ static unsigned char fold(unsigned char c, unsigned flags)
 	return (flags & PATTERN_NOCASE) ? (unsigned char)tolower(c) : c;
 }
 
+/* The length of the UTF-8 character at s (1 for a stray byte), not
+ * past se: `?` matches a whole character, as bash does in a UTF-8
+ * locale. */
+static size_t char_len(const char *s, const char *se)
+{
+	size_t n = 1;
+	if ((unsigned char)*s >= 0xc0)
+		while (s + n < se && n < 4 && ((unsigned char)s[n] & 0xc0) == 0x80)
+			n++;
+	return n;
+}
+
 static bool class_matches(const char *name, size_t len, unsigned char c)
 {
 	static const struct {
@@ -220,8 +232,10 @@ static bool xmatch(const char *p, const char *pe, const char *s, const char *se,
 			return false;
 		const char *next = p + 1;
 		bool ok;
+		size_t adv = 1;
 		if (*p == '?') {
 			ok = true;
+			adv = (flags & PATTERN_BYTES) ? 1 : char_len(s, se);
 		} else if (*p == '[') {
 			bool matched = false;
 			const char *end = match_bracket(p + 1, (unsigned char)*s, flags, &matched);
@@ -240,7 +254,7 @@ static bool xmatch(const char *p, const char *pe, const char *s, const char *se,
 		if (!ok)
 			return false;
 		p = next;
-		s++;
+		s += adv;
 	}
 	return s == se;
 }
@@ -294,8 +308,10 @@ bool pattern_match(const char *pattern, const char *string, unsigned flags)
 		if (*s != '\0') {
 			bool ok = false;
 			const char *next = p + 1;
+			size_t adv = 1;
 			if (*p == '?') {
 				ok = true;
+				adv = (flags & PATTERN_BYTES) ? 1 : char_len(s, s + strlen(s));
 			} else if (*p == '[') {
 				bool matched = false;
 				const char *end = match_bracket(p + 1, (unsigned char)*s, flags, &matched);
@@ -313,7 +329,7 @@ bool pattern_match(const char *pattern, const char *string, unsigned flags)
 			}
 			if (ok) {
 				p = next;
-				s++;
+				s += adv;
 				continue;
 			}
 		}

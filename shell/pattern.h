@@ -10,6 +10,7 @@ enum pattern_flags {
 	PATTERN_NOCASE = 1 << 0,
 	PATTERN_PERIOD = 1 << 1, /* a leading . must be matched explicitly */
 	PATTERN_EXTGLOB = 1 << 2, /* @( ) *( ) +( ) ?( ) !( ) groups (shopt extglob) */
+	PATTERN_BYTES = 1 << 3,   /* ? matches a byte, not a UTF-8 character (LC_ALL=C) */
 };
 bool pattern_match(const char *pattern, const char *string, unsigned flags);
 /* True when pattern has an unquoted *, ? or [. */

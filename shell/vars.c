@@ -308,6 +308,12 @@ struct var *vars_lookup_ref(struct shell *sh, const char *name)
 	return find_visible(sh->vars, name, NULL);
 }
 
+const char *vars_ref_element(struct shell *sh, const char *name)
+{
+	const struct var *v = find_visible(sh->vars, name, NULL);
+	return is_ref(v) && strchr(v->value, '[') ? v->value : NULL;
+}
+
 struct var *vars_lookup(struct shell *sh, const char *name)
 {
 	struct var *v = find_visible(sh->vars, name, NULL);
@@ -699,11 +705,18 @@ int vars_set_nameref(struct shell *sh, const char *name, const char *target)
 {
 	if (!vars_valid_name(name))
 		return name_error(sh, name);
-	if (target && strchr(target, '[')) {
-		shell_error(sh, "%s: name references to array elements are not supported", name);
-		return -1;
-	}
-	if (target && !vars_valid_name(target)) {
+	const char *bracket = target ? strchr(target, '[') : NULL;
+	if (bracket) {
+		/* an element, a[i] or m[key]: expansions and assignments of
+		 * the reference go to it; other uses see no variable */
+		char *base = xstrndup(target, (size_t)(bracket - target));
+		bool ok = vars_valid_name(base) && target[strlen(target) - 1] == ']';
+		free(base);
+		if (!ok) {
+			shell_error(sh, "`%s': invalid variable name for name reference", target);
+			return -1;
+		}
+	} else if (target && !vars_valid_name(target)) {
 		shell_error(sh, "`%s': invalid variable name for name reference", target);
 		return -1;
 	}
@@ -967,6 +980,40 @@ static bool has_control_chars(const char *value)
 			return true;
 	}
 	return false;
+}
+
+bool vars_utf8_locale(struct shell *sh)
+{
+	static const char *const names[] = {"LC_ALL", "LC_CTYPE", "LANG"};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		const char *v = vars_get(sh, names[i]);
+		if (!v || !*v)
+			continue;
+		for (const char *p = v; *p; p++) {
+			if ((p[0] == 'u' || p[0] == 'U') && (p[1] == 't' || p[1] == 'T') &&
+			    (p[2] == 'f' || p[2] == 'F'))
+				return true;
+		}
+		return false;
+	}
+	return true; /* none set: the agent's text is UTF-8 */
+}
+
+void vars_attr_letters(const struct var *v, char *buf)
+{
+	static const struct {
+		unsigned flag;
+		char letter;
+	} order[] = {{VAR_ASSOC, 'A'}, {VAR_INTEGER, 'i'}, {VAR_NAMEREF, 'n'}, {VAR_READONLY, 'r'},
+	             {VAR_EXPORT, 'x'}, {VAR_LOWER, 'l'}, {VAR_UPPER, 'u'}};
+	size_t n = 0;
+	if ((v->flags & VAR_ARRAY) && !(v->flags & VAR_ASSOC))
+		buf[n++] = 'a';
+	for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+		if (v->flags & order[i].flag)
+			buf[n++] = order[i].letter;
+	}
+	buf[n] = '\0';
 }
 
 void vars_quote_ansi_c(struct strbuf *out, const char *value)

@@ -61,6 +61,9 @@ int vars_assoc_unset(struct shell *sh, const char *name, const char *key);
  * makes name one (target NULL: none yet; the first assignment names it),
  * vars_unset_ref (unset -n) removes it. */
 struct var *vars_lookup_ref(struct shell *sh, const char *name);
+/* When name is a reference to an array element (declare -n r='a[i]'):
+ * its target text, else NULL. */
+const char *vars_ref_element(struct shell *sh, const char *name);
 int vars_set_nameref(struct shell *sh, const char *name, const char *target);
 int vars_unset_ref(struct shell *sh, const char *name);
 /* Returns 0 (also when not set), -1 after shell_error() when readonly. */
@@ -79,6 +82,12 @@ int vars_set_temp(struct shell *sh, const char *name, const char *value);
 char **vars_environ(struct shell *sh);
 /* Calls fn for every visible variable, sorted by name. */
 void vars_foreach(struct shell *sh, void (*fn)(struct var *v, void *ctx), void *ctx);
+/* The attribute letters of v as declare -p and ${x@a} give them, in
+ * bash's order (a A i n r x l u); buf holds at least 10 bytes. */
+void vars_attr_letters(const struct var *v, char *buf);
+/* Whether text is taken as UTF-8: unless the shell's LC_ALL, else
+ * LC_CTYPE, else LANG names a locale without UTF-8 in it (C, POSIX). */
+bool vars_utf8_locale(struct shell *sh);
 /* Prints a value quoted for reuse as shell input. */
 void vars_quote(struct strbuf *out, const char *value);
 /* Prints value as $'...', with control characters as escapes. */

@@ -201,3 +201,109 @@ echo "status $?"
 --- stdout
 n=0 k= v= u=|
 status 1
+
+### values of an array literal are expanded before it changes
+declare -A m=([k]=one)
+m=([k]="${m[k]} two")
+a=(x y)
+a=([1]="${a[0]}" [0]="${a[1]}")
+echo "${m[k]}" "${a[@]}"
+--- tags bash
+--- stdout
+one two y x
+
+### an element of an array literal can append
+a=([2]=x [2]+=y)
+a+=([2]+=z)
+declare -A m=([k]=1); m+=([k]+=2)
+echo "${a[2]}" "${m[k]}"
+--- tags bash
+--- stdout
+xyz 12
+
+### a negative subscript before the first element is empty
+a=(1 2)
+echo "[${a[-5]}]" "${a[-1]}"
+echo next
+--- tags bash
+--- stdout
+[] 2
+next
+--- stderr-nonempty
+
+### a slice of a sparse array counts from subscripts
+a=([1]=a [5]=b [9]=c)
+echo "${a[@]:2}|${a[@]: -4}|${a[@]:2:1}|${a[@]:10}|"
+set -- x y z
+echo "${@: -1}|${*: -2:1}"
+--- tags bash
+--- stdout
+b c|c|b||
+z|y
+
+### a negative slice length of an array is an error
+a=(1 2 3 4 5)
+echo "${a[@]: 1: -3}"; echo not reached
+--- tags bash
+--- status
+1
+--- stderr-nonempty
+
+### the subscript of an indirect reference is expanded
+declare -A m=([k]=val); key=k; a=(x y); i=1
+r='m["k"]'; echo "${!r}"
+r='m[$key]'; echo "${!r}"
+r='a[$i]'; echo "${!r}"
+r='a[i-1]'; echo "${!r}"
+--- tags bash
+--- stdout
+val
+val
+y
+x
+
+### blanks in the subscript of an assignment
+i=(0 1 2)
+a[1 * 1]=x
+a[ i[1] + 1 ]=z
+b[0 + 1]=y c[ 2 ]=w
+echo "${a[@]}" "${b[1]}" "${c[2]}"
+printf '<%s>' a[3 + 4]=; echo
+--- tags bash
+--- stdout
+x z y w
+<a[3><+><4]=>
+
+### an element assignment before a command is refused
+a=(0 1)
+a[1]=x true; echo "$? ${a[@]}"
+f() { echo "in f ${a[1]}"; }
+a[1]=y f
+--- tags bash
+--- stdout
+0 0 1
+in f 1
+--- stderr-nonempty
+
+### a name reference to an array element
+a=(1 2 3); declare -A m=([k]=v); key=k
+declare -n r='a[1]' q='m[$key]'
+echo "$r" "$q"
+r=X; q+=w
+echo "${a[@]}" "${m[k]}"
+--- tags bash
+--- stdout
+2 v
+1 X 3 vw
+
+### "${a[@]+w}" of an empty array is no word
+f() { echo $#; }
+empty=()
+f "${empty[@]+plus}"; f "${empty[*]+plus}"
+set --; f "${@+x}"; f "${u+x}"
+--- tags bash
+--- stdout
+0
+1
+0
+1
