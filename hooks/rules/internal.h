@@ -178,7 +178,8 @@ tool_fn judge_find, judge_fd, judge_env, judge_busybox, judge_coreutils, judge_p
 
 /* ---- files and disks (files.c) ---- */
 
-tool_fn judge_sed, judge_rm_like, judge_rsync, judge_writer, judge_disk, judge_cmake, judge_make;
+tool_fn judge_sed, judge_rm_like, judge_rsync, judge_writer, judge_disk, judge_cmake, judge_make, judge_tar,
+	judge_rg;
 
 /* ---- git and gh (git.c) ---- */
 
