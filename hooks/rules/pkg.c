@@ -7,16 +7,6 @@
 #include "hooks/rules/internal.h"
 #include "lib/util.h"
 
-static bool script_name_publishes(const char *s)
-{
-	char low[128];
-	size_t i = 0;
-	for (; s[i] && i + 1 < sizeof low; i++)
-		low[i] = (char)tolower((unsigned char)s[i]);
-	low[i] = '\0';
-	return strstr(low, "publish") || strstr(low, "deploy");
-}
-
 /* npx, pnpm dlx, yarn dlx, npm exec, bunx, uvx, pipx run: the package's
  * binary with the rest of the arguments. */
 struct judgement judge_pkg_runner(struct cctx *c, const char *what, const struct sarg *a, size_t s, size_t n,
@@ -228,7 +218,7 @@ struct judgement judge_pm(struct cctx *c, const char *name, const struct sarg *a
 			return SAFE_J;
 		if (!next->known)
 			return J(VERDICT_ASK, cl_printf(c, "%s run with a script name that is not known", name), (int)w);
-		if (script_name_publishes(next->text))
+		if (name_says_publish(next->text, false))
 			return J(VERDICT_PUBLISH, cl_printf(c, "%s run %s: the script's name says it publishes", name, next->text), (int)w);
 		if (!is_npm && !strchr(next->text, '/') && !strchr(next->text, '.')) {
 			/* yarn/pnpm/bun run also run the package's binaries. */
@@ -267,7 +257,7 @@ struct judgement judge_pm(struct cctx *c, const char *name, const struct sarg *a
 	if (is_npm)
 		return SAFE_J;
 	/* pnpm/yarn/bun run unknown words as scripts, then as binaries. */
-	if (script_name_publishes(sub))
+	if (name_says_publish(sub, false))
 		return J(VERDICT_PUBLISH, cl_printf(c, "%s %s: the script's name says it publishes", name, sub), (int)s);
 	if (strchr(sub, '/') || strchr(sub, '.'))
 		return SAFE_J; /* bun file.ts: opaque project code */
