@@ -264,6 +264,95 @@ static const struct tool_spec spec_upload = {
 	},
 };
 
+/* Registries whose client publishes, takes back or retires with these
+ * words (issue 18's survey): opam, pub, nimble, elm, spago, wasm-pack,
+ * gleam, apm, rye, luarocks, zef, quarto, bal, raco, the conda uploaders. */
+#define PUBLISH_WORD(w, why) {.verdict = VERDICT_PUBLISH, .operands = w, .unless = "--dry-run", .reason = why}
+static const struct tool_spec spec_registry_words = {
+	.rules = (const struct operand_rule[]){
+		PUBLISH_WORD("publish", "publishes a package to its registry"),
+		PUBLISH_WORD("upload", "uploads a package to its registry"),
+		PUBLISH_WORD("push", "pushes a package to its registry"),
+		PUBLISH_WORD("unpublish", "takes back a published package"),
+		PUBLISH_WORD("yank", "takes back a published version"),
+		PUBLISH_WORD("retire", "retires a published version"),
+		PUBLISH_WORD("deprecate", "deprecates a published package"),
+		PUBLISH_WORD("pkg upload", "uploads a package to its registry"),
+		PUBLISH_WORD("repo upload", "uploads a package to its channel"),
+		PUBLISH_WORD("hex publish", "publishes a package to Hex"),
+		PUBLISH_WORD("hex retire", "retires a published Hex version"),
+		PUBLISH_WORD("hex revert", "takes back a published Hex version"),
+		PUBLISH_WORD("hex cut", "tags and publishes a Hex version"),
+		PUBLISH_WORD("hex owner add", "changes who can publish"),
+		PUBLISH_WORD("hex owner remove", "changes who can publish"),
+		PUBLISH_WORD("hex owner transfer", "changes who can publish"),
+		RULES_END,
+	},
+};
+
+/* anaconda (anaconda-client): upload, and remove or move what is on a channel. */
+static const struct tool_spec spec_anaconda = {
+	.short_arg = "tsu",
+	.long_arg = "--token|--site|--user|--label|--channel",
+	.rules = (const struct operand_rule[]){
+		{.verdict = VERDICT_PUBLISH, .operands = "upload", .reason = "anaconda upload publishes to anaconda.org"},
+		{.verdict = VERDICT_PUBLISH, .operands = "remove", .reason = "anaconda remove takes back a published package"},
+		{.verdict = VERDICT_PUBLISH, .operands = "move", .reason = "anaconda move changes what a channel publishes"},
+		{.verdict = VERDICT_PUBLISH, .operands = "copy", .reason = "anaconda copy publishes to another channel"},
+		{.verdict = VERDICT_PUBLISH, .operands = "label", .requires = "--copy|--remove|--lock",
+		 .reason = "anaconda label changes what a channel publishes"},
+		RULES_END,
+	},
+};
+
+/* Leiningen, and the Clojure CLI's usual deploy aliases. */
+static const struct tool_spec spec_lein = {
+	.short_arg = "o",
+	.rules = (const struct operand_rule[]){
+		{.verdict = VERDICT_PUBLISH, .operands = "deploy", .reason = "lein deploy publishes to a repository (Clojars)"},
+		{.verdict = VERDICT_PUBLISH, .operands = "release", .reason = "lein release tags and deploys"},
+		RULES_END,
+	},
+};
+
+/* swift package-registry publish; jfrog rt upload/delete; heroku container:push;
+ * cosign sign (uploads the signature); the other release and deploy front ends. */
+static const struct tool_spec spec_more_publishers = {
+	.rules = (const struct operand_rule[]){
+		PUBLISH_WORD("package-registry publish", "swift package-registry publish publishes a package"),
+		PUBLISH_WORD("rt upload", "jfrog rt upload publishes to Artifactory"),
+		PUBLISH_WORD("rt u", "jfrog rt upload publishes to Artifactory"),
+		PUBLISH_WORD("rt delete", "jfrog rt delete removes published artifacts"),
+		PUBLISH_WORD("rt del", "jfrog rt delete removes published artifacts"),
+		PUBLISH_WORD("rt docker-push", "jfrog rt docker-push publishes an image"),
+		PUBLISH_WORD("rt build-publish", "jfrog rt build-publish publishes build info"),
+		PUBLISH_WORD("rt bp", "jfrog rt build-publish publishes build info"),
+		PUBLISH_WORD("rt upload-build", "jfrog publishes a build"),
+		PUBLISH_WORD("sign", "cosign sign uploads a signature to the registry"),
+		PUBLISH_WORD("attest", "cosign attest uploads an attestation"),
+		PUBLISH_WORD("release create", "creates a release on the forge"),
+		PUBLISH_WORD("releases create", "creates a release on the forge"),
+		PUBLISH_WORD("release delete", "deletes a published release"),
+		PUBLISH_WORD("releases delete", "deletes a published release"),
+		PUBLISH_WORD("gh-deploy", "mkdocs gh-deploy publishes the site"),
+		PUBLISH_WORD("deploy", "deploys"),
+		PUBLISH_WORD("register", "registers a package on its registry"),
+		PUBLISH_WORD("unregister", "removes a package from its registry"),
+		RULES_END,
+	},
+};
+
+/* ghp-import publishes only with -p/--push. */
+static const struct tool_spec spec_ghp_import = {
+	.short_arg = "mrbc",
+	.long_arg = "--message|--remote|--branch|--cname|--prefix",
+	.rules = (const struct operand_rule[]){
+		{.verdict = VERDICT_PUBLISH, .operands = "", .requires = "-p|--push",
+		 .reason = "ghp-import --push publishes the site"},
+		RULES_END,
+	},
+};
+
 static const struct tool_spec spec_dart = {
 	.dry_run = "--dry-run|-n",
 	.rules = (const struct operand_rule[]){
@@ -336,6 +425,9 @@ static const struct tool_spec spec_deployers = {
 		{.verdict = VERDICT_PUBLISH, .operands = "hosting:channel:deploy",
 		 .reason = "deploys to a hosting channel"},
 		{.verdict = VERDICT_PUBLISH, .operands = "hosting:disable", .reason = "takes a site offline"},
+		{.verdict = VERDICT_PUBLISH, .operands = "container:push", .reason = "pushes an image to the hosting service"},
+		{.verdict = VERDICT_PUBLISH, .operands = "container:release", .reason = "releases an image to production"},
+		{.verdict = VERDICT_PUBLISH, .operands = "releases:rollback", .reason = "changes what production runs"},
 		{.verdict = VERDICT_PUBLISH, .operands = "pages deploy", .reason = "deploys to a hosting service"},
 		{.verdict = VERDICT_PUBLISH, .operands = "pages publish", .reason = "deploys to a hosting service"},
 		{.verdict = VERDICT_PUBLISH, .operands = "versions deploy", .reason = "deploys to a hosting service"},
@@ -804,6 +896,8 @@ static const struct tool tools[] = {
 	{.name = ".", .fn = judge_source},
 	{.name = "R", .interp = &interp_r},
 	{.name = "Rscript", .interp = &interp_r},
+	{.name = "anaconda", .spec = &spec_anaconda},
+	{.name = "apm", .spec = &spec_registry_words},
 	{.name = "artisan", .spec = &spec_dbtools},
 	{.name = "asdf", .wrap = &w_exec_sub},
 	{.name = "ash", .fn = judge_shell},
@@ -814,10 +908,12 @@ static const struct tool tools[] = {
 	{.name = "az", .fn = judge_gsutil},
 	{.name = "azcopy", .spec = &spec_datastores},
 	{.name = "b2", .spec = &spec_datastores},
+	{.name = "bal", .spec = &spec_registry_words},
 	{.name = "bash", .fn = judge_shell},
 	{.name = "batch", .fn = judge_at},
 	{.name = "blkdiscard", .fn = judge_disk},
 	{.name = "borg", .spec = &spec_datastores},
+	{.name = "bower", .spec = &spec_more_publishers},
 	{.name = "bsdtar", .fn = judge_tar},
 	{.name = "buildah", .fn = judge_docker},
 	{.name = "builtin", .wrap = &w_plain},
@@ -842,14 +938,17 @@ static const struct tool tools[] = {
 	{.name = "command", .wrap = &w_command},
 	{.name = "compgen", .fn = judge_compgen},
 	{.name = "conan", .spec = &spec_conan},
-	{.name = "conda", .wrap = &w_run_sub},
+	{.name = "conda", .wrap = &w_run_sub, .spec = &spec_registry_words},
 	{.name = "consul", .spec = &spec_datastores},
 	{.name = "coproc", .wrap = &w_plain},
 	{.name = "corepack", .fn = judge_pyrunner},
 	{.name = "coreutils", .fn = judge_coreutils},
+	{.name = "cosign", .spec = &spec_more_publishers},
 	{.name = "cp", .fn = judge_writer},
+	{.name = "cpan-upload", .spec = &spec_always_publish},
 	{.name = "cpulimit", .wrap = &w_cpulimit},
 	{.name = "cqlsh", .db = &db_cql},
+	{.name = "cr", .spec = &spec_registry_words},
 	{.name = "crane", .spec = &spec_registry_images},
 	{.name = "crontab", .fn = judge_at},
 	{.name = "cryptsetup", .fn = judge_disk},
@@ -882,6 +981,7 @@ static const struct tool tools[] = {
 	{.name = "dumb-init", .wrap = &w_plain},
 	{.name = "dvc", .spec = &spec_datastores},
 	{.name = "eatmydata", .wrap = &w_plain},
+	{.name = "elm", .spec = &spec_registry_words},
 	{.name = "entr", .wrap = &w_entr},
 	{.name = "env", .fn = judge_env},
 	{.name = "escape", .fn = judge_escape},
@@ -917,9 +1017,11 @@ static const struct tool tools[] = {
 	{.name = "gfind", .fn = judge_find},
 	{.name = "gh", .fn = judge_gh},
 	{.name = "gh-pages", .spec = &spec_always_publish},
+	{.name = "ghp-import", .spec = &spec_ghp_import},
 	{.name = "git", .fn = judge_git},
 	{.name = "git-annex", .spec = &spec_datastores},
 	{.name = "glab", .spec = &spec_glab},
+	{.name = "gleam", .spec = &spec_registry_words},
 	{.name = "gmake", .fn = judge_make},
 	{.name = "goreleaser", .spec = &spec_goreleaser},
 	{.name = "gradle", .fn = judge_gradle},
@@ -936,10 +1038,13 @@ static const struct tool tools[] = {
 	{.name = "http", .fn = judge_http},
 	{.name = "https", .fn = judge_http},
 	{.name = "hub", .fn = judge_git},
+	{.name = "hugo", .spec = &spec_more_publishers},
 	{.name = "hyperfine", .fn = judge_runner_misc},
 	{.name = "infisical", .wrap = &w_dashdash_sub},
 	{.name = "install", .fn = judge_writer},
 	{.name = "ionice", .wrap = &w_ionice},
+	{.name = "jf", .spec = &spec_more_publishers},
+	{.name = "jfrog", .spec = &spec_more_publishers},
 	{.name = "jreleaser", .spec = &spec_publish_sub},
 	{.name = "jruby", .interp = &interp_ruby},
 	{.name = "jsr", .spec = &spec_publish_sub},
@@ -951,6 +1056,7 @@ static const struct tool tools[] = {
 	{.name = "ko", .spec = &spec_ko},
 	{.name = "ksh", .fn = judge_shell},
 	{.name = "kubectl", .fn = judge_kubectl},
+	{.name = "lein", .spec = &spec_lein},
 	{.name = "lerna", .spec = &spec_publish_sub},
 	{.name = "litecli", .db = &db_sqlite},
 	{.name = "lldb", .fn = judge_runner_misc},
@@ -958,9 +1064,10 @@ static const struct tool tools[] = {
 	{.name = "ltrace", .wrap = &w_ltrace},
 	{.name = "lua", .interp = &interp_lua},
 	{.name = "luajit", .interp = &interp_lua},
+	{.name = "luarocks", .spec = &spec_registry_words},
 	{.name = "lvremove", .fn = judge_disk},
 	{.name = "make", .fn = judge_make},
-	{.name = "mamba", .wrap = &w_run_sub},
+	{.name = "mamba", .wrap = &w_run_sub, .spec = &spec_registry_words},
 	{.name = "mariadb", .db = &db_mysql},
 	{.name = "mariadb-admin", .fn = judge_mysqladmin},
 	{.name = "maturin", .spec = &spec_pypi},
@@ -970,6 +1077,7 @@ static const struct tool tools[] = {
 	{.name = "micromamba", .wrap = &w_run_sub},
 	{.name = "mise", .wrap = &w_mise},
 	{.name = "mix", .spec = &spec_mix},
+	{.name = "mkdocs", .spec = &spec_more_publishers},
 	{.name = "mkdosfs", .fn = judge_disk},
 	{.name = "mke2fs", .fn = judge_disk},
 	{.name = "mkexfatfs", .fn = judge_disk},
@@ -991,6 +1099,7 @@ static const struct tool tools[] = {
 	{.name = "netlify", .spec = &spec_netlify},
 	{.name = "netlify-cli", .spec = &spec_deployers},
 	{.name = "nice", .wrap = &w_nice},
+	{.name = "nimble", .spec = &spec_registry_words},
 	{.name = "nix", .fn = judge_nix},
 	{.name = "nix-shell", .fn = judge_nix},
 	{.name = "nocache", .wrap = &w_plain},
@@ -1010,6 +1119,7 @@ static const struct tool tools[] = {
 	{.name = "oc", .fn = judge_kubectl},
 	{.name = "oksh", .fn = judge_shell},
 	{.name = "op", .wrap = &w_dashdash_sub},
+	{.name = "opam", .spec = &spec_registry_words},
 	{.name = "oras", .spec = &spec_registry_images},
 	{.name = "osascript", .interp = &interp_osa},
 	{.name = "ovsx", .spec = &spec_publish_sub},
@@ -1024,6 +1134,7 @@ static const struct tool tools[] = {
 	{.name = "php", .fn = judge_php},
 	{.name = "pipenv", .wrap = &w_run_sub},
 	{.name = "pipx", .fn = judge_pyrunner},
+	{.name = "pixi", .spec = &spec_registry_words},
 	{.name = "pkexec", .wrap = &w_pkexec},
 	{.name = "pnpm", .fn = judge_pm},
 	{.name = "pnpx", .fn = judge_npx},
@@ -1038,6 +1149,7 @@ static const struct tool tools[] = {
 	{.name = "proxychains4", .wrap = &w_proxy},
 	{.name = "pscale", .spec = &spec_datastores},
 	{.name = "psql", .db = &db_psql},
+	{.name = "pub", .spec = &spec_registry_words},
 	{.name = "pulumi", .spec = &spec_pulumi},
 	{.name = "pvremove", .fn = judge_disk},
 	{.name = "pwsh", .interp = &interp_pwsh},
@@ -1054,11 +1166,15 @@ static const struct tool tools[] = {
 	{.name = "python3.14", .fn = judge_python},
 	{.name = "python3.8", .fn = judge_python},
 	{.name = "python3.9", .fn = judge_python},
+	{.name = "quarto", .spec = &spec_registry_words},
+	{.name = "raco", .spec = &spec_registry_words},
 	{.name = "rails", .spec = &spec_rake},
 	{.name = "rake", .spec = &spec_rake},
+	{.name = "rattler-build", .spec = &spec_registry_words},
 	{.name = "rbash", .fn = judge_shell},
 	{.name = "rbenv", .wrap = &w_exec_sub},
 	{.name = "rclone", .spec = &spec_rclone},
+	{.name = "rebar3", .spec = &spec_registry_words},
 	{.name = "redis-cli", .db = &db_redis},
 	{.name = "regctl", .spec = &spec_registry_images},
 	{.name = "release-it", .spec = &spec_release_tools},
@@ -1074,8 +1190,9 @@ static const struct tool tools[] = {
 	{.name = "run-one", .wrap = &w_plain},
 	{.name = "run0", .spec = &spec_escape_always},
 	{.name = "runuser", .wrap = &w_runuser},
-	{.name = "rye", .wrap = &w_run_sub},
+	{.name = "rye", .wrap = &w_run_sub, .spec = &spec_registry_words},
 	{.name = "s3cmd", .spec = &spec_datastores},
+	{.name = "sam", .spec = &spec_more_publishers},
 	{.name = "sbsh", .fn = judge_shell},
 	{.name = "sbt", .spec = &spec_sbt},
 	{.name = "screen", .fn = judge_screen},
@@ -1095,6 +1212,7 @@ static const struct tool tools[] = {
 	{.name = "sls", .spec = &spec_deployers},
 	{.name = "snapcraft", .spec = &spec_snapcraft},
 	{.name = "source", .fn = judge_source},
+	{.name = "spago", .spec = &spec_registry_words},
 	{.name = "sqlite", .db = &db_sqlite},
 	{.name = "sqlite3", .db = &db_sqlite},
 	{.name = "srm", .fn = judge_rm_like},
@@ -1107,12 +1225,14 @@ static const struct tool tools[] = {
 	{.name = "sudo", .wrap = &w_sudo},
 	{.name = "supabase", .spec = &spec_dbtools},
 	{.name = "surge", .fn = judge_surge},
+	{.name = "swift", .spec = &spec_more_publishers},
 	{.name = "systemctl", .fn = judge_systemctl},
 	{.name = "systemd-inhibit", .wrap = &w_inhibit},
 	{.name = "systemd-run", .spec = &spec_escape_always},
 	{.name = "systemd-run0", .spec = &spec_escape_always},
 	{.name = "tar", .fn = judge_tar},
 	{.name = "taskset", .wrap = &w_taskset},
+	{.name = "tea", .spec = &spec_more_publishers},
 	{.name = "tee", .fn = judge_writer},
 	{.name = "terraform", .spec = &spec_terraform},
 	{.name = "terragrunt", .spec = &spec_terraform},
@@ -1146,6 +1266,7 @@ static const struct tool tools[] = {
 	{.name = "vim", .fn = judge_editor},
 	{.name = "volta", .wrap = &w_run_sub},
 	{.name = "vsce", .spec = &spec_publish_sub},
+	{.name = "wasm-pack", .spec = &spec_registry_words},
 	{.name = "watch", .fn = judge_watch},
 	{.name = "wezterm", .fn = judge_terminal},
 	{.name = "wget", .fn = judge_http},
@@ -1160,6 +1281,7 @@ static const struct tool tools[] = {
 	{.name = "yarn", .fn = judge_pm},
 	{.name = "yarnpkg", .fn = judge_pm},
 	{.name = "yash", .fn = judge_shell},
+	{.name = "zef", .spec = &spec_registry_words},
 	{.name = "zellij", .fn = judge_terminal},
 	{.name = "zfs", .fn = judge_disk},
 	{.name = "zpool", .fn = judge_disk},
@@ -1184,7 +1306,8 @@ const char *rules_table_check(void)
 		if (i > 0 && strcmp(tools[i - 1].name, t->name) >= 0)
 			return t->name;
 		int ways = !!t->fn + !!t->spec + !!t->wrap + !!t->interp + !!t->db;
-		if (ways != 1)
+		/* a wrapper with a subcommand (conda run) may have a spec for the rest */
+		if (ways != 1 && !(ways == 2 && t->spec && t->wrap && t->wrap->sub))
 			return t->name;
 		for (const struct operand_rule *r = t->spec ? t->spec->rules : NULL; r && r->operands; r++)
 			if (r->unless && t->spec->dry_run)
