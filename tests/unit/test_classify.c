@@ -176,7 +176,9 @@ Test(classify, disguises)
 	expect("$cmd f", VERDICT_ASK);
 	expect("$(echo rm) f", VERDICT_ASK);
 	expect("alias r='rm -rf'; r x", VERDICT_DELETE);
-	expect("f() { rm \"$1\"; }", VERDICT_DELETE);
+	/* defining runs nothing; the call is judged (issue 18) */
+	expect("f() { rm \"$1\"; }", VERDICT_SAFE);
+	expect("f() { rm \"$1\"; }; f x", VERDICT_DELETE);
 	expect("f() { \"$@\"; }; f git push -f", VERDICT_FORCE_PUSH);
 	expect("eval 'rm x'", VERDICT_DELETE);
 	expect("eval \"$x\"", VERDICT_ASK);
