@@ -261,8 +261,14 @@ static struct judgement judge_code_operand(struct cctx *c, const char *lang, con
 	*handled = w >= 0;
 	if (w == 1)
 		return rules_judge_code(c, lang, text);
-	if (w < 0)
+	if (w < 0) {
+		/* the project's own file: opaque, but its name counts (rule 10) */
+		if (x->known && !x->procsub && name_says_publish(base_name(x->text), true)) {
+			*handled = true;
+			return J(VERDICT_PUBLISH, cl_printf(c, "%s %s: the script's name says it publishes", lang, x->text), at);
+		}
 		return SAFE_J;
+	}
 	struct stdin_src unknown = {STDIN_UNKNOWN, text};
 	struct judgement j = judge_code_stdin(c, lang, &unknown);
 	j.at = at;
@@ -690,6 +696,8 @@ struct judgement judge_source(struct cctx *c, const char *name, const struct sar
 	int w = code_operand_text(c, &a[s], in, &text);
 	if (w == 1)
 		return judge_builtin_text(c, cl_printf(c, "%s %s", name, a[s].text), text, s);
+	if (w < 0 && name_says_publish(base_name(a[s].text), true))
+		return J(VERDICT_PUBLISH, cl_printf(c, "%s %s: the script's name says it publishes", name, a[s].text), (int)s);
 	if (w == 0)
 		return J(VERDICT_ASK, cl_printf(c, "%s of text that is not known (a file written on this line, a pipe)", name),
 		         (int)s);
