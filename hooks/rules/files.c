@@ -1,9 +1,11 @@
 /* Files and disks: rm and its kind, rsync --delete, writes to a block
  * device, mkfs and partitioners, sed (whose e command runs text). */
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "hooks/rules/internal.h"
+#include "lib/util.h"
 
 /* sed: s///e and the e command execute text. */
 static struct judgement judge_sed_script(struct cctx *c, const struct sarg *s, int at)
@@ -262,11 +264,8 @@ static struct judgement tar_command(struct cctx *c, const char *opt, const struc
 	return judge_shell_text(c, cl_printf(c, "tar %s", opt), v, NULL, 0, at);
 }
 
-struct judgement judge_tar(struct cctx *c, const char *name, const struct sarg *a, size_t n,
-                           const struct stdin_src *in)
+static struct judgement judge_tar_args(struct cctx *c, const struct sarg *a, size_t n)
 {
-	(void)name;
-	(void)in;
 	const char *runs_long = "--to-command|--use-compress-program|--info-script|--new-volume-script";
 	const char *short_val = "bCfFgHIKLNTVX"; /* letters that take an argument */
 	struct judgement j = SAFE_J;
@@ -333,6 +332,35 @@ struct judgement judge_tar(struct cctx *c, const char *name, const struct sarg *
 	return j;
 }
 
+struct judgement judge_tar(struct cctx *c, const char *name, const struct sarg *a, size_t n,
+                           const struct stdin_src *in)
+{
+	(void)in;
+	struct judgement j = judge_tar_args(c, a, n);
+	/* GNU tar reads more options from TAR_OPTIONS, before its own. */
+	bool known;
+	const char *env = cl_env_get(c, "TAR_OPTIONS", &known);
+	if (!env || cl_env_inherited(c, "TAR_OPTIONS"))
+		return j;
+	if (!known)
+		return judgement_max(j, J(VERDICT_ASK, cl_printf(c, "%s takes options from TAR_OPTIONS, not known before it runs",
+		                                                 name), 0));
+	struct sarg *v = xcalloc(strlen(env) / 2 + 2, sizeof *v);
+	size_t m = 0;
+	v[m++] = a[0];
+	char *copy = cl_strdup(c, env);
+	char *save = NULL;
+	for (char *w = strtok_r(copy, " \t\n", &save); w; w = strtok_r(NULL, " \t\n", &save))
+		v[m++] = (struct sarg){.text = w, .known = true};
+	struct judgement e = judge_tar_args(c, v, m);
+	free(v);
+	if (e.v != VERDICT_SAFE) {
+		e.reason = cl_printf(c, "TAR_OPTIONS: %s", e.reason ? e.reason : "");
+		e.at = 0;
+	}
+	return judgement_max(j, e);
+}
+
 /* rg --pre CMD runs CMD with each file searched as its operand. */
 struct judgement judge_rg(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                           const struct stdin_src *in)
@@ -358,6 +386,10 @@ struct judgement judge_rg(struct cctx *c, const char *name, const struct sarg *a
 			at = (int)i;
 		}
 	}
+	/* a config file rg reads may hold --pre too */
+	bool known;
+	if (cl_env_get(c, "RIPGREP_CONFIG_PATH", &known) && !cl_env_inherited(c, "RIPGREP_CONFIG_PATH"))
+		return J(VERDICT_ASK, cl_printf(c, "%s reads options (maybe --pre) from RIPGREP_CONFIG_PATH", name), 0);
 	if (pre && !pre->known)
 		return J(VERDICT_ASK, cl_printf(c, "%s --pre runs a program that is not known before it runs", name), at);
 	if (!pre || !pre->text[0])
