@@ -1046,6 +1046,7 @@ struct wres {
 	size_t prefix; /* length known when the field became unknown */
 	bool splits;   /* an unquoted unknown part is in the field */
 	bool pattern;  /* an unquoted glob character is in the field */
+	size_t bracket; /* 1 + where an unquoted '[' is in cur, else 0: a glob only if a ']' follows */
 	struct judgement j; /* of the programs inside the word */
 };
 
@@ -1062,13 +1063,16 @@ static void wres_close(struct wres *r)
 	a.word = r->word;
 	a.procsub = NULL;
 	a.splits = r->splits;
-	a.pattern = r->pattern;
+	/* A '[' with no ']' after it matches itself: `[ -f x ]`'s name is "[". */
+	a.pattern = r->pattern || (r->bracket && (!r->known || memchr(r->cur.data + r->bracket, ']',
+	                                                              r->cur.len - r->bracket)));
 	sargv_push(r->out, a);
 	strbuf_truncate(&r->cur, 0);
 	r->known = true;
 	r->have = false;
 	r->splits = false;
 	r->pattern = false;
+	r->bracket = 0;
 }
 
 static void wres_unknown(struct wres *r, bool quoted)
@@ -1175,13 +1179,20 @@ static void wres_part(struct wres *r, const struct word_part *p, bool quoted)
 {
 	struct cctx *c = r->c;
 	switch (p->kind) {
-	case WORD_LITERAL:
+	case WORD_LITERAL: {
+		size_t at = r->cur.len;
 		strbuf_addmem(&r->cur, p->u.literal.text, p->u.literal.len);
 		r->have = true;
-		if (!quoted && p->u.literal.quote == QUOTE_NONE &&
-		    strpbrk(cl_strndup(c, p->u.literal.text, p->u.literal.len), "*?["))
-			r->pattern = true;
+		if (!quoted && p->u.literal.quote == QUOTE_NONE) {
+			const char *lit = cl_strndup(c, p->u.literal.text, p->u.literal.len);
+			if (strpbrk(lit, "*?"))
+				r->pattern = true;
+			const char *br = strchr(lit, '[');
+			if (br && !r->bracket)
+				r->bracket = at + (size_t)(br - lit) + 1;
+		}
 		break;
+	}
 	case WORD_DQUOTE:
 		r->have = true;
 		wres_parts(r, p->u.dquote, true);
@@ -1999,7 +2010,6 @@ static struct judgement walk_node(struct cctx *c, const struct node *n, const st
 		return j;
 	if (++c->root->steps > CLASSIFY_MAX_STEPS)
 		return judgement_make(VERDICT_ASK, "too complex to judge", -1);
-	struct stdin_src none = {STDIN_NONE, NULL};
 	/* A compound command's own redirections apply to all of it. */
 	struct stdin_src rin = *in;
 	if (n->kind != NODE_SIMPLE && n->nredirs)
@@ -2075,14 +2085,11 @@ static struct judgement walk_node(struct cctx *c, const struct node *n, const st
 		}
 		break;
 	case NODE_FUNCDEF: {
-		/* The body is judged now, with unknown arguments, and again at
-		 * each call on this line with the call's arguments. */
+		/* Defining a function runs nothing: its body is judged at each
+		 * call, on this line with the call's arguments (func_set), later
+		 * command by command as it runs. */
 		if (c->ls)
 			func_set(c->ls, n->u.funcdef.name, n->u.funcdef.body);
-		struct cctx sub = *c;
-		sub.pos = NULL;
-		sub.npos = 0;
-		j = judgement_max(j, walk_node(&sub, n->u.funcdef.body, &none));
 		break;
 	}
 	case NODE_COND:

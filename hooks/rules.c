@@ -44,6 +44,11 @@ struct judgement rules_judge(struct cctx *c, const char *name, const struct sarg
 			j = judge_python(c, name, a, n, in);
 		else if (starts(name, "terraform"))
 			j = judge_spec(c, name, &spec_terraform, a, n);
+		/* The project's own script, named for publishing (policy rule 10). */
+		if (j.v < VERDICT_PUBLISH && a[0].known && strchr(a[0].text, '/') &&
+		    !starts(a[0].text, "/usr/") && !starts(a[0].text, "/bin/") && !starts(a[0].text, "/sbin/") &&
+		    name_says_publish(name, true))
+			j = J(VERDICT_PUBLISH, cl_printf(c, "%s: the script's name says it publishes", a[0].text), 0);
 	} else if (t->fn) {
 		j = t->fn(c, name, a, n, in);
 	} else if (t->wrap && t->wrap->sub) {

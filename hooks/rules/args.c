@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "hooks/rules/internal.h"
 #include "lib/util.h"
@@ -175,6 +176,22 @@ int first_splitting_unknown(const struct sarg *a, size_t from, size_t n)
 		if (!a[i].known && a[i].splits && !*a[i].text)
 			return (int)i;
 	return -1;
+}
+
+/* Policy rule 10: a make target, package script or script file named for
+ * publishing is PUBLISH even though its code is opaque. "release" counts
+ * only when release is set: the public corpus keeps `npm run release` SAFE. */
+bool name_says_publish(const char *s, bool release)
+{
+	static const char *const words[] = {"publish", "deploy", "upload", "release"};
+	size_t len = strlen(s);
+	for (size_t w = 0; w < sizeof words / sizeof words[0] - !release; w++) {
+		size_t wl = strlen(words[w]);
+		for (size_t i = 0; i + wl <= len; i++)
+			if (strncasecmp(s + i, words[w], wl) == 0)
+				return true;
+	}
+	return false;
 }
 
 const char *base_name(const char *s)

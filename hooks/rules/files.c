@@ -1,9 +1,11 @@
 /* Files and disks: rm and its kind, rsync --delete, writes to a block
  * device, mkfs and partitioners, sed (whose e command runs text). */
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "hooks/rules/internal.h"
+#include "lib/util.h"
 
 /* sed: s///e and the e command execute text. */
 static struct judgement judge_sed_script(struct cctx *c, const struct sarg *s, int at)
@@ -250,4 +252,149 @@ struct judgement judge_cmake(struct cctx *c, const char *name, const struct sarg
 		    in_lists("rm|remove|remove_directory|rmdir", a[i + 1].text))
 			return J(VERDICT_DELETE, cl_printf(c, "cmake -E %s deletes files", a[i + 1].text), (int)i + 1);
 	return SAFE_J;
+}
+
+/* ---- tar and rg: options that delete or run a command ----------------------------------- */
+
+/* A tar option value that tar hands to a shell or runs as a program. */
+static struct judgement tar_command(struct cctx *c, const char *opt, const struct sarg *v, int at)
+{
+	if (!v)
+		return SAFE_J;
+	return judge_shell_text(c, cl_printf(c, "tar %s", opt), v, NULL, 0, at);
+}
+
+static struct judgement judge_tar_args(struct cctx *c, const struct sarg *a, size_t n)
+{
+	const char *runs_long = "--to-command|--use-compress-program|--info-script|--new-volume-script";
+	const char *short_val = "bCfFgHIKLNTVX"; /* letters that take an argument */
+	struct judgement j = SAFE_J;
+	size_t i = 1;
+	/* Old style (tar cIf zstd x.tar): each letter that takes an argument
+	 * takes the next word, in order. */
+	if (n > 1 && a[1].known && a[1].text[0] != '-' && a[1].text[0]) {
+		size_t next = 2;
+		for (const char *p = a[1].text; *p; p++) {
+			if (!strchr(short_val, *p))
+				continue;
+			const struct sarg *v = next < n ? &a[next] : NULL;
+			if (*p == 'I' || *p == 'F')
+				j = judgement_max(j, tar_command(c, *p == 'I' ? "-I" : "-F", v, (int)next));
+			next++;
+		}
+		i = next;
+	}
+	for (; i < n; i++) {
+		const struct sarg *x = &a[i];
+		if (!x->known) {
+			if (j.v < VERDICT_ASK)
+				j = J(VERDICT_ASK, "tar with an option that is not known before it runs", (int)i);
+			continue;
+		}
+		const char *t = x->text;
+		if (eq(t, "--"))
+			break;
+		if (t[0] != '-' || !t[1])
+			continue;
+		if (t[1] == '-') {
+			size_t len = strcspn(t, "=");
+			const struct sarg *v = NULL;
+			struct sarg tmp = {.text = t + len + 1, .known = true, .word = x->word};
+			if (t[len])
+				v = &tmp;
+			if (long_abbrev_of(t, len, "--remove-files")) {
+				j = judgement_max(j, J(VERDICT_DELETE, "tar --remove-files deletes the files it archives", (int)i));
+			} else if (long_abbrev_of(t, len, runs_long) && !long_abbrev_of(t, len, "--to-stdout")) {
+				if (!v && i + 1 < n)
+					v = &a[++i];
+				j = judgement_max(j, tar_command(c, cl_strndup(c, t, len), v, (int)i));
+			} else if (long_abbrev_of(t, len, "--checkpoint-action") && v) {
+				/* exec=CMD runs CMD at each checkpoint. */
+				if (starts(v->text, "exec=")) {
+					struct sarg cmd = {.text = v->text + 5, .known = true, .word = x->word};
+					j = judgement_max(j, tar_command(c, "--checkpoint-action=exec", &cmd, (int)i));
+				}
+			}
+			continue;
+		}
+		for (const char *p = t + 1; *p; p++) {
+			if (!strchr(short_val, *p))
+				continue;
+			struct sarg tmp = {.text = p + 1, .known = true, .word = x->word};
+			const struct sarg *v = p[1] ? &tmp : (i + 1 < n ? &a[i + 1] : NULL);
+			if (!p[1])
+				i++;
+			if (*p == 'I' || *p == 'F')
+				j = judgement_max(j, tar_command(c, *p == 'I' ? "-I" : "-F", v, (int)i));
+			break;
+		}
+	}
+	return j;
+}
+
+struct judgement judge_tar(struct cctx *c, const char *name, const struct sarg *a, size_t n,
+                           const struct stdin_src *in)
+{
+	(void)in;
+	struct judgement j = judge_tar_args(c, a, n);
+	/* GNU tar reads more options from TAR_OPTIONS, before its own. */
+	bool known;
+	const char *env = cl_env_get(c, "TAR_OPTIONS", &known);
+	if (!env || cl_env_inherited(c, "TAR_OPTIONS"))
+		return j;
+	if (!known)
+		return judgement_max(j, J(VERDICT_ASK, cl_printf(c, "%s takes options from TAR_OPTIONS, not known before it runs",
+		                                                 name), 0));
+	struct sarg *v = xcalloc(strlen(env) / 2 + 2, sizeof *v);
+	size_t m = 0;
+	v[m++] = a[0];
+	char *copy = cl_strdup(c, env);
+	char *save = NULL;
+	for (char *w = strtok_r(copy, " \t\n", &save); w; w = strtok_r(NULL, " \t\n", &save))
+		v[m++] = (struct sarg){.text = w, .known = true};
+	struct judgement e = judge_tar_args(c, v, m);
+	free(v);
+	if (e.v != VERDICT_SAFE) {
+		e.reason = cl_printf(c, "TAR_OPTIONS: %s", e.reason ? e.reason : "");
+		e.at = 0;
+	}
+	return judgement_max(j, e);
+}
+
+/* rg --pre CMD runs CMD with each file searched as its operand. */
+struct judgement judge_rg(struct cctx *c, const char *name, const struct sarg *a, size_t n,
+                          const struct stdin_src *in)
+{
+	const struct sarg *pre = NULL;
+	int at = -1;
+	for (size_t i = 1; i < n; i++) {
+		if (!a[i].known)
+			continue;
+		const char *t = a[i].text;
+		if (eq(t, "--"))
+			break;
+		if (eq(t, "--no-pre")) {
+			pre = NULL;
+		} else if (eq(t, "--pre") && i + 1 < n) {
+			pre = &a[++i];
+			at = (int)i;
+		} else if (starts(t, "--pre=")) {
+			struct sarg *v = cl_alloc(c, sizeof *v);
+			*v = a[i];
+			v->text = t + 6;
+			pre = v;
+			at = (int)i;
+		}
+	}
+	/* a config file rg reads may hold --pre too */
+	bool known;
+	if (cl_env_get(c, "RIPGREP_CONFIG_PATH", &known) && !cl_env_inherited(c, "RIPGREP_CONFIG_PATH"))
+		return J(VERDICT_ASK, cl_printf(c, "%s reads options (maybe --pre) from RIPGREP_CONFIG_PATH", name), 0);
+	if (pre && !pre->known)
+		return J(VERDICT_ASK, cl_printf(c, "%s --pre runs a program that is not known before it runs", name), at);
+	if (!pre || !pre->text[0])
+		return SAFE_J;
+	struct sarg v[2] = {*pre, {.text = "file", .known = true, .word = pre->word}};
+	struct judgement j = judge_rest(c, cl_printf(c, "%s --pre runs it on every file:", name), v, 2, in, at);
+	return j;
 }

@@ -1,9 +1,11 @@
 /* git and its forge: global options, -c settings, aliases, the
  * subcommands that discard work or rewrite remote history, and gh. */
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "hooks/rules/internal.h"
 #include "lib/gitconfig.h"
@@ -29,6 +31,7 @@ struct git_state {
 	const struct sarg *aliases[16]; /* -c alias.X=... values, as sargs */
 	size_t naliases;
 	bool forces_push; /* from -c */
+	const char *gc_expires; /* a -c gc.*Expire that makes gc drop objects or reflogs now */
 	const char *dir, *gitdir;
 	/* a variable git finds its config by, set to something not known
 	 * before it runs: aliases and push config are unknown too */
@@ -71,6 +74,10 @@ static struct judgement judge_git_config(struct cctx *c, struct git_state *gs, c
 		if (eq(last, ".push") && (!val_known || val[0] == '+' || val[0] == ':'))
 			gs->forces_push = true;
 	}
+	/* gc prunes and expires reflogs by these; "now" or "all" loses work */
+	if (in_lists("gc.pruneexpire|gc.reflogexpire|gc.reflogexpireunreachable|gc.worktreepruneexpire", key) &&
+	    (!val_known || eq(val, "now") || eq(val, "all") || eq(val, "0")))
+		gs->gc_expires = key;
 	if (starts(key, "push.")) {
 		const char *var = key + 5;
 		bool harmless = in_lists("autosetupremote|followtags|gpgsign|recursesubmodules|pushoption|"
@@ -123,6 +130,91 @@ static bool git_path_like(const char *t)
 		if (!isalpha((unsigned char)*p))
 			return false;
 	return true;
+}
+
+/* The folder git runs in: -C, else the shell's. */
+static const char *git_dir_of(struct cctx *c, const struct git_state *gs, const char *rel)
+{
+	if (rel[0] == '/' || !gs->dir)
+		return rel;
+	return cl_printf(c, "%s/%s", gs->dir, rel);
+}
+
+static bool git_in_worktree(struct cctx *c, const struct git_state *gs, const char *t)
+{
+	struct stat st;
+	return lstat(git_dir_of(c, gs, t), &st) == 0;
+}
+
+/* Whether name is a local branch or remote-tracking name git would pick
+ * over a file: a ref file, or a line of packed-refs, in the common dir. */
+static bool git_is_branch(struct cctx *c, const struct git_state *gs, const char *name)
+{
+	if (eq(name, "HEAD") || eq(name, "@") || eq(name, "-"))
+		return true;
+	const char *gd = gs->gitdir;
+	if (!gd) {
+		/* Walk up to the .git of the work tree. */
+		char *d = realpath(gs->dir ? gs->dir : ".", NULL);
+		if (!d)
+			return false;
+		struct stat st;
+		for (;;) {
+			const char *cand = cl_printf(c, "%s/.git", d);
+			if (stat(cand, &st) == 0) {
+				gd = cand;
+				break;
+			}
+			char *sl = strrchr(d, '/');
+			if (!sl || sl == d)
+				break;
+			*sl = '\0';
+		}
+		free(d);
+		if (!gd)
+			return false;
+		if (S_ISREG(st.st_mode)) {
+			/* a linked work tree: "gitdir: X", refs in X's commondir */
+			FILE *fp = fopen(gd, "r");
+			char line[4096];
+			bool ok = fp && fgets(line, sizeof line, fp) && starts(line, "gitdir: ");
+			if (fp)
+				fclose(fp);
+			if (!ok)
+				return false;
+			line[strcspn(line, "\n")] = '\0';
+			gd = cl_strdup(c, line + 8);
+			fp = fopen(cl_printf(c, "%s/commondir", gd), "r");
+			if (fp) {
+				if (fgets(line, sizeof line, fp)) {
+					line[strcspn(line, "\n")] = '\0';
+					gd = line[0] == '/' ? cl_strdup(c, line) : cl_printf(c, "%s/%s", gd, line);
+				}
+				fclose(fp);
+			}
+		}
+	}
+	static const char *const spaces[] = {"refs/heads/", "refs/tags/", "refs/remotes/", ""};
+	struct stat st;
+	for (size_t k = 0; k < sizeof spaces / sizeof spaces[0]; k++)
+		if (stat(cl_printf(c, "%s/%s%s", gd, spaces[k], name), &st) == 0 && S_ISREG(st.st_mode))
+			return true;
+	FILE *fp = fopen(cl_printf(c, "%s/packed-refs", gd), "r");
+	if (!fp)
+		return false;
+	char line[4096];
+	bool found = false;
+	while (!found && fgets(line, sizeof line, fp)) {
+		line[strcspn(line, "\n")] = '\0';
+		const char *ref = strchr(line, ' ');
+		if (!ref)
+			continue;
+		ref++;
+		for (size_t k = 0; k < 3 && !found; k++)
+			found = starts(ref, spaces[k]) && eq(ref + strlen(spaces[k]), name);
+	}
+	fclose(fp);
+	return found;
 }
 
 static struct judgement git_push(struct cctx *c, struct git_state *gs, const struct sarg *a, size_t s, size_t n)
@@ -238,9 +330,26 @@ static struct judgement judge_git_sub(struct cctx *c, struct git_state *gs, cons
 		size_t dd = dashdash(a, f, n);
 		if (dd + 1 < n)
 			return DEL("git checkout -- PATH discards changes to files", dd);
-		for (size_t i = f; i < n; i++) {
-			if (a[i].known && a[i].text[0] != '-' && git_path_like(a[i].text))
-				return DEL("git checkout PATH discards changes to files", i);
+		k = gfind(a, f, n, "--pathspec-from-file");
+		if (k >= 0)
+			return DEL("git checkout --pathspec-from-file discards changes to files", k);
+		/* Like git: a first operand that is not a branch but names a file
+		 * is a path, and every operand after the tree-ish is a path. */
+		int ops[2];
+		size_t nops = 0;
+		for (size_t i = f; i < dd && nops < 2; i++) {
+			if (!a[i].known || a[i].text[0] == '-')
+				continue;
+			if (i > f && a[i - 1].known && in_lists("--conflict|--inter-hunk-context", a[i - 1].text))
+				continue;
+			ops[nops++] = (int)i;
+		}
+		if (nops >= 2)
+			return DEL("git checkout TREE PATH discards changes to files", ops[1]);
+		if (nops == 1) {
+			const char *t = a[ops[0]].text;
+			if (git_path_like(t) || (!git_is_branch(c, gs, t) && git_in_worktree(c, gs, t)))
+				return DEL("git checkout PATH discards changes to files", ops[0]);
 		}
 		return SAFE_J;
 	}
@@ -286,8 +395,36 @@ static struct judgement judge_git_sub(struct cctx *c, struct git_state *gs, cons
 		return k >= 0 ? DEL("git tag -d deletes a tag", k) : SAFE_J;
 	}
 	if (eq(sub, "update-ref")) {
-		int k = gfind(a, f, n, "-d|--stdin");
-		return k >= 0 ? DEL("git update-ref -d deletes a ref", k) : SAFE_J;
+		int k = gfind(a, f, n, "-d|--delete|--stdin");
+		if (k >= 0)
+			return DEL("git update-ref -d deletes a ref", k);
+		/* A new value of all zeros deletes the ref too. */
+		int ops[2];
+		size_t nops = operand_indexes(a + f - 1, n - f + 1, "-m", ops, 2);
+		if (nops == 2 && a[f - 1 + (size_t)ops[1]].known) {
+			const char *v = a[f - 1 + (size_t)ops[1]].text;
+			if (strlen(v) >= 4 && strspn(v, "0") == strlen(v))
+				return DEL("git update-ref REF 000... deletes the ref", f - 1 + (size_t)ops[1]);
+		}
+		return SAFE_J;
+	}
+	if (eq(sub, "read-tree")) {
+		int u = gfind(a, f, n, "-u");
+		int r = gfind(a, f, n, "--reset");
+		return u >= 0 && r >= 0 ? DEL("git read-tree -u --reset overwrites uncommitted changes", r) : SAFE_J;
+	}
+	if (eq(sub, "checkout-index")) {
+		int k = gfind(a, f, n, "-f|--force");
+		return k >= 0 ? DEL("git checkout-index -f overwrites uncommitted changes", k) : SAFE_J;
+	}
+	if (eq(sub, "send-pack")) {
+		int k = gfind(a, f, n, "-f|--force|--mirror");
+		if (k >= 0)
+			return J(VERDICT_FORCE_PUSH, "git send-pack --force rewrites remote history", k);
+		for (size_t i = f; i < n; i++)
+			if (a[i].known && (a[i].text[0] == '+' || (a[i].text[0] == ':' && a[i].text[1])))
+				return J(VERDICT_FORCE_PUSH, "git send-pack with a forcing or deleting refspec", (int)i);
+		return SAFE_J;
 	}
 	if (eq(sub, "symbolic-ref")) {
 		int k = gfind(a, f, n, "-d|--delete");
@@ -302,6 +439,8 @@ static struct judgement judge_git_sub(struct cctx *c, struct git_state *gs, cons
 			if (a[i].known && strchr(a[i].text, '=') &&
 			    long_abbrev_of(a[i].text, strcspn(a[i].text, "="), "--prune") && !strstr(a[i].text, "=2.weeks.ago"))
 				return DEL("git gc --prune drops unreachable commits", i);
+		if (gs->gc_expires)
+			return DEL(cl_printf(c, "git gc with -c %s drops unreachable commits now", gs->gc_expires), s);
 		return SAFE_J;
 	}
 	if (eq(sub, "rm")) {

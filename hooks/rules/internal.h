@@ -129,6 +129,7 @@ bool has_flag(const struct sarg *a, size_t from, size_t n, const char *flags);
 bool dry_run(const struct sarg *a, size_t from, size_t n, const char *flags);
 int first_unknown(const struct sarg *a, size_t from, size_t n);
 int first_splitting_unknown(const struct sarg *a, size_t from, size_t n);
+bool name_says_publish(const char *s, bool release);
 const char *base_name(const char *s);
 const char *join_args(struct cctx *c, const struct sarg *a, size_t n);
 bool all_known(const struct sarg *a, size_t n);
@@ -178,7 +179,8 @@ tool_fn judge_find, judge_fd, judge_env, judge_busybox, judge_coreutils, judge_p
 
 /* ---- files and disks (files.c) ---- */
 
-tool_fn judge_sed, judge_rm_like, judge_rsync, judge_writer, judge_disk, judge_cmake, judge_make;
+tool_fn judge_sed, judge_rm_like, judge_rsync, judge_writer, judge_disk, judge_cmake, judge_make, judge_tar,
+	judge_rg;
 
 /* ---- git and gh (git.c) ---- */
 

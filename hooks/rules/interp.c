@@ -261,8 +261,14 @@ static struct judgement judge_code_operand(struct cctx *c, const char *lang, con
 	*handled = w >= 0;
 	if (w == 1)
 		return rules_judge_code(c, lang, text);
-	if (w < 0)
+	if (w < 0) {
+		/* the project's own file: opaque, but its name counts (rule 10) */
+		if (x->known && !x->procsub && name_says_publish(base_name(x->text), true)) {
+			*handled = true;
+			return J(VERDICT_PUBLISH, cl_printf(c, "%s %s: the script's name says it publishes", lang, x->text), at);
+		}
 		return SAFE_J;
+	}
 	struct stdin_src unknown = {STDIN_UNKNOWN, text};
 	struct judgement j = judge_code_stdin(c, lang, &unknown);
 	j.at = at;
@@ -369,8 +375,13 @@ struct judgement judge_shell(struct cctx *c, const char *name, const struct sarg
 		return judge_shell_text_in(c, cl_printf(c, "%s -c", name), &a[i], i + 1 < n ? a + i + 1 : NULL,
 		                           i + 1 < n ? n - i - 1 : 0, (int)i, in);
 	}
-	if (i < n && !read_stdin)
-		return judge_script_source(c, name, &a[i], in, (int)i);
+	if (i < n && !read_stdin) {
+		struct judgement j = judge_script_source(c, name, &a[i], in, (int)i);
+		if (a[i].known && name_says_publish(base_name(a[i].text), true))
+			j = judgement_max(j, J(VERDICT_PUBLISH, cl_printf(c, "%s %s: the script's name says it publishes", name,
+			                                                   a[i].text), (int)i));
+		return j;
+	}
 	if (i < n && !a[i].known && !read_stdin)
 		return SAFE_J;
 	return judge_script_source(c, name, NULL, in, 0);
@@ -685,6 +696,8 @@ struct judgement judge_source(struct cctx *c, const char *name, const struct sar
 	int w = code_operand_text(c, &a[s], in, &text);
 	if (w == 1)
 		return judge_builtin_text(c, cl_printf(c, "%s %s", name, a[s].text), text, s);
+	if (w < 0 && name_says_publish(base_name(a[s].text), true))
+		return J(VERDICT_PUBLISH, cl_printf(c, "%s %s: the script's name says it publishes", name, a[s].text), (int)s);
 	if (w == 0)
 		return J(VERDICT_ASK, cl_printf(c, "%s of text that is not known (a file written on this line, a pipe)", name),
 		         (int)s);
@@ -841,6 +854,21 @@ struct judgement judge_make(struct cctx *c, const char *name, const struct sarg 
 			struct sarg s = {.text = make_recipes(c, text, a, n), .known = true};
 			j = judgement_max(j, judge_shell_text(c, cl_printf(c, "%s recipe", name), &s, NULL, 0, (int)i));
 		}
+	}
+	/* Its goals' names still count (policy rule 10), but for make's own dry run. */
+	bool dry = dry_run(a, 1, n, "-n|--dry-run|--just-print|--recon");
+	for (size_t i = 1; i < n && !dry; i++) {
+		const struct sarg *x = &a[i];
+		if (!x->known || x->text[0] == '-' || strchr(x->text, '='))
+			continue;
+		if (i > 1 && a[i - 1].known &&
+		    in_lists("-f|--file|--makefile|-C|--directory|-E|--eval|-I|--include-dir|-o|--old-file|-W|--what-if|"
+		             "--new-file|--assume-new|--assume-old|-j|--jobs|-l|--load-average|-O|--output-sync",
+		             a[i - 1].text))
+			continue;
+		if (name_says_publish(x->text, true))
+			j = judgement_max(j, J(VERDICT_PUBLISH, cl_printf(c, "%s %s: the target's name says it publishes", name,
+			                                                   x->text), (int)i));
 	}
 	/* The makefile make finds by itself, when this line wrote it. */
 	static const char *const defaults[] = {"GNUmakefile", "makefile", "Makefile", NULL};

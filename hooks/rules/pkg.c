@@ -7,16 +7,6 @@
 #include "hooks/rules/internal.h"
 #include "lib/util.h"
 
-static bool script_name_publishes(const char *s)
-{
-	char low[128];
-	size_t i = 0;
-	for (; s[i] && i + 1 < sizeof low; i++)
-		low[i] = (char)tolower((unsigned char)s[i]);
-	low[i] = '\0';
-	return strstr(low, "publish") || strstr(low, "deploy");
-}
-
 /* npx, pnpm dlx, yarn dlx, npm exec, bunx, uvx, pipx run: the package's
  * binary with the rest of the arguments. */
 struct judgement judge_pkg_runner(struct cctx *c, const char *what, const struct sarg *a, size_t s, size_t n,
@@ -90,6 +80,71 @@ static const char *const pm_builtins =
 	"workspace|npm|publish|unpublish|deprecate|undeprecate|dist-tag|dist-tags|tag|owner|author|access|"
 	"set-script|sbom|approve-builds|ignored-builds|self-update|catalog";
 
+/* npm's commands and its alias table (lib/utils/cmd-list.js): npm runs a
+ * word that is an alias or a unique prefix of these, so `npm pub` is
+ * publish. yarn and pnpm forward words they do not know to npm. */
+static const char *const npm_commands =
+	"access|adduser|audit|bugs|cache|ci|completion|config|dedupe|deprecate|diff|dist-tag|docs|doctor|"
+	"edit|exec|explain|explore|find-dupes|fund|get|help|help-search|hook|init|install|install-ci-test|"
+	"install-test|link|ll|login|logout|ls|org|outdated|owner|pack|ping|pkg|prefix|profile|prune|"
+	"publish|query|rebuild|repo|restart|root|run-script|sbom|search|set|shrinkwrap|star|stars|start|"
+	"stop|team|test|token|undeprecate|uninstall|unpublish|unstar|update|version|view|whoami";
+static const char *const npm_aliases =
+	"author=owner|home=docs|issues=bugs|info=view|show=view|find=search|add=install|unlink=uninstall|"
+	"remove=uninstall|rm=uninstall|r=uninstall|un=uninstall|rb=rebuild|list=ls|ln=link|create=init|"
+	"i=install|it=install-test|cit=install-ci-test|up=update|c=config|s=search|se=search|tst=test|"
+	"t=test|ddp=dedupe|v=view|run=run-script|clean-install=ci|clean-install-test=install-ci-test|"
+	"x=exec|why=explain|la=ll|verison=version|ic=ci|innit=init|isntall=install|install-clean=ci|"
+	"isntall-clean=ci|dist-tags=dist-tag|upgrade=update|udpate=update|rum=run-script|sit=install-ci-test|"
+	"urn=run-script|ogr=org|add-user=adduser";
+
+/* The command an entry of npm_commands or npm_aliases (name, len) stands for. */
+static const char *npm_target(struct cctx *c, const char *e, size_t len)
+{
+	const char *eqs = memchr(e, '=', len);
+	return eqs ? cl_strndup(c, eqs + 1, (size_t)(e + len - eqs - 1)) : cl_strndup(c, e, len);
+}
+
+/* npm's own reading of a command word: camelCase to dashes, then an exact
+ * name or alias, else a prefix that leads to one command only; NULL when
+ * none (an ambiguous prefix, whose candidates differ). */
+static const char *npm_deref(struct cctx *c, const char *w)
+{
+	size_t wl = strlen(w);
+	char *d = cl_alloc(c, 2 * wl + 1);
+	size_t k = 0;
+	for (size_t i = 0; i < wl; i++) {
+		if (isupper((unsigned char)w[i])) {
+			d[k++] = '-';
+			d[k++] = (char)tolower((unsigned char)w[i]);
+		} else {
+			d[k++] = w[i];
+		}
+	}
+	d[k] = '\0';
+	const char *found = NULL;
+	const char *const lists[] = {npm_commands, npm_aliases};
+	for (int exact = 1; exact >= 0; exact--) {
+		for (size_t l = 0; l < 2; l++) {
+			for (const char *p = lists[l]; *p;) {
+				size_t len = strcspn(p, "|");
+				size_t nl = strcspn(p, "=|");
+				bool hit = exact ? (nl == k && strncmp(p, d, k) == 0) : (nl > k && strncmp(p, d, k) == 0);
+				if (hit) {
+					const char *t = npm_target(c, p, len);
+					if (exact)
+						return t;
+					if (found && !eq(found, t))
+						return NULL;
+					found = t;
+				}
+				p += len + (p[len] == '|');
+			}
+		}
+	}
+	return found;
+}
+
 struct judgement judge_pm(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                           const struct stdin_src *in)
 {
@@ -119,6 +174,11 @@ struct judgement judge_pm(struct cctx *c, const char *name, const struct sarg *a
 	if (no_known_subcommand(c, name, a, s, n, &none))
 		return none;
 	const char *sub = a[s].text;
+	if (!in_lists(pm_builtins, sub)) {
+		const char *full = npm_deref(c, sub);
+		if (full && (is_npm || !eq(full, "run-script")))
+			sub = full;
+	}
 	size_t f = s + 1;
 	if (has_flag(a, f, n, "--help|-h"))
 		return SAFE_J;
@@ -158,7 +218,7 @@ struct judgement judge_pm(struct cctx *c, const char *name, const struct sarg *a
 			return SAFE_J;
 		if (!next->known)
 			return J(VERDICT_ASK, cl_printf(c, "%s run with a script name that is not known", name), (int)w);
-		if (script_name_publishes(next->text))
+		if (name_says_publish(next->text, false))
 			return J(VERDICT_PUBLISH, cl_printf(c, "%s run %s: the script's name says it publishes", name, next->text), (int)w);
 		if (!is_npm && !strchr(next->text, '/') && !strchr(next->text, '.')) {
 			/* yarn/pnpm/bun run also run the package's binaries. */
@@ -197,7 +257,7 @@ struct judgement judge_pm(struct cctx *c, const char *name, const struct sarg *a
 	if (is_npm)
 		return SAFE_J;
 	/* pnpm/yarn/bun run unknown words as scripts, then as binaries. */
-	if (script_name_publishes(sub))
+	if (name_says_publish(sub, false))
 		return J(VERDICT_PUBLISH, cl_printf(c, "%s %s: the script's name says it publishes", name, sub), (int)s);
 	if (strchr(sub, '/') || strchr(sub, '.'))
 		return SAFE_J; /* bun file.ts: opaque project code */

@@ -68,8 +68,8 @@ Test(classify, user_rules)
 	cr_expect_eq(judge_with_rule("DELETE make clean", "make build clean"), VERDICT_SAFE);
 	/* an operand not known before it runs does not match (nor ask) */
 	cr_expect_eq(judge_with_rule("DELETE make clean", "make \"$x\""), VERDICT_SAFE);
-	cr_expect_eq(judge_with_rule("PUBLISH /usr/bin/make rel* x", "make release x"), VERDICT_PUBLISH);
-	cr_expect_eq(judge_with_rule("PUBLISH make rel* x", "make release y"), VERDICT_SAFE);
+	cr_expect_eq(judge_with_rule("PUBLISH /usr/bin/make bump* x", "make bumpver x"), VERDICT_PUBLISH);
+	cr_expect_eq(judge_with_rule("PUBLISH make bump* x", "make bumpver y"), VERDICT_SAFE);
 	cr_expect_eq(judge_with_rule("ASK np?", "npx eslint"), VERDICT_ASK);
 	cr_expect_eq(judge_with_rule("ASK make", "sudo make"), VERDICT_ASK);
 	cr_expect_eq(judge_with_rule("ASK rm", "rm x"), VERDICT_DELETE); /* never lowers */
@@ -176,7 +176,9 @@ Test(classify, disguises)
 	expect("$cmd f", VERDICT_ASK);
 	expect("$(echo rm) f", VERDICT_ASK);
 	expect("alias r='rm -rf'; r x", VERDICT_DELETE);
-	expect("f() { rm \"$1\"; }", VERDICT_DELETE);
+	/* defining runs nothing; the call is judged (issue 18) */
+	expect("f() { rm \"$1\"; }", VERDICT_SAFE);
+	expect("f() { rm \"$1\"; }; f x", VERDICT_DELETE);
 	expect("f() { \"$@\"; }; f git push -f", VERDICT_FORCE_PUSH);
 	expect("eval 'rm x'", VERDICT_DELETE);
 	expect("eval \"$x\"", VERDICT_ASK);
