@@ -1044,10 +1044,11 @@ static char *removed_path(const char *op)
 
 /* The agent's own scratch: rm, rmdir or unlink (the system's, not one in a
  * folder the sandbox can write) whose every operand lies inside a temp
- * folder and was made since this session started (or does not exist), as
+ * folder, outside the project, and was made since this session started
+ * (in the same tick of the kernel's coarse clock counts), or does not exist, as
  * in `tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT`. Whatever was moved
  * there from the project is in the checkpoints. */
-static bool own_temp_delete(const struct policy *p, char *const *argv, const char *path)
+static bool own_temp_delete(const struct shell *sh, const struct policy *p, char *const *argv, const char *path)
 {
 	if (!path)
 		return false;
@@ -1073,7 +1074,11 @@ static bool own_temp_delete(const struct policy *p, char *const *argv, const cha
 			continue;
 		operands++;
 		char *real = removed_path(a);
-		bool ok = real && inside_temp(real);
+		/* a project that lies in /tmp is the project, not scratch */
+		const char *proj = sh->sandbox_project;
+		size_t pn = proj ? strlen(proj) : 0;
+		bool in_project = proj && real && strncmp(real, proj, pn) == 0 && (real[pn] == '/' || real[pn] == '\0');
+		bool ok = real && !in_project && inside_temp(real);
 		struct statx sx;
 		if (ok && statx(AT_FDCWD, real, AT_SYMLINK_NOFOLLOW, STATX_BTIME | STATX_CTIME, &sx) == 0) {
 			struct statx_timestamp t = (sx.stx_mask & STATX_BTIME) ? sx.stx_btime : sx.stx_ctime;
@@ -1104,8 +1109,6 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 	classify_result_init(&r);
 	enum verdict v = classify_argv_facts(p->cl, argv, path, path ? CLASSIFY_PROGRAM : CLASSIFY_BUILTIN,
 	                                     &facts, &r);
-	if (v == VERDICT_DELETE && own_temp_delete(p, argv, path))
-		v = VERDICT_SAFE; /* policy rule 13, for what this session made */
 	/* Deny always wins, even over a yes given up front: the argv, or a
 	 * command the classifier found in it (behind a wrapper, in sh -c). */
 	const char *deny_path = NULL;
@@ -1133,6 +1136,8 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 		free(procsubs);
 		return rc;
 	}
+	if (v == VERDICT_DELETE && own_temp_delete(sh, p, argv, path))
+		v = VERDICT_SAFE; /* policy rule 13, for what this session made; a deny entry still won */
 	bool said_no = false;
 	/* What the human was shown up front and said yes to runs, unless the
 	 * run-time check finds more; a no binds the command whatever its argv. */
