@@ -52,6 +52,14 @@ void exec_hash_clear(struct shell *sh)
 	(void)sh;
 }
 
+/* ${x@P}: the prompt's escapes are input.c's, not what this fuzzes. */
+char *input_expand_prompt(struct shell *sh, const char *ps, bool markers)
+{
+	(void)sh;
+	(void)markers;
+	return xstrdup(ps);
+}
+
 /* ~user may start getent: the real one loads the terminal guard first. */
 int shell_guard_before_program(struct shell *sh)
 {
