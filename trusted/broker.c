@@ -31,6 +31,7 @@
 #include "sandbox/sandbox.h"
 #include "lib/util.h"
 #include "lib/events.h"
+#include "trusted/session_freeze.h"
 #include "trusted/warden_proto.h"
 
 extern char **environ;
@@ -877,7 +878,12 @@ static void serve_request(struct broker *b)
 				answer = BROKER_NO;
 			}
 		}
-		if (answer == BROKER_YES_ONCE || answer == BROKER_YES_SESSION || answer == BROKER_YES_AWAY)
+		/* From the yes until the command ends, the agent's processes are
+		 * paused: none can swap a file it names or plant what it reads. */
+		struct session_freeze frozen = {0};
+		bool approved = answer == BROKER_YES_ONCE || answer == BROKER_YES_SESSION || answer == BROKER_YES_AWAY;
+		bool paused = approved && session_freeze(&frozen, getpid(), b->shell) == 0;
+		if (paused)
 			changed = seal_broken(&seal);
 		strbuf_free(&shown);
 		strbuf_free(&stdio);
@@ -885,6 +891,12 @@ static void serve_request(struct broker *b)
 		free(away);
 		if (!program) {
 			send_frame(b->sock, BROKER_RESULT, 127, NULL);
+		} else if (approved && !paused) {
+			events_escape(b->opts->events, argv, "session would not pause", -1);
+			const char *why_not = "the session's processes would not pause for it";
+			if (b->tty >= 0)
+				tty_print(b, "sbsh: not run: the session's processes would not pause for it\n");
+			send_frame(b->sock, BROKER_REFUSED, 0, why_not);
 		} else if (changed) {
 			events_escape(b->opts->events, argv, "changed after the question", -1);
 			char refusal[PATH_MAX + 96];
@@ -912,6 +924,7 @@ static void serve_request(struct broker *b)
 			send_frame(b->sock, BROKER_REFUSED, 0,
 			           answer == BROKER_TIMEOUT ? "nobody answered in time" : "the human said no");
 		}
+		session_thaw(&frozen, b->shell);
 		free(program);
 		seal_free(&seal);
 		if (run_fds[3] != fds[3])

@@ -136,6 +136,25 @@ try:
         if os.path.exists(mark):
             os.unlink(mark)
 
+    # A job the agent left running plants again after the restore, while
+    # the escaped command runs: the session's processes are paused from
+    # the yes to the command's end, and go on afterwards.
+    planter = ("@@sh -c 'echo $$ > planter.pid; while :; do printf \"[alias]\\n\\tst = \\\"!touch "
+               + mark + "\\\"\\n\" >> .git/config; echo x >> beat; sleep 0.02; done' </dev/null >/dev/null 2>&1 & ")
+    for name, how in [("a git alias", ""), ("a git alias, from a job in a session of its own", "setsid ")]:
+        line = (planter.replace("@@", how, 1) + "sleep 0.2; escape sh -c 'sleep 0.5; git st'; a=$(wc -l < beat); "
+                "sleep 0.3; b=$(wc -l < beat); [ \"$b\" -gt \"$a\" ] && echo resumed; kill $(cat planter.pid)")
+        status, out = run(["-c", line], "code", env, repo)
+        check(not os.path.exists(mark), "a job planting %s during the escape: the plant does not run" % name,
+              out[-500:])
+        check("resumed" in out, "... and the paused job goes on afterwards (%s)" % name, out[-300:])
+        if os.path.exists(mark):
+            os.unlink(mark)
+    subprocess.run(["git", "-C", repo, "config", "--unset-all", "alias.st"], stderr=subprocess.DEVNULL)
+    for leftover in ("beat", "planter.pid"):
+        if os.path.exists(os.path.join(repo, leftover)):
+            os.unlink(os.path.join(repo, leftover))
+
     with open(os.path.join(project, "job.sh"), "w") as f:
         f.write("echo harmless\n")
     # Where the agent can write, the question says so: the folder it runs
