@@ -188,6 +188,15 @@ static bool write_json(const char *path, json_t *root, mode_t mode)
 	return ok;
 }
 
+/* The file a write to path must replace: a settings.json that is a
+ * symlink (a dotfiles folder) keeps being one, its target rewritten. */
+static char *write_target(const char *path)
+{
+	struct stat sb;
+	char *real = lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode) ? realpath(path, NULL) : NULL;
+	return real ? real : xstrdup(path);
+}
+
 static mode_t file_mode(const char *path, mode_t fallback)
 {
 	struct stat sb;
@@ -264,7 +273,10 @@ static int setup_claude(void)
 		json_object_set_new(root, "env", env);
 	}
 	json_object_set_new(env, SHELL_KEY, json_string(p.shim));
-	if (!write_json(p.settings, root, file_mode(p.settings, 0600)))
+	char *target = write_target(p.settings);
+	bool written = write_json(target, root, file_mode(target, 0600));
+	free(target);
+	if (!written)
 		goto out;
 	printf("set \"env\".%s in %s%s\n", SHELL_KEY, p.settings, existed ? ", every other key kept" : " (new file)");
 	printf("Claude Code started from now on runs its commands with sbsh (sbsh --doctor checks it).\n");
@@ -316,33 +328,44 @@ static int undo_claude(void)
 	const char *cur = root ? json_string_value(json_object_get(json_object_get(root, "env"), SHELL_KEY)) : NULL;
 	bool ours = cur && strcmp(cur, p.shim) == 0;
 
+	char *target = write_target(p.settings);
 	if (root && ours) {
 		revert_key(root, before);
 		if (had_backup && json_equal(root, before)) {
 			/* nothing else changed since: the original, byte for byte */
-			if (rename(p.backup, p.settings) != 0) {
-				fprintf(stderr, "sbsh: %s: cannot put back %s: %s\n", WHO, p.backup, strerror(errno));
+			if (!write_atomic(target, before_bytes, before_len, file_mode(p.backup, 0600))) {
+				free(target);
 				goto out;
 			}
-			had_backup = false;
 			printf("restored %s as it was before the setup\n", p.settings);
 		} else if (had_none && json_object_size(root) == 0) {
 			if (unlink(p.settings) != 0) {
 				fprintf(stderr, "sbsh: %s: cannot remove %s: %s\n", WHO, p.settings, strerror(errno));
+				free(target);
 				goto out;
 			}
 			printf("removed %s (there was none before the setup)\n", p.settings);
 		} else {
-			if (!write_json(p.settings, root, file_mode(p.settings, 0600)))
+			if (!write_json(target, root, file_mode(target, 0600))) {
+				free(target);
 				goto out;
+			}
 			printf("put \"env\".%s in %s back as it was; the file changed since the setup, so the rest stays\n",
 			       SHELL_KEY, p.settings);
 		}
-	} else if (had_backup || had_none) {
-		printf("%s no longer names sbsh's shim in %s: left as it is\n", p.settings, SHELL_KEY);
+	} else if (had_backup) {
+		/* the user took the key out (or the file): theirs to decide, so
+		 * the original stays where they can find it */
+		printf("%s no longer sets %s to sbsh's shim: left as it is; the file as it was before the setup "
+		       "stays in %s\n",
+		       p.settings, SHELL_KEY, p.backup);
+		had_backup = false;
+	} else if (had_none) {
+		printf("%s no longer sets %s to sbsh's shim: left as it is\n", p.settings, SHELL_KEY);
 	} else {
 		printf("%s was not set up by sbsh: nothing to undo there\n", p.settings);
 	}
+	free(target);
 	if (had_backup && unlink(p.backup) != 0 && errno != ENOENT)
 		fprintf(stderr, "sbsh: %s: cannot remove %s: %s\n", WHO, p.backup, strerror(errno));
 	if (had_none) {

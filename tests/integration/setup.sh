@@ -141,6 +141,31 @@ check "no settings before: setup writes them" "$shim" "$(python3 -c 'import json
 "$SBSH" --setup --undo claude-code >/dev/null 2>&1
 [ ! -e "$home/.claude" ] && ok "no settings before: undo removes what setup made" || bad "no settings before: undo removes what setup made" "$(ls -la "$home/.claude")"
 
+# A settings.json that is a symlink (a dotfiles folder) stays one: the
+# target is rewritten, then restored byte for byte.
+mkdir -p "$home/.claude" "$scratch/dotfiles"
+cp "$scratch/original.json" "$scratch/dotfiles/settings.json"
+ln -s "$scratch/dotfiles/settings.json" "$settings"
+"$SBSH" --setup claude-code >/dev/null 2>&1
+[ -L "$settings" ] && ok "symlinked settings: still a symlink after setup" || bad "symlinked settings: still a symlink after setup"
+check "symlinked settings: the target gets the key" "$shim" "$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["env"]["CLAUDE_CODE_SHELL"])' "$scratch/dotfiles/settings.json" 2>&1)"
+"$SBSH" --setup --undo claude-code >/dev/null 2>&1
+[ -L "$settings" ] && ok "symlinked settings: still a symlink after undo" || bad "symlinked settings: still a symlink after undo"
+cmp -s "$scratch/dotfiles/settings.json" "$scratch/original.json" && ok "symlinked settings: the target restored byte for byte" ||
+	bad "symlinked settings: the target restored byte for byte"
+rm -f "$settings"
+
+# The user took the key out after the setup: undo leaves the file and
+# keeps the original where they can find it.
+cp "$scratch/original.json" "$settings"
+"$SBSH" --setup claude-code >/dev/null 2>&1
+printf '{"mine": true}\n' > "$settings"
+out=$("$SBSH" --setup --undo claude-code 2>&1)
+check "key taken out by the user: undo leaves the file" '{"mine": true}' "$(cat "$settings")"
+cmp -s "$settings.sbsh-backup" "$scratch/original.json" && ok "key taken out by the user: the original stays in the backup" ||
+	bad "key taken out by the user: the original stays in the backup" "$out"
+rm -f "$settings" "$settings.sbsh-backup"
+
 # Settings that are not JSON are left alone.
 mkdir -p "$home/.claude"
 printf '{ "broken": ' > "$settings"
