@@ -203,6 +203,57 @@ static mode_t file_mode(const char *path, mode_t fallback)
 	return stat(path, &sb) == 0 ? sb.st_mode & 07777 : fallback;
 }
 
+/* The CLAUDE_CODE_SHELL a settings file sets, or NULL. Malloc'd. */
+static char *shell_in(const char *path)
+{
+	json_error_t err;
+	json_t *root = json_load_file(path, 0, &err);
+	const char *v = json_string_value(json_object_get(json_object_get(root, "env"), SHELL_KEY));
+	char *copy = v ? xstrdup(v) : NULL;
+	json_decref(root);
+	return copy;
+}
+
+/* A settings file that wins over the user's and names another shell for
+ * the folder Claude Code would start in here: managed settings, or a
+ * project's .claude/settings(.local).json from this folder up to its git
+ * top (a repository can ship one). Returns the file, *value the shell. */
+static char *claude_override(const char *shim, char **value)
+{
+	struct strvec files;
+	strvec_init(&files);
+	strvec_push(&files, "/etc/claude-code/managed-settings.json");
+	char *dir = getcwd(NULL, 0);
+	for (int depth = 0; dir && depth < 64; depth++) {
+		strvec_push_owned(&files, xasprintf("%s/.claude/settings.local.json", dir));
+		strvec_push_owned(&files, xasprintf("%s/.claude/settings.json", dir));
+		char *git = xasprintf("%s/.git", dir);
+		bool top = access(git, F_OK) == 0 || strcmp(dir, "/") == 0;
+		free(git);
+		if (top)
+			break;
+		char *slash = strrchr(dir, '/');
+		if (slash == dir)
+			slash[1] = '\0';
+		else if (slash)
+			*slash = '\0';
+	}
+	free(dir);
+	char *found = NULL;
+	*value = NULL;
+	for (size_t i = 0; i < files.len && !found; i++) {
+		char *v = shell_in(files.items[i]);
+		if (v && strcmp(v, shim) != 0) {
+			found = xstrdup(files.items[i]);
+			*value = v;
+		} else {
+			free(v);
+		}
+	}
+	strvec_free(&files);
+	return found;
+}
+
 static int setup_claude(void)
 {
 	struct claude_paths p;
@@ -280,6 +331,12 @@ static int setup_claude(void)
 		goto out;
 	printf("set \"env\".%s in %s%s\n", SHELL_KEY, p.settings, existed ? ", every other key kept" : " (new file)");
 	printf("Claude Code started from now on runs its commands with sbsh (sbsh --doctor checks it).\n");
+	char *value = NULL;
+	char *over = claude_override(p.shim, &value);
+	if (over)
+		printf("But not in this folder: %s sets %s to %s, which wins over your settings.\n", over, SHELL_KEY, value);
+	free(over);
+	free(value);
 	rc = 0;
 undo_line:
 	printf("To undo: sbsh --setup --undo claude-code\n");
@@ -444,7 +501,6 @@ static void report_claude(struct setup_tool_report *t, const char *expected)
 	t->settings = xstrdup(p.settings);
 	json_error_t err;
 	json_t *root = json_load_file(p.settings, 0, &err);
-	const char *env_shell = getenv(SHELL_KEY);
 	const char *shell = json_string_value(json_object_get(json_object_get(root, "env"), SHELL_KEY));
 	if (shell)
 		t->shell = xstrdup(shell);
@@ -461,11 +517,17 @@ static void report_claude(struct setup_tool_report *t, const char *expected)
 	else if (!shim_runs_this_sbsh(shell, expected))
 		t->detail = xasprintf("%s names %s, which is not a shim running this sbsh (sbsh --setup claude-code)",
 		                      SHELL_KEY, shell);
-	else if (env_shell && strcmp(env_shell, shell) != 0)
-		t->detail = xasprintf("%s=%s in this environment may win over the settings", SHELL_KEY, env_shell);
 	else {
-		t->reaches_sbsh = true;
-		t->detail = xasprintf("%s names %s, a shim running this sbsh", SHELL_KEY, shell);
+		char *value = NULL;
+		char *over = claude_override(shell, &value);
+		if (over) {
+			t->detail = xasprintf("%s sets %s to %s, which wins over %s here", over, SHELL_KEY, value, p.settings);
+		} else {
+			t->reaches_sbsh = true;
+			t->detail = xasprintf("%s names %s, a shim running this sbsh", SHELL_KEY, shell);
+		}
+		free(over);
+		free(value);
 	}
 	json_decref(root);
 	claude_paths_free(&p);

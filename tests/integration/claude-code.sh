@@ -91,6 +91,19 @@ if sandboxed "after setup: the write outside is blocked"; then
 	check_contains "after setup: the model gets sbsh's hint" "the sandbox blocked a write outside the project" "$result"
 fi
 
+out=$(cd "$work" && HOME=$home PATH="$(dirname "$claude"):$PATH" "$SBSH" --doctor 2>&1 | grep -A1 'claude-code:')
+check_contains "after setup: the doctor finds claude and says it reaches sbsh" "claude-code: $claude; reaches sbsh" "$out"
+
+# A project's own .claude/settings.json wins over the user's, as the
+# doctor warns.
+mkdir -p "$work/.claude"
+printf '{"env": {"CLAUDE_CODE_SHELL": "/bin/bash"}}\n' > "$work/.claude/settings.json"
+out=$(run_claude)
+check_contains "a project naming bash: Claude Code runs bash" "shell=/bin/bash" "$(tool_result)"
+check_contains "a project naming bash: the doctor says so" "does NOT reach sbsh" "$(HOME=$home "$SBSH" --doctor 2>&1 | grep -A1 'claude-code:')"
+rm -rf "$work/.claude"
+rm -f "$escaped"
+
 HOME=$home "$SBSH" --setup --undo claude-code >/dev/null 2>&1
 out=$(run_claude)
 check_contains "after undo: bash again" "shell=/bin/bash" "$(tool_result)"

@@ -90,6 +90,15 @@ out=$("$SBSH" --doctor 2>&1)
 check_contains "doctor after (text): reaches sbsh" "reaches sbsh
     CLAUDE_CODE_SHELL names $shim" "$out"
 
+# A project's .claude/settings.json wins over the user's: the doctor says
+# so there, and only there.
+mkdir -p "$work/proj/.claude"
+printf '{"env": {"CLAUDE_CODE_SHELL": "/bin/bash"}}\n' > "$work/proj/.claude/settings.json"
+check "a project naming another shell: doctor there says not reached" "false" "$(cd "$work/proj" && doctor_field claude-code reaches_sbsh)"
+check_contains "a project naming another shell: doctor names the file" "$work/proj/.claude/settings.json sets CLAUDE_CODE_SHELL to /bin/bash" "$(cd "$work/proj" && doctor_field claude-code detail)"
+check "a project naming another shell: elsewhere still reached" "true" "$(doctor_field claude-code reaches_sbsh)"
+rm -rf "$work/proj"
+
 # A second setup is idempotent: the same bytes, the backup untouched.
 cp "$settings" "$scratch/after-first.json"
 cp "$shim" "$scratch/shim-first"
