@@ -254,6 +254,18 @@ static char *claude_override(const char *shim, char **value)
 	return found;
 }
 
+/* Says so when the folder setup runs in has settings of its own that
+ * keep Claude Code from the shim. */
+static void warn_override(const char *shim)
+{
+	char *value = NULL;
+	char *over = claude_override(shim, &value);
+	if (over)
+		printf("But not in this folder: %s sets %s to %s, which wins over your settings.\n", over, SHELL_KEY, value);
+	free(over);
+	free(value);
+}
+
 static int setup_claude(void)
 {
 	struct claude_paths p;
@@ -331,14 +343,9 @@ static int setup_claude(void)
 		goto out;
 	printf("set \"env\".%s in %s%s\n", SHELL_KEY, p.settings, existed ? ", every other key kept" : " (new file)");
 	printf("Claude Code started from now on runs its commands with sbsh (sbsh --doctor checks it).\n");
-	char *value = NULL;
-	char *over = claude_override(p.shim, &value);
-	if (over)
-		printf("But not in this folder: %s sets %s to %s, which wins over your settings.\n", over, SHELL_KEY, value);
-	free(over);
-	free(value);
 	rc = 0;
 undo_line:
+	warn_override(p.shim);
 	printf("To undo: sbsh --setup --undo claude-code\n");
 out:
 	json_decref(root);
