@@ -462,8 +462,11 @@ static const char codex_words[] =
 	"PATH, and none of its settings names the shell (zsh_path only serves an experimental\n"
 	"zsh build). So there is no file sbsh can change for it, and sbsh does not change your\n"
 	"login shell behind your back. Nothing was changed.\n"
-	"What you can do yourself: run Codex with its own sandbox, or make the login shell of a\n"
-	"separate user for agents sbsh. `sbsh --doctor` tells whether Codex reaches sbsh.\n";
+	"What you can do yourself: run Codex inside sbsh, so every command it starts inherits the\n"
+	"sandbox (not classified one by one, and ~/.codex becomes writable to the agent):\n"
+	"    sbsh --allow-write ~/.codex -c codex\n"
+	"or make sbsh the login shell of a separate user for agents. `sbsh --doctor` tells whether\n"
+	"Codex reaches sbsh.\n";
 
 int setup_main(int argc, char **argv, int at)
 {
