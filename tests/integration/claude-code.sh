@@ -11,10 +11,11 @@ require npm node python3
 srcdir=${top_srcdir:-$here/../..}
 
 export npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
+mkdir -p "$scratch/home"
 cache=$(dirname "$SBSH")/tests/integration/claude-code-cache
 find_claude() {
 	for c in "$cache"/node_modules/@anthropic-ai/claude-code-linux-*/claude; do
-		[ -x "$c" ] && "$c" --version >/dev/null 2>&1 && { echo "$c"; return 0; }
+		[ -x "$c" ] && HOME=$scratch/home "$c" --version >/dev/null 2>&1 && { echo "$c"; return 0; }
 	done
 	return 1
 }
@@ -24,7 +25,7 @@ if ! claude=$(find_claude); then
 		skip_all "cannot install @anthropic-ai/claude-code from the npm registry: $(tail -n 3 "$scratch/npm.log")"
 	claude=$(find_claude) || skip_all "the npm package has no native claude for this platform"
 fi
-ok "Claude Code $("$claude" --version 2>&1 | head -n 1)"
+ok "Claude Code $(HOME=$scratch/home "$claude" --version 2>&1 | head -n 1)"
 
 home=$scratch/home
 work=$scratch/work

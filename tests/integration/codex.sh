@@ -12,10 +12,13 @@ require npm node python3 getent
 srcdir=${top_srcdir:-$here/../..}
 
 export npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
+# Codex writes below CODEX_HOME (else ~/.codex) even for --version.
+mkdir -p "$scratch/home" "$scratch/codex-home"
+export CODEX_HOME=$scratch/codex-home
 cache=$(dirname "$SBSH")/tests/integration/codex-cache
 find_codex() {
 	for c in "$cache"/node_modules/@openai/codex-linux-*/vendor/*/bin/codex; do
-		[ -x "$c" ] && "$c" --version >/dev/null 2>&1 && { echo "$c"; return 0; }
+		[ -x "$c" ] && HOME=$scratch/home "$c" --version >/dev/null 2>&1 && { echo "$c"; return 0; }
 	done
 	return 1
 }
@@ -25,12 +28,11 @@ if ! codex=$(find_codex); then
 		skip_all "cannot install @openai/codex from the npm registry: $(tail -n 3 "$scratch/npm.log")"
 	codex=$(find_codex) || skip_all "the npm package has no native codex for this platform"
 fi
-ok "$("$codex" --version 2>&1 | head -n 1)"
+ok "$(HOME=$scratch/home "$codex" --version 2>&1 | head -n 1)"
 
 home=$scratch/home
 work=$scratch/work
-export CODEX_HOME=$scratch/codex-home
-mkdir -p "$home" "$work" "$CODEX_HOME"
+mkdir -p "$work"
 cd "$work" || exit 1
 login_shell=$(getent passwd "$(id -u)" | cut -d: -f7)
 escaped=$scratch/escaped
