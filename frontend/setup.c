@@ -3,7 +3,8 @@
  * from CLAUDE_CODE_SHELL only when the path holds "bash" or "zsh", so it
  * gets a shim named bash in a folder of sbsh's own, named in the "env" of
  * its settings.json. Codex takes the login shell from the password
- * database and has no setting for it: setup says so and changes nothing. */
+ * database and has no setting for it: setup says so, offers running Codex
+ * inside sbsh, and changes nothing. */
 #include "frontend/setup.h"
 
 #include "frontend/shims.h"
