@@ -52,6 +52,15 @@ _sbsh()
         return 0 ;; # a command string: nothing sensible to offer
     esac
 
+    if [[ $prev == --setup ]]; then
+        COMPREPLY=($(compgen -W "--undo claude-code codex" -- "$cur"))
+        return 0
+    fi
+    if [[ $prev == --undo ]]; then
+        COMPREPLY=($(compgen -W "claude-code codex" -- "$cur"))
+        return 0
+    fi
+
     if [[ $prev == --review ]]; then
         COMPREPLY=($(compgen -W "status log diff accept reject undo" -- "$cur"))
         return 0
@@ -68,7 +77,7 @@ _sbsh()
         return 0 ;;
     -*)
         local opts="--sandbox --no-sandbox --net= --allow-write --headless --audit
-            --doctor --json --classify --config --shims --approver --review --no-checkpoints
+            --doctor --json --classify --config --shims --setup --approver --review --no-checkpoints
             --ephemeral --login --posix --norc
             --noprofile --version --help -c -s -i -l -o"
         COMPREPLY=($(compgen -W "$opts" -- "$cur"))

@@ -33,6 +33,7 @@ complete -c sbsh -l review -x -a 'status log diff accept reject undo' -d 'Review
 complete -c sbsh -l no-checkpoints -d 'Make no checkpoints in this session'
 complete -c sbsh -l ephemeral -d 'Undo what this session changed when it ends'
 complete -c sbsh -l shims -x -a '(__fish_complete_directories)' -d 'Write bash and sh shims that re-enter sbsh'
+complete -c sbsh -l setup -x -a '--undo claude-code codex' -d 'Make an agent tool run its commands with sbsh'
 complete -c sbsh -s c -x -d 'Run the command string'
 complete -c sbsh -s s -d 'Read commands from standard input'
 complete -c sbsh -s i -d 'Interactive shell'

@@ -105,6 +105,7 @@ static void usage(FILE *out)
 	      "         --headless, --approver [--trust-multiplexer], --doctor [--json],\n"
 	      "         --classify [--json] -c STRING,\n"
 	      "         --config set-sandbox|set-network VALUE, --shims DIR, --events FILE,\n"
+	      "         --setup [--undo] claude-code|codex,\n"
 	      "         --protect accept|status, --no-protect,\n"
 	      "         --review [status|log|diff|accept|reject|undo], --no-checkpoints, --ephemeral\n"
 	      "         (see sbsh(1)).\n",

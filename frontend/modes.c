@@ -8,6 +8,7 @@
 
 #include "frontend/classify_cli.h"
 #include "frontend/config.h"
+#include "frontend/setup.h"
 #include "frontend/shims.h"
 #include "frontend/startup.h"
 #include "hooks/classify.h"
@@ -60,6 +61,15 @@ static int run_shims(struct startup *st, int argc, char **argv, int at, bool mod
 	return shims_main(at + 1 < argc ? argv[at + 1] : NULL);
 }
 
+/* --setup [--undo] claude-code|codex: wires an agent tool to sbsh
+ * through its own settings (setup.c). */
+static int run_setup(struct startup *st, int argc, char **argv, int at, bool modified)
+{
+	(void)st;
+	(void)modified;
+	return setup_main(argc, argv, at);
+}
+
 /* --config set-sandbox|set-network VALUE: rewrites the config file
  * (config.c). */
 static int run_config(struct startup *st, int argc, char **argv, int at, bool modified)
@@ -90,6 +100,7 @@ static const struct mode modes[] = {
 	{"--doctor", MODE_AFTER, "--json", run_doctor},
 	{"--approver", MODE_AT_ONCE, NULL, run_approver},
 	{"--shims", MODE_AT_ONCE, NULL, run_shims},
+	{"--setup", MODE_AT_ONCE, NULL, run_setup},
 	{"--config", MODE_AT_ONCE, NULL, run_config},
 	{"--protect", MODE_AT_ONCE, NULL, run_protect},
 	{"--review", MODE_AT_ONCE, NULL, run_review},

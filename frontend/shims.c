@@ -19,31 +19,31 @@
  * only files carrying it are ever replaced. */
 static const char shim_marker[] = "# sbsh shim: written by `sbsh --shims`";
 
-static char *running_binary(void)
+static char *running_binary(const char *who)
 {
 	char buf[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
 	if (n <= 0) {
-		fprintf(stderr, "sbsh: --shims: cannot find the running sbsh through /proc/self/exe: %s\n",
-		        n < 0 ? strerror(errno) : "empty link");
+		if (who)
+			fprintf(stderr, "sbsh: %s: cannot find the running sbsh through /proc/self/exe: %s\n", who,
+			        n < 0 ? strerror(errno) : "empty link");
 		return NULL;
 	}
 	buf[n] = '\0';
 	/* A binary replaced since it started would make shims that point nowhere. */
 	if (access(buf, X_OK) != 0) {
-		fprintf(stderr, "sbsh: --shims: %s: %s\n", buf, strerror(errno));
+		if (who)
+			fprintf(stderr, "sbsh: %s: %s: %s\n", who, buf, strerror(errno));
 		return NULL;
 	}
 	return xstrdup(buf);
 }
 
-/* True when path is missing or is one of our shims; a real program is
- * never overwritten. */
-static bool may_replace(const char *path)
+bool shims_is_ours(const char *path)
 {
 	FILE *f = fopen(path, "re");
 	if (!f)
-		return errno == ENOENT;
+		return false;
 	char line[256];
 	bool ours = false;
 	for (int i = 0; i < 3 && fgets(line, sizeof line, f); i++)
@@ -53,19 +53,41 @@ static bool may_replace(const char *path)
 	return ours;
 }
 
-static int write_shim(const char *dir, const char *name, const char *script)
+/* True when path is missing or is one of our shims; a real program is
+ * never overwritten. */
+static bool may_replace(const char *path)
+{
+	return access(path, F_OK) != 0 ? errno == ENOENT : shims_is_ours(path);
+}
+
+char *shims_script(const char *who)
+{
+	char *sbsh = running_binary(who);
+	if (!sbsh)
+		return NULL;
+	struct strbuf script;
+	strbuf_init(&script);
+	strbuf_addf(&script, "#!/bin/sh\n%s\n# Runs sbsh wherever a tool runs `bash` or `sh` by name.\nexec ",
+	            shim_marker);
+	strbuf_add_single_quoted(&script, sbsh, strlen(sbsh));
+	strbuf_adds(&script, " \"$@\"\n");
+	free(sbsh);
+	return strbuf_detach(&script);
+}
+
+int shims_write(const char *dir, const char *name, const char *script, const char *who)
 {
 	char *path = xasprintf("%s/%s", dir, name);
 	char *tmp = xasprintf("%s/.%s.sbsh-shim.%ld", dir, name, (long)getpid());
 	int rc = 1;
 	if (!may_replace(path)) {
-		fprintf(stderr, "sbsh: --shims: %s exists and is not an sbsh shim; not replacing it\n",
+		fprintf(stderr, "sbsh: %s: %s exists and is not an sbsh shim; not replacing it\n", who,
 		        path);
 		goto out;
 	}
 	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0755);
 	if (fd < 0) {
-		fprintf(stderr, "sbsh: --shims: %s: %s\n", tmp, strerror(errno));
+		fprintf(stderr, "sbsh: %s: %s: %s\n", who, tmp, strerror(errno));
 		goto out;
 	}
 	size_t len = strlen(script);
@@ -85,7 +107,7 @@ static int write_shim(const char *dir, const char *name, const char *script)
 		saved = errno;
 	}
 	if (!ok) {
-		fprintf(stderr, "sbsh: --shims: cannot write %s: %s\n", path, strerror(saved));
+		fprintf(stderr, "sbsh: %s: cannot write %s: %s\n", who, path, strerror(saved));
 		unlink(tmp);
 		goto out;
 	}
@@ -111,21 +133,14 @@ int shims_main(const char *dir)
 		fprintf(stderr, "sbsh: --shims: %s: %s\n", dir, strerror(errno));
 		return 1;
 	}
-	char *sbsh = running_binary();
-	if (!sbsh) {
+	char *script = shims_script("--shims");
+	if (!script) {
 		free(real_dir);
 		return 1;
 	}
-	struct strbuf script;
-	strbuf_init(&script);
-	strbuf_addf(&script, "#!/bin/sh\n%s\n# Runs sbsh wherever a tool runs `bash` or `sh` by name.\nexec ",
-	            shim_marker);
-	strbuf_add_single_quoted(&script, sbsh, strlen(sbsh));
-	strbuf_adds(&script, " \"$@\"\n");
-
-	int rc = write_shim(real_dir, "bash", script.data);
+	int rc = shims_write(real_dir, "bash", script, "--shims");
 	if (rc == 0)
-		rc = write_shim(real_dir, "sh", script.data);
+		rc = shims_write(real_dir, "sh", script, "--shims");
 	if (rc == 0) {
 		/* stdout is an eval-able line: eval "$(sbsh --shims DIR)" */
 		struct strbuf line;
@@ -138,8 +153,7 @@ int shims_main(const char *dir)
 		if (fflush(stdout) != 0)
 			rc = 1;
 	}
-	strbuf_free(&script);
-	free(sbsh);
+	free(script);
 	free(real_dir);
 	return rc;
 }

@@ -4,6 +4,7 @@
 #include "sandbox/doctor.h"
 #include "trusted/keeper_start.h"
 
+#include "frontend/setup.h"
 #include "sandbox/caches.h"
 #include "sandbox/sandbox.h"
 #include "trusted/approver_client.h"
@@ -150,6 +151,37 @@ static json_t *caches_json(const struct sandbox_caches *c, const struct sandbox_
 	return root;
 }
 
+/* Whether each agent tool sbsh knows will run its commands through it
+ * (frontend/setup.c finds it out). */
+static void print_agent_tools(const struct setup_report *r)
+{
+	printf("\nAgent tools (sbsh --setup TOOL wires one):\n");
+	for (size_t i = 0; i < r->len; i++) {
+		const struct setup_tool_report *t = &r->tools[i];
+		printf("  %s: %s; %s\n", t->tool, t->program ? t->program : "not installed",
+		       t->reaches_sbsh ? "reaches sbsh" : "does NOT reach sbsh");
+		printf("    %s\n", t->detail ? t->detail : "");
+	}
+}
+
+static json_t *agent_tools_json(const struct setup_report *r)
+{
+	json_t *tools = json_array();
+	for (size_t i = 0; i < r->len; i++) {
+		const struct setup_tool_report *t = &r->tools[i];
+		json_t *o = json_object();
+		json_object_set_new(o, "tool", json_string(t->tool));
+		json_object_set_new(o, "installed", json_boolean(t->program != NULL));
+		json_object_set_new(o, "program", t->program ? json_string(t->program) : json_null());
+		json_object_set_new(o, "reaches_sbsh", json_boolean(t->reaches_sbsh));
+		json_object_set_new(o, "settings", t->settings ? json_string(t->settings) : json_null());
+		json_object_set_new(o, "shell", t->shell ? json_string(t->shell) : json_null());
+		json_object_set_new(o, "detail", t->detail ? json_string(t->detail) : json_null());
+		json_array_append_new(tools, o);
+	}
+	return tools;
+}
+
 static bool can_open_tty(void)
 {
 	int fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
@@ -179,6 +211,8 @@ int doctor_main(const struct sandbox_config *cfg_in, const char *config_path, bo
 	reachable_sockets(&sockets); /* before confinement: what exists */
 	struct sandbox_caches caches;
 	sandbox_caches_plan(&caches); /* as the shell would set them up */
+	struct setup_report agents;
+	setup_report(&agents);
 
 	cfg.guard_terminal = true; /* probed too: what a terminal would get */
 	struct sandbox_state st;
@@ -277,6 +311,7 @@ int doctor_main(const struct sandbox_config *cfg_in, const char *config_path, bo
 		json_object_set_new(cp, "keeper_running", json_boolean(kr.running));
 		json_object_set_new(cp, "warning", kr.warning ? json_string(kr.warning) : json_null());
 		json_object_set_new(root, "checkpoints", cp);
+		json_object_set_new(root, "agent_tools", agent_tools_json(&agents));
 		json_object_set_new(root, "denial_hints",
 		                    json_string("from sbsh's own redirections and the write targets of known programs (cp, mv, touch, tee, dd of=, -o FILE...); Landlock's audit records are not read"));
 		char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
@@ -322,6 +357,7 @@ int doctor_main(const struct sandbox_config *cfg_in, const char *config_path, bo
 			printf("Checkpoints: off: %s\n", kr.why_off);
 		if (kr.warning)
 			printf("  warning: %s\n", kr.warning);
+		print_agent_tools(&agents);
 		printf("\nWhat still escapes:\n");
 		printf("  UDP (name lookups, QUIC) is never cut\n");
 		printf("  chmod, timestamps and extended attributes outside the sandbox\n");
@@ -340,6 +376,7 @@ int doctor_main(const struct sandbox_config *cfg_in, const char *config_path, bo
 	(void)applied;
 	strvec_free(&sockets);
 	sandbox_caches_free(&caches);
+	setup_report_free(&agents);
 	if (cfg.mode != SANDBOX_OFF)
 		sandbox_state_free(&st);
 	keeper_report_free(&kr);
