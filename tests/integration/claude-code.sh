@@ -21,7 +21,7 @@ find_claude() {
 }
 if ! claude=$(find_claude); then
 	mkdir -p "$cache"
-	npm install --prefix "$cache" --no-save @anthropic-ai/claude-code >"$scratch/npm.log" 2>&1 ||
+	npm install --prefix "$cache" --no-save @anthropic-ai/claude-code@2.1.197 >"$scratch/npm.log" 2>&1 ||
 		skip_all "cannot install @anthropic-ai/claude-code from the npm registry: $(tail -n 3 "$scratch/npm.log")"
 	claude=$(find_claude) || skip_all "the npm package has no native claude for this platform"
 fi

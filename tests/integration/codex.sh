@@ -24,7 +24,7 @@ find_codex() {
 }
 if ! codex=$(find_codex); then
 	mkdir -p "$cache"
-	npm install --prefix "$cache" --no-save @openai/codex >"$scratch/npm.log" 2>&1 ||
+	npm install --prefix "$cache" --no-save @openai/codex@0.171.0 >"$scratch/npm.log" 2>&1 ||
 		skip_all "cannot install @openai/codex from the npm registry: $(tail -n 3 "$scratch/npm.log")"
 	codex=$(find_codex) || skip_all "the npm package has no native codex for this platform"
 fi
