@@ -246,6 +246,32 @@ static void add_caches(struct sandbox_grant_list *list, struct sandbox_state *st
 	sandbox_caches_free(&c);
 }
 
+/* Claude Code's shell snapshots: at its start it has the shell write
+ * ~/.claude/shell-snapshots/snapshot-*.sh, then has the shell source it
+ * before each command, so only sandboxed shells read what is written
+ * there. The folder alone is granted, and only where ~/.claude is the
+ * human's own folder: its settings.json (hooks) stays read-only. */
+static void add_agent_scratch(struct sandbox_grant_list *list, struct sandbox_state *st,
+                              const struct forbidden *home_real)
+{
+	const char *cfg_dir = env_nonempty("CLAUDE_CONFIG_DIR");
+	const char *home = env_nonempty("HOME");
+	char *dir = cfg_dir && cfg_dir[0] == '/' ? xstrdup(cfg_dir) : home ? xasprintf("%s/.claude", home) : NULL;
+	if (!dir)
+		return;
+	struct stat sb;
+	if (lstat(dir, &sb) == 0 && S_ISDIR(sb.st_mode) && sb.st_uid == geteuid()) {
+		char *snapshots = xasprintf("%s/shell-snapshots", dir);
+		struct stat ss;
+		/* a link there would lead the grant anywhere: not followed */
+		if (lstat(snapshots, &ss) != 0 ? errno == ENOENT && mkdir(snapshots, 0700) == 0
+		                               : S_ISDIR(ss.st_mode) && ss.st_uid == geteuid())
+			add_grant(list, st, snapshots, "Claude Code's shell snapshots", false, home_real);
+		free(snapshots);
+	}
+	free(dir);
+}
+
 static void collect_writable(const struct sandbox_config *cfg, struct sandbox_state *st,
                              struct sandbox_grant_list *list)
 {
@@ -277,6 +303,7 @@ static void collect_writable(const struct sandbox_config *cfg, struct sandbox_st
 	add_grant(list, st, "/var/tmp", "temp", false, home_real);
 	add_grant(list, st, "/dev/shm", "POSIX shared memory", false, home_real);
 	add_caches(list, st, home_real);
+	add_agent_scratch(list, st, home_real);
 	for (size_t i = 0; i < cfg->extra_write.len; i++)
 		add_grant(list, st, cfg->extra_write.items[i], "--allow-write", false, home_real);
 }
