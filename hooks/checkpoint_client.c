@@ -91,6 +91,17 @@ void checkpoint_line_end(struct checkpoint_client *c, const char *text, int stat
 	made(c, "line", reply, true);
 }
 
+int checkpoint_program_accepted(struct checkpoint_client *c, const char *abs_path)
+{
+	if (!c || c->fd < 0 || getpid() != c->pid || strlen(abs_path) > 60000)
+		return -1;
+	char *msg = xasprintf("F %s", abs_path);
+	char reply[16];
+	exchange(c, msg, strlen(msg), reply, sizeof reply);
+	free(msg);
+	return reply[0] == 'Y' ? 1 : reply[0] == 'N' ? 0 : reply[0] == '?' ? -2 : -1;
+}
+
 void checkpoint_session_end(struct checkpoint_client *c)
 {
 	if (!c || c->fd < 0 || getpid() != c->pid)

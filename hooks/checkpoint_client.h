@@ -29,6 +29,13 @@ void checkpoint_line_end(struct checkpoint_client *c, const char *text, int stat
 int checkpoint_accepted(struct checkpoint_client *c, const char *abs_path, const char *content, size_t len,
                         char **accepted);
 
+/* Whether the program file at abs_path (a script the agent runs) is what
+ * the human accepted: 1 yes; 0 no (new, or changed since); -1 when no
+ * keeper can be asked (none, a subshell); -2 when it cannot tell (a path
+ * outside the project or one it does not keep). The keeper reads the
+ * file itself. */
+int checkpoint_program_accepted(struct checkpoint_client *c, const char *abs_path);
+
 /* The session ends: what changed after its last line is recorded and, for
  * an ephemeral session, its changes are undone before this returns. */
 void checkpoint_session_end(struct checkpoint_client *c);

@@ -264,6 +264,44 @@ static void client_drop(struct keeper *k, size_t i)
 	k->clients[i] = k->clients[--k->nclients];
 }
 
+/* Read here, outside the sandbox, so that no size limit of a message lets
+ * a padded script pass for the human's. */
+static const char *program_file_verdict(struct keeper *k, const char *abs)
+{
+	size_t rn = strlen(k->root);
+	char *real = realpath(abs, NULL);
+	const char *verdict = "?";
+	if (!real || strncmp(real, k->root, rn) != 0 || real[rn] != '/') {
+		free(real);
+		return "?";
+	}
+	const char *rel = real + rn + 1;
+	int fd = open(real, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	drain_inotify(k);
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && !store_not_kept(k->store, rel) &&
+	    (uint64_t)st.st_size <= (64u << 20)) {
+		size_t len = (size_t)st.st_size, got = 0;
+		char *content = xmalloc(len + 1);
+		ssize_t r = 1;
+		while (got < len && (r = read(fd, content + got, len - got)) > 0)
+			got += (size_t)r;
+		bool same = false;
+		char *accepted = NULL;
+		size_t alen = 0;
+		if (r >= 0 && got == len) {
+			int has = store_accepted_content(k->store, rel, content, len, &same, &accepted, &alen);
+			verdict = has && same ? "Y" : "N";
+		}
+		free(accepted);
+		free(content);
+	}
+	if (fd >= 0)
+		close(fd);
+	free(real);
+	return verdict;
+}
+
 static void client_message(struct keeper *k, size_t i, char *msg, size_t got_len)
 {
 	struct client *c = &k->clients[i];
@@ -346,6 +384,13 @@ static void client_message(struct keeper *k, size_t i, char *msg, size_t got_len
 			send_text(c->fd, "N");
 		}
 		free(accepted);
+		return;
+	}
+	if (msg[0] == 'F' && msg[1] == ' ') {
+		/* a program file the agent runs (sh FILE, ./FILE, python3 FILE):
+		 * Y when it is what the human accepted, N when it is new or
+		 * differs (the agent's, judged as its text), ? when not kept */
+		send_text(c->fd, program_file_verdict(k, msg + 2));
 		return;
 	}
 	if (msg[0] == 'B') {

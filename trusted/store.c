@@ -1329,6 +1329,17 @@ int store_accepted_content(struct store *s, const char *rel, const char *content
 	return rc;
 }
 
+bool store_not_kept(const struct store *s, const char *rel)
+{
+	for (size_t i = 0; i < s->not_kept.len; i++) {
+		const char *e = s->not_kept.items[i];
+		size_t n = strcspn(e, "\x1f");
+		if (strncmp(rel, e, n) == 0 && (rel[n] == '\0' || rel[n] == '/'))
+			return true;
+	}
+	return false;
+}
+
 bool store_accepted_has(struct store *s, const char *rel)
 {
 	git_tree *acc = ref_tree(s, ACCEPTED_REF);

@@ -95,6 +95,10 @@ int store_checkpoint(struct store *s, char *const *dirty, size_t ndirty, bool al
 int store_accepted_content(struct store *s, const char *rel, const char *content, size_t len, bool *same,
                            char **accepted, size_t *accepted_len);
 
+/* Whether rel is, or lies in, a path the store notes as not kept (too
+ * large, a regenerable or ignored folder): it cannot tell its history. */
+bool store_not_kept(const struct store *s, const char *rel);
+
 /* Whether the accepted state has a file or link at rel. */
 bool store_accepted_has(struct store *s, const char *rel);
 
