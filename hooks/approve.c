@@ -317,6 +317,44 @@ static void vet_project_list(struct policy *p, struct allow_list *l)
 	free(accepted);
 }
 
+static bool since_session_start(const struct policy *p, const struct timespec *t)
+{
+	return t->tv_sec > p->session_start.tv_sec ||
+	       (t->tv_sec == p->session_start.tv_sec && t->tv_nsec >= p->session_start.tv_nsec);
+}
+
+/* Whether a program file a command runs is the agent's, to be judged as
+ * its text: in the project, when the keeper does not find it among what
+ * the human accepted (when the keeper cannot tell, when it changed since
+ * the session began); outside it, when it lies in a temp folder or the
+ * sandbox's caches, which every session can write. */
+static bool agent_program_file(void *ctx, const char *name)
+{
+	struct shell *sh = ctx;
+	struct policy *p = sh->policy;
+	char *real = realpath(name, NULL);
+	if (!real)
+		return false;
+	const char *proj = sh->sandbox_project;
+	size_t pn = proj ? strlen(proj) : 0;
+	bool in_project = proj && strncmp(real, proj, pn) == 0 && real[pn] == '/';
+	bool agents;
+	if (!in_project) {
+		agents = sandbox_shared_folder(real) != NULL;
+	} else {
+		/* No keeper to ask, or a path it does not keep (a large ignored
+		 * folder): what changed since the session began is the agent's. */
+		int accepted = checkpoint_program_accepted(p->opts.checkpoints, real);
+		struct stat st;
+		if (accepted < 0)
+			agents = stat(real, &st) == 0 && since_session_start(p, &st.st_ctim);
+		else
+			agents = accepted == 0;
+	}
+	free(real);
+	return agents;
+}
+
 int policy_init(struct shell *sh, const struct policy_options *opts)
 {
 	struct policy *p = xcalloc(1, sizeof *p);
@@ -356,6 +394,7 @@ int policy_init(struct shell *sh, const struct policy_options *opts)
 	judge_entries(p->cl, &p->user);
 	judge_entries(p->cl, &p->project);
 	classifier_set_approved(p->cl, allow_listed, p);
+	classifier_set_agent_file(p->cl, agent_program_file, sh);
 	return rc;
 }
 

@@ -144,6 +144,8 @@ struct classifier {
 	void *lookup_ctx;
 	classify_approved_fn *approved; /* pre-approvals of commands inside text, or NULL */
 	void *approved_ctx;
+	classify_agent_file_fn *agent_file; /* program files that are the agent's text, or NULL */
+	void *agent_file_ctx;
 	struct git_cfg_file *files;
 	size_t nfiles;
 	struct user_rule *rules;
@@ -176,6 +178,12 @@ void classifier_set_lookup(struct classifier *cl, classify_lookup_fn *lookup, vo
 {
 	cl->lookup = lookup;
 	cl->lookup_ctx = ctx;
+}
+
+void classifier_set_agent_file(struct classifier *cl, classify_agent_file_fn *agent_file, void *ctx)
+{
+	cl->agent_file = agent_file;
+	cl->agent_file_ctx = ctx;
 }
 
 static const char *process_env(const struct classifier *cl, const char *name)
@@ -501,6 +509,11 @@ struct croot {
 	bool dynamic;
 	unsigned long steps; /* nodes visited: a bound on functions and aliases that multiply */
 	const struct classify_facts *facts; /* the dynamic pass's, or NULL */
+	/* The agent's program files read so far, with the depth each was
+	 * read at: one that runs itself is judged once. */
+	const char **agent_files;
+	unsigned *agent_depths;
+	size_t nagent;
 };
 
 /* Beyond this many nodes a line is ASK rather than judged forever. */
@@ -773,20 +786,80 @@ static bool looks_like_text(const char *t, size_t len)
 	return memchr(t, '\0', len) == NULL;
 }
 
+/* Whether the first 4 KiB of a file too large to read whole hold a NUL
+ * byte: a program, not a script. */
+static bool text_head_is_binary(const char *name)
+{
+	int fd = util_open_regular(name, 0);
+	if (fd < 0)
+		return false;
+	char head[4096];
+	ssize_t got = read(fd, head, sizeof head);
+	close(fd);
+	return got > 0 && !looks_like_text(head, (size_t)got);
+}
+
+/* Whether the agent's file name is not being judged already, further up
+ * (a script that runs itself, or two that run each other). */
+static bool agent_file_first(struct cctx *c, const char *name)
+{
+	struct croot *r = c->root;
+	char *real = realpath(name, NULL);
+	const char *key = real ? real : name;
+	for (size_t i = 0; i < r->nagent; i++)
+		if (strcmp(r->agent_files[i], key) == 0 && r->agent_depths[i] < c->depth) {
+			free(real);
+			return false;
+		}
+	const char **files = arena_alloc(r, (r->nagent + 1) * sizeof *files);
+	unsigned *depths = arena_alloc(r, (r->nagent + 1) * sizeof *depths);
+	for (size_t i = 0; i < r->nagent; i++) {
+		files[i] = r->agent_files[i];
+		depths[i] = r->agent_depths[i];
+	}
+	files[r->nagent] = cl_strndup(c, key, strlen(key));
+	depths[r->nagent] = c->depth;
+	r->agent_files = files;
+	r->agent_depths = depths;
+	r->nagent++;
+	free(real);
+	return true;
+}
+
+/* The text of a program file that is the agent's (written before this
+ * line, in the project or a shared folder): 1 with *text; 0 when it is
+ * text too large to judge; -1 when it is the human's, or a binary. */
+static int agent_file_text(struct cctx *c, const char *name, const char **text)
+{
+	struct classifier *cl = c->root->cl;
+	struct stat st;
+	if (!cl->agent_file || stat(name, &st) != 0 || !S_ISREG(st.st_mode) || !cl->agent_file(cl->agent_file_ctx, name))
+		return -1;
+	if (!agent_file_first(c, name))
+		return -1; /* its text is being judged further up: what it runs is counted there */
+	size_t len = 0;
+	char *t = util_read_file(name, 0, 1u << 20, &len);
+	if (!t)
+		return text_head_is_binary(name) ? -1 : 0; /* a large binary is built code; large text is not known */
+	bool script = looks_like_text(t, len);
+	if (script)
+		*text = cl_strndup(c, t, len);
+	free(t);
+	return script ? 1 : -1;
+}
+
 static int written_file_now(struct cctx *c, const char *name, const char **text)
 {
 	const struct classify_facts *f = c->root->facts;
-	if (!f)
-		return -1;
 	bool written = false;
-	for (size_t i = 0; i < f->nwritten && !written; i++)
+	for (size_t i = 0; f && i < f->nwritten && !written; i++)
 		written = strcmp(strip_dot_slash(f->written[i]), name) == 0;
 	struct stat st;
-	if (!written && (f->line_start.tv_sec == 0 || !named_on_line(f, name) || stat(name, &st) != 0 ||
+	if (!written && (!f || f->line_start.tv_sec == 0 || !named_on_line(f, name) || stat(name, &st) != 0 ||
 	                 !S_ISREG(st.st_mode) ||
 	                 st.st_ctim.tv_sec < f->line_start.tv_sec ||
 	                 (st.st_ctim.tv_sec == f->line_start.tv_sec && st.st_ctim.tv_nsec < f->line_start.tv_nsec)))
-		return -1;
+		return agent_file_text(c, name, text);
 	size_t len = 0;
 	char *t = util_read_file(name, 0, 1u << 20, &len);
 	if (!t && !written)
@@ -800,17 +873,20 @@ static int written_file_now(struct cctx *c, const char *name, const char **text)
 	return script ? 1 : written ? 0 : -1;
 }
 
+/* A program file a command reads as code: 1 with *text when it is to be
+ * judged as text (written on this line, or the agent's), 0 when such a
+ * file's text is not known, -1 for the human's project code. */
 int cl_written_file(struct cctx *c, const char *name, const char **text)
 {
-	if (!c->ls)
-		return c->root->dynamic ? written_file_now(c, strip_dot_slash(name), text) : -1;
 	name = strip_dot_slash(name);
+	if (!c->ls)
+		return c->root->dynamic ? written_file_now(c, name, text) : -1;
 	for (size_t i = 0; i < c->ls->nfiles; i++)
 		if (strcmp(c->ls->files[i].name, name) == 0) {
 			*text = c->ls->files[i].text;
 			return *text ? 1 : 0;
 		}
-	return -1;
+	return agent_file_text(c, name, text);
 }
 
 struct cl_env_mark cl_env_push(struct cctx *c, const char *const *names, const struct sarg *values, size_t n)
@@ -1481,8 +1557,17 @@ struct judgement cl_judge_text_in(struct cctx *c, const char *text, const struct
 	struct node *prog;
 	struct parse_error err;
 	if (parse_whole_text("classify", text, strlen(text), &prog, &err) != 0) {
+		/* A shell reads text line by line and stops at the line that does
+		 * not parse: the lines before it run, and are what is judged. */
+		size_t cut = 0;
+		for (unsigned line = 1; line < err.pos.line && text[cut]; cut++)
+			line += text[cut] == '\n';
 		free(err.message);
-		return judgement_make(VERDICT_ASK, "shell text that does not parse", -1);
+		if (cut == 0 || parse_whole_text("classify", text, cut, &prog, &err) != 0) {
+			if (cut)
+				free(err.message);
+			return judgement_make(VERDICT_ASK, "shell text that does not parse", -1);
+		}
 	}
 	struct croot *r = c->root;
 	r->asts = xreallocarray(r->asts, r->nasts + 1, sizeof(struct node *));

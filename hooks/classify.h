@@ -146,6 +146,13 @@ typedef const char *classify_lookup_fn(void *ctx, const char *name);
 typedef bool classify_approved_fn(void *ctx, char *const *argv, enum verdict v);
 void classifier_set_approved(struct classifier *cl, classify_approved_fn *approved, void *ctx);
 void classifier_set_lookup(struct classifier *cl, classify_lookup_fn *lookup, void *ctx);
+/* Whether a program file a command runs (sh FILE, ./FILE, python3 FILE,
+ * source FILE, the Makefile of make, the package.json of npm run) is the
+ * agent's: new or changed since the human accepted the project, or in a
+ * folder every session writes. Its text is then judged, in both passes, as
+ * the line's own would be; the human's stays opaque project code (rule 10). */
+typedef bool classify_agent_file_fn(void *ctx, const char *name);
+void classifier_set_agent_file(struct classifier *cl, classify_agent_file_fn *agent_file, void *ctx);
 
 /* Static pass over the AST of a whole command line (every node, nested
  * programs and shell text included). Appends items to *out and raises

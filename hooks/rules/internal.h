@@ -163,6 +163,11 @@ struct judgement judge_spec(struct cctx *c, const char *name, const struct tool_
 bool ci_word_then(const char *text, const char *w, const char *next_list);
 bool data_destroying_text(const char *t);
 struct judgement judge_code_arg(struct cctx *c, const char *lang, const struct sarg *a, int at);
+/* The shell commands make runs for its goals from makefile text (makefile.c). */
+const char *make_recipes(struct cctx *c, const char *text, const struct sarg *a, size_t n);
+/* A program's code operand: 1 with *text when it is text to judge (the
+ * agent's), 0 when its text is not known, -1 for the human's project file. */
+int code_operand_text(struct cctx *c, const struct sarg *x, const struct stdin_src *in, const char **text);
 struct judgement judge_script_source(struct cctx *c, const char *what, const struct sarg *file,
                                      const struct stdin_src *in, int at);
 struct judgement judge_interp(struct cctx *c, const struct interp *ip, const struct sarg *a, size_t n,

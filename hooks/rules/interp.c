@@ -232,7 +232,7 @@ static bool names_descriptor(const char *t)
  * project: a <( ), standard input by name, another descriptor, a file
  * written on this line. Returns 1 with *text, 0 when what it holds is not
  * known, -1 for a project file (or the terminal). */
-static int code_operand_text(struct cctx *c, const struct sarg *x, const struct stdin_src *in, const char **text)
+int code_operand_text(struct cctx *c, const struct sarg *x, const struct stdin_src *in, const char **text)
 {
 	*text = NULL;
 	if (x->procsub) {
@@ -257,6 +257,10 @@ static struct judgement judge_code_operand(struct cctx *c, const char *lang, con
                                            const struct stdin_src *in, int at, bool *handled)
 {
 	const char *text;
+	if (!x->known && !x->procsub) {
+		*handled = true; /* as for a shell's script: judged once known */
+		return J(VERDICT_ASK, cl_printf(c, "%s runs a program file that is not known before it runs", lang), at);
+	}
 	int w = code_operand_text(c, x, in, &text);
 	*handled = w >= 0;
 	if (w == 1)
@@ -285,8 +289,10 @@ struct judgement judge_script_source(struct cctx *c, const char *what, const str
 			struct stdin_src src = cl_procsub_output(c, file->procsub);
 			return judge_script_source(c, what, NULL, &src, at);
 		}
+		/* It may be a script the agent wrote: the run-time check reads it
+		 * once known; under find -exec or xargs nothing does. */
 		if (!file->known)
-			return J(VERDICT_SAFE, NULL, at);
+			return J(VERDICT_ASK, cl_printf(c, "%s runs a script that is not known before it runs", what), at);
 		if (names_stdin(file->text))
 			return judge_script_source(c, what, NULL, in, at);
 		if (names_descriptor(file->text)) {
@@ -394,8 +400,10 @@ struct judgement judge_python(struct cctx *c, const char *name, const struct sar
 {
 	for (size_t i = 1; i < n; i++) {
 		const struct sarg *x = &a[i];
-		if (!x->known)
-			return SAFE_J;
+		if (!x->known) {
+			bool handled; /* it may name the program file */
+			return judge_code_operand(c, "python", x, in, (int)i, &handled);
+		}
 		const char *t = x->text;
 		if (eq(t, "-") || x->procsub) {
 			bool handled;
@@ -489,8 +497,12 @@ struct judgement judge_interp(struct cctx *c, const struct interp *ip, const str
 	bool had_code = false;
 	for (size_t i = 1; i < n; i++) {
 		const struct sarg *x = &a[i];
+		if (!x->known && !had_code) {
+			bool handled; /* it may name the program file */
+			return judge_code_operand(c, ip->lang, x, in, (int)i, &handled);
+		}
 		if (!x->known)
-			return had_code ? j : SAFE_J;
+			return j;
 		const char *t = x->text;
 		if (eq(t, "-"))
 			return judge_code_stdin(c, ip->lang, in);
@@ -702,115 +714,6 @@ struct judgement judge_source(struct cctx *c, const char *name, const struct sar
 		return J(VERDICT_ASK, cl_printf(c, "%s of text that is not known (a file written on this line, a pipe)", name),
 		         (int)s);
 	return SAFE_J;
-}
-
-/* One rule of makefile text: its targets' line and its recipe. */
-struct make_rule {
-	const char *targets, *prereqs; /* within the line, up to the ends below */
-	size_t targets_len, prereqs_len;
-	struct strbuf recipe;
-	bool wanted;
-};
-
-#define MAKE_RULES_MAX 256
-
-static bool make_word_in(const char *list, size_t len, const char *word, size_t wlen)
-{
-	for (size_t i = 0; i < len;) {
-		while (i < len && (list[i] == ' ' || list[i] == '\t'))
-			i++;
-		size_t start = i;
-		while (i < len && list[i] != ' ' && list[i] != '\t')
-			i++;
-		if (i - start == wlen && memcmp(list + start, word, wlen) == 0)
-			return true;
-	}
-	return false;
-}
-
-/* Marks the rules that make target, and what they need, as wanted. */
-static void make_want(struct make_rule *rules, size_t n, const char *target, size_t len, unsigned depth)
-{
-	for (size_t i = 0; i < n && depth < 32; i++) {
-		struct make_rule *r = &rules[i];
-		if (r->wanted || !make_word_in(r->targets, r->targets_len, target, len))
-			continue;
-		r->wanted = true;
-		for (size_t k = 0; k < r->prereqs_len;) {
-			while (k < r->prereqs_len && (r->prereqs[k] == ' ' || r->prereqs[k] == '\t' || r->prereqs[k] == '|'))
-				k++;
-			size_t start = k;
-			while (k < r->prereqs_len && r->prereqs[k] != ' ' && r->prereqs[k] != '\t')
-				k++;
-			if (k > start)
-				make_want(rules, n, r->prereqs + start, k - start, depth + 1);
-		}
-	}
-}
-
-/* The shell commands make would run from makefile text for goals (the
- * operands; none: the first target): the recipes of those rules and of
- * what they need, $$ read as $. Rules are matched by name only. */
-static const char *make_recipes(struct cctx *c, const char *text, const struct sarg *a, size_t n)
-{
-	struct make_rule *rules = xcalloc(MAKE_RULES_MAX, sizeof *rules);
-	size_t nrules = 0;
-	for (const char *p = text; *p;) {
-		size_t len = strcspn(p, "\n");
-		if (*p == '\t' && nrules > 0) {
-			struct strbuf *sb = &rules[nrules - 1].recipe;
-			size_t k = 1;
-			while (k < len && strchr("@-+ \t", p[k]))
-				k++;
-			for (size_t i = k; i < len; i++) {
-				strbuf_addc(sb, p[i]);
-				if (p[i] == '$' && i + 1 < len && p[i + 1] == '$')
-					i++;
-			}
-			strbuf_addc(sb, '\n');
-		} else if (*p != '#' && nrules < MAKE_RULES_MAX) {
-			const char *colon = memchr(p, ':', len);
-			if (colon && colon[1] != '=' && !memchr(p, '=', (size_t)(colon - p))) {
-				struct make_rule *r = &rules[nrules++];
-				r->targets = p;
-				r->targets_len = (size_t)(colon - p);
-				r->prereqs = colon + 1 + (colon[1] == ':');
-				const char *semi = memchr(r->prereqs, ';', len - (size_t)(r->prereqs - p));
-				r->prereqs_len = (size_t)((semi ? semi : p + len) - r->prereqs);
-				strbuf_init(&r->recipe);
-				if (semi) {
-					strbuf_addmem(&r->recipe, semi + 1, (size_t)(p + len - semi - 1));
-					strbuf_addc(&r->recipe, '\n');
-				}
-			}
-		}
-		p += len + (p[len] == '\n');
-	}
-	bool goal = false;
-	for (size_t i = 1; i < n; i++)
-		if (a[i].known && a[i].text[0] != '-' && !strchr(a[i].text, '=') && i > 0 &&
-		    !(a[i - 1].known && (eq(a[i - 1].text, "-f") || eq(a[i - 1].text, "-C") || eq(a[i - 1].text, "--eval") ||
-		                         eq(a[i - 1].text, "-E") || eq(a[i - 1].text, "--file") || eq(a[i - 1].text, "--makefile")))) {
-			goal = true;
-			make_want(rules, nrules, a[i].text, strlen(a[i].text), 0);
-		}
-	for (size_t i = 0; !goal && i < nrules; i++)
-		if (rules[i].targets_len && rules[i].targets[0] != '.' && !memchr(rules[i].targets, '%', rules[i].targets_len)) {
-			size_t len = strcspn(rules[i].targets, " \t:");
-			make_want(rules, nrules, rules[i].targets, len, 0);
-			goal = true;
-		}
-	struct strbuf out;
-	strbuf_init(&out);
-	for (size_t i = 0; i < nrules; i++) {
-		if (rules[i].wanted && rules[i].recipe.len)
-			strbuf_addmem(&out, rules[i].recipe.data, rules[i].recipe.len);
-		strbuf_free(&rules[i].recipe);
-	}
-	free(rules);
-	const char *recipes = cl_strndup(c, out.data ? out.data : "", out.len);
-	strbuf_free(&out);
-	return recipes;
 }
 
 /* make runs the project's makefiles (opaque project code); a makefile that
