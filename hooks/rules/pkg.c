@@ -1,6 +1,7 @@
 /* Package managers and publishing: npm, pnpm, yarn, bun, npx and the
  * other package runners, uv and pipx, gradle. */
 #include <ctype.h>
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -145,6 +146,60 @@ static const char *npm_deref(struct cctx *c, const char *w)
 	return found;
 }
 
+/* The scripts of package.json a command runs: the lifecycle of npm's
+ * own commands, or the named script with its pre and post. */
+static const char *lifecycle_scripts(struct cctx *c, const char *sub, const char *script)
+{
+	if (script)
+		return cl_printf(c, "pre%s|%s|post%s", script, script, script);
+	if (in_lists("install|i|ci|add|install-test|install-ci-test|it|cit|clean-install|rebuild|rb", sub))
+		return "preinstall|install|postinstall|prepublish|preprepare|prepare|postprepare";
+	if (in_lists("test|t|tst|start|stop|restart", sub)) {
+		const char *full = eq(sub, "t") || eq(sub, "tst") ? "test" : sub;
+		return cl_printf(c, "pre%s|%s|post%s", full, full, full);
+	}
+	if (eq(sub, "pack"))
+		return "prepack|prepare|postpack";
+	return NULL;
+}
+
+/* package.json's scripts are opaque project code while the human's; when
+ * package.json is the agent's text (written on this line, or changed
+ * since the human accepted the project), the scripts the command runs
+ * are judged as the shell text they are (policy rule 10). */
+static struct judgement judge_package_scripts(struct cctx *c, const char *name, const char *which,
+                                              const struct stdin_src *in, int at)
+{
+	struct sarg file = {.text = "package.json", .known = true};
+	const char *text = NULL;
+	int w = which ? code_operand_text(c, &file, in, &text) : -1;
+	if (w < 0)
+		return SAFE_J;
+	if (w == 0)
+		return J(VERDICT_ASK, cl_printf(c, "%s runs scripts of a package.json that is not known", name), at);
+	json_error_t err;
+	json_t *root = json_loads(text, 0, &err);
+	json_t *scripts = json_is_object(root) ? json_object_get(root, "scripts") : NULL;
+	if (!root || (scripts && !json_is_object(scripts))) {
+		json_decref(root);
+		return J(VERDICT_ASK, cl_printf(c, "%s reads a package.json that does not parse", name), at);
+	}
+	struct judgement j = SAFE_J;
+	for (const char *p = which; *p;) {
+		size_t len = strcspn(p, "|");
+		const char *key = cl_strndup(c, p, len);
+		json_t *v = scripts ? json_object_get(scripts, key) : NULL;
+		if (json_is_string(v)) {
+			struct sarg t = {.text = cl_strndup(c, json_string_value(v), json_string_length(v)), .known = true};
+			j = judgement_max(j, judge_shell_text(c, cl_printf(c, "%s: the agent's package.json script %s", name, key),
+			                                      &t, NULL, 0, at));
+		}
+		p += len + (p[len] == '|');
+	}
+	json_decref(root);
+	return j;
+}
+
 struct judgement judge_pm(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                           const struct stdin_src *in)
 {
@@ -220,13 +275,14 @@ struct judgement judge_pm(struct cctx *c, const char *name, const struct sarg *a
 			return J(VERDICT_ASK, cl_printf(c, "%s run with a script name that is not known", name), (int)w);
 		if (name_says_publish(next->text, false))
 			return J(VERDICT_PUBLISH, cl_printf(c, "%s run %s: the script's name says it publishes", name, next->text), (int)w);
+		struct judgement sj = judge_package_scripts(c, name, lifecycle_scripts(c, sub, next->text), in, (int)w);
 		if (!is_npm && !strchr(next->text, '/') && !strchr(next->text, '.')) {
 			/* yarn/pnpm/bun run also run the package's binaries. */
 			struct judgement b = judge_rest(c, NULL, a + w, n - w, in, (int)w);
 			if (b.v > VERDICT_ASK)
-				return b;
+				return judgement_max(b, sj);
 		}
-		return SAFE_J;
+		return sj;
 	}
 	if (is_yarn && eq(sub, "workspaces") && next && next->known && eq(next->text, "foreach")) {
 		size_t k = skip_options(a, w + 1, n, "--include|--exclude|--from|--jobs|-j|--since");
@@ -253,7 +309,7 @@ struct judgement judge_pm(struct cctx *c, const char *name, const struct sarg *a
 		return r;
 	}
 	if (in_lists(pm_builtins, sub) || (eq(name, "pnpm") && eq(sub, "deploy")))
-		return SAFE_J;
+		return judge_package_scripts(c, name, lifecycle_scripts(c, sub, NULL), in, (int)s);
 	if (is_npm)
 		return SAFE_J;
 	/* pnpm/yarn/bun run unknown words as scripts, then as binaries. */
@@ -261,8 +317,9 @@ struct judgement judge_pm(struct cctx *c, const char *name, const struct sarg *a
 		return J(VERDICT_PUBLISH, cl_printf(c, "%s %s: the script's name says it publishes", name, sub), (int)s);
 	if (strchr(sub, '/') || strchr(sub, '.'))
 		return SAFE_J; /* bun file.ts: opaque project code */
+	struct judgement sj = judge_package_scripts(c, name, lifecycle_scripts(c, sub, sub), in, (int)s);
 	struct judgement b = judge_rest(c, NULL, a + s, n - s, in, (int)s);
-	return b.v > VERDICT_ASK ? b : SAFE_J;
+	return b.v > VERDICT_ASK ? judgement_max(b, sj) : sj;
 }
 
 struct judgement judge_npx(struct cctx *c, const char *name, const struct sarg *a, size_t n,
