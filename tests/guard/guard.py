@@ -315,6 +315,9 @@ sys.exit(subprocess.run(sys.argv[1:], env=dict(os.environ, SBSH_SESSION=path)).r
         # (`escape` in the outer text makes the outer sbsh fork its broker.)
         with open(os.path.join(work, "run.sh"), "w") as f:
             f.write("#!/bin/sh\nbash -c 'escape touch escaped.mark'\n")
+        # The human's own script (accepted): opaque to the outer sbsh, so the
+        # nested one meets the escape.
+        subprocess.run([SBSH, "--review", "accept", "run.sh"], cwd=work, capture_output=True)
         _, status, out = nested_at_terminal("./run.sh; false && escape true", "yy")
         check(not os.path.exists(os.path.join(work, "escaped.mark")) and "inside a session" in out,
               "a nested sbsh refuses escape, saying why", out)

@@ -1,0 +1,131 @@
+#!/bin/bash
+# Scripts the agent wrote are the agent's text (policy rule 10, issue 18):
+# a program file that differs from what the human accepted (new, or
+# changed by a command since) is judged when it runs, like the line's own
+# text, while the human's accepted code stays opaque. Judged from outside:
+# the data folder is still there after a headless run (status 121), and
+# is gone when the same script is the human's.
+# Usage: tests/checkpoint/agent-scripts.sh [SBSH]. Prints "N passed, N failed".
+set -u
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/report.sh"
+SBSH=${1:-${SBSH:-./sbsh}}
+SBSH=$(cd "$(dirname "$SBSH")" && pwd)/$(basename "$SBSH")
+require git python3 make
+
+# The state folder (the store) lies under $HOME, outside the folders the
+# sandbox writes; the projects and scratch files under a temp folder.
+base_parent=${SBSH_TEST_BASE:-${HOME:-/root}}
+state=$(mktemp -d "$base_parent/.sbsh-agent-scripts.XXXXXX") || exit 1
+base=$(mktemp -d "${TMPDIR:-/tmp}/sbsh-agent-scripts.XXXXXX") || exit 1
+scratch=$base/scratch
+mkdir "$scratch"
+cleanup() {
+	pkill -f "sbsh-keeper serve $base/" 2>/dev/null
+	rm -rf "$base" "$state"
+}
+trap cleanup EXIT
+export XDG_STATE_HOME=$state/state XDG_CONFIG_HOME=$state/config CI=1 SBSH_KEEPER_IDLE=2
+unset GIT_DIR GIT_WORK_TREE GIT_CONFIG_COUNT SBSH_EVENTS
+export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.com GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.com
+
+n=0
+# new_project [git|plain]: a project whose first session has made what the
+# human had the accepted state.
+new_project() {
+	n=$((n + 1))
+	p=$base/p$n
+	mkdir -p "$p" && cd "$p" || exit 1
+	[ "${1:-git}" = git ] && git init -q .
+	echo 'int main(void) { return 0; }' >app.c
+	echo 'echo human' >human.sh
+	agent 'true'
+}
+data() { mkdir -p data && echo keep >data/f; }
+kept() { [ -f data/f ] && echo kept || echo gone; }
+agent() { "$SBSH" -c "$1" 2>"$scratch/err" </dev/null; }
+review() { "$SBSH" --review "$@"; }
+
+# refused NAME WRITE RUN: the agent writes with WRITE on one line and runs
+# with RUN on the next; RUN is refused headless and data survives.
+refused() {
+	data
+	agent "$2"
+	agent "$3"
+	local rc=$?
+	if [ $rc -eq 121 ] && [ "$(kept)" = kept ]; then
+		ok "$1"
+	else
+		bad "$1" "status $rc, data $(kept)" "$(cat "$scratch/err")"
+	fi
+}
+
+for kind in git plain; do
+	new_project $kind
+	refused "sh FILE the agent wrote on an earlier line is judged ($kind)" \
+		'echo "rm -rf data" >clean.sh' 'sh clean.sh'
+	refused "./FILE ($kind)" 'printf "#!/bin/sh\nrm -rf data\n" >clean.sh; chmod +x clean.sh' './clean.sh'
+	refused "bash ./FILE, through env ($kind)" 'echo "rm -rf data" >clean.sh' 'env bash ./clean.sh'
+	refused "source FILE ($kind)" 'echo "rm -rf data" >clean.sh' '. ./clean.sh'
+	refused "sh < FILE ($kind)" 'echo "rm -rf data" >clean.sh' 'sh < clean.sh'
+	refused "a shell inside sh -c running it ($kind)" 'echo "rm -rf data" >clean.sh' 'bash -c "sh clean.sh"'
+	refused "find -exec sh {} on it ($kind)" 'echo "rm -rf data" >clean.sh' 'find . -name clean.sh -exec sh {} \;'
+	refused "a symlink to it ($kind)" 'echo "rm -rf data" >clean.sh; ln -sf clean.sh tidy' 'sh tidy'
+	refused "python3 FILE ($kind)" 'printf "import shutil\nshutil.rmtree(\"data\")\n" >tidy.py' 'python3 tidy.py'
+	refused "make with a Makefile the agent wrote ($kind)" 'printf "clean:\n\t\$(RM) -r data\n" >Makefile' 'make clean'
+	refused "a recipe hidden in a make variable ($kind)" \
+		'printf "define W\nrm -rf data\nendef\nclean:\n\t\$(W)\n" >Makefile' 'make clean'
+	refused "npm run with a package.json the agent wrote ($kind)" \
+		'printf "{\"name\":\"x\",\"version\":\"1.0.0\",\"scripts\":{\"wipe\":\"rm -rf data\"}}\n" >package.json' \
+		'npm run wipe'
+	refused "npm test runs the agent's pretest ($kind)" \
+		'printf "{\"name\":\"x\",\"version\":\"1.0.0\",\"scripts\":{\"pretest\":\"rm -rf data\",\"test\":\"true\"}}\n" >package.json' \
+		'npm test'
+	refused "a human's script the agent changed ($kind)" 'echo "rm -rf data" >>human.sh' 'sh human.sh'
+	rm -f clean.sh tidy tidy.py Makefile package.json human.sh
+done
+
+# A script in a temp folder is every session's to write: always judged.
+new_project git
+refused "a script in a temp folder" "echo 'rm -rf $p/data' >$scratch/t.sh" "sh $scratch/t.sh"
+
+# The human's accepted code stays opaque: it runs without a question.
+new_project git
+data
+printf 'clean:\n\trm -rf data\n' >Makefile
+echo 'rm -rf data' >clean.sh
+review accept Makefile clean.sh >/dev/null
+agent 'sh clean.sh'
+check "a script the human accepted runs without a question" "0 gone" "$? $(kept)"
+data
+agent 'make clean >/dev/null'
+check "so does make with the human's Makefile" "0 gone" "$? $(kept)"
+# written before the project's first session: accepted as the human's
+n=$((n + 1))
+p=$base/p$n
+mkdir -p "$p" && cd "$p" && git init -q . || exit 1
+data
+printf '#!/bin/sh\nrm -rf data\n' >configure && chmod +x configure
+agent './configure'
+check "an untouched project's ./configure runs without a question" "0 gone" "$? $(kept)"
+
+# After the agent edits it, the human's accept makes it opaque again.
+new_project git
+agent 'echo "rm -rf data" >clean.sh'
+review accept clean.sh >/dev/null
+data
+agent 'sh clean.sh'
+check "an agent's script runs once the human accepts it" "0 gone" "$? $(kept)"
+
+# No false alarms: what agents write to build and test still runs.
+new_project git
+agent 'printf "CFLAGS=-O2\nall: app\napp: app.c\n\t\$(CC) \$(CFLAGS) -o \$@ app.c\n" >Makefile'
+agent 'make >/dev/null'
+check "make with the agent's Makefile of \$(CC) rules builds" "0 yes" "$? $([ -x app ] && echo yes || echo no)"
+agent 'printf "echo testing\nfor f in *.c; do test -f \"\$f\" && echo \"\$f\"; done\n" >t.sh'
+check "the agent's harmless script runs" "testing app.c" "$(agent 'sh t.sh' | tr '\n' ' ' | sed 's/ $//')"
+agent 'printf "n=\${1:-3}\nif [ \$n -gt 0 ]; then sh ./r.sh \$((n - 1)); fi\necho \$n\n" >r.sh'
+check "a script that runs itself is judged once, and runs" "0 1 2 3" "$(agent 'sh r.sh' | tr '\n' ' ' | sed 's/ $//')"
+agent 'printf "{\"name\":\"x\",\"version\":\"1.0.0\",\"scripts\":{\"hello\":\"echo hello\"}}\n" >package.json'
+check_contains "npm run of the agent's harmless script" "hello" "$(agent 'npm run hello' 2>&1)"
+
+finish
