@@ -28,6 +28,7 @@
 #include "trusted/approver_socket.h"
 #include "trusted/broker_proto.h"
 #include "trusted/prompt.h"
+#include "trusted/session_freeze.h"
 #include "lib/proc_status.h"
 #include "lib/util.h"
 
@@ -70,6 +71,7 @@ struct approver {
 	struct proc_confinement self; /* the approver's own, to compare askers with */
 	int64_t keys_from_ms;         /* keys before this answer nothing */
 	bool told_ignored;            /* the human was told keys were ignored */
+	struct session_freeze holders; /* sandboxed holders of tty, paused while a question is up */
 };
 
 static void say(struct approver *a, const char *s)
@@ -77,7 +79,8 @@ static void say(struct approver *a, const char *s)
 	util_write_all(a->tty, s, strlen(s));
 }
 
-/* The shown question is over: its screen goes, then why it ended. */
+/* The shown question is over: its screen goes, then why it ended; what
+ * was paused while it was up goes on. */
 static void unshow(struct approver *a, const char *why)
 {
 	struct strbuf sb;
@@ -86,6 +89,7 @@ static void unshow(struct approver *a, const char *why)
 	strbuf_adds(&sb, why);
 	say(a, sb.data);
 	strbuf_free(&sb);
+	session_thaw(&a->holders, 0);
 }
 
 static void drop(struct approver *a, int i)
@@ -95,8 +99,10 @@ static void drop(struct approver *a, int i)
 	free(k->frame);
 	memset(k, 0, sizeof *k);
 	k->fd = -1;
-	if (a->shown == i)
+	if (a->shown == i) {
 		a->shown = -1;
+		session_thaw(&a->holders, 0);
+	}
 }
 
 static void answer_and_drop(struct approver *a, int i, int answer)
@@ -243,6 +249,12 @@ static void show_next(struct approver *a)
 	struct approval_question shown = k->q;
 	int64_t left = k->deadline_ms - util_now_ms();
 	shown.timeout_s = left > 0 ? (unsigned)((left + 999) / 1000) : 0;
+	/* A job an earlier sbsh -c left on this terminal could draw over the
+	 * question: it pauses while the question is up. */
+	if (terminal_freeze(&a->holders, a->tty) != 0) {
+		answer_and_drop(a, next, BROKER_SCREEN_HELD);
+		return;
+	}
 	struct approval_screen screen;
 	approval_screen_of(a->tty, a->attrs, &screen);
 	struct strbuf text, sb;
@@ -252,8 +264,12 @@ static void show_next(struct approver *a)
 	                            &screen);
 	approval_screen_enter(&sb, a->attrs, fits);
 	strbuf_addmem(&sb, text.data, text.len);
-	/* Keys pressed before the question was on screen do not answer it. */
+	/* Keys pressed before the question was on screen do not answer it,
+	 * nor those of the moment after: counted from before it is written, so
+	 * a slow write cannot shorten that moment. */
 	tcflush(a->tty, TCIFLUSH);
+	a->keys_from_ms = util_now_ms() + APPROVER_KEYS_QUIET_MS;
+	a->told_ignored = false;
 	util_write_all(a->tty, sb.data, sb.len);
 	strbuf_free(&text);
 	strbuf_free(&sb);
@@ -270,6 +286,17 @@ static void answer_shown(struct approver *a)
 		answer = approval_check_code(&k->q, a->code, a->typed);
 	else
 		answer = approval_parse_answer(a->typed);
+	/* One that took the terminal from another while the question was up
+	 * may have drawn what the human read. */
+	pid_t newcomer = answer == BROKER_NO ? 0 : terminal_newcomer(&a->holders, a->tty);
+	if (newcomer) {
+		char note[160];
+		snprintf(note, sizeof note, "sbsh: refused: a sandboxed process (pid %ld) took hold of this terminal"
+		                            " while you were asked.\n", (long)newcomer);
+		unshow(a, note);
+		answer_and_drop(a, a->shown, BROKER_NO);
+		return;
+	}
 	unshow(a, answer == BROKER_NO ? "sbsh: refused.\n" : "sbsh: approved.\n");
 	answer_and_drop(a, a->shown, answer);
 }
@@ -344,13 +371,8 @@ static int poll_timeout(struct approver *a)
 static void serve(struct approver *a)
 {
 	while (1) {
-		if (a->shown < 0) {
+		if (a->shown < 0)
 			show_next(a);
-			if (a->shown >= 0) {
-				a->keys_from_ms = util_now_ms() + APPROVER_KEYS_QUIET_MS;
-				a->told_ignored = false;
-			}
-		}
 		struct pollfd pfd[3 + APPROVER_ASKERS_MAX];
 		int slot_of[3 + APPROVER_ASKERS_MAX];
 		nfds_t n = 0;

@@ -221,6 +221,7 @@ int approver_receive(int fd)
 	case BROKER_BUSY:
 	case BROKER_ONLY_BROKERS:
 	case BROKER_TOO_TALL:
+	case BROKER_SCREEN_HELD:
 		return f.value;
 	default:
 		return BROKER_NO;

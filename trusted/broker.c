@@ -255,9 +255,40 @@ static bool read_answer(struct broker *b, char *buf, size_t size, bool bare_no, 
 	return ok;
 }
 
+static int ask_on_screen(struct broker *b, const struct approval_question *q, const char **why);
+
 /* The question on the session's own terminal. Returns a broker_answer,
- * or -1 when it does not fit on the screen (never shown in part). */
-static int ask_on_terminal(struct broker *b, const struct approval_question *q)
+ * or -1 with *why set when it cannot be put there: it does not fit on the
+ * screen (never shown in part), or what could draw over it will not
+ * pause. */
+static int ask_on_terminal(struct broker *b, const struct approval_question *q, const char **why)
+{
+	/* Jobs an earlier sbsh -c left on this terminal (it had no broker, so
+	 * they hold the terminal itself) could draw a question of their own
+	 * over this one once it is on the screen: they pause until it is
+	 * answered. */
+	struct session_freeze holders;
+	if (terminal_freeze(&holders, b->tty) != 0) {
+		*why = "a sandboxed process holding the human's terminal would not pause while the question is up";
+		return -1;
+	}
+	int answer = ask_on_screen(b, q, why);
+	pid_t newcomer = answer == BROKER_NO || answer < 0 ? 0 : terminal_newcomer(&holders, b->tty);
+	session_thaw(&holders, 0);
+	if (newcomer) {
+		/* It got the terminal from another process while the question
+		 * was up: what the human read may have been its drawing. */
+		char note[160];
+		snprintf(note, sizeof note, "sbsh: not run: a sandboxed process (pid %ld) took hold of this terminal"
+		                            " while you were asked\n", (long)newcomer);
+		tty_print(b, note);
+		answer = BROKER_NO;
+	}
+	return answer;
+}
+
+/* The question on the terminal, once nothing else can write there. */
+static int ask_on_screen(struct broker *b, const struct approval_question *q, const char **why)
 {
 	char code[5];
 	if (approval_needs_code(q))
@@ -275,8 +306,10 @@ static int ask_on_terminal(struct broker *b, const struct approval_question *q)
 	tty_print(b, sb.data);
 	strbuf_free(&text);
 	strbuf_free(&sb);
-	if (!fits)
+	if (!fits) {
+		*why = "the question does not fit on the human's terminal, which is too small";
 		return -1; /* never shown in part; the screen says why */
+	}
 	char answer[64];
 	int result = BROKER_NO;
 	bool timed_out;
@@ -343,6 +376,8 @@ static const char *approver_did_not_ask(int answer)
 		return "the approver is busy (too many connections to it)";
 	case BROKER_TOO_TALL:
 		return "the question does not fit on the approver's terminal, which is too small";
+	case BROKER_SCREEN_HELD:
+		return "a sandboxed process holding the approver's terminal would not pause while the question is up";
 	case BROKER_ONLY_BROKERS:
 		return "the approver answers only sbsh's brokers, and this one was made inside a sandbox or"
 		       " started more confined than the approver";
@@ -370,10 +405,7 @@ static int put_question(struct broker *b, const struct approval_question *q, con
 			tty_print(b, distrust);
 			tty_print(b, "\n");
 		}
-		int answer = ask_on_terminal(b, q);
-		if (answer < 0)
-			*why = "the question does not fit on the human's terminal, which is too small";
-		return answer;
+		return ask_on_terminal(b, q, why);
 	}
 	*why = distrust ? distrust : "headless, nobody to approve";
 	return -1;

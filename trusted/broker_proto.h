@@ -58,6 +58,8 @@ enum broker_answer {
 	BROKER_ONLY_BROKERS = 5, /* the asker was made inside a sandbox */
 	BROKER_YES_AWAY = 6,     /* an escape: yes, run in the folder the question offered */
 	BROKER_TOO_TALL = 7,     /* the question does not fit on the approver's terminal */
+	BROKER_SCREEN_HELD = 8,  /* a sandboxed process holding the approver's terminal
+	                          * would not pause: the question could be drawn over */
 };
 
 /* One datagram: a fixed header, then len payload bytes. */

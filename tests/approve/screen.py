@@ -9,7 +9,9 @@ deleted, and the screen showed the real command.
 
 The agent's tricks: output before the question that forges a prompt and
 hides the real one (clear + scroll region, origin mode, concealed text,
-colours, charsets, an unterminated OSC/DCS string, autowrap off), commands
+colours, charsets, an unterminated OSC/DCS string, autowrap off), a job an
+earlier sbsh -c left holding the terminal that draws once the question is
+up (it is paused until the answer), commands
 padded so their dangerous part leaves the screen (spaces, no-break spaces,
 tabs, long words, many words, a long folder), input that is not the
 terminal (here-document, pipe, file), and terminals too small for the
@@ -207,6 +209,93 @@ def terminal_case(title, agent, danger, shown, cols=80, rows=24, files=(), cwd=N
         os.unlink(gone)
 
 
+# A job an earlier sbsh -c left on the terminal (that sbsh needed nobody,
+# so it had no broker and its jobs hold the terminal itself): once told
+# the question is up (the file go), it draws "git status" over the
+# question's command, blanks the lines up to row $1, and puts a program
+# line at row $2, leaving the code in place.
+HOLDER_JOB = r"""echo $$ > job.pid
+while [ ! -e go ]; do sleep 0.05; done
+printf '\033[2;1H\033[2K    git status'
+i=3; while [ $i -le $1 ]; do printf '\033[%d;1H\033[2K' $i; i=$((i+1)); done
+printf '\033[%d;1H  program: /usr/bin/git (argv[0]: git)' $2
+: > drawn
+"""
+
+
+def holder_drew_or_paused(cwd, limit=20):
+    """Waits until the holder has drawn (file drawn) or is paused."""
+    end = time.time() + limit
+    while time.time() < end:
+        if os.path.exists(os.path.join(cwd, "drawn")):
+            return "drew"
+        try:
+            pid = open(os.path.join(cwd, "job.pid")).read().strip()
+            with open("/proc/%s/stat" % pid) as f:
+                if f.read().rsplit(")", 1)[1].split()[0] in ("T", "t"):
+                    return "paused"
+        except (OSError, IndexError, ValueError):
+            pass
+        time.sleep(0.05)
+    return "neither"
+
+
+def holder_case(title, approver=False):
+    """Item 1, drawn after the question is up: a sandboxed job holding the
+    terminal the question is shown on must not draw over it."""
+    serial[0] += 1
+    name = "h%d" % serial[0]
+    if os.environ.get("SCREEN_ONLY", "") not in title:
+        return
+    for f in ("go", "drawn", "job.pid"):
+        if os.path.exists(os.path.join(work, f)):
+            os.unlink(os.path.join(work, f))
+    with open(os.path.join(work, "job.sh"), "w") as f:
+        f.write(HOLDER_JOB)
+    raw = os.path.join(base, name + ".raw")
+    rows = (9, 7) if approver else (8, 6)
+    leave = "'%s' -c 'sh job.sh %d %d &'" % (SBSH, rows[0], rows[1])
+    aenv = dict(ENV, XDG_RUNTIME_DIR=runtime)
+    if approver:
+        then = "exec env XDG_RUNTIME_DIR='%s' '%s' --approver --trust-multiplexer" % (runtime, SBSH)
+    else:
+        then = "exec '%s'" % SBSH
+    tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", "-c", work, leave + "; " + then)
+    tmux("pipe-pane", "-t", name, "-o", "cat >> '%s'" % raw)
+    proc = None
+    if approver:
+        end = time.time() + 10
+        while time.time() < end and not os.path.exists(os.path.join(runtime, "sbsh", "approver.sock")):
+            time.sleep(0.1)
+        proc = subprocess.Popen([SBSH, "-c", TOUCH], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, cwd=work, env=aenv, start_new_session=True)
+    else:
+        wait_screen(name, r"sbsh-test>")
+        with open(os.path.join(work, "agent.sh"), "w") as f:
+            f.write(TOUCH + "\necho END-$?\n")
+        tmux("send-keys", "-t", name, "-l", ". ./agent.sh")
+        tmux("send-keys", "-t", name, "Enter")
+    settled(name, raw)
+    open(os.path.join(work, "go"), "w").close()
+    what = holder_drew_or_paused(work)
+    screen_e = settled(name, raw)
+    text = human(name, screen_e, ["touch"])
+    if proc:
+        try:
+            proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+    else:
+        wait_screen(name, r"END-\d+")
+    tmux("kill-session", "-t", name)
+    check(what != "neither", title + ": the job holding the terminal drew or was paused", what)
+    check(not os.path.exists(OUTSIDE), title + ": nothing ran outside", what + "\n" + text)
+    check("touch ~/ESCAPED" in text, title + ": the screen at the question shows the real command", text)
+    if os.path.exists(OUTSIDE):
+        os.unlink(OUTSIDE)
+
+
 FAKE_ESCAPE = ("\x1b[2J\x1b[H\nsbsh: the agent asks to run a command OUTSIDE the sandbox:\n    git status\n"
                "  program: /usr/bin/git\n  in: " + work + "\n")
 TOUCH = "escape sh -c 'touch ~/ESCAPED'"
@@ -251,6 +340,10 @@ try:
                   ["rm -rf src"], files=[("evil", fake_approval)], gone=None, exists=os.path.join(work, "src"))
     terminal_case("an approval, concealed", "cat evil; rm -rf src", ["src"], ["rm -rf src"],
                   files=[("evil", "\x1b[2J\x1b[H\x1b[8m")], gone=None, exists=os.path.join(work, "src"))
+    # ... and what an earlier sbsh -c left holding the terminal draws once
+    # the question is up.
+    holder_case("a job left holding the terminal draws over the question")
+    holder_case("approver: a job left holding its terminal draws over the question", approver=True)
 
     # 2. What is shown is all of what runs.
     with open(os.path.join(work, "pad.txt"), "w") as f:

@@ -150,6 +150,32 @@ try:
         check("resumed" in out, "... and the paused job goes on afterwards (%s)" % name, out[-300:])
         if os.path.exists(mark):
             os.unlink(mark)
+    # The same job, left by an earlier session (its warden adopted it), or
+    # adopted by init (a session without protection; that one only beats:
+    # what it planted between sessions would be in the next baseline, as
+    # --no-protect allows): not the escaping session's, paused all the same.
+    beater = ("setsid sh -c 'echo $$ > planter.pid; while :; do echo x >> beat; sleep 0.02; done' "
+              "</dev/null >/dev/null 2>&1 &")
+    for name, how, job in [("left by an earlier session", [], planter.replace("@@", "setsid ", 1)),
+                           ("adopted by init", ["--no-protect"], beater)]:
+        for leftover in ("beat", "planter.pid"):
+            if os.path.exists(os.path.join(repo, leftover)):
+                os.unlink(os.path.join(repo, leftover))
+        subprocess.run([SBSH] + how + ["-c", job], cwd=repo, env=dict(env, CI="1"), stdin=subprocess.DEVNULL,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=30)
+        line = ("sleep 0.2; escape sh -c 'a=$(wc -l < beat); sleep 0.5; git st; b=$(wc -l < beat); "
+                "[ \"$b\" = \"$a\" ] && echo paused-$((6*7))'; a=$(wc -l < beat); sleep 0.3; "
+                "b=$(wc -l < beat); [ \"$b\" -gt \"$a\" ] && echo resumed")
+        status, out = run(["-c", line], "code", env, repo)
+        try:
+            os.kill(int(open(os.path.join(repo, "planter.pid")).read()), 9)
+        except (OSError, ValueError):
+            pass
+        check(not os.path.exists(mark) and "paused-42" in out,
+              "a job %s planting during the escape: paused, the plant does not run" % name, out[-500:])
+        check("resumed" in out, "... and it goes on afterwards (%s)" % name, out[-300:])
+        if os.path.exists(mark):
+            os.unlink(mark)
     subprocess.run(["git", "-C", repo, "config", "--unset-all", "alias.st"], stderr=subprocess.DEVNULL)
     for leftover in ("beat", "planter.pid"):
         if os.path.exists(os.path.join(repo, leftover)):
