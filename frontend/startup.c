@@ -357,6 +357,7 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 		st->broker.sandbox = &st->sandbox;
 		st->broker.terminal = terminal;
 		st->broker.protect_fd = st->protect.broker_fd;
+		st->broker.protect_root = st->protect.broker_fd >= 0 ? st->protect.root : NULL;
 		st->broker.escape_env = st->protect.env.items;
 		st->broker.protect_shell_fd = st->protect.shell.fd;
 		st->broker.events = st->events;

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "trusted/approver_client.h"
+#include "trusted/broker_git.h"
 #include "trusted/grants.h"
 #include "trusted/session_socket.h"
 #include "lib/proc_status.h"
@@ -541,7 +542,6 @@ static void restore_before_escape(struct broker *b)
 
 static int run_escape(struct broker *b, char *const *argv, const char *program, const int fds[4])
 {
-	restore_before_escape(b);
 	char **env = escape_env(b);
 	pid_t pid = fork();
 	if (pid < 0)
@@ -747,8 +747,44 @@ static bool operand_writable(struct broker *b, const char *cwd, const char *name
  * it names, or the folder it runs in, that the agent can write. Returns
  * a folder the agent cannot write to offer instead (malloc'd: $HOME, else
  * /), or NULL when the folder is not the agent's. */
-static char *escape_warnings(struct broker *b, const struct operand_seal *seal, const char *program,
-                             const char *cwd, struct strbuf *out)
+/* The folders among an escape's words (and --opt=FOLDER values) that lie
+ * where the agent can write, other than the one it runs in: what the
+ * command reads there (make -C, npm --prefix) may be the agent's. */
+static void writable_folders_named(struct broker *b, char *const *argv, const char *cwd, struct strbuf *out)
+{
+	size_t named = 0, more = 0;
+	struct strbuf names;
+	strbuf_init(&names);
+	char *here = realpath(cwd, NULL);
+	for (size_t i = 1; argv[i]; i++) {
+		const char *eq = argv[i][0] == '-' ? strchr(argv[i], '=') : NULL;
+		const char *w = eq ? eq + 1 : argv[i];
+		char *path = w[0] == '/' ? xstrdup(w) : xasprintf("%s/%s", cwd, w);
+		char *real = *w ? realpath(path, NULL) : NULL;
+		struct stat st;
+		bool folder = real && stat(real, &st) == 0 && S_ISDIR(st.st_mode) && !(here && strcmp(real, here) == 0);
+		if (folder && in_writable_folder(b, real) && named++ < 3) {
+			strbuf_adds(&names, named > 1 ? ", " : "");
+			strbuf_adds(&names, w);
+		} else if (folder && in_writable_folder(b, real)) {
+			more++;
+		}
+		free(real);
+		free(path);
+	}
+	free(here);
+	if (named) {
+		strbuf_addf(out, "%s%s", out->len ? " " : "", names.data);
+		if (more)
+			strbuf_addf(out, " and %zu more", more);
+		strbuf_adds(out, named > 1 ? ": folders the agent can write (what it reads there may be the agent's)."
+		                           : ": a folder the agent can write (what it reads there may be the agent's).");
+	}
+	strbuf_free(&names);
+}
+
+static char *escape_warnings(struct broker *b, const struct operand_seal *seal, char *const *argv,
+                             const char *program, const char *cwd, struct strbuf *out)
 {
 	if (program && in_writable_folder(b, program))
 		strbuf_adds(out, "this program lives in a folder the sandbox can write: the agent could have replaced it.");
@@ -773,6 +809,7 @@ static char *escape_warnings(struct broker *b, const struct operand_seal *seal, 
 		strbuf_adds(out, " (it is not run if one changes before it starts).");
 	}
 	strbuf_free(&names);
+	writable_folders_named(b, argv, cwd, out);
 	if (!in_writable_folder(b, cwd))
 		return NULL;
 	strbuf_addf(out, "%sit runs where the agent can write: what it reads there (a .git/config, a Makefile,"
@@ -784,6 +821,46 @@ static char *escape_warnings(struct broker *b, const struct operand_seal *seal, 
 		return real;
 	free(real);
 	return xstrdup("/");
+}
+
+static bool writable_for_git(void *ctx, const char *path)
+{
+	return in_writable_folder(ctx, path);
+}
+
+/* What git, run by this escape in folder cwd, would take from a config
+ * file the agent could have written and run outside (escape_git_plant's
+ * words, malloc'd), or NULL. The project's own git config is the warden's to put
+ * back before the escape runs. */
+static char *escape_git_danger(struct broker *b, char *const *argv, const char *program, const char *cwd)
+{
+	char *restored = NULL;
+	if (b->opts->protect_root) {
+		char *dotgit = xasprintf("%s/.git", b->opts->protect_root);
+		restored = realpath(dotgit, NULL);
+		free(dotgit);
+	}
+	char **env = escape_env(b);
+	struct escape_git_view v = {.argv = argv, .program = program, .env = env, .cwd = cwd,
+	                            .writable = writable_for_git, .ctx = b, .restored_gitdir = restored};
+	char *found = escape_git_plant(&v);
+	strv_free(env);
+	free(restored);
+	return found;
+}
+
+/* Says on the terminal (when there is one) that an escape is not run. */
+static void tell_not_run(struct broker *b, const char *why)
+{
+	if (b->tty < 0)
+		return;
+	struct strbuf note;
+	strbuf_init(&note);
+	strbuf_adds(&note, "sbsh: not run: ");
+	approval_add_visible(&note, why); /* it names the agent's files */
+	strbuf_adds(&note, "\n");
+	tty_print(b, note.data);
+	strbuf_free(&note);
 }
 
 static void serve_request(struct broker *b)
@@ -892,15 +969,18 @@ static void serve_request(struct broker *b)
 		seal_operands(&seal, argv, program, fds[3]);
 		struct strbuf warning;
 		strbuf_init(&warning);
-		char *away = escape_warnings(b, &seal, program, cwd, &warning);
+		char *away = escape_warnings(b, &seal, argv, program, cwd, &warning);
 		struct approval_question q = {
 			.escape = true, .folder = cwd, .verdict = "", .command = shown.data, .reason = "",
 			.argv0 = argv[0], .stdio = stdio.data, .away = away ? away : "",
 			.marks = "", .program = program ? program : "", .timeout_s = b->opts->timeout_s,
 			.warning = warning.data,
 		};
+		/* A config file the agent wrote would make the escaped git run
+		 * its program: not asked at all. */
+		char *planted = program ? escape_git_danger(b, argv, program, cwd) : NULL;
 		const char *nobody = NULL;
-		int answer = program ? put_question(b, &q, &nobody) : BROKER_NO;
+		int answer = program && !planted ? put_question(b, &q, &nobody) : BROKER_NO;
 		const char *changed = NULL;
 		int run_fds[4] = {fds[0], fds[1], fds[2], fds[3]};
 		if (answer == BROKER_YES_AWAY) {
@@ -917,12 +997,29 @@ static void serve_request(struct broker *b)
 		bool paused = approved && session_freeze(&frozen, getpid(), b->shell) == 0;
 		if (paused)
 			changed = seal_broken(&seal);
+		if (paused && !changed) {
+			/* The protected files as the human left them; then what git
+			 * would read where it really runs, once nothing can change it. */
+			restore_before_escape(b);
+			char run_cwd[PATH_MAX] = "?";
+			snprintf(link, sizeof link, "/proc/self/fd/%d", run_fds[3]);
+			ssize_t rlen = readlink(link, run_cwd, sizeof run_cwd - 1);
+			if (rlen >= 0)
+				run_cwd[rlen] = '\0';
+			planted = escape_git_danger(b, argv, program, run_cwd);
+		}
 		strbuf_free(&shown);
 		strbuf_free(&stdio);
 		strbuf_free(&warning);
 		free(away);
 		if (!program) {
 			send_frame(b->sock, BROKER_RESULT, 127, NULL);
+		} else if (planted) {
+			events_escape(b->opts->events, argv, "git config of the agent's", -1);
+			char *refusal = xasprintf("%s: git would run it outside the sandbox", planted);
+			tell_not_run(b, refusal);
+			send_frame(b->sock, BROKER_REFUSED, 0, refusal);
+			free(refusal);
 		} else if (approved && !paused) {
 			events_escape(b->opts->events, argv, "session would not pause", -1);
 			const char *why_not = "the session's processes would not pause for it";
@@ -957,6 +1054,7 @@ static void serve_request(struct broker *b)
 			           answer == BROKER_TIMEOUT ? "nobody answered in time" : "the human said no");
 		}
 		session_thaw(&frozen, b->shell);
+		free(planted);
 		free(program);
 		seal_free(&seal);
 		if (run_fds[3] != fds[3])

@@ -25,6 +25,7 @@ struct broker_options {
 	int protect_shell_fd;/* the shell's socket to it (the broker closes it), or -1 */
 	struct events *events; /* the event stream, or NULL */
 	char *const *escape_env; /* NAME=VALUE set for escaped commands (git's pinning), or NULL */
+	const char *protect_root; /* the project whose protected files the warden restores, or NULL */
 };
 
 /* Forks. In the broker (parent) never returns: it serves requests and

@@ -136,6 +136,50 @@ try:
         if os.path.exists(mark):
             os.unlink(mark)
 
+    # Git reads config the warden does not guard: a repository the agent
+    # made below the project, one in a temp folder reached by -C, a .git
+    # file or --git-dir, a file the project's config includes. A key there
+    # that runs a program is refused before anyone is asked; git run by
+    # another program (sh -c 'git log') counts the same.
+    pager = "touch %s; cat" % mark
+    temp = ('t=$(mktemp -d); git init -q "$t/evil"; git -C "$t/evil" config core.pager "%s"; '
+            'git -C "$t/evil" -c user.name=t -c user.email=t@t commit -q --allow-empty -m x; ' % pager)
+    nested = [
+        ("core.pager in a repository made below the project", "git init -q sub && git -C sub config core.pager "
+         "\"%s\" && git -C sub -c user.name=t -c user.email=t@t commit -q --allow-empty -m x; cd sub; "
+         "escape git log" % pager, "sub/.git/config"),
+        ("an alias in a repository made below the project", "git init -q sub2 && git -C sub2 config alias.st "
+         "'!touch %s'; cd sub2; escape git st" % mark, "alias.st"),
+        ("git -C into a repository in a temp folder", temp + 'escape git -C "$t/evil" log', "core.pager"),
+        ("--git-dir of a repository in a temp folder", temp + 'escape git --git-dir="$t/evil/.git" log', "core.pager"),
+        ("a .git file naming a repository in a temp folder",
+         temp + 'mkdir -p sub3; echo "gitdir: $t/evil/.git" > sub3/.git; cd sub3; escape git log', "core.pager"),
+        ("git run by sh -c in a repository made below the project",
+         "git init -q sub4 && git -C sub4 config core.pager \"%s\" && git -C sub4 -c user.name=t -c user.email=t@t "
+         "commit -q --allow-empty -m x; cd sub4; escape sh -c 'git log'" % pager, "core.pager"),
+        ("a temp file the project's config includes",
+         "t=$(mktemp -d); printf '[core]\\n\\tpager = %s\\n' > \"$t/inc\"; git config include.path \"$t/inc\"; "
+         "escape git log" % pager, "core.pager"),
+    ]
+    for name, line, said in nested:
+        status, out = run(["-c", line + "; echo status=$?"], "code", env, repo)
+        check(not os.path.exists(mark) and "status=%d" % REFUSED in out and "which the agent can write, sets" in out
+              and said in out and "Type " not in out, "escape git after %s: refused, nobody asked, the key named"
+              % name, out[-500:])
+        if os.path.exists(mark):
+            os.unlink(mark)
+        subprocess.run("rm -rf sub sub2 sub3 sub4", shell=True, cwd=repo)
+    # The human's own settings (the project's config as the warden keeps
+    # it) still run: a pager set before the session.
+    subprocess.run(["git", "-C", repo, "config", "core.pager", "cat"], check=True)
+    status, out = run(["-c", "escape git log --oneline; echo status=$?"], "code", env, repo)
+    check("status=0" in out and "init" in out, "the project's own core.pager (the human's) still runs", out[-400:])
+    subprocess.run(["git", "-C", repo, "config", "--unset", "core.pager"], check=True)
+    # A folder the escape names, where the agent can write, is flagged.
+    status, out = run(["-c", "t=$(mktemp -d); escape ls \"$t\"; echo status=$?"], "code", env, outside)
+    check("a folder the agent can write" in out and "status=0" in out,
+          "a folder named by the escape, where the agent can write: flagged", out[-500:])
+
     # A job the agent left running plants again after the restore, while
     # the escaped command runs: the session's processes are paused from
     # the yes to the command's end, and go on afterwards.
