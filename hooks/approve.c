@@ -35,6 +35,9 @@ struct allow_list {
 	/* The verdict of each entry's own text (entry_verdict), judged once
 	 * at start-up, before any command of the session has run. */
 	enum verdict *allow_v, *deny_v;
+	/* Per allow entry, the commands inside its own text that need a
+	 * decision ("VERDICT\tcommand"): what it says it runs besides itself. */
+	struct strvec *allow_inner;
 	bool sandbox_writable; /* then it may never pre-approve ESCAPE */
 };
 
@@ -65,7 +68,7 @@ struct policy {
 	struct policy_options opts;
 	struct allow_list user;    /* ~/.config/sbsh/allow.json */
 	struct allow_list project; /* .agentcommands.json (protected: restored after every line) */
-	struct strvec session_ok; /* session_key: the folder, the program, the command */
+	struct strvec session_ok; /* session_key: the folder, the program, the command, the verdict */
 	struct bound_answer *line_ok; /* the yeses this line holds (line_yes) */
 	size_t nline_ok;
 	struct strvec line_no;    /* ... and refused for it */
@@ -179,8 +182,10 @@ static char *user_allow_path(void)
 /* The verdict of an entry's own text, each word with `*`, `?` or `[` read
  * as a harmless word: an allow entry never pre-approves more than it says
  * (`git push origin *` is SAFE, so it covers no +refspec), a deny entry
- * denies what its text does (`git push --force *`: FORCE_PUSH). */
-static enum verdict entry_verdict(struct classifier *cl, const char *entry)
+ * denies what its text does (`git push --force *`: FORCE_PUSH). inner
+ * (when not NULL) receives the commands inside the text that need a
+ * decision, as "VERDICT\tcommand". */
+static enum verdict entry_verdict(struct classifier *cl, const char *entry, struct strvec *inner)
 {
 	struct strvec words;
 	strvec_init(&words);
@@ -199,6 +204,9 @@ static enum verdict entry_verdict(struct classifier *cl, const char *entry)
 	enum verdict v = VERDICT_SAFE;
 	if (text.len && classify_text(cl, text.data, text.len, &r, &err) == 0)
 		v = r.verdict;
+	for (size_t i = 0; inner && v == r.verdict && i < r.nitems; i++)
+		if (r.items[i].depth > 0 && r.items[i].verdict > VERDICT_SAFE && r.items[i].command)
+			strvec_push_owned(inner, xasprintf("%d\t%s", (int)r.items[i].verdict, r.items[i].command));
 	free(err);
 	classify_result_free(&r);
 	strbuf_free(&text);
@@ -209,10 +217,36 @@ static void judge_entries(struct classifier *cl, struct allow_list *l)
 {
 	l->allow_v = xcalloc(l->allow.len ? l->allow.len : 1, sizeof *l->allow_v);
 	l->deny_v = xcalloc(l->deny.len ? l->deny.len : 1, sizeof *l->deny_v);
-	for (size_t i = 0; i < l->allow.len; i++)
-		l->allow_v[i] = entry_verdict(cl, l->allow.items[i]);
+	l->allow_inner = xcalloc(l->allow.len ? l->allow.len : 1, sizeof *l->allow_inner);
+	for (size_t i = 0; i < l->allow.len; i++) {
+		strvec_init(&l->allow_inner[i]);
+		l->allow_v[i] = entry_verdict(cl, l->allow.items[i], &l->allow_inner[i]);
+	}
 	for (size_t i = 0; i < l->deny.len; i++)
-		l->deny_v[i] = entry_verdict(cl, l->deny.items[i]);
+		l->deny_v[i] = entry_verdict(cl, l->deny.items[i], NULL);
+}
+
+/* Whether the commands found inside what runs (r's items below the
+ * command itself: a script, a Makefile's recipe, package scripts, -c
+ * text) are all ones the entry's own text holds, at no higher verdict.
+ * An entry for `make deploy` does not cover the `rm -rf keep` an agent's
+ * Makefile puts in that recipe. */
+static bool inner_covered(const struct strvec *inner, const struct classify_result *r)
+{
+	for (size_t i = 0; r && i < r->nitems; i++) {
+		const struct classify_item *it = &r->items[i];
+		if (it->depth == 0 || it->verdict == VERDICT_SAFE)
+			continue;
+		bool found = false;
+		for (size_t k = 0; k < inner->len && !found; k++) {
+			char *tab = strchr(inner->items[k], '\t');
+			found = tab && it->command && atoi(inner->items[k]) >= (int)it->verdict &&
+			        strcmp(tab + 1, it->command) == 0;
+		}
+		if (!found)
+			return false;
+	}
+	return true;
 }
 
 /* The deny entry that refuses argv with verdict v, or NULL (*path: its
@@ -236,17 +270,19 @@ static const char *list_denies(struct policy *p, char *const *argv, enum verdict
 	return NULL;
 }
 
-/* Whether an allow entry pre-approves argv with verdict v: it matches, and
- * v is no higher than the entry's own text's; ESCAPE never from a list the
- * sandbox can write. */
-static bool list_allows(struct policy *p, char *const *argv, enum verdict v)
+/* Whether an allow entry pre-approves argv with verdict v: it matches, v
+ * is no higher than the entry's own text's, and what r (when not NULL)
+ * found inside what runs is in that text too; ESCAPE never from a list
+ * the sandbox can write. */
+static bool list_allows(struct policy *p, char *const *argv, enum verdict v, const struct classify_result *r)
 {
 	struct allow_list *lists[2] = {&p->user, &p->project};
 	for (size_t l = 0; l < 2; l++) {
 		if (v == VERDICT_ESCAPE && lists[l]->sandbox_writable)
 			continue;
 		for (size_t i = 0; i < lists[l]->allow.len; i++)
-			if (v <= lists[l]->allow_v[i] && policy_entry_matches(lists[l]->allow.items[i], argv))
+			if (v <= lists[l]->allow_v[i] && policy_entry_matches(lists[l]->allow.items[i], argv) &&
+			    inner_covered(&lists[l]->allow_inner[i], r))
 				return true;
 	}
 	return false;
@@ -266,7 +302,7 @@ static bool allow_listed(void *ctx, char *const *argv, enum verdict v)
 {
 	struct policy *p = ctx;
 	const char *path;
-	return !list_denies(p, argv, v, &path) && list_allows(p, argv, v);
+	return !list_denies(p, argv, v, &path) && list_allows(p, argv, v, NULL);
 }
 
 /* Only the human pre-approves: a list where any sandboxed session can
@@ -460,13 +496,29 @@ static bool contains(const struct strvec *v, const char *s)
 }
 
 /* The key of a yes for the session: the folder, the program (as
- * program_of or program_ran names it) and the command. */
-static char *session_key(const char *command, const char *program)
+ * program_of or program_ran names it), the command and the verdict the
+ * human was shown. */
+static char *session_key(const char *command, const char *program, enum verdict v)
 {
 	char cwd[PATH_MAX];
 	if (!getcwd(cwd, sizeof cwd))
 		strcpy(cwd, "?");
-	return xasprintf("%s\n%s\n%s", cwd, program, command);
+	return xasprintf("%s\n%s\n%s\n%d", cwd, program, command, (int)v);
+}
+
+/* Whether a yes for the session covers command at verdict v: one given for
+ * it at v or above (the same text may become worse: a git alias the agent
+ * rewrote), never for ESCAPE. */
+static bool session_holds(const struct policy *p, const char *command, const char *program, enum verdict v)
+{
+	for (enum verdict at = v; at < VERDICT_ESCAPE && v != VERDICT_ESCAPE; at++) {
+		char *key = session_key(command, program, at);
+		bool found = contains(&p->session_ok, key);
+		free(key);
+		if (found)
+			return true;
+	}
+	return false;
 }
 
 /* The program a command run as name would be now, as realpath names it:
@@ -573,6 +625,14 @@ static bool line_yes_holds(struct shell *sh, const struct policy *p, const char 
 		bool same_argv = argv && a->words.len == strv_len(argv);
 		for (size_t w = 0; same_argv && w < a->words.len; w++)
 			same_argv = strcmp(a->words.items[w], argv[w]) == 0;
+		/* The same command whose glob or tilde now stands for other
+		 * names: not what the human was shown. */
+		bool expanded = false;
+		for (size_t w = 0; !same_argv && argv && a->words.len && strcmp(a->words.items[0], argv[0]) == 0 &&
+		                   w < a->words.len; w++)
+			expanded = expanded || strpbrk(a->words.items[w], "*?[~");
+		if (expanded)
+			continue;
 		char *program = same_argv ? program_ran(path) : program_of(sh, a->words.len ? a->words.items[0] : NULL);
 		bool holds = strcmp(program, a->program) == 0;
 		free(program);
@@ -679,12 +739,10 @@ static bool decided_without_asking(struct shell *sh, struct policy *p, const cha
                                    enum verdict v)
 {
 	char *program = program_of(sh, words ? words[0] : NULL);
-	char *key = session_key(command, program);
+	bool decided = session_holds(p, command, program, v);
 	free(program);
-	bool decided = contains(&p->session_ok, key);
-	free(key);
 	const char *path;
-	return decided || (words && (list_denies(p, words, v, &path) || list_allows(p, words, v)));
+	return decided || (words && (list_denies(p, words, v, &path) || list_allows(p, words, v, NULL)));
 }
 
 static const char *pre_approve_hint(struct policy *p)
@@ -801,14 +859,12 @@ void policy_line_begin(struct shell *sh, const struct node *line)
 		size_t at, len;
 		p->line_keys[i] = item_key(it, &words, &at, &len);
 		char *program = program_of(sh, words.len ? words.items[0] : NULL);
-		char *skey = session_key(p->line_keys[i], program);
-		if (contains(&p->session_ok, skey)) {
+		if (session_holds(p, p->line_keys[i], program, it->verdict)) {
 			/* Held for this line as a yes up front is: bound to what
 			 * the words name now. */
 			p->line_answer[i] = ITEM_YES;
 			line_yes(sh, p, p->line_keys[i], words.len ? words.items : NULL);
 		}
-		free(skey);
 		free(program);
 		strvec_free(&words);
 	}
@@ -825,6 +881,7 @@ void policy_line_begin(struct shell *sh, const struct node *line)
 	struct strvec asked;
 	strvec_init(&asked);
 	struct strvec *asked_words = NULL; /* per asked command: its words, or none */
+	enum verdict *asked_v = NULL;       /* per asked command: its verdict */
 	for (size_t i = 0; i < r->nitems; i++) {
 		struct classify_item *it = &r->items[i];
 		/* ESCAPE is asked where it runs, each time, for the typed code. */
@@ -834,14 +891,28 @@ void policy_line_begin(struct shell *sh, const struct node *line)
 		if (strncmp(it->command, "escape ", 7) == 0 || strcmp(it->command, "escape") == 0)
 			continue;
 		/* A command whose words still hold expansions is asked when it
-		 * runs, so the human sees what will really run. */
-		if (strpbrk(it->command, "$`"))
+		 * runs, so the human sees what will really run: parameters and
+		 * substitutions, and the names a glob or a tilde stands for (the
+		 * static text shows `b*` quoted, and an earlier command of the
+		 * line may make it match another folder). */
+		if (strpbrk(it->command, "$`*?[~"))
 			continue;
 		struct strvec words;
 		strvec_init(&words);
 		size_t at, len;
 		char *command = item_key(it, &words, &at, &len);
-		bool skip = contains(&asked, command) ||
+		/* `. FILE`, `source FILE` and `eval TEXT` run what they hold
+		 * through this shell, each command checked as it runs; what is
+		 * decidable in it is asked as commands of its own. */
+		bool runs_here = words.len && (strcmp(words.items[0], ".") == 0 || strcmp(words.items[0], "source") == 0 ||
+		                               strcmp(words.items[0], "eval") == 0);
+		size_t dup = SIZE_MAX;
+		for (size_t k = 0; k < asked.len && dup == SIZE_MAX; k++)
+			if (strcmp(asked.items[k], command) == 0)
+				dup = k;
+		if (dup != SIZE_MAX && it->verdict > asked_v[dup])
+			asked_v[dup] = it->verdict;
+		bool skip = runs_here || dup != SIZE_MAX ||
 		            decided_without_asking(sh, p, command, words.len ? words.items : NULL, it->verdict);
 		if (skip) {
 			strvec_free(&words);
@@ -850,6 +921,8 @@ void policy_line_begin(struct shell *sh, const struct node *line)
 		}
 		asked_words = xreallocarray(asked_words, asked.len + 1, sizeof *asked_words);
 		asked_words[asked.len] = words;
+		asked_v = xreallocarray(asked_v, asked.len + 1, sizeof *asked_v);
+		asked_v[asked.len] = it->verdict;
 		if (cmds.len)
 			strbuf_adds(&cmds, "; ");
 		add_mark(&marks, &nmarks, cmds.len + at, len);
@@ -883,7 +956,7 @@ void policy_line_begin(struct shell *sh, const struct node *line)
 			line_answer_all(p, asked.items[i], yes ? ITEM_YES : ITEM_NO);
 			if (answer == BROKER_YES_SESSION) {
 				char *program = program_of(sh, words ? words[0] : NULL);
-				strvec_push_owned(&p->session_ok, session_key(asked.items[i], program));
+				strvec_push_owned(&p->session_ok, session_key(asked.items[i], program, asked_v[i]));
 				free(program);
 			}
 		}
@@ -891,6 +964,7 @@ void policy_line_begin(struct shell *sh, const struct node *line)
 	for (size_t i = 0; asked_words && i < asked.len; i++)
 		strvec_free(&asked_words[i]);
 	free(asked_words);
+	free(asked_v);
 	strvec_free(&asked);
 	strbuf_free(&cmds);
 	strbuf_free(&reasons);
@@ -1223,8 +1297,10 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 
 	int rc = 0;
 	char *marks = NULL;
-	char *command = normalise_with_mark(argv, decider, &marks);
-	classify_result_free(&r);
+	/* plain: the argv as answers of this line are found again by (the
+	 * up-front question's keys); command: what the human is shown. */
+	char *plain = normalise_with_mark(argv, decider, &marks);
+	char *command = xstrdup(plain);
 	/* Raised by what the argv does not show (its standard input, a <( ),
 	 * a script written on the line, its environment): then neither an
 	 * answer remembered for the argv nor an allow entry for the program
@@ -1239,20 +1315,42 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 		free(command);
 		command = shown;
 	}
-	char *key = NULL;
+	/* What runs inside it and needs a decision, when the text shown so
+	 * far does not hold it (a script's, a Makefile recipe's, a package
+	 * script's commands): the human sees those too, never only `sh x.sh`. */
+	struct strbuf inner;
+	strbuf_init(&inner);
+	for (size_t i = 0; i < r.nitems; i++) {
+		const struct classify_item *it = &r.items[i];
+		if (it->depth == 0 || it->verdict == VERDICT_SAFE || !it->command || strstr(command, it->command) ||
+		    (inner.len && strstr(inner.data, it->command)))
+			continue;
+		strbuf_adds(&inner, inner.len ? "; " : " — runs: ");
+		strbuf_adds(&inner, it->command);
+	}
+	if (inner.len) {
+		char *shown = xasprintf("%s%s", command, inner.data);
+		free(command);
+		command = shown;
+	}
+	strbuf_free(&inner);
 	/* An entry covers a verdict raised by what the argv does not show
-	 * only when its own text is judged as high (list_allows). */
-	if (list_allows(p, argv, v)) {
+	 * only when its own text is judged as high, and what runs inside only
+	 * when its own text holds that too (list_allows). */
+	bool listed = list_allows(p, argv, v, &r);
+	classify_result_free(&r);
+	char *key = NULL;
+	if (listed) {
 		by = "allow-list";
 		goto done;
 	}
 	char *program = program_ran(path);
-	key = session_key(command, program);
+	key = session_key(command, program, v);
+	bool held = session_holds(p, command, program, v);
 	free(program);
-	if (!raised && v != VERDICT_ESCAPE &&
-	    (contains(&p->session_ok, key) || line_yes_holds(sh, p, command, argv, path)))
+	if (!raised && v != VERDICT_ESCAPE && (held || line_yes_holds(sh, p, plain, argv, path)))
 		goto done;
-	if (contains(&p->line_no, command)) {
+	if (contains(&p->line_no, plain)) {
 		rc = refuse(sh, v, command, "the human said no", NULL);
 		goto done;
 	}
@@ -1286,7 +1384,7 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 		            answer < 0 || late ? pre_approve_hint(p) : NULL);
 		free(late);
 		if (answer == BROKER_NO)
-			strvec_push(&p->line_no, command);
+			strvec_push(&p->line_no, plain);
 	}
 done:
 	events_command(p->opts.events, argv, verdict_name(v), rc ? "refuse" : "allow", by);
@@ -1294,6 +1392,7 @@ done:
 	free(marks);
 	free(key);
 	free(command);
+	free(plain);
 	free(facts_text);
 	free(procsubs);
 	return rc;

@@ -116,6 +116,45 @@ done
 (cd inside && "$SBSH" -c 'rm -r d') >out 2>err
 if [ ! -e inside/d ]; then ok "... and still covers rm -r d"; else bad "... and still covers rm -r d" "$(cat err)"; fi
 
+# An entry covers what its own text says, not what the agent's code the
+# command runs adds: "make deploy" (PUBLISH by its name, above DELETE)
+# does not pre-approve the rm -rf an agent's Makefile puts in the recipe,
+# nor "sh deploy.sh" the one its script holds; the same entries still
+# cover a recipe or script that needs nothing, and an entry whose own
+# text holds the inner command covers it.
+mk=$home/mk
+mkdir -p "$mk"
+printf '%s\n' '{"allow": ["make deploy", "sh deploy.sh", "sh -c '"'"'rm -rf keep'"'"'"]}' >"$list"
+(cd "$mk" && "$SBSH" -c 'printf "deploy:\n\trm -rf keep\n" >Makefile; printf "rm -rf keep\n" >deploy.sh') 2>/dev/null
+for script in 'make deploy' 'sh deploy.sh'; do
+	if [ "$script" = 'make deploy' ] && ! command -v make >/dev/null; then
+		missing "allow '$script' does not cover the agent's rm -rf" "make is not installed"
+		continue
+	fi
+	mkdir -p "$mk/keep" && echo x >"$mk/keep/file"
+	(cd "$mk" && "$SBSH" -c "$script") >out 2>err
+	status=$?
+	if [ "$status" = 121 ] && [ -f "$mk/keep/file" ] && grep -q 'runs: rm -rf keep' err; then
+		ok "allow '$script' does not cover the rm -rf the agent's code adds, and the refusal names it"
+	else
+		bad "allow '$script' does not cover the rm -rf the agent's code adds, and the refusal names it" \
+			"status $status, $(cat err)"
+	fi
+done
+(cd "$mk" && "$SBSH" -c 'printf "deploy:\n\techo deployed\n" >Makefile; echo "echo deployed" >deploy.sh') 2>/dev/null
+for script in 'make deploy' 'sh deploy.sh'; do
+	command -v "${script%% *}" >/dev/null || continue
+	(cd "$mk" && "$SBSH" -c "$script") >out 2>err
+	if [ $? = 0 ] && grep -q deployed out; then
+		ok "... '$script' still covers a recipe or script that needs nothing"
+	else
+		bad "... '$script' still covers a recipe or script that needs nothing" "$(cat err)"
+	fi
+done
+mkdir -p "$mk/keep"
+(cd "$mk" && "$SBSH" -c "sh -c 'rm -rf keep'") >out 2>err
+if [ ! -e "$mk/keep" ]; then ok "... and an entry whose text holds the rm -rf covers it"; else bad "sh -c entry" "$(cat err)"; fi
+
 # Nobody but the human pre-approves. A list in a folder every sandboxed
 # session can write (a temp folder) may have been planted by an agent: it
 # is not honoured, whether it was written by hand or by a session started

@@ -72,6 +72,30 @@ try:
     prompts, out = run("rm -rf build; ln -s src build; rm -rf build/", ["y", "n"], env, work)
     check(there("src/from-src") and prompts == 2, "... nor once build is a link to src", out)
 
+    # A glob is asked as it runs, with the names it stands for then: an
+    # earlier command of the line made it match the former src.
+    fresh()
+    prompts, out = run("mv src bsrc; rm -rf b*", ["n"], env, work)
+    check(there("bsrc/from-src") and prompts == 1 and "approval:\r\n    rm -rf bsrc build" in out and "b*" not in out,
+          "a glob is asked as it runs, showing the folders it matches then", out)
+    # A tilde too: the question shows the folder, not a quoted '~/x'.
+    os.makedirs(os.path.join(home, "victim"), exist_ok=True)
+    prompts, out = run("rm -rf ~/victim", ["n"], env, work)
+    check(os.path.isdir(os.path.join(home, "victim")) and prompts == 1
+          and "approval:\r\n    rm -rf %s/victim" % home in out,
+          "a tilde is asked as it runs, showing the folder it names", out)
+
+    # A yes for the session covers the command at the verdict it was shown
+    # with, no higher: the agent rewrites the git alias it runs.
+    fresh()
+    script = ("git init -q sub && git -C sub config alias.x '!rm -rf ../build'\n"
+              "cd sub && git x; cd ..\n"
+              "git -C sub config alias.x '!rm -rf ../src; git push -f origin master'\n"
+              "cd sub && git x; cd ..\n")
+    prompts, out = run(script, ["s", "n"], env, work)
+    check(prompts == 2 and there("src/from-src") and not there("build"),
+          "a yes for the session for a DELETE does not cover the same command once it force-pushes", out)
+
     # The same answer covers the same command as long as it is the same.
     fresh()
     prompts, out = run("rm -rf build && rm -rf sub/build && echo done", ["y"], env, work)

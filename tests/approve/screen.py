@@ -378,6 +378,10 @@ try:
     terminal_case("a 3000-character folder", TOUCH, ["touch"], ["touch ~/ESCAPED", "more characters"], cwd=deep)
     terminal_case("an approval padded with 4 KB of spaces", "rm -rf \"$(cat pad.txt)\" src", ["src"], ["src"],
                   gone=None, exists=os.path.join(work, "src"))
+    # A script the agent wrote on the line (its text known only as it
+    # runs): the question shows what it runs, not only `sh clean.sh`.
+    terminal_case("a script written on the line", "echo \"rm -rf $(printf src)\" > clean.sh; sh clean.sh", ["src"],
+                  ["sh clean.sh", "runs: rm -rf src"], gone=None, exists=os.path.join(work, "src"))
     terminal_case("a terminal too small for the question", TOUCH, ["touch"], [], cols=30, rows=4,
                   refused_for_size=True)
 
