@@ -720,7 +720,12 @@ static void describe_stdio(struct broker *b, const int fds[3], struct strbuf *ou
 		else if (S_ISFIFO(st.st_mode) && strncmp(path, "pipe:", 5) == 0)
 			strbuf_adds(out, i == 0 ? "a pipe (a here-document or another command's output, not shown)"
 			                        : "a pipe (to another command)");
-		else if (S_ISSOCK(st.st_mode))
+		else if (S_ISFIFO(st.st_mode)) {
+			/* a FIFO the agent made: its name says nothing of what comes */
+			strbuf_adds(out, "a named pipe, ");
+			approval_add_visible(out, path);
+			strbuf_adds(out, i == 0 ? " (what comes through it is not shown)" : "");
+		} else if (S_ISSOCK(st.st_mode))
 			strbuf_adds(out, "a socket");
 		else if (S_ISREG(st.st_mode) && (deleted || strncmp(path, "/memfd:", 7) == 0))
 			strbuf_addf(out, "a deleted file of %lld bytes (a here-document?, not shown)", (long long)st.st_size);

@@ -16,11 +16,17 @@
 
 static bool is_invisible_control(unsigned long cp)
 {
-	/* C1 controls (a terminal may take U+009B as CSI) and the format
-	 * characters that reorder or hide text (bidi overrides, zero widths). */
-	return (cp >= 0x80 && cp <= 0x9f) || cp == 0x061c || (cp >= 0x200b && cp <= 0x200f) ||
-	       (cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2060 && cp <= 0x206f) || cp == 0xfeff ||
-	       (cp >= 0xfff9 && cp <= 0xfffb);
+	/* C1 controls (a terminal may take U+009B as CSI) and the characters
+	 * that reorder or hide text or draw nothing: bidi overrides, zero
+	 * widths, the soft hyphen, joiners, variation selectors, the tag
+	 * characters (text no terminal shows), other format controls. */
+	return (cp >= 0x80 && cp <= 0x9f) || cp == 0xad || cp == 0x34f || cp == 0x061c ||
+	       (cp >= 0x0600 && cp <= 0x0605) || cp == 0x06dd || cp == 0x070f || cp == 0x08e2 ||
+	       cp == 0x17b4 || cp == 0x17b5 || (cp >= 0x180b && cp <= 0x180f) || (cp >= 0x200b && cp <= 0x200f) ||
+	       (cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2060 && cp <= 0x206f) || (cp >= 0xfe00 && cp <= 0xfe0f) ||
+	       cp == 0xfeff || (cp >= 0xfff9 && cp <= 0xfffb) || (cp >= 0x13430 && cp <= 0x1343f) ||
+	       (cp >= 0x1bca0 && cp <= 0x1bca3) || (cp >= 0x1d173 && cp <= 0x1d17a) ||
+	       (cp >= 0xe0000 && cp <= 0xe0fff);
 }
 
 /* Columns a printable code point takes: a rough table, enough to keep the
@@ -128,11 +134,13 @@ static struct unit *unit_add(struct units *v, size_t at, size_t len)
 }
 
 /* Blanks: what a run of could push the rest of a command off the screen
- * while looking like nothing. */
+ * while looking like nothing (the fillers and the blank braille pattern
+ * are letters that draw as a space). */
 static bool is_blank(unsigned long cp)
 {
 	return cp == ' ' || (cp >= '\t' && cp <= '\r') || cp == 0xa0 || cp == 0x1680 ||
-	       (cp >= 0x2000 && cp <= 0x200a) || cp == 0x202f || cp == 0x205f || cp == 0x3000;
+	       (cp >= 0x2000 && cp <= 0x200a) || cp == 0x202f || cp == 0x205f || cp == 0x3000 || cp == 0x115f ||
+	       cp == 0x1160 || cp == 0x2800 || cp == 0x3164 || cp == 0xffa0;
 }
 
 /* The code point at s[i] (n bytes), its length in *len; a byte that is not
@@ -167,11 +175,12 @@ static const char *blank_name(unsigned long cp)
 
 /* The units of n bytes of s: what add_visible shows, except that a run of
  * four or more blanks is one "<N spaces>", a blank that is not a plain
- * space is escaped, and stacked zero-width characters are escaped. */
+ * space is escaped, and a zero-width character is escaped where it would
+ * mark ASCII (a stroke over `touch`) or stack on another. */
 static void units_of(struct units *v, const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s;
-	bool after_zero_width = false;
+	bool after_zero_width = false, after_ascii = true;
 	for (size_t i = 0; i < n;) {
 		size_t len;
 		bool bad;
@@ -196,6 +205,7 @@ static void units_of(struct units *v, const char *s, size_t n)
 				u->width = strlen(u->shown);
 				i = end;
 				after_zero_width = false;
+				after_ascii = true;
 				continue;
 			}
 		}
@@ -206,7 +216,8 @@ static void units_of(struct units *v, const char *s, size_t n)
 		} else if (bad || cp < 0x20 || cp == 0x7f) {
 			u->plain = false;
 			snprintf(u->shown, sizeof u->shown, "\\x%02x", p[i]);
-		} else if (cp >= 0x80 && (is_invisible_control(cp) || is_blank(cp) || (cols == 0 && after_zero_width))) {
+		} else if (cp >= 0x80 &&
+		           (is_invisible_control(cp) || is_blank(cp) || (cols == 0 && (after_zero_width || after_ascii)))) {
 			u->plain = false;
 			snprintf(u->shown, sizeof u->shown, "\\u%04lx", cp);
 		} else {
@@ -215,6 +226,7 @@ static void units_of(struct units *v, const char *s, size_t n)
 		if (!u->plain)
 			u->width = strlen(u->shown);
 		after_zero_width = u->plain && cols == 0 && cp >= 0x80;
+		after_ascii = cp < 0x80;
 		i += len;
 	}
 }
@@ -420,6 +432,9 @@ void approval_screen_enter(struct strbuf *sb, bool attrs, bool alt)
 	/* CAN ends an escape sequence or string left unfinished (ST too,
 	 * for terminals that only end strings with it). */
 	strbuf_adds(sb, "\030\033\\");
+	/* A printer controller mode would send the question to the printer
+	 * and not show it. */
+	strbuf_adds(sb, "\033[4i");
 	if (!attrs) {
 		strbuf_adds(sb, "\r\n");
 		return;
@@ -428,10 +443,13 @@ void approval_screen_enter(struct strbuf *sb, bool attrs, bool alt)
 		strbuf_adds(sb, "\033[?1049h");
 	/* Soft reset, then each mode it may not cover: scroll region, left
 	 * and right margins, origin, autowrap, insert, newline, UTF-8, the four
-	 * charsets and SI, attributes, cursor, screen video, colours. */
+	 * charsets and SI, attributes, cursor, screen video, colours; and what
+	 * the keys send (cursor keys, keypad, mouse reports, bracketed paste),
+	 * so that a code typed or pasted reaches the answer as typed. */
 	strbuf_adds(sb, "\033[!p\033[r\033[?69l\033[?6l\033[?7h\033[4l\033[20l\033%G"
 	                "\033(B\033)B\033*B\033+B\017\033[0m\033[?25h\033[?5l"
-	                "\033]104\033\\\033]110\033\\\033]111\033\\");
+	                "\033]104\033\\\033]110\033\\\033]111\033\\"
+	                "\033[?1l\033>\033[?1000l\033[?1002l\033[?1003l\033[?1006l\033[?2004l");
 	strbuf_adds(sb, alt ? "\033[H\033[J" : "\r\n"); /* clear: home, erase below */
 }
 

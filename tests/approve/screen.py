@@ -378,6 +378,20 @@ try:
     terminal_case("a 3000-character folder", TOUCH, ["touch"], ["touch ~/ESCAPED", "more characters"], cwd=deep)
     terminal_case("an approval padded with 4 KB of spaces", "rm -rf \"$(cat pad.txt)\" src", ["src"], ["src"],
                   gone=None, exists=os.path.join(work, "src"))
+    # Characters that draw nothing, or draw over ASCII: shown escaped.
+    with open(os.path.join(work, "fill.txt"), "w") as f:
+        f.write("\u3164" * 1500)
+    terminal_case("1500 Hangul fillers (letters drawn blank)",
+                  "escape git %s -c \"a.b=$(cat fill.txt)\" status" % fsm, ["fsmonitor"],
+                  ["<1500 blank characters>", "core.fsmonitor=touch ~/X;false"], gone=gitx)
+    with open(os.path.join(work, "job.sh"), "w") as f:
+        f.write("echo harmless\n")
+    with open(os.path.join(work, "job\U000e0041.sh"), "w") as f:
+        f.write("touch ~/ESCAPED\n")
+    terminal_case("a tag character (invisible) in a file name", "escape sh ./job$(printf '\\363\\240\\201\\201').sh",
+                  ["\\u"], ["./job\\ue0041.sh"])
+    terminal_case("a combining stroke drawn over the command", "escape sh -c 'touch\u0336 ~/ESCAPED'", ["\\u"],
+                  ["touch\\u0336 ~/ESCAPED"])
     # A script the agent wrote on the line (its text known only as it
     # runs): the question shows what it runs, not only `sh clean.sh`.
     terminal_case("a script written on the line", "echo \"rm -rf $(printf src)\" > clean.sh; sh clean.sh", ["src"],
@@ -388,6 +402,8 @@ try:
     # stdin, stdout, stderr that are not the terminal are named.
     terminal_case("a here-document", "escape sh <<EOF\ntouch ~/ESCAPED\nEOF", ["stdin"], ["stdin: "])
     terminal_case("a pipe", "echo 'touch ~/ESCAPED' | escape sh", ["stdin"], ["stdin: a pipe"])
+    terminal_case("a named pipe", "mkfifo ff; (echo 'touch ~/ESCAPED' > ff &); escape sh < ff", ["stdin"],
+                  ["stdin: a named pipe"])
     with open(os.path.join(work, "script.sh"), "w") as f:
         f.write("touch ~/ESCAPED\n")
     terminal_case("a file", "escape sh < script.sh", ["stdin"], ["stdin: " + os.path.join(work, "script.sh")])
