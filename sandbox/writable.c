@@ -135,6 +135,35 @@ static char *sbsh_folder(const char *xdg_name, const char *fallback)
 	return real;
 }
 
+/* A folder of $PATH that real is or holds, resolved (malloc'd), or NULL: a
+ * program the agent put there would run outside the sandbox whenever the
+ * human types its name (git, sudo). Relative entries are the folder the
+ * human stands in, not this one; a Python virtual environment's bin
+ * (beside its pyvenv.cfg) is the project's own code, read by the human's
+ * python anyway, so it is left to the checkpoints. */
+static char *path_folder_held(const char *real)
+{
+	const char *path = getenv("PATH");
+	for (const char *p = path ? path : ""; *p;) {
+		size_t n = strcspn(p, ":");
+		char *entry = xstrndup(p, n);
+		char *dir = entry[0] == '/' ? realpath(entry, NULL) : NULL;
+		free(entry);
+		p += n + (p[n] == ':');
+		if (!dir || !within(dir, real)) {
+			free(dir);
+			continue;
+		}
+		char *venv = xasprintf("%s/../pyvenv.cfg", dir);
+		bool in_venv = access(venv, F_OK) == 0;
+		free(venv);
+		if (!in_venv)
+			return dir;
+		free(dir);
+	}
+	return NULL;
+}
+
 char *sandbox_project_refusal(const char *folder)
 {
 	char *real = resolved(folder);
@@ -161,6 +190,13 @@ char *sandbox_project_refusal(const char *folder)
 		                real + hn + 1);
 	}
 	free(home_real);
+	char *on_path = why ? NULL : path_folder_held(real);
+	if (on_path && strcmp(on_path, real) == 0)
+		why = xstrdup("it is a folder on PATH: a program put there would run whenever its name is typed");
+	else if (on_path)
+		why = xasprintf("it holds %s, a folder on PATH: a program put there would run whenever its name is typed",
+		                on_path);
+	free(on_path);
 	free(real);
 	return why;
 }
