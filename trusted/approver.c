@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/ioctl.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -70,6 +71,7 @@ struct approver {
 	uint64_t next_order;
 	struct proc_confinement self; /* the approver's own, to compare askers with */
 	int64_t keys_from_ms;         /* keys before this answer nothing */
+	bool quiet;                   /* keys_from_ms is still to come: what arrives is dropped then */
 	bool told_ignored;            /* the human was told keys were ignored */
 	struct session_freeze holders; /* sandboxed holders of tty, paused while a question is up */
 };
@@ -269,6 +271,7 @@ static void show_next(struct approver *a)
 	 * a slow write cannot shorten that moment. */
 	tcflush(a->tty, TCIFLUSH);
 	a->keys_from_ms = util_now_ms() + APPROVER_KEYS_QUIET_MS;
+	a->quiet = true;
 	a->told_ignored = false;
 	util_write_all(a->tty, sb.data, sb.len);
 	strbuf_free(&text);
@@ -335,6 +338,25 @@ static bool take_key(struct approver *a, unsigned char c)
 	return true;
 }
 
+/* The moment after the question changed is over: what was typed in it
+ * (whenever this process gets to read it, on a busy machine too) is
+ * dropped, so it answers nothing. Returns whether something was. */
+static bool end_quiet(struct approver *a)
+{
+	if (!a->quiet || util_now_ms() < a->keys_from_ms)
+		return false;
+	a->quiet = false;
+	int pending = 0;
+	if (ioctl(a->tty, FIONREAD, &pending) != 0 || pending <= 0)
+		return false;
+	tcflush(a->tty, TCIFLUSH);
+	if (!a->told_ignored && a->shown >= 0) {
+		say(a, "\nsbsh: the question just changed: what was typed is ignored; answer this one: ");
+		a->told_ignored = true;
+	}
+	return true;
+}
+
 static void expire(struct approver *a)
 {
 	int64_t now = util_now_ms();
@@ -385,14 +407,22 @@ static void serve(struct approver *a)
 			slot_of[n] = i;
 			pfd[n++] = (struct pollfd){.fd = a->askers[i].fd, .events = POLLIN};
 		}
-		int r = poll(pfd, n, poll_timeout(a));
+		int timeout = poll_timeout(a);
+		if (a->quiet) {
+			/* wake when the quiet moment ends, to drop what came in it */
+			int64_t left = a->keys_from_ms - util_now_ms();
+			int until = left > 0 ? (int)left : 0;
+			timeout = timeout < 0 || until < timeout ? until : timeout;
+		}
+		int r = poll(pfd, n, timeout);
 		if (r < 0 && errno != EINTR)
 			return;
 		if (r < 0)
 			continue;
 		if (pfd[0].revents)
 			return; /* Ctrl-C as a signal, SIGTERM, SIGHUP */
-		if (pfd[1].revents) {
+		bool dropped = end_quiet(a);
+		if (pfd[1].revents && !dropped) {
 			unsigned char keys[64];
 			ssize_t got = read(a->tty, keys, sizeof keys);
 			if (got == 0 || (got < 0 && errno != EINTR && errno != EAGAIN))
@@ -514,20 +544,42 @@ static int approver_listen(struct approver *a)
 	return fd;
 }
 
-/* The terminal multiplexer the approver runs in, if any: its variables,
- * or a tmux or screen among its ancestors (a pane started with them
- * unset). NULL when none is seen. */
+/* The terminal multiplexer the approver runs in, if any, whose server
+ * reads panes and types into them on request through a pathname socket:
+ * tmux, screen, zellij, WezTerm's mux, kitty listening for remote control.
+ * Its variables, or one of them among the approver's ancestors (a pane
+ * started with them unset). NULL when none is seen. */
 static const char *multiplexer(void)
 {
-	const char *term = getenv("TERM"), *tmux = getenv("TMUX"), *sty = getenv("STY");
-	if (tmux && *tmux)
-		return "tmux (TMUX is set)";
-	if (sty && *sty)
-		return "screen (STY is set)";
+	static const struct {
+		const char *var, *said;
+	} vars[] = {
+		{"TMUX", "tmux (TMUX is set)"},
+		{"STY", "screen (STY is set)"},
+		{"ZELLIJ", "zellij (ZELLIJ is set)"},
+		{"ZELLIJ_SESSION_NAME", "zellij (ZELLIJ_SESSION_NAME is set)"},
+		{"WEZTERM_UNIX_SOCKET", "WezTerm's multiplexer (WEZTERM_UNIX_SOCKET is set)"},
+		{"WEZTERM_PANE", "WezTerm (WEZTERM_PANE is set; its mux socket reads and types into panes)"},
+		{"KITTY_LISTEN_ON", "kitty with remote control on a socket (KITTY_LISTEN_ON is set)"},
+	};
+	for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+		const char *v = getenv(vars[i].var);
+		if (v && *v)
+			return vars[i].said;
+	}
+	const char *term = getenv("TERM");
 	if (term && strncmp(term, "tmux", 4) == 0)
 		return "tmux (TERM is tmux)";
 	if (term && strncmp(term, "screen", 6) == 0)
 		return "tmux or screen (TERM is screen)";
+	static const struct {
+		const char *comm, *said;
+	} parents[] = {
+		{"tmux", "tmux (a tmux process is among its parents)"},
+		{"screen", "screen (a screen process is among its parents)"},
+		{"zellij", "zellij (a zellij process is among its parents)"},
+		{"wezterm", "WezTerm (a wezterm process is among its parents; its mux socket reads and types into panes)"},
+	};
 	pid_t p = getppid();
 	for (int depth = 0; p > 1 && depth < 128; depth++) {
 		char path[64], comm[32] = "";
@@ -537,10 +589,9 @@ static const char *multiplexer(void)
 		if (fd >= 0)
 			close(fd);
 		comm[n > 0 ? n : 0] = '\0';
-		if (strncmp(comm, "tmux", 4) == 0)
-			return "tmux (a tmux process is among its parents)";
-		if (strncasecmp(comm, "screen", 6) == 0)
-			return "screen (a screen process is among its parents)";
+		for (size_t i = 0; i < sizeof parents / sizeof parents[0]; i++)
+			if (strncasecmp(comm, parents[i].comm, strlen(parents[i].comm)) == 0)
+				return parents[i].said;
 		p = proc_parent(p);
 	}
 	return NULL;
@@ -558,7 +609,7 @@ int approver_main(bool trust_multiplexer)
 	if (in && !trust_multiplexer) {
 		fprintf(stderr,
 		        "sbsh: --approver: refusing to run inside %s: whatever reaches its server, a sandboxed"
-		        " process too, can read this terminal (capture-pane) and type the answers (send-keys)."
+		        " process too, can read this terminal (tmux capture-pane) and type the answers (send-keys)."
 		        " Run it in a terminal of its own, or add --trust-multiplexer if nothing sandboxed can"
 		        " reach that server.\n",
 		        in);

@@ -432,13 +432,13 @@ void approval_screen_enter(struct strbuf *sb, bool attrs, bool alt)
 	/* CAN ends an escape sequence or string left unfinished (ST too,
 	 * for terminals that only end strings with it). */
 	strbuf_adds(sb, "\030\033\\");
-	/* A printer controller mode would send the question to the printer
-	 * and not show it. */
-	strbuf_adds(sb, "\033[4i");
 	if (!attrs) {
 		strbuf_adds(sb, "\r\n");
 		return;
 	}
+	/* A printer controller mode would send the question to the printer
+	 * and not show it. */
+	strbuf_adds(sb, "\033[4i");
 	if (alt)
 		strbuf_adds(sb, "\033[?1049h");
 	/* Soft reset, then each mode it may not cover: scroll region, left

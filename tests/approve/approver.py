@@ -14,7 +14,7 @@ from approver_pty import Approver, finish, start_session, session as approver_se
 
 SBSH = os.environ["SBSH"]
 REFUSED = 121
-TIMEOUT = 5  # approval-timeout in the config below
+TIMEOUT = 5  # approval-timeout of short_env, for the question nobody answers
 
 
 def session(script, env, cwd, approver, answers, limit=30, enter=b"\r"):
@@ -33,12 +33,17 @@ project = os.path.join(base, "project")
 outside = os.path.join(base, "outside")
 home = os.path.join(base, "home")
 conf = os.path.join(base, "config")
-for d in (project, outside, home, os.path.join(conf, "sbsh")):
+short = os.path.join(base, "config-short")
+for d in (project, outside, home, os.path.join(conf, "sbsh"), os.path.join(short, "sbsh")):
     os.makedirs(d)
+# The human answers within a minute however busy the machine.
 with open(os.path.join(conf, "sbsh", "config"), "w") as f:
+    f.write("approval-timeout = 60\n")
+with open(os.path.join(short, "sbsh", "config"), "w") as f:
     f.write("approval-timeout = %d\n" % TIMEOUT)
 env = dict(os.environ, HOME=home, XDG_CONFIG_HOME=conf, XDG_RUNTIME_DIR=runtime, TERM="xterm")
 env.pop("CI", None)
+short_env = dict(env, XDG_CONFIG_HOME=short)
 sock = os.path.join(runtime, "sbsh", "approver.sock")
 victim = os.path.join(project, "victim")
 
@@ -152,7 +157,7 @@ try:
     # no answer in time
     touch(victim)
     t0 = time.time()
-    status, out, err, seen, screen = session("rm -f victim; echo status=$?", env, project, a, [])
+    status, out, err, seen, screen = session("rm -f victim; echo status=$?", short_env, project, a, [])
     check(os.path.exists(victim) and "status=%d" % REFUSED in out, "no answer in time: refused",
           screen + out + err)
     check(time.time() - t0 < TIMEOUT + 10, "the configured approval-timeout applies")

@@ -83,7 +83,7 @@ conf = os.path.join(base, "config")
 for d in (project, other, home, os.path.join(conf, "sbsh")):
     os.makedirs(d)
 with open(os.path.join(conf, "sbsh", "config"), "w") as f:
-    f.write("approval-timeout = 10\n")
+    f.write("approval-timeout = 60\n")  # the human answers however busy the machine
 env = dict(os.environ, HOME=home, XDG_CONFIG_HOME=conf, XDG_RUNTIME_DIR=runtime, TERM="xterm")
 env.pop("CI", None)
 for k in ("TMUX", "TMUX_PANE", "STY"):
@@ -126,11 +126,25 @@ procs = []
 try:
     # --approver in tmux or screen: refused, unless told it is trusted.
     for name, extra in (("TMUX is set", {"TMUX": "/tmp/tmux-0/default,1,0"}), ("STY is set", {"STY": "1.pts-0"}),
-                        ("TERM is screen", {"TERM": "screen-256color"})):
+                        ("TERM is screen", {"TERM": "screen-256color"}), ("ZELLIJ is set", {"ZELLIJ": "0"}),
+                        ("WezTerm's mux", {"WEZTERM_UNIX_SOCKET": "/run/user/0/wezterm/sock"}),
+                        ("kitty listening for remote control", {"KITTY_LISTEN_ON": "unix:/tmp/kitty"})):
         a = Approver(dict(env, **extra), args=[])
         status = a.wait_exit()
         check(status not in (0, None) and "--trust-multiplexer" in a.text() and not os.path.exists(sock),
               "--approver refuses to start inside a terminal multiplexer: " + name, a.text())
+    # ... and with its variables unset, a zellij among its parents.
+    fakebin = os.path.join(base, "fakebin")
+    os.makedirs(fakebin)
+    shutil.copy("/bin/sh", os.path.join(fakebin, "zellij"))
+    wrapper = os.path.join(base, "in-zellij")
+    with open(wrapper, "w") as f:
+        f.write("#!/bin/sh\nexec %s -c '\"$0\" \"$@\"; exit $?' %s \"$@\"\n" % (os.path.join(fakebin, "zellij"), SBSH))
+    os.chmod(wrapper, 0o755)
+    a = Approver(env, sbsh=wrapper, args=[])
+    status = a.wait_exit()
+    check(status not in (0, None) and "zellij" in a.text() and not os.path.exists(sock),
+          "--approver refuses to start with a zellij among its parents", a.text())
     a = Approver(dict(env, TMUX="/tmp/tmux-0/default,1,0"), args=["--trust-multiplexer"])
     approvers.append(a)
     check(a.wait_for(rb"approver ready") is not None and b"tmux" in a.out,

@@ -366,7 +366,7 @@ sys.exit(subprocess.run(sys.argv[1:], env=dict(os.environ, SBSH_SESSION=path)).r
     conf = os.path.join(base, "config")
     os.makedirs(os.path.join(conf, "sbsh"))
     with open(os.path.join(conf, "sbsh", "config"), "w") as f:
-        f.write("approval-timeout = 10\n")
+        f.write("approval-timeout = 60\n")  # the human answers however busy the machine
     aenv = dict(os.environ, XDG_CONFIG_HOME=conf, XDG_RUNTIME_DIR=runtime, TERM="xterm")
     aenv.pop("CI", None)
     approver = Approver(aenv, SBSH)

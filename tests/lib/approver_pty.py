@@ -42,8 +42,9 @@ class Approver:
 
     def type(self, text):
         """Types as a human does: not within the moment after a question
-        appears, when the approver ignores keys."""
-        time.sleep(0.7)
+        appears, when the approver drops keys (half a second, counted from
+        before it wrote the question: a second is room for a busy machine)."""
+        time.sleep(1.0)
         os.write(self.fd, text)
 
     def wait_exit(self, limit=10):

@@ -36,12 +36,17 @@ project = os.path.join(base, "project")
 outside = os.path.join(base, "outside")
 os.makedirs(project)
 os.makedirs(outside)
+# The human answers within a minute however busy the machine; the cases
+# about a question nobody answers use the short time of short_env.
 conf = os.path.join(base, "config")
-os.makedirs(os.path.join(conf, "sbsh"))
-with open(os.path.join(conf, "sbsh", "config"), "w") as f:
-    f.write("approval-timeout = 5\n")
+short = os.path.join(base, "config-short")
+for d, seconds in ((conf, 60), (short, 5)):
+    os.makedirs(os.path.join(d, "sbsh"))
+    with open(os.path.join(d, "sbsh", "config"), "w") as f:
+        f.write("approval-timeout = %d\n" % seconds)
 env = dict(os.environ, XDG_CONFIG_HOME=conf)
 env.pop("CI", None)
+short_env = dict(env, XDG_CONFIG_HOME=short)
 try:
     target = os.path.join(outside, "approved")
     status, out = run(["-c", "escape touch %s; echo status=$?" % target], "code", env, project)
@@ -73,7 +78,7 @@ try:
 
     target = os.path.join(outside, "timeout")
     t0 = time.time()
-    status, out = run(["-c", "escape touch %s; echo status=$?" % target], None, env, project)
+    status, out = run(["-c", "escape touch %s; echo status=$?" % target], None, short_env, project)
     check(not os.path.exists(target) and "status=%d" % REFUSED in out,
           "no answer in time refuses", out[-300:])
     check(time.time() - t0 < 20, "the time limit from the config file applies")
@@ -278,8 +283,13 @@ try:
                 return m.group(1) + b"\r"
             return None
         line = ("(while [ ! -e asked ]; do sleep 0.05; done; %s; touch swapped.done) & escape sh %s; echo status=$?; "
-                "wait; cp keep.sh job.sh; ln -sf job.sh link.sh; rm -f asked swapped.done") % (swap, operand)
+                "wait") % (swap, operand)
         _, st, out = play([SBSH, "-c", line], slow_human, env, project, 30)
+        shutil.copy(os.path.join(project, "keep.sh"), os.path.join(project, "job.sh"))
+        os.unlink(os.path.join(project, "link.sh"))
+        os.symlink("job.sh", os.path.join(project, "link.sh"))
+        for done in ("asked", "swapped.done"):
+            os.unlink(os.path.join(project, done))
         check(not os.path.exists(swapped) and "changed after" in out and "status=%d" % REFUSED in out,
               "an operand %s after the question: not run, the human told" % name, out[-400:])
         if os.path.exists(swapped):
@@ -288,7 +298,7 @@ try:
     # A sandboxed background job tries to answer for the human.
     target = os.path.join(outside, "injected")
     status, out = run(["-c", "python3 %s yes 4 0.2 inject.log & sleep 0.5; escape touch %s; echo status=$?; wait"
-                       % (INJECT, target)], None, env, project)
+                       % (INJECT, target)], None, short_env, project)
     check(not os.path.exists(target), "a sandboxed background job cannot answer the prompt", out[-400:])
     check("status=%d" % REFUSED in out, "... and the escape is refused", out[-300:])
 finally:
