@@ -882,8 +882,24 @@ void policy_line_begin(struct shell *sh, const struct node *line)
 	strvec_init(&asked);
 	struct strvec *asked_words = NULL; /* per asked command: its words, or none */
 	enum verdict *asked_v = NULL;       /* per asked command: its verdict */
+	/* A command of the line holding one that is not decidable now (sh
+	 * clean.sh whose script runs rm -rf "$(...)") is asked as it runs,
+	 * whole: asked now, the question would show only `sh clean.sh`. */
+	bool *later = xcalloc(r->nitems ? r->nitems : 1, sizeof *later);
+	for (size_t k = 0; k < r->nbindings; k++) {
+		const struct classify_binding *b = &r->bindings[k];
+		bool open = false;
+		for (size_t i = b->first; i < b->end && i < r->nitems && !open; i++)
+			open = r->items[i].verdict > VERDICT_SAFE &&
+			       (r->items[i].verdict == VERDICT_ASK || !r->items[i].command ||
+			        strpbrk(r->items[i].command, "$`*?[~"));
+		for (size_t i = b->first; open && i < b->end && i < r->nitems; i++)
+			later[i] = true;
+	}
 	for (size_t i = 0; i < r->nitems; i++) {
 		struct classify_item *it = &r->items[i];
+		if (later[i])
+			continue;
 		/* ESCAPE is asked where it runs, each time, for the typed code. */
 		if (it->verdict <= VERDICT_ASK || it->verdict == VERDICT_ESCAPE || !it->command ||
 		    p->line_answer[i] == ITEM_YES)
@@ -965,6 +981,7 @@ void policy_line_begin(struct shell *sh, const struct node *line)
 		strvec_free(&asked_words[i]);
 	free(asked_words);
 	free(asked_v);
+	free(later);
 	strvec_free(&asked);
 	strbuf_free(&cmds);
 	strbuf_free(&reasons);

@@ -396,6 +396,11 @@ try:
     # runs): the question shows what it runs, not only `sh clean.sh`.
     terminal_case("a script written on the line", "echo \"rm -rf $(printf src)\" > clean.sh; sh clean.sh", ["src"],
                   ["sh clean.sh", "runs: rm -rf src"], gone=None, exists=os.path.join(work, "src"))
+    # ... and one whose text is known up front but holds a word known only
+    # as it runs: not asked up front as a bare `sh clean.sh`.
+    terminal_case("a script written on the line, with a substitution in it",
+                  "printf 'rm -rf \"$(echo src)\"\\n' > clean.sh; sh clean.sh", ["src"],
+                  ["sh clean.sh", "runs: rm -rf \"$(echo src)\""], gone=None, exists=os.path.join(work, "src"))
     terminal_case("a terminal too small for the question", TOUCH, ["touch"], [], cols=30, rows=4,
                   refused_for_size=True)
 
