@@ -135,33 +135,26 @@ static char *sbsh_folder(const char *xdg_name, const char *fallback)
 	return real;
 }
 
-/* A folder of $PATH that real is or holds, resolved (malloc'd), or NULL: a
- * program the agent put there would run outside the sandbox whenever the
- * human types its name (git, sudo). Relative entries are the folder the
- * human stands in, not this one; a Python virtual environment's bin
- * (beside its pyvenv.cfg) is the project's own code, read by the human's
- * python anyway, so it is left to the checkpoints. */
-static char *path_folder_held(const char *real)
+/* Whether real is a folder of $PATH (an absolute entry): a program the
+ * agent put there would run outside the sandbox whenever the human types
+ * its name (git, sudo). A project that merely holds one (its bin on PATH
+ * by direnv, node_modules/.bin by npx, an activated .venv/bin) stays the
+ * project: the human chose to run its programs, which the checkpoints
+ * keep. */
+static bool on_path(const char *real)
 {
 	const char *path = getenv("PATH");
-	for (const char *p = path ? path : ""; *p;) {
+	bool found = false;
+	for (const char *p = path ? path : ""; *p && !found;) {
 		size_t n = strcspn(p, ":");
 		char *entry = xstrndup(p, n);
 		char *dir = entry[0] == '/' ? realpath(entry, NULL) : NULL;
+		found = dir && strcmp(dir, real) == 0;
+		free(dir);
 		free(entry);
 		p += n + (p[n] == ':');
-		if (!dir || !within(dir, real)) {
-			free(dir);
-			continue;
-		}
-		char *venv = xasprintf("%s/../pyvenv.cfg", dir);
-		bool in_venv = access(venv, F_OK) == 0;
-		free(venv);
-		if (!in_venv)
-			return dir;
-		free(dir);
 	}
-	return NULL;
+	return found;
 }
 
 char *sandbox_project_refusal(const char *folder)
@@ -190,13 +183,8 @@ char *sandbox_project_refusal(const char *folder)
 		                real + hn + 1);
 	}
 	free(home_real);
-	char *on_path = why ? NULL : path_folder_held(real);
-	if (on_path && strcmp(on_path, real) == 0)
+	if (!why && on_path(real))
 		why = xstrdup("it is a folder on PATH: a program put there would run whenever its name is typed");
-	else if (on_path)
-		why = xasprintf("it holds %s, a folder on PATH: a program put there would run whenever its name is typed",
-		                on_path);
-	free(on_path);
 	free(real);
 	return why;
 }

@@ -234,25 +234,21 @@ if sandboxed "folders that are never the project"; then
 			bad "never the project: ${dir#"$home"/}" "$(cat err)"
 		fi
 	done
-	# A folder on PATH, or one holding one: what the agent puts there runs
-	# when the human types its name. A virtual environment's bin is the
-	# project's own code, and stays writable.
-	mkdir -p "$home/bin" "$home/tools/bin" "$home/venvproj/.venv/bin"
-	: >"$home/venvproj/.venv/pyvenv.cfg"
-	for dir in "$home/bin" "$home/tools"; do
-		(cd "$dir" && PATH="$home/bin:$home/tools/bin:$PATH" "$SBSH" -c 'echo planted >git; echo planted >bin/git') \
-			>out 2>err
-		if [ ! -e "$dir/git" ] && [ ! -e "$dir/bin/git" ] && grep -q "is not made writable as the project: .*folder on PATH" err; then
-			ok "never the project: ${dir#"$home"/} (on PATH, or holding a folder on PATH)"
-		else
-			bad "never the project: ${dir#"$home"/} (on PATH, or holding a folder on PATH)" "$(cat err)"
-		fi
-	done
-	(cd "$home/venvproj" && PATH="$home/venvproj/.venv/bin:$PATH" "$SBSH" -c 'echo made >probe') >out 2>err
-	if [ -e "$home/venvproj/probe" ] && ! grep -q 'not made writable' err; then
-		ok "a project whose .venv/bin is on PATH is still the project"
+	# A folder on PATH: what the agent puts there runs when the human
+	# types its name. A project that holds one (its bin by direnv,
+	# node_modules/.bin by npx) is still the project.
+	mkdir -p "$home/bin" "$home/tools/bin"
+	(cd "$home/bin" && PATH="$home/bin:$PATH" "$SBSH" -c 'echo planted >git') >out 2>err
+	if [ ! -e "$home/bin/git" ] && grep -q "is not made writable as the project: it is a folder on PATH" err; then
+		ok "never the project: a folder on PATH"
 	else
-		bad "a project whose .venv/bin is on PATH is still the project" "$(cat err)"
+		bad "never the project: a folder on PATH" "$(cat err)"
+	fi
+	(cd "$home/tools" && PATH="$home/tools/bin:$PATH" "$SBSH" -c 'echo made >probe') >out 2>err
+	if [ -e "$home/tools/probe" ] && ! grep -q 'not made writable' err; then
+		ok "a project holding a folder on PATH is still the project"
+	else
+		bad "a project holding a folder on PATH is still the project" "$(cat err)"
 	fi
 	(cd "$proj" && "$SBSH" -c 'echo made >probe') >out 2>err
 	if [ "$(cat "$proj/probe" 2>/dev/null)" = made ] && ! grep -q 'not made writable' err; then
