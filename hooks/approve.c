@@ -881,7 +881,8 @@ void policy_line_begin(struct shell *sh, const struct node *line)
 	struct strvec asked;
 	strvec_init(&asked);
 	struct strvec *asked_words = NULL; /* per asked command: its words, or none */
-	enum verdict *asked_v = NULL;       /* per asked command: its verdict */
+	/* per asked command: its verdict (at most one per item) */
+	enum verdict *asked_v = xcalloc(r->nitems ? r->nitems : 1, sizeof *asked_v);
 	/* A command of the line holding one that is not decidable now (sh
 	 * clean.sh whose script runs rm -rf "$(...)") is asked as it runs,
 	 * whole: asked now, the question would show only `sh clean.sh`. */
@@ -937,7 +938,6 @@ void policy_line_begin(struct shell *sh, const struct node *line)
 		}
 		asked_words = xreallocarray(asked_words, asked.len + 1, sizeof *asked_words);
 		asked_words[asked.len] = words;
-		asked_v = xreallocarray(asked_v, asked.len + 1, sizeof *asked_v);
 		asked_v[asked.len] = it->verdict;
 		if (cmds.len)
 			strbuf_adds(&cmds, "; ");

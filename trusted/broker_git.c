@@ -170,9 +170,12 @@ static void git_options(char *const *argv, char **cwd, char **gitdir)
 			char *next = join(*cwd, argv[++i]);
 			free(*cwd);
 			*cwd = next;
-		} else if (strncmp(a, "--git-dir=", 10) == 0 || (strcmp(a, "--git-dir") == 0 && argv[i + 1])) {
+		} else if (strncmp(a, "--git-dir=", 10) == 0) {
 			free(*gitdir);
-			*gitdir = join(*cwd, a[9] == '=' ? a + 10 : argv[++i]);
+			*gitdir = join(*cwd, a + 10);
+		} else if (strcmp(a, "--git-dir") == 0 && argv[i + 1]) {
+			free(*gitdir);
+			*gitdir = join(*cwd, argv[++i]);
 		} else if ((strcmp(a, "-c") == 0 || strcmp(a, "--config-env") == 0 || strcmp(a, "--namespace") == 0 ||
 		            strcmp(a, "--work-tree") == 0 || strcmp(a, "--exec-path") == 0) && argv[i + 1]) {
 			i++;

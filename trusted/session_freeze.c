@@ -81,13 +81,14 @@ static void scan_processes(struct proc_table *t)
 		t->items[t->len++] = pe;
 	}
 	closedir(d);
-	qsort(t->items, t->len, sizeof *t->items, by_pid);
+	if (t->len)
+		qsort(t->items, t->len, sizeof *t->items, by_pid);
 }
 
 static const struct proc_entry *find(const struct proc_table *t, pid_t pid)
 {
 	struct proc_entry key = {.pid = pid};
-	return t->len ? bsearch(&key, t->items, t->len, sizeof *t->items, by_pid) : NULL;
+	return t->len && t->items ? bsearch(&key, t->items, t->len, sizeof *t->items, by_pid) : NULL;
 }
 
 /* Which processes a freeze stops: those a session's escape must not have
