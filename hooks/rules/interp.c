@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <strings.h>
 
 #include "hooks/rules/internal.h"
@@ -395,6 +396,25 @@ struct judgement judge_shell(struct cctx *c, const char *name, const struct sarg
 
 /* ---- interpreters ---------------------------------------------------------------- */
 
+/* python -m MOD: MOD.py or MOD/__main__.py of the current folder (where
+ * Python looks first), judged as the agent's code when it is. */
+static struct judgement judge_python_module(struct cctx *c, const char *mod, const struct stdin_src *in, int at,
+                                            bool *handled)
+{
+	char *path = cl_strndup(c, mod, strlen(mod));
+	for (char *p = path; *p; p++)
+		if (*p == '.')
+			*p = '/';
+	const char *const forms[] = {"%s.py", "%s/__main__.py"};
+	for (size_t k = 0; k < 2; k++) {
+		struct sarg file = {.text = cl_printf(c, forms[k], path), .known = true};
+		struct judgement j = judge_code_operand(c, "python", &file, in, at, handled);
+		if (*handled)
+			return j;
+	}
+	return SAFE_J;
+}
+
 struct judgement judge_python(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                               const struct stdin_src *in)
 {
@@ -429,6 +449,11 @@ struct judgement judge_python(struct cctx *c, const char *name, const struct sar
 			if (*cp == 'm') {
 				if (!val)
 					return SAFE_J;
+				/* A module of the current folder runs before an installed one. */
+				bool handled = false;
+				struct judgement mj = val->known ? judge_python_module(c, val->text, in, (int)i, &handled) : SAFE_J;
+				if (handled)
+					return mj;
 				size_t next = rest ? i + 1 : i + 2;
 				struct sarg *v = xcalloc(n - next + 1, sizeof *v);
 				v[0] = *val;
@@ -719,19 +744,36 @@ struct judgement judge_source(struct cctx *c, const char *name, const struct sar
 /* make runs the project's makefiles (opaque project code); a makefile that
  * is the agent's text (-f - <<EOF, -f <( ), one written on this line,
  * --eval) is judged by its recipes. */
+/* name as make opens it after its -C folders (dir, or NULL: here). */
+static const char *make_path(struct cctx *c, const char *dir, const char *name)
+{
+	return dir && name[0] != '/' ? cl_printf(c, "%s/%s", dir, name) : name;
+}
+
 struct judgement judge_make(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                             const struct stdin_src *in)
 {
 	struct judgement j = SAFE_J;
 	bool named = false;
+	const char *dir = NULL; /* -C folders, joined in order, as make enters them */
 	for (size_t i = 1; i < n; i++) {
 		const struct sarg *x = &a[i];
 		if (!x->known)
 			continue;
 		const char *t = x->text, *text = NULL;
 		const struct sarg *file = NULL;
-		if (eq(t, "-C") || starts(t, "--directory"))
-			named = true; /* another folder's makefile: not looked for here */
+		const char *cd = NULL;
+		if ((eq(t, "-C") || eq(t, "--directory")) && i + 1 < n) {
+			if (!a[++i].known)
+				return judgement_max(j, J(VERDICT_ASK, cl_printf(c, "%s in a folder that is not known", name), (int)i));
+			cd = a[i].text;
+		} else if (starts(t, "--directory=") || (starts(t, "-C") && t[2])) {
+			cd = t[1] == 'C' ? t + 2 : strchr(t, '=') + 1;
+		}
+		if (cd) {
+			dir = cd[0] == '/' || !dir ? cd : cl_printf(c, "%s/%s", dir, cd);
+			continue;
+		}
 		struct sarg inline_file = {.known = true, .word = x->word};
 		int w = -1;
 		if ((eq(t, "-f") || eq(t, "--file") || eq(t, "--makefile")) && i + 1 < n) {
@@ -749,7 +791,10 @@ struct judgement judge_make(struct cctx *c, const char *name, const struct sarg 
 		}
 		if (file) {
 			named = true;
-			w = code_operand_text(c, file, in, &text);
+			struct sarg moved = *file;
+			if (file->known && !file->procsub)
+				moved.text = make_path(c, dir, file->text);
+			w = code_operand_text(c, &moved, in, &text);
 		}
 		if (w == 0)
 			j = judgement_max(j, J(VERDICT_ASK, cl_printf(c, "%s reads a makefile that is not known", name), (int)i));
@@ -773,20 +818,23 @@ struct judgement judge_make(struct cctx *c, const char *name, const struct sarg 
 			j = judgement_max(j, J(VERDICT_PUBLISH, cl_printf(c, "%s %s: the target's name says it publishes", name,
 			                                                   x->text), (int)i));
 	}
-	/* The makefile make finds by itself, when this line wrote it. */
+	/* The makefile make finds by itself (the first of these that exists),
+	 * when it is the agent's: written on this line, or since the human
+	 * accepted the project. */
 	static const char *const defaults[] = {"GNUmakefile", "makefile", "Makefile", NULL};
 	for (size_t k = 0; !named && defaults[k]; k++) {
-		struct sarg file = {.text = defaults[k], .known = true};
+		struct sarg file = {.text = make_path(c, dir, defaults[k]), .known = true};
 		const char *text = NULL;
 		int w = code_operand_text(c, &file, in, &text);
 		if (w == 0)
-			j = judgement_max(j, J(VERDICT_ASK, cl_printf(c, "%s reads a %s written on this line", name, defaults[k]), 0));
+			j = judgement_max(j, J(VERDICT_ASK, cl_printf(c, "%s reads a %s that is not known", name, file.text), 0));
 		if (w == 1) {
 			struct sarg s = {.text = make_recipes(c, text, a, n), .known = true};
-			j = judgement_max(j, judge_shell_text(c, cl_printf(c, "%s recipe (%s written on this line)", name, defaults[k]),
+			j = judgement_max(j, judge_shell_text(c, cl_printf(c, "%s recipe (the agent's %s)", name, file.text),
 			                                      &s, NULL, 0, 0));
 		}
-		if (w >= 0)
+		struct stat st;
+		if (w >= 0 || lstat(file.text, &st) == 0)
 			break;
 	}
 	return j;
