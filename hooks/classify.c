@@ -848,7 +848,7 @@ static int agent_file_text(struct cctx *c, const char *name, const char **text)
 	return script ? 1 : -1;
 }
 
-static int written_file_now(struct cctx *c, const char *name, const char **text)
+static int written_file_now(struct cctx *c, const char *name, const char **text, bool agents)
 {
 	const struct classify_facts *f = c->root->facts;
 	bool written = false;
@@ -859,7 +859,7 @@ static int written_file_now(struct cctx *c, const char *name, const char **text)
 	                 !S_ISREG(st.st_mode) ||
 	                 st.st_ctim.tv_sec < f->line_start.tv_sec ||
 	                 (st.st_ctim.tv_sec == f->line_start.tv_sec && st.st_ctim.tv_nsec < f->line_start.tv_nsec)))
-		return agent_file_text(c, name, text);
+		return agents ? agent_file_text(c, name, text) : -1;
 	size_t len = 0;
 	char *t = util_read_file(name, 0, 1u << 20, &len);
 	if (!t && !written)
@@ -873,20 +873,32 @@ static int written_file_now(struct cctx *c, const char *name, const char **text)
 	return script ? 1 : written ? 0 : -1;
 }
 
-/* A program file a command reads as code: 1 with *text when it is to be
- * judged as text (written on this line, or the agent's), 0 when such a
- * file's text is not known, -1 for the human's project code. */
-int cl_written_file(struct cctx *c, const char *name, const char **text)
+static int written_file(struct cctx *c, const char *name, const char **text, bool agents)
 {
 	name = strip_dot_slash(name);
 	if (!c->ls)
-		return c->root->dynamic ? written_file_now(c, name, text) : -1;
+		return c->root->dynamic ? written_file_now(c, name, text, agents) : -1;
 	for (size_t i = 0; i < c->ls->nfiles; i++)
 		if (strcmp(c->ls->files[i].name, name) == 0) {
 			*text = c->ls->files[i].text;
 			return *text ? 1 : 0;
 		}
-	return agent_file_text(c, name, text);
+	return agents ? agent_file_text(c, name, text) : -1;
+}
+
+int cl_written_file(struct cctx *c, const char *name, const char **text)
+{
+	return written_file(c, name, text, true);
+}
+
+int cl_written_on_line(struct cctx *c, const char *name, const char **text)
+{
+	return written_file(c, name, text, false);
+}
+
+bool cl_runs_here(const struct cctx *c)
+{
+	return !c->nested;
 }
 
 struct cl_env_mark cl_env_push(struct cctx *c, const char *const *names, const struct sarg *values, size_t n)

@@ -59,9 +59,19 @@ struct judgement cl_judge_text_in(struct cctx *c, const char *text, const struct
                                   bool share_state, const struct stdin_src *in);
 /* Judges the program of a <( ) used as a script or as standard input. */
 struct stdin_src cl_procsub_output(struct cctx *c, const struct node *program);
-/* Text that a file written earlier on this line holds: 1 known (*text),
- * 0 written but unknown, -1 not written on this line. */
+/* Text of a program file that is to be judged as text: 1 known (*text),
+ * 0 such a file whose text is not known, -1 the human's project code. A
+ * file is judged when written earlier on this line, or when it is the
+ * agent's (new or changed since the human accepted the project, or in a
+ * temp folder: see classifier_set_agent_file). */
 int cl_written_file(struct cctx *c, const char *name, const char **text);
+/* The same, counting only files written earlier on this line. */
+int cl_written_on_line(struct cctx *c, const char *name, const char **text);
+/* Whether the command being judged is run by this shell itself (the
+ * line's own commands, a builtin at run time), so that what it sources
+ * is judged command by command as it runs; false inside text parsed on
+ * the way (sh -c, eval), which another shell may run. */
+bool cl_runs_here(const struct cctx *c);
 /* A variable in the environment the command being judged will get: its
  * own assignments (NAME=v cmd, env NAME=v cmd, and those of the commands
  * it runs under), then the line's, then the shell's exported variables.

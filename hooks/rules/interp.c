@@ -730,7 +730,12 @@ struct judgement judge_source(struct cctx *c, const char *name, const struct sar
 		struct stdin_src none = {STDIN_NONE, NULL};
 		return a[s].procsub ? judge_script_source(c, name, &a[s], &none, (int)s) : SAFE_J;
 	}
-	int w = code_operand_text(c, &a[s], in, &text);
+	/* Sourced by this shell, the agent's file is judged command by command
+	 * as it runs (one question each, showing what runs); read here only
+	 * when another shell will run it, or when this line wrote it. */
+	int w = cl_runs_here(c) && !names_stdin(a[s].text) && !names_descriptor(a[s].text)
+	                ? cl_written_on_line(c, a[s].text, &text)
+	                : code_operand_text(c, &a[s], in, &text);
 	if (w == 1)
 		return judge_builtin_text(c, cl_printf(c, "%s %s", name, a[s].text), text, s);
 	if (w < 0 && name_says_publish(base_name(a[s].text), true))
