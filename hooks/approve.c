@@ -325,6 +325,10 @@ int policy_init(struct shell *sh, const struct policy_options *opts)
 	clock_gettime(CLOCK_REALTIME_COARSE, &p->session_start);
 	p->cl = opts->cl ? opts->cl : classifier_with_rules(opts->rules);
 	classifier_set_lookup(p->cl, exported_value, sh);
+	/* Programs there are judged by what they are (rule 8); without a
+	 * sandbox, by the folders it would grant. */
+	if (sh->sandbox_grants)
+		classifier_set_writable(p->cl, sh->sandbox_grants);
 	strvec_init(&p->session_ok);
 	strvec_init(&p->line_no);
 	sh->policy = p;

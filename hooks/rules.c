@@ -72,6 +72,12 @@ struct judgement rules_judge(struct cctx *c, const char *name, const struct sarg
 	return j;
 }
 
+bool rules_name_known(const char *name)
+{
+	return rules_tool_find(name) || (starts(name, "git-") && name[4]) || starts(name, "mkfs") ||
+	       starts(name, "python") || starts(name, "pypy") || starts(name, "terraform");
+}
+
 /* Environment variables whose value a program runs as a command. */
 static const char env_runs[] =
 	"GIT_PAGER|PAGER|GIT_EDITOR|EDITOR|VISUAL|GIT_SEQUENCE_EDITOR|GIT_SSH_COMMAND|GIT_SSH|"

@@ -124,6 +124,13 @@ struct judgement rules_judge(struct cctx *c, const char *name, const struct sarg
  * (GIT_PAGER, GIT_SSH_COMMAND, EDITOR...). */
 struct judgement rules_judge_environment(struct cctx *c);
 struct judgement rules_judge_env_assignment(struct cctx *c, const char *name, const struct sarg *value);
+/* Whether the rules know a program of that name (a basename): a copy of
+ * such a system program can be what makes a command dangerous. */
+bool rules_name_known(const char *name);
+/* A program in a folder the sandbox can write that is neither a script nor
+ * a copy of a system program (policy rule 8): ASK when it is called the
+ * way rm is, else SAFE. */
+struct judgement rules_judge_unknown_binary(struct cctx *c, const struct sarg *a, size_t n);
 /* Known delete calls in inline code (python -c, node -e, perl -e ...). */
 struct judgement rules_judge_code(struct cctx *c, const char *lang, const char *code);
 

@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "hooks/rules/internal.h"
 #include "lib/util.h"
@@ -158,6 +159,37 @@ struct judgement judge_rm_like(struct cctx *c, const char *name, const struct sa
 	if (eq(name, "trash-empty") && has_flag(a, 1, n, "--dry-run"))
 		return SAFE_J;
 	return J(VERDICT_DELETE, cl_printf(c, "%s deletes files", name), 0);
+}
+
+/* Built code runs as the project's (./a.out, target/debug/app --port 80),
+ * but an unknown binary called with rm's recursive or forcing options and
+ * a file that exists may be rm changed past telling (policy rule 8). */
+struct judgement rules_judge_unknown_binary(struct cctx *c, const struct sarg *a, size_t n)
+{
+	int shaped = -1;
+	bool existing = false;
+	size_t end = dashdash(a, 1, n);
+	for (size_t i = 1; i < n; i++) {
+		if (!a[i].known)
+			continue;
+		const char *t = a[i].text;
+		if (i < end && t[0] == '-' && t[1]) {
+			/* -r, -R, -rf, -fR, -Rfv ...: a cluster of rm's letters with r */
+			bool cluster = t[1] != '-' && strspn(t + 1, "rRfdivI") == strlen(t + 1) && strpbrk(t + 1, "rR");
+			if (cluster || eq(t, "--recursive") || eq(t, "--force") || eq(t, "--no-preserve-root"))
+				shaped = shaped < 0 ? (int)i : shaped;
+			continue;
+		}
+		struct stat st;
+		if (i >= end || t[0] != '-')
+			existing = existing || lstat(t, &st) == 0;
+	}
+	if (shaped < 0 || !existing)
+		return SAFE_J;
+	return J(VERDICT_ASK,
+	         cl_printf(c, "%s is an unknown program in a folder the sandbox can write, called the way rm is (%s)",
+	                   a[0].text, a[shaped].text),
+	         shaped);
 }
 
 struct judgement judge_rsync(struct cctx *c, const char *name, const struct sarg *a, size_t n,
