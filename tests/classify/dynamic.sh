@@ -190,4 +190,51 @@ for script in "rm -rf $old" "d=\$(mktemp -d); rm -rf \$d/../${old##*/}" "d=\$(mk
 done
 rm -rf "$old"
 
+# Policy rule 8: a program in a folder the sandbox can write is judged as
+# what it is. A copy of rm however named, placed or changed, and a script
+# whose #! line runs rm, are refused headless (the victim stays); the
+# project's scripts, a copy of a harmless tool and a build product run.
+rm_path=$(command -v rm)
+survives "a copy of rm under another name" "cp $rm_path cleanup; ./cleanup victim"
+survives "... named ls, first on the PATH" "mkdir -p bin2; cp $rm_path bin2/ls; PATH=\$PWD/bin2:\$PATH; ls victim"
+survives "... with a byte appended" "cp $rm_path c2; printf x >>c2; ./c2 victim"
+survives "... with a byte patched" "cp $rm_path c3; printf x | dd of=c3 bs=1 seek=20000 conv=notrunc 2>/dev/null; ./c3 victim"
+survives "... behind find -exec" "cp $rm_path c4; find . -name victim -exec ./c4 {} +"
+survives "a script whose #! line is rm" "printf '#!$rm_path -f\\n' >x.sh; chmod +x x.sh; ./x.sh victim"
+survives "... #!/usr/bin/env -S rm -f" "printf '#!/usr/bin/env -S rm -f\\n' >x.sh; chmod +x x.sh; ./x.sh victim"
+cp "$rm_path" tidy
+printf '#!%s -f\n' "$rm_path" >old.sh
+chmod +x old.sh
+survives "a copy of rm made before the line" './tidy victim'
+survives "a script made before the line whose #! line is rm" 'env ./old.sh victim'
+rm -f cleanup c2 c3 c4 x.sh tidy old.sh; rm -rf bin2
+cc=${CC:-cc}
+if command -v "$cc" >/dev/null; then
+	printf '#include <unistd.h>\nint main(int c, char **v) { (void)c; execv("%s", v); return 1; }\n' "$rm_path" >zap.c
+	printf 'int main(void) { return 0; }\n' >hello.c
+	"$cc" -o zap zap.c && "$cc" -o hello hello.c || bad "build the test programs" "$cc failed"
+	echo keep >victim
+	"$SBSH" -c './zap -rf victim' >out 2>err
+	status=$?
+	if [ -f victim ] && [ "$status" = 121 ] && grep -q 'refused ASK (headless' err; then
+		ok "an unknown binary called the way rm is asks (refused headless)"
+	else
+		bad "an unknown binary called the way rm is asks" "status $status $(cat err)"
+	fi
+	"$SBSH" -c './hello --port 8080 victim && echo ran' >out 2>err
+	if grep -q '^ran$' out && ! grep -q refused err; then ok "a build product runs"; else bad "a build product runs" "$(cat out err)"; fi
+	rm -f zap zap.c hello hello.c
+else
+	missing "unknown binaries" "no C compiler ($cc)"
+fi
+printf '#!/bin/sh\necho configured "$@"\n' >configure
+chmod +x configure
+"$SBSH" -c "cp $(command -v ls) lister; ./configure --prefix=/usr && ./lister victim" >out 2>err
+if grep -q '^configured --prefix=/usr$' out && grep -q '^victim$' out && ! grep -q refused err; then
+	ok "the project's script and a copy of ls run"
+else
+	bad "the project's script and a copy of ls run" "$(cat out err)"
+fi
+rm -f configure lister
+
 finish
