@@ -23,6 +23,17 @@ survives() { # name script
 		bad "$1" "status $status, $(cat err)"
 	fi
 }
+# kept NAME VERDICT SCRIPT: as survives, refused with that verdict
+kept() {
+	echo keep >victim
+	"$SBSH" -c "$3" >out 2>err
+	local status=$?
+	if [ -f victim ] && [ "$status" = 121 ] && grep -q "^sbsh: .*refused $2 (headless, nobody to approve): " err; then
+		ok "$1"
+	else
+		bad "$1" "status $status, $(cat err)"
+	fi
+}
 survives "plain rm" 'rm victim'
 survives "rm through a variable" 'x=rm; $x victim'
 survives "rm through a variable set earlier" 'cmd="rm -f"
@@ -133,10 +144,20 @@ else
 fi
 rm -f huge.gitconfig
 
+rm -f "$XDG_CONFIG_HOME"/sbsh/allow.json
+
+# git options whose value git runs through the shell, and a patch made by
+# another program (git diff --no-index FILE /dev/null makes one that
+# removes FILE, tracked or not).
+if command -v git >/dev/null; then
+	survives "git ls-remote --upload-pack runs its value" "git ls-remote --upload-pack='rm victim' ."
+	survives "... abbreviated, as git takes it" "git -C repo fetch --upload-p='rm ../victim' ."
+	kept "a patch from git diff --no-index, piped to git apply" ASK 'git diff --no-index victim /dev/null | git apply'
+fi
+
 # The project's .agentcommands.json pre-approves too, but never ESCAPE (the
 # sandbox can write it). The project lies outside the temp folders, where
 # no list is honoured (tests/approve/allow.sh).
-rm -f "$XDG_CONFIG_HOME"/sbsh/allow.json
 mkdir -p "$home/proj" && cd "$home/proj" || exit 1
 echo '{"allow": ["rm victim", "systemd-run --user true"]}' >.agentcommands.json
 echo keep >victim
