@@ -128,6 +128,10 @@ struct git_cfg_file {
 /* Bigger config files are not read (git's own are a few KB): a sparse
  * multi-GB file must not hold up the line that names it. */
 #define GIT_CFG_MAX (4 << 20)
+/* Marks an include among a file's aliases ("\001" is no alias name). */
+#define GIT_CFG_INCLUDE "\001include"
+/* git's own limit on nested includes */
+#define GIT_CFG_MAX_INCLUDE 10
 
 /* A rule from the config file (classifier_add_rule): the shape of the
  * built-in subcommand rules, for the programs it names. */
@@ -307,6 +311,12 @@ static bool git_cfg_take(const struct gitconfig_entry *e, void *ctx)
 	if (strcmp(e->section, "alias") == 0 && !e->subsection) {
 		strvec_push(&f->aliases, e->key);
 		strvec_push(&f->aliases, value);
+	} else if (strcmp(e->key, "path") == 0 && (strcmp(e->section, "include") == 0 ||
+	                                           (strcmp(e->section, "includeif") == 0 && e->subsection))) {
+		/* another file read at this point: kept in order with the aliases
+		 * (an includeIf is followed whatever its condition) */
+		strvec_push(&f->aliases, GIT_CFG_INCLUDE);
+		strvec_push(&f->aliases, value);
 	} else if (strcmp(e->section, "remote") == 0 && e->subsection) {
 		if ((strcmp(e->key, "mirror") == 0 && strcmp(value, "false") != 0) ||
 		    (strcmp(e->key, "push") == 0 && (value[0] == '+' || value[0] == ':')))
@@ -435,6 +445,46 @@ static size_t git_cfg_paths(struct classifier *cl, const struct git_cfg_env *e, 
 	return n;
 }
 
+/* Reads one config file as git does, the files it includes at the point
+ * of their include (relative to its folder, ~/ in HOME). Files are found
+ * by index: loading another may move the cache. */
+static void git_cfg_scan(struct classifier *cl, const struct git_cfg_env *e, size_t fi, const char *name,
+                         const char **found, bool *forces_push, const char **unread, unsigned depth)
+{
+	struct git_cfg_file *f = &cl->files[fi];
+	if (f->unread && !*unread)
+		*unread = f->path;
+	if (forces_push && f->forces_push)
+		*forces_push = true;
+	for (size_t k = 0; k + 1 < cl->files[fi].aliases.len; k += 2) {
+		f = &cl->files[fi];
+		const char *key = f->aliases.items[k], *value = f->aliases.items[k + 1];
+		if (strcmp(key, GIT_CFG_INCLUDE) != 0) {
+			if (name && strcasecmp(key, name) == 0)
+				*found = value;
+			continue;
+		}
+		if (depth >= GIT_CFG_MAX_INCLUDE) {
+			*unread = *unread ? *unread : f->path; /* what git would read is not known */
+			continue;
+		}
+		char *path;
+		if (value[0] == '~' && value[1] == '/')
+			path = e->home ? xasprintf("%s%s", e->home, value + 1) : NULL;
+		else if (value[0] == '/')
+			path = xstrdup(value);
+		else {
+			const char *slash = strrchr(f->path, '/');
+			path = xasprintf("%.*s/%s", slash ? (int)(slash - f->path) : 1, slash ? f->path : ".", value);
+		}
+		if (!path)
+			continue;
+		size_t gi = (size_t)(git_cfg_load(cl, path) - cl->files);
+		free(path);
+		git_cfg_scan(cl, e, gi, name, found, forces_push, unread, depth + 1);
+	}
+}
+
 /* *unread: the path of a file git would read that was too big to. */
 static const char *git_alias_lookup(struct classifier *cl, const struct git_cfg_env *e, const char *dir,
                                     const char *gitdir, const char *name, bool *forces_push,
@@ -447,17 +497,9 @@ static const char *git_alias_lookup(struct classifier *cl, const struct git_cfg_
 	size_t n = git_cfg_paths(cl, e, dir, gitdir, paths);
 	const char *found = NULL;
 	for (size_t i = 0; i < n; i++) {
-		struct git_cfg_file *f = git_cfg_load(cl, paths[i]);
+		size_t fi = (size_t)(git_cfg_load(cl, paths[i]) - cl->files);
 		free(paths[i]);
-		if (f->unread && !*unread)
-			*unread = f->path;
-		if (forces_push && f->forces_push)
-			*forces_push = true;
-		if (!name)
-			continue;
-		for (size_t k = 0; k + 1 < f->aliases.len; k += 2)
-			if (strcasecmp(f->aliases.items[k], name) == 0)
-				found = f->aliases.items[k + 1];
+		git_cfg_scan(cl, e, fi, name, &found, forces_push, unread, 0);
 	}
 	return found;
 }

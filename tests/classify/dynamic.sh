@@ -99,6 +99,22 @@ if command -v git >/dev/null; then
 	else
 		bad "git fp without the environment" "$(cat err)"
 	fi
+	# An alias in a file the repository's config includes (include.path
+	# relative to the config's folder, includeIf whatever its condition),
+	# and a mirror remote set there.
+	printf '[alias]\n\twipe = !rm %s/victim\n' "$work" >inc.cfg
+	printf '[include]\n\tpath = inc.cfg\n' >other.cfg
+	git -C repo config include.path ../../other.cfg
+	survives "a git alias in an included config file" 'git -C repo wipe'
+	git -C repo config --unset include.path
+	git -C repo config "includeIf.gitdir:$work/repo/.path" "$work/inc.cfg"
+	survives "... in an includeIf file" 'git -C repo wipe'
+	git -C repo config --remove-section "includeIf.gitdir:$work/repo/"
+	printf '[remote "origin"]\n\tmirror = true\n' >inc.cfg
+	git -C repo config include.path ../../inc.cfg
+	push_refused "a mirror remote set in an included file" 'git push origin HEAD:main'
+	git -C repo config --unset include.path
+	rm -f inc.cfg other.cfg
 else
 	missing "git checks" "git is not installed (./bootstrap installs it)"
 fi
