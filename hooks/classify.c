@@ -1572,6 +1572,13 @@ struct judgement cl_judge_text(struct cctx *c, const char *text, const struct sa
 	return cl_judge_text_in(c, text, pos, npos, share_state, &none);
 }
 
+struct judgement cl_judge_text_quietly(struct cctx *c, const char *text)
+{
+	struct cctx sub = *c;
+	sub.quiet = true;
+	return cl_judge_text(&sub, text, NULL, 0, false);
+}
+
 struct judgement cl_judge_text_in(struct cctx *c, const char *text, const struct sarg *pos, size_t npos,
                                   bool share_state, const struct stdin_src *in)
 {

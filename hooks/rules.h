@@ -53,6 +53,9 @@ void cl_env_pop(struct cctx *c, struct cl_env_mark mark);
  * pos/npos: its positional parameters ($0 first) when known, else NULL. */
 struct judgement cl_judge_text(struct cctx *c, const char *text, const struct sarg *pos,
                                size_t npos, bool share_state);
+/* The verdict of text judged as cl_judge_text does, recording nothing (a
+ * string in code that may not be a command at all). */
+struct judgement cl_judge_text_quietly(struct cctx *c, const char *text);
 /* The same, the text's commands reading in as their standard input (the
  * shell running the text was given it). */
 struct judgement cl_judge_text_in(struct cctx *c, const char *text, const struct sarg *pos, size_t npos,

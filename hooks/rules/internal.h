@@ -170,6 +170,17 @@ struct judgement judge_interp(struct cctx *c, const struct interp *ip, const str
 tool_fn judge_shell, judge_python, judge_awk, judge_eval, judge_trap, judge_compgen, judge_source, judge_deno,
 	judge_php, judge_editor;
 
+/* ---- inline code that builds names (code.c) ---- */
+
+/* code with its string literals joined as the language joins them. */
+const char *code_fold(struct cctx *c, const char *code);
+/* DELETE when the code reaches a delete function by a literal name
+ * (getattr(os, "unlink")), ASK when it reaches a function or code by a
+ * value, or builds the text of a command it runs (runs: the calls that
+ * run one); else SAFE. */
+struct judgement code_computed(struct cctx *c, const char *lang, const char *code, const char *folded,
+                               const char *const *runs);
+
 /* ---- wrappers (wrappers.c) ---- */
 
 struct judgement judge_wrapper(struct cctx *c, const char *name, const struct wrapper *w,

@@ -137,11 +137,12 @@ static struct judgement judge_code_strings(struct cctx *c, const char *code)
 			continue;
 		}
 		if (pending && cmd.len) {
-			struct judgement j = cl_judge_text(c, cmd.data, NULL, 0, false);
 			/* Strings that merely do not parse, or mention a variable, are
-			 * not evidence: only a recognised dangerous command counts. */
+			 * not evidence: only a recognised dangerous command counts,
+			 * and only its commands are recorded. */
+			struct judgement j = cl_judge_text_quietly(c, cmd.data);
 			if (j.v > VERDICT_ASK)
-				best = judgement_max(best, j);
+				best = judgement_max(best, cl_judge_text(c, cmd.data, NULL, 0, false));
 		}
 		strbuf_truncate(&cmd, 0);
 		pending = false;
@@ -150,7 +151,7 @@ static struct judgement judge_code_strings(struct cctx *c, const char *code)
 	return best;
 }
 
-struct judgement rules_judge_code(struct cctx *c, const char *lang, const char *code)
+static struct judgement judge_code_text(struct cctx *c, const char *lang, const char *code)
 {
 	for (size_t i = 0; delete_calls[i]; i++)
 		if (contains(code, delete_calls[i]))
@@ -169,6 +170,20 @@ struct judgement rules_judge_code(struct cctx *c, const char *lang, const char *
 		break;
 	}
 	return SAFE_J;
+}
+
+struct judgement rules_judge_code(struct cctx *c, const char *lang, const char *code)
+{
+	/* As written, then with its literals joined ("r""m", "un"+"link",
+	 * "\x72m"); what is still computed asks (code.c). */
+	struct judgement j = judge_code_text(c, lang, code);
+	if (j.v != VERDICT_SAFE)
+		return j;
+	const char *folded = code_fold(c, code);
+	j = judge_code_text(c, lang, folded);
+	if (j.v != VERDICT_SAFE)
+		return j;
+	return code_computed(c, lang, code, folded, shell_calls);
 }
 
 static struct judgement judge_code_stdin(struct cctx *c, const char *lang, const struct stdin_src *in);
@@ -558,6 +573,56 @@ struct judgement judge_interp(struct cctx *c, const struct interp *ip, const str
 }
 
 /* awk: system() and pipes to sh inside the program text. */
+/* Whether an awk program runs a command that is not a literal: system()
+ * of a field or an expression, a pipe to or from one, or one assembled by
+ * sprintf and the like (folded: its literals joined). */
+static bool awk_builds_command(const char *folded)
+{
+	static const char *const builders[] = {"sprintf", "substr(", "toupper(", "tolower(", "%c", "gsub(", NULL};
+	bool runs = false;
+	for (const char *p = folded; *p; p++) {
+		const char *q = NULL;
+		if (starts(p, "system(") && (p == folded || !isalnum((unsigned char)p[-1])))
+			q = p + 7;
+		else if (*p == '|' && p[1] != '|' && (p == folded || p[-1] != '|'))
+			q = p + 1;
+		else if (starts(p, "getline") && p > folded) {
+			/* CMD | getline: look back past the pipe */
+			const char *b = p - 1;
+			while (b > folded && (*b == ' ' || *b == '\t'))
+				b--;
+			if (*b == '|')
+				runs = true;
+			continue;
+		}
+		if (!q)
+			continue;
+		runs = true;
+		while (*q == ' ' || *q == '\t' || *q == '(')
+			q++;
+		if (starts(q, "getline")) {
+			/* EXPR | getline: a literal or a variable, else built */
+			const char *b = p - 1;
+			while (b > folded && (*b == ' ' || *b == '\t'))
+				b--;
+			while (b > folded && (isalnum((unsigned char)*b) || *b == '_'))
+				b--;
+			if (*b != '"' && !isalpha((unsigned char)b[1]) && b[1] != '_')
+				return true;
+			continue;
+		}
+		/* a literal, or a variable the program set (its literal is judged) */
+		if (*q != '"' && !isalpha((unsigned char)*q) && *q != '_')
+			return true;
+		if (*q == '"' && q[1] == '"')
+			return true; /* "" followed by what builds it */
+	}
+	for (size_t i = 0; runs && builders[i]; i++)
+		if (contains(folded, builders[i]))
+			return true;
+	return false;
+}
+
 struct judgement judge_awk(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                            const struct stdin_src *in)
 {
@@ -589,10 +654,14 @@ struct judgement judge_awk(struct cctx *c, const char *name, const struct sarg *
 				i++;
 			continue;
 		}
-		if (contains(t, "system") || contains(t, "| \"") || contains(t, "|\"") || contains(t, "getline")) {
-			struct judgement j = judge_code_strings(c, t);
+		if (contains(t, "system") || contains(t, "|") || contains(t, "getline")) {
+			/* "r" "m" is one string to awk */
+			const char *folded = code_fold(c, t);
+			struct judgement j = judgement_max(judge_code_strings(c, t), judge_code_strings(c, folded));
 			if (j.v != VERDICT_SAFE)
 				j.reason = cl_printf(c, "%s program runs: %s", name, j.reason ? j.reason : "");
+			else if (awk_builds_command(folded))
+				j = J(VERDICT_ASK, cl_printf(c, "%s program runs a command it builds: cannot be decided", name), -1);
 			j.at = (int)i;
 			return j;
 		}

@@ -52,6 +52,10 @@ survives "... reached through PATH" 'mkdir -p bin; ln -sf "$(command -v rm)" bin
 echo 'rm victim' >sourced.sh
 survives "rm in a sourced file" '. ./sourced.sh'
 survives "rm in a trap" "trap 'rm victim' EXIT"
+if command -v python3 >/dev/null; then
+	survives "python reaches unlink by a joined name" "python3 -c 'import os; getattr(os, \"un\"+\"link\")(\"victim\")'"
+	kept "python runs a command it assembles" ASK "python3 -c 'import os; os.system(chr(114)+chr(109)+\" victim\")'"
+fi
 
 # Exit status, set -e, and the rest of the script.
 echo keep >victim

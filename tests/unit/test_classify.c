@@ -217,6 +217,25 @@ Test(classify, disguises)
 	expect("pg_restore -Fc -d app dump", VERDICT_SAFE);
 }
 
+/* Inline code: literals as the language joins them; names and text it
+ * computes ask. */
+Test(classify, code_builds_names)
+{
+	expect("python3 -c 'import os; os.system(\"\\x72m -rf x\")'", VERDICT_DELETE);
+	expect("python3 -c 'import os; os.system(\"\"\"r\"\"\" \"m -rf x\")'", VERDICT_DELETE);
+	expect("python3 -c 'import os; getattr(os, \"rem\" \"ove\")(\"x\")'", VERDICT_DELETE);
+	expect("python3 -c 'import os; getattr(os, n)(\"x\")'", VERDICT_ASK);
+	expect("python3 -c 'x = chr(114) + chr(109); import os; os.system(x + \" -rf d\")'", VERDICT_ASK);
+	expect("python3 -c 'import re; print(re.compile(p).match(s))'", VERDICT_SAFE);
+	expect("python3 -c 'print(self.__dict__[k])'", VERDICT_SAFE);
+	expect("node -e 'require(path.join(__dirname, m))'", VERDICT_SAFE);
+	expect("node -e 'require(m)'", VERDICT_ASK);
+	expect("ruby -e 'obj.send(m)'", VERDICT_SAFE);
+	expect("ruby -e 'FileUtils.send(m, \"d\")'", VERDICT_ASK);
+	expect("awk '{ $0 | getline x }' f", VERDICT_ASK);
+	expect("awk '{ \"date\" | getline x }' f", VERDICT_SAFE);
+}
+
 Test(classify, dynamic_argv)
 {
 	struct classifier *cl = new_classifier();
