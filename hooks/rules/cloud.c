@@ -81,6 +81,17 @@ struct judgement judge_gsutil(struct cctx *c, const char *name, const struct sar
 		if (!storage)
 			return judge_spec(c, name, &spec_cloud, a, n);
 		s++;
+		if (eq(name, "az")) {
+			/* az storage blob|file|fs ... upload, delete: the last word of
+			 * the command before its options says what it does */
+			for (size_t k = s; k < n && a[k].known && a[k].text[0] != '-'; k++) {
+				if (in_lists("upload|upload-batch|sync", a[k].text))
+					return J(VERDICT_PUBLISH, cl_printf(c, "az storage ... %s uploads to a bucket", a[k].text), (int)k);
+				if (in_lists("delete|delete-batch|purge", a[k].text))
+					return J(VERDICT_DELETE, cl_printf(c, "az storage ... %s deletes stored objects", a[k].text), (int)k);
+			}
+			return SAFE_J;
+		}
 	}
 	struct judgement none;
 	if (no_known_subcommand(c, name, a, s, n, &none))

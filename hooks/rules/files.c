@@ -336,6 +336,10 @@ static struct judgement judge_tar_args(struct cctx *c, const struct sarg *a, siz
 				v = &tmp;
 			if (long_abbrev_of(t, len, "--remove-files")) {
 				j = judgement_max(j, J(VERDICT_DELETE, "tar --remove-files deletes the files it archives", (int)i));
+			} else if (long_abbrev_of(t, len, "--recursive-unlink") && len > 4) {
+				/* extracting a folder empties the folder there first */
+				j = judgement_max(j, J(VERDICT_DELETE, "tar --recursive-unlink removes folders before extracting",
+				                       (int)i));
 			} else if (long_abbrev_of(t, len, runs_long) && !long_abbrev_of(t, len, "--to-stdout")) {
 				if (!v && i + 1 < n)
 					v = &a[++i];

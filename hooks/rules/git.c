@@ -844,6 +844,31 @@ struct judgement judge_git(struct cctx *c, const char *name, const struct sarg *
 
 /* ---- gh --------------------------------------------------------------------------------- */
 
+/* gh release create --draft (-d), the last of --draft and --draft=false
+ * winning; not known when written through a variable. */
+static bool gh_draft(const struct sarg *a, size_t n)
+{
+	bool draft = false;
+	for (size_t i = 1; i < n && !kn(&a[i], "--"); i++) {
+		if (!a[i].known)
+			continue;
+		const char *t = a[i].text;
+		if (in_lists("-n|--notes|-t|--title|-F|--notes-file|-R|--repo|--target|--discussion-category|"
+		             "--notes-start-tag|--notes-from-tag",
+		             t)) {
+			i++; /* its value, even one that starts with - */
+			continue;
+		}
+		if (eq(t, "--draft") || eq(t, "--draft=true") || eq(t, "--draft=1"))
+			draft = true;
+		else if (starts(t, "--draft="))
+			draft = false;
+		else if (t[0] == '-' && t[1] != '-' && strchr(t, 'd') && strspn(t + 1, "dp") == strlen(t + 1))
+			draft = true; /* -d, -dp: boolean flags only */
+	}
+	return draft;
+}
+
 struct judgement judge_gh(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                           const struct stdin_src *in)
 {
@@ -905,6 +930,8 @@ struct judgement judge_gh(struct cctx *c, const char *name, const struct sarg *a
 		return SAFE_J;
 	}
 	if (eq(g, "release")) {
+		if (eq(s, "create") && gh_draft(a, n))
+			return SAFE_J; /* a draft is seen by the repository's collaborators alone */
 		if (in_lists("create|upload|edit|publish", s))
 			return J(VERDICT_PUBLISH, cl_printf(c, "gh release %s publishes a release", s), at);
 		if (in_lists("delete|delete-asset", s))
