@@ -1324,8 +1324,8 @@ static void wres_part(struct wres *r, const struct word_part *p, bool quoted)
 		const char *v = param_value(c, pp);
 		if (v)
 			wres_value(r, v, quoted);
-		else
-			wres_unknown(r, quoted);
+		else /* "$@" not known: as many words as it has */
+			wres_unknown(r, quoted && !(strcmp(pp->name, "@") == 0 && pp->op == PARAM_PLAIN && !pp->index));
 		break;
 	}
 	case WORD_CMDSUB:

@@ -40,7 +40,9 @@ struct judgement judge_aws(struct cctx *c, const char *name, const struct sarg *
 	if (has_flag(a, 1, n, "--help") || (nw > 0 && a[idx[nw - 1]].known && eq(a[idx[nw - 1]].text, "help")))
 		return SAFE_J;
 	if (nw < 2)
-		return SAFE_J;
+		return nw == 1 && !a[idx[0]].known && a[idx[0]].splits
+		               ? J(VERDICT_ASK, "aws command that is not known before it runs", idx[0])
+		               : SAFE_J;
 	if (!a[idx[0]].known || !a[idx[1]].known)
 		return J(VERDICT_ASK, "aws command that is not known before it runs", idx[0]);
 	const char *svc = a[idx[0]].text, *op = a[idx[1]].text;
@@ -192,8 +194,13 @@ struct judgement judge_http(struct cctx *c, const char *name, const struct sarg 
                             const struct stdin_src *in)
 {
 	for (size_t i = 1; i < n; i++) {
-		if (!a[i].known)
+		if (!a[i].known) {
+			/* curl $ARGS: may split into -X DELETE; a method not known */
+			bool method = i > 1 && a[i - 1].known && in_lists("-X|--request|--method", a[i - 1].text);
+			if (a[i].splits || method || starts(a[i].text, "-X"))
+				return J(VERDICT_ASK, cl_printf(c, "%s with a method that is not known (DELETE?)", name), (int)i);
 			continue;
+		}
 		const char *t = a[i].text;
 		const char *method = "";
 		if ((eq(t, "-X") || eq(t, "--request") || eq(t, "--method")) && i + 1 < n && a[i + 1].known)

@@ -168,7 +168,7 @@ struct judgement judge_script_source(struct cctx *c, const char *what, const str
 struct judgement judge_interp(struct cctx *c, const struct interp *ip, const struct sarg *a, size_t n,
                               const struct stdin_src *in);
 tool_fn judge_shell, judge_python, judge_awk, judge_eval, judge_trap, judge_compgen, judge_source, judge_deno,
-	judge_php, judge_editor;
+	judge_php, judge_editor, judge_task_runner;
 
 /* ---- inline code that builds names (code.c) ---- */
 
@@ -190,7 +190,7 @@ tool_fn judge_find, judge_fd, judge_env, judge_busybox, judge_coreutils, judge_p
 
 /* ---- files and disks (files.c) ---- */
 
-tool_fn judge_sed, judge_rm_like, judge_rsync, judge_writer, judge_disk, judge_cmake, judge_make, judge_tar,
+tool_fn judge_sed, judge_rm_like, judge_rsync, judge_writer, judge_archiver, judge_disk, judge_cmake, judge_make, judge_tar,
 	judge_rg;
 
 /* ---- git and gh (git.c) ---- */

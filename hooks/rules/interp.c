@@ -628,8 +628,12 @@ struct judgement judge_awk(struct cctx *c, const char *name, const struct sarg *
 {
 	for (size_t i = 1; i < n; i++) {
 		const struct sarg *x = &a[i];
-		if (!x->known)
-			return J(VERDICT_SAFE, NULL, -1);
+		if (!x->known) {
+			/* an option's value (-v x="$v", -F"$sep"), or the program */
+			if (x->text[0] == '-' || (i > 1 && a[i - 1].known && in_lists("-F|-v|-i|-l|-f|--file", a[i - 1].text)))
+				continue;
+			return J(VERDICT_ASK, cl_printf(c, "%s program that is not known (system() runs text)", name), (int)i);
+		}
 		const char *t = x->text;
 		if (eq(t, "--"))
 			continue;
@@ -885,6 +889,46 @@ static const char *make_recipes(struct cctx *c, const char *text, const struct s
 /* make runs the project's makefiles (opaque project code); a makefile that
  * is the agent's text (-f - <<EOF, -f <( ), one written on this line,
  * --eval) is judged by its recipes. */
+/* Task runners, whose tasks the project names as make's targets (just,
+ * go-task, invoke, fab, mage, ant, cap, gulp, grunt, poe, turbo, nx, tox
+ * -e, nox -s): a task named for publishing is PUBLISH (policy rule 10),
+ * but for the runner's own dry run. */
+struct judgement judge_task_runner(struct cctx *c, const char *name, const struct sarg *a, size_t n,
+                                   const struct stdin_src *in)
+{
+	static const char values[] =
+		"-f|--file|--justfile|--taskfile|-d|--dir|--directory|--working-directory|-C|--root|-c|--collection|"
+		"-r|--search-root|--config|-H|--hosts|-i|--identity|--filter|-p|--project|--projects|--exclude|"
+		"-buildfile|-lib|-logfile|-propertyfile|--set|-w|--workdir|--output-logs|--concurrency|--cache-dir|"
+		"--team|--token|--scope|-x|--exclude-task|--gulpfile|--gruntfile|--cwd|--base";
+	static const char names[] = "-e|--env|-s|--session|--sessions|-t|--target|--targets|--task|--tasks";
+	if (has_flag(a, 1, n, "--help|--version") || dry_run(a, 1, n, "--dry-run|--dry") ||
+	    ((eq(name, "just") || eq(name, "task")) && has_flag(a, 1, n, "-n")))
+		return SAFE_J;
+	for (size_t i = 1; i < n; i++) {
+		const struct sarg *x = &a[i];
+		if (!x->known)
+			continue;
+		const char *t = x->text;
+		const char *task = NULL;
+		int at = (int)i;
+		if (t[0] == '-' && t[1]) {
+			size_t len = strcspn(t, "=");
+			if (in_list(names, t, len))
+				task = t[len] ? t + len + 1 : i + 1 < n && a[i + 1].known ? a[++i].text : NULL;
+			else if (in_list(values, t, len) && !t[len])
+				i++;
+			if (!task)
+				continue;
+		} else if (!strchr(t, '=')) {
+			task = t;
+		}
+		if (task && name_says_publish(task, true))
+			return J(VERDICT_PUBLISH, cl_printf(c, "%s %s: the task's name says it publishes", name, task), at);
+	}
+	return SAFE_J;
+}
+
 struct judgement judge_make(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                             const struct stdin_src *in)
 {
@@ -928,13 +972,18 @@ struct judgement judge_make(struct cctx *c, const char *name, const struct sarg 
 	bool dry = dry_run(a, 1, n, "-n|--dry-run|--just-print|--recon");
 	for (size_t i = 1; i < n && !dry; i++) {
 		const struct sarg *x = &a[i];
-		if (!x->known || x->text[0] == '-' || strchr(x->text, '='))
+		if (x->text[0] == '-' || strchr(x->text, '='))
 			continue;
 		if (i > 1 && a[i - 1].known &&
 		    in_lists("-f|--file|--makefile|-C|--directory|-E|--eval|-I|--include-dir|-o|--old-file|-W|--what-if|"
 		             "--new-file|--assume-new|--assume-old|-j|--jobs|-l|--load-average|-O|--output-sync",
 		             a[i - 1].text))
 			continue;
+		if (!x->known) {
+			/* make $TARGET: a goal named for publishing? */
+			j = judgement_max(j, J(VERDICT_ASK, cl_printf(c, "%s with a target that is not known", name), (int)i));
+			continue;
+		}
 		if (name_says_publish(x->text, true))
 			j = judgement_max(j, J(VERDICT_PUBLISH, cl_printf(c, "%s %s: the target's name says it publishes", name,
 			                                                   x->text), (int)i));
