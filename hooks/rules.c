@@ -44,6 +44,8 @@ struct judgement rules_judge(struct cctx *c, const char *name, const struct sarg
 			j = judge_python(c, name, a, n, in);
 		else if (starts(name, "terraform"))
 			j = judge_spec(c, name, &spec_terraform, a, n);
+		else if (starts(name, "ld-linux") || starts(name, "ld-musl") || starts(name, "ld64.so"))
+			j = judge_wrapper(c, name, &w_ldso, a, n, in); /* /lib64/ld-linux-x86-64.so.2 PROG */
 		/* The project's own script, named for publishing (policy rule 10). */
 		if (j.v < VERDICT_PUBLISH && a[0].known && strchr(a[0].text, '/') &&
 		    !starts(a[0].text, "/usr/") && !starts(a[0].text, "/bin/") && !starts(a[0].text, "/sbin/") &&

@@ -90,7 +90,7 @@ const char *rules_table_check(void);
 
 /* Data that handlers use directly. */
 extern const struct interp interp_php;
-extern const struct wrapper w_watch_text, w_watch_argv, w_perf_stat, w_perf_record, w_perf_trace;
+extern const struct wrapper w_watch_text, w_watch_argv, w_perf_stat, w_perf_record, w_perf_trace, w_ldso;
 extern const struct tool_spec spec_pypi;
 extern const struct tool_spec spec_terraform;
 extern const struct tool_spec spec_dbtools;

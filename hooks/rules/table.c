@@ -870,6 +870,37 @@ static const struct wrapper w_script = {
 	.text_opts = "-c|--command",
 };
 static const struct wrapper w_entr = {.shell_opts = "-s"};
+/* util-linux and friends that run a command with something changed */
+static const struct wrapper w_setarch = {.npos = 1, .safe_opts = "--list"};
+static const struct wrapper w_setpriv = {
+	.long_arg = "--reuid|--regid|--ruid|--euid|--rgid|--egid|--groups|--inh-caps|--ambient-caps|--bounding-set|"
+		"--securebits|--pdeathsig|--selinux-label|--apparmor-profile|--landlock-access|--landlock-rule|"
+		"--seccomp-filter",
+	.safe_opts = "-d|--dump|--list-caps",
+};
+static const struct wrapper w_prlimit = {.short_arg = "o", .long_arg = "--output", .safe_opts = "-p|--pid"};
+static const struct wrapper w_choom = {.short_arg = "n", .long_arg = "--adjust", .safe_opts = "-p|--pid"};
+static const struct wrapper w_daemonize = {.short_arg = "ceopluE"};
+/* the dynamic loader runs the program it is given: ld.so ./prog args */
+const struct wrapper w_ldso = {
+	.long_arg = "--library-path|--inhibit-rpath|--audit|--preload|--argv0|--glibc-hwcaps-prepend|"
+		"--glibc-hwcaps-mask",
+	.safe_opts = "--list|--verify|--list-tunables|--list-diagnostics",
+};
+/* file watchers that run a command on each change */
+static const struct wrapper w_watchexec = {
+	.short_arg = "wefidsEW",
+	.long_arg = "--watch|--exts|--filter|--ignore|--debounce|--signal|--shell|--env|--project-origin|--workdir|"
+		"--delay-run|--on-busy-update|--stop-signal|--stop-timeout|--emit-events-to|--filter-file|"
+		"--ignore-file|--notify|--color|--poll|--watch-non-recursive",
+	.mode = WRAP_TEXT,
+};
+static const struct wrapper w_nodemon = {
+	.short_arg = "wedVI",
+	.long_arg = "--watch|--ext|--ignore|--delay|--signal|--config|--exitcrash",
+	.mode = WRAP_DASHDASH,
+	.text_opts = "-x|--exec",
+};
 static const struct wrapper w_xargs = {
 	.short_arg = "adEILnPs",
 	.long_arg = "--arg-file|--delimiter|--eof|--replace|--max-lines|--max-args|--max-procs|"
@@ -976,6 +1007,7 @@ static const struct tool tools[] = {
 	{.name = "cfdisk", .fn = judge_disk},
 	{.name = "changeset", .spec = &spec_publish_sub},
 	{.name = "changesets", .spec = &spec_publish_sub},
+	{.name = "choom", .wrap = &w_choom},
 	{.name = "chroot", .wrap = &w_chroot},
 	{.name = "chrt", .wrap = &w_chrt},
 	{.name = "clickhouse-client", .db = &db_clickhouse},
@@ -999,6 +1031,7 @@ static const struct tool tools[] = {
 	{.name = "cryptsetup", .fn = judge_disk},
 	{.name = "curl", .fn = judge_http},
 	{.name = "curlie", .fn = judge_http},
+	{.name = "daemonize", .wrap = &w_daemonize},
 	{.name = "dart", .spec = &spec_dart},
 	{.name = "dash", .fn = judge_shell},
 	{.name = "dbus-launch", .wrap = &w_plain},
@@ -1090,6 +1123,7 @@ static const struct tool tools[] = {
 	{.name = "huggingface-cli", .spec = &spec_hubs},
 	{.name = "hugo", .spec = &spec_more_publishers},
 	{.name = "hyperfine", .fn = judge_runner_misc},
+	{.name = "i386", .wrap = &w_plain},
 	{.name = "infisical", .wrap = &w_dashdash_sub},
 	{.name = "install", .fn = judge_writer},
 	{.name = "inv", .fn = judge_task_runner},
@@ -1110,8 +1144,11 @@ static const struct tool tools[] = {
 	{.name = "ko", .spec = &spec_ko},
 	{.name = "ksh", .fn = judge_shell},
 	{.name = "kubectl", .fn = judge_kubectl},
+	{.name = "ld.so", .wrap = &w_ldso},
 	{.name = "lein", .spec = &spec_lein},
 	{.name = "lerna", .spec = &spec_publish_sub},
+	{.name = "linux32", .wrap = &w_plain},
+	{.name = "linux64", .wrap = &w_plain},
 	{.name = "litecli", .db = &db_sqlite},
 	{.name = "lldb", .fn = judge_runner_misc},
 	{.name = "loksh", .fn = judge_shell},
@@ -1160,6 +1197,7 @@ static const struct tool tools[] = {
 	{.name = "nocache", .wrap = &w_plain},
 	{.name = "node", .interp = &interp_node},
 	{.name = "nodejs", .interp = &interp_node},
+	{.name = "nodemon", .wrap = &w_nodemon},
 	{.name = "nodenv", .wrap = &w_exec_sub},
 	{.name = "nohup", .wrap = &w_plain},
 	{.name = "nox", .fn = judge_task_runner},
@@ -1206,6 +1244,7 @@ static const struct tool tools[] = {
 	{.name = "posh", .fn = judge_shell},
 	{.name = "powershell", .interp = &interp_pwsh},
 	{.name = "prisma", .spec = &spec_prisma},
+	{.name = "prlimit", .wrap = &w_prlimit},
 	{.name = "proxychains", .wrap = &w_proxy},
 	{.name = "proxychains4", .wrap = &w_proxy},
 	{.name = "pscale", .spec = &spec_datastores},
@@ -1265,6 +1304,8 @@ static const struct tool tools[] = {
 	{.name = "sequelize", .spec = &spec_dbtools},
 	{.name = "sequelize-cli", .spec = &spec_dbtools},
 	{.name = "serverless", .spec = &spec_deployers},
+	{.name = "setarch", .wrap = &w_setarch},
+	{.name = "setpriv", .wrap = &w_setpriv},
 	{.name = "setsid", .wrap = &w_plain},
 	{.name = "sfdisk", .fn = judge_disk},
 	{.name = "sg", .wrap = &w_sg},
@@ -1316,6 +1357,7 @@ static const struct tool tools[] = {
 	{.name = "turso", .spec = &spec_datastores},
 	{.name = "twine", .spec = &spec_pypi},
 	{.name = "typeorm", .spec = &spec_dbtools},
+	{.name = "uname26", .wrap = &w_plain},
 	{.name = "unbuffer", .wrap = &w_plain},
 	{.name = "unlink", .fn = judge_rm_like},
 	{.name = "unshare", .wrap = &w_unshare},
@@ -1334,11 +1376,13 @@ static const struct tool tools[] = {
 	{.name = "vsce", .spec = &spec_publish_sub},
 	{.name = "wasm-pack", .spec = &spec_registry_words},
 	{.name = "watch", .fn = judge_watch},
+	{.name = "watchexec", .wrap = &w_watchexec},
 	{.name = "wezterm", .fn = judge_terminal},
 	{.name = "wget", .fn = judge_http},
 	{.name = "wipe", .fn = judge_rm_like},
 	{.name = "wipefs", .fn = judge_disk},
 	{.name = "wrangler", .spec = &spec_deployers},
+	{.name = "x86_64", .wrap = &w_plain},
 	{.name = "xargs", .wrap = &w_xargs},
 	{.name = "xh", .fn = judge_http},
 	{.name = "xhs", .fn = judge_http},
