@@ -980,8 +980,10 @@ struct judgement judge_make(struct cctx *c, const char *name, const struct sarg 
 		             a[i - 1].text))
 			continue;
 		if (!x->known) {
-			/* make $TARGET: a goal named for publishing? */
-			j = judgement_max(j, J(VERDICT_ASK, cl_printf(c, "%s with a target that is not known", name), (int)i));
+			/* make $TARGETS may split into goals (deploy?); a quoted one
+			 * is decided when it runs */
+			if (x->splits)
+				j = judgement_max(j, J(VERDICT_ASK, cl_printf(c, "%s with targets that are not known", name), (int)i));
 			continue;
 		}
 		if (name_says_publish(x->text, true))
