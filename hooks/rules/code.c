@@ -381,6 +381,22 @@ static bool runs_built_text(struct cctx *c, const char *code, const char *const 
 	return false;
 }
 
+/* Whether the statement from p on reads standard input: code evaluated
+ * from there is judged as that input (interp.c), not asked about here. */
+static bool reads_stdin(const char *p)
+{
+	static const char *const readers[] = {"stdin", "STDIN", "<>", "readFileSync(0", "gets", NULL};
+	const char *end = p;
+	while (*end && *end != '\n' && *end != ';')
+		end++;
+	for (size_t i = 0; readers[i]; i++) {
+		const char *f = strstr(p, readers[i]);
+		if (f && f < end)
+			return true;
+	}
+	return false;
+}
+
 /* The modules and classes whose functions delete or run commands. */
 static const char capable[] = "os|shutil|subprocess|pathlib|posix|builtins|__builtins__|importlib|pty|ctypes|"
                               "FileUtils|File|Dir|Kernel|Object|IO|Process|Open3|Pathname";
@@ -463,7 +479,7 @@ struct judgement code_computed(struct cctx *c, const char *lang, const char *cod
 					continue;
 				arg = q[-1] == '[' ? q : q + 1;
 			}
-			if (!arg || *arg == ')')
+			if (!arg || *arg == ')' || reads_stdin(arg))
 				continue;
 			const char *lit = whole_literal(c, arg);
 			if (!lit && !reach_may_delete(folded, p, re, arg))
@@ -503,7 +519,7 @@ struct judgement code_computed(struct cctx *c, const char *lang, const char *cod
 			while (*q == ' ' || *q == '(')
 				q++;
 			/* eval $x, eval decode_base64(...): not eval {...}, "...", /re/ */
-			if (*q == '$' || *q == '@' || isalpha((unsigned char)*q))
+			if ((*q == '$' || *q == '@' || isalpha((unsigned char)*q)) && !reads_stdin(q))
 				return J(VERDICT_ASK, cl_printf(c, "%s code evaluates a string it builds: cannot be decided", lang), -1);
 		}
 	}
