@@ -346,7 +346,7 @@ static off_t elf_extent(int fd, const unsigned char *head, size_t got, off_t siz
 	uint64_t end = ehsize;
 	if (phoff + phnum * phentsize > end)
 		end = phoff + phnum * phentsize;
-	if (shoff && shnum <= 65535 && shentsize <= 256 && shoff + shnum * shentsize > end)
+	if (shoff && shoff <= (uint64_t)size && shentsize <= 256 && shoff + shnum * shentsize > end)
 		end = shoff + shnum * shentsize;
 	unsigned char *ph = xmalloc(phnum * phentsize + 1);
 	bool ok = read_at(fd, (char *)ph, phnum * phentsize, (off_t)phoff);
