@@ -246,7 +246,7 @@ static bool list_allows(struct policy *p, char *const *argv, enum verdict v)
 		if (v == VERDICT_ESCAPE && lists[l]->sandbox_writable)
 			continue;
 		for (size_t i = 0; i < lists[l]->allow.len; i++)
-			if (v <= lists[l]->allow_v[i] && policy_entry_matches(lists[l]->allow.items[i], argv))
+			if (v <= lists[l]->allow_v[i] && policy_entry_allows(lists[l]->allow.items[i], argv))
 				return true;
 	}
 	return false;
@@ -363,6 +363,10 @@ int policy_init(struct shell *sh, const struct policy_options *opts)
 	clock_gettime(CLOCK_REALTIME_COARSE, &p->session_start);
 	p->cl = opts->cl ? opts->cl : classifier_with_rules(opts->rules);
 	classifier_set_lookup(p->cl, exported_value, sh);
+	/* Programs there are judged by what they are (rule 8); without a
+	 * sandbox, by the folders it would grant. */
+	if (sh->sandbox_grants)
+		classifier_set_writable(p->cl, sh->sandbox_grants);
 	strvec_init(&p->session_ok);
 	strvec_init(&p->line_no);
 	sh->policy = p;
@@ -1061,26 +1065,6 @@ static bool inside_temp(const char *real)
 	return !root;
 }
 
-/* A path rm would remove (the link itself, unless a trailing slash makes
- * rm follow it), resolved; NULL when it cannot be told. */
-static char *removed_path(const char *op)
-{
-	size_t n = strlen(op);
-	if (n && op[n - 1] == '/')
-		return realpath(op, NULL);
-	char *copy = xstrdup(op);
-	char *slash = strrchr(copy, '/');
-	const char *dir = slash ? (slash == copy ? "/" : copy) : ".";
-	const char *name = slash ? slash + 1 : copy;
-	if (slash && slash != copy)
-		*slash = '\0';
-	char *rdir = *name && strcmp(name, ".") != 0 && strcmp(name, "..") != 0 ? realpath(dir, NULL) : NULL;
-	char *out = rdir ? xasprintf("%s/%s", strcmp(rdir, "/") == 0 ? "" : rdir, name) : NULL;
-	free(rdir);
-	free(copy);
-	return out;
-}
-
 /* The agent's own scratch: rm, rmdir or unlink (the system's, not one in a
  * folder the sandbox can write) whose every operand lies inside a temp
  * folder, outside the project, and was made since this session started
@@ -1112,7 +1096,7 @@ static bool own_temp_delete(const struct shell *sh, const struct policy *p, char
 		if (!options_done && a[0] == '-' && a[1])
 			continue;
 		operands++;
-		char *real = removed_path(a);
+		char *real = policy_acted_path(a);
 		/* a project that lies in /tmp is the project, not scratch */
 		const char *proj = sh->sandbox_project;
 		size_t pn = proj ? strlen(proj) : 0;

@@ -53,6 +53,9 @@ void cl_env_pop(struct cctx *c, struct cl_env_mark mark);
  * pos/npos: its positional parameters ($0 first) when known, else NULL. */
 struct judgement cl_judge_text(struct cctx *c, const char *text, const struct sarg *pos,
                                size_t npos, bool share_state);
+/* The verdict of text judged as cl_judge_text does, recording nothing (a
+ * string in code that may not be a command at all). */
+struct judgement cl_judge_text_quietly(struct cctx *c, const char *text);
 /* The same, the text's commands reading in as their standard input (the
  * shell running the text was given it). */
 struct judgement cl_judge_text_in(struct cctx *c, const char *text, const struct sarg *pos, size_t npos,
@@ -134,6 +137,13 @@ struct judgement rules_judge(struct cctx *c, const char *name, const struct sarg
  * (GIT_PAGER, GIT_SSH_COMMAND, EDITOR...). */
 struct judgement rules_judge_environment(struct cctx *c);
 struct judgement rules_judge_env_assignment(struct cctx *c, const char *name, const struct sarg *value);
+/* Whether the rules know a program of that name (a basename): a copy of
+ * such a system program can be what makes a command dangerous. */
+bool rules_name_known(const char *name);
+/* A program in a folder the sandbox can write that is neither a script nor
+ * a copy of a system program (policy rule 8): ASK when it is called the
+ * way rm is, else SAFE. */
+struct judgement rules_judge_unknown_binary(struct cctx *c, const struct sarg *a, size_t n);
 /* Known delete calls in inline code (python -c, node -e, perl -e ...). */
 struct judgement rules_judge_code(struct cctx *c, const char *lang, const char *code);
 

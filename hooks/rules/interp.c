@@ -138,11 +138,12 @@ static struct judgement judge_code_strings(struct cctx *c, const char *code)
 			continue;
 		}
 		if (pending && cmd.len) {
-			struct judgement j = cl_judge_text(c, cmd.data, NULL, 0, false);
 			/* Strings that merely do not parse, or mention a variable, are
-			 * not evidence: only a recognised dangerous command counts. */
+			 * not evidence: only a recognised dangerous command counts,
+			 * and only its commands are recorded. */
+			struct judgement j = cl_judge_text_quietly(c, cmd.data);
 			if (j.v > VERDICT_ASK)
-				best = judgement_max(best, j);
+				best = judgement_max(best, cl_judge_text(c, cmd.data, NULL, 0, false));
 		}
 		strbuf_truncate(&cmd, 0);
 		pending = false;
@@ -151,7 +152,7 @@ static struct judgement judge_code_strings(struct cctx *c, const char *code)
 	return best;
 }
 
-struct judgement rules_judge_code(struct cctx *c, const char *lang, const char *code)
+static struct judgement judge_code_text(struct cctx *c, const char *lang, const char *code)
 {
 	for (size_t i = 0; delete_calls[i]; i++)
 		if (contains(code, delete_calls[i]))
@@ -170,6 +171,20 @@ struct judgement rules_judge_code(struct cctx *c, const char *lang, const char *
 		break;
 	}
 	return SAFE_J;
+}
+
+struct judgement rules_judge_code(struct cctx *c, const char *lang, const char *code)
+{
+	/* As written, then with its literals joined ("r""m", "un"+"link",
+	 * "\x72m"); what is still computed asks (code.c). */
+	struct judgement j = judge_code_text(c, lang, code);
+	if (j.v != VERDICT_SAFE)
+		return j;
+	const char *folded = code_fold(c, code);
+	j = judge_code_text(c, lang, folded);
+	if (j.v != VERDICT_SAFE)
+		return j;
+	return code_computed(c, lang, code, folded, shell_calls);
 }
 
 static struct judgement judge_code_stdin(struct cctx *c, const char *lang, const struct stdin_src *in);
@@ -595,13 +610,67 @@ struct judgement judge_interp(struct cctx *c, const struct interp *ip, const str
 }
 
 /* awk: system() and pipes to sh inside the program text. */
+/* Whether an awk program runs a command that is not a literal: system()
+ * of a field or an expression, a pipe to or from one, or one assembled by
+ * sprintf and the like (folded: its literals joined). */
+static bool awk_builds_command(const char *folded)
+{
+	static const char *const builders[] = {"sprintf", "substr(", "toupper(", "tolower(", "%c", "gsub(", NULL};
+	bool runs = false;
+	for (const char *p = folded; *p; p++) {
+		const char *q = NULL;
+		if (starts(p, "system(") && (p == folded || !isalnum((unsigned char)p[-1])))
+			q = p + 7;
+		else if (*p == '|' && p[1] != '|' && (p == folded || p[-1] != '|'))
+			q = p + 1;
+		else if (starts(p, "getline") && p > folded) {
+			/* CMD | getline: look back past the pipe */
+			const char *b = p - 1;
+			while (b > folded && (*b == ' ' || *b == '\t'))
+				b--;
+			if (*b == '|')
+				runs = true;
+			continue;
+		}
+		if (!q)
+			continue;
+		runs = true;
+		while (*q == ' ' || *q == '\t' || *q == '(')
+			q++;
+		if (starts(q, "getline")) {
+			/* EXPR | getline: a literal or a variable, else built */
+			const char *b = p - 1;
+			while (b > folded && (*b == ' ' || *b == '\t'))
+				b--;
+			while (b > folded && (isalnum((unsigned char)*b) || *b == '_'))
+				b--;
+			if (*b != '"' && !isalpha((unsigned char)b[1]) && b[1] != '_')
+				return true;
+			continue;
+		}
+		/* a literal, or a variable the program set (its literal is judged) */
+		if (*q != '"' && !isalpha((unsigned char)*q) && *q != '_')
+			return true;
+		if (*q == '"' && q[1] == '"')
+			return true; /* "" followed by what builds it */
+	}
+	for (size_t i = 0; runs && builders[i]; i++)
+		if (contains(folded, builders[i]))
+			return true;
+	return false;
+}
+
 struct judgement judge_awk(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                            const struct stdin_src *in)
 {
 	for (size_t i = 1; i < n; i++) {
 		const struct sarg *x = &a[i];
-		if (!x->known)
-			return J(VERDICT_SAFE, NULL, -1);
+		if (!x->known) {
+			/* an option's value (-v x="$v", -F"$sep"), or the program */
+			if (x->text[0] == '-' || (i > 1 && a[i - 1].known && in_lists("-F|-v|-i|-l|-f|--file", a[i - 1].text)))
+				continue;
+			return J(VERDICT_ASK, cl_printf(c, "%s program that is not known (system() runs text)", name), (int)i);
+		}
 		const char *t = x->text;
 		if (eq(t, "--"))
 			continue;
@@ -626,10 +695,14 @@ struct judgement judge_awk(struct cctx *c, const char *name, const struct sarg *
 				i++;
 			continue;
 		}
-		if (contains(t, "system") || contains(t, "| \"") || contains(t, "|\"") || contains(t, "getline")) {
-			struct judgement j = judge_code_strings(c, t);
+		if (contains(t, "system") || contains(t, "|") || contains(t, "getline")) {
+			/* "r" "m" is one string to awk */
+			const char *folded = code_fold(c, t);
+			struct judgement j = judgement_max(judge_code_strings(c, t), judge_code_strings(c, folded));
 			if (j.v != VERDICT_SAFE)
 				j.reason = cl_printf(c, "%s program runs: %s", name, j.reason ? j.reason : "");
+			else if (awk_builds_command(folded))
+				j = J(VERDICT_ASK, cl_printf(c, "%s program runs a command it builds: cannot be decided", name), -1);
 			j.at = (int)i;
 			return j;
 		}
@@ -746,15 +819,55 @@ struct judgement judge_source(struct cctx *c, const char *name, const struct sar
 	return SAFE_J;
 }
 
-/* make runs the project's makefiles (opaque project code); a makefile that
- * is the agent's text (-f - <<EOF, -f <( ), one written on this line,
- * --eval) is judged by its recipes. */
+/* Task runners, whose tasks the project names as make's targets (just,
+ * go-task, invoke, fab, mage, ant, cap, gulp, grunt, poe, turbo, nx, tox
+ * -e, nox -s): a task named for publishing is PUBLISH (policy rule 10),
+ * but for the runner's own dry run. */
+struct judgement judge_task_runner(struct cctx *c, const char *name, const struct sarg *a, size_t n,
+                                   const struct stdin_src *in)
+{
+	static const char values[] =
+		"-f|--file|--justfile|--taskfile|-d|--dir|--directory|--working-directory|-C|--root|-c|--collection|"
+		"-r|--search-root|--config|-H|--hosts|-i|--identity|--filter|-p|--project|--projects|--exclude|"
+		"-buildfile|-lib|-logfile|-propertyfile|--set|-w|--workdir|--output-logs|--concurrency|--cache-dir|"
+		"--team|--token|--scope|-x|--exclude-task|--gulpfile|--gruntfile|--cwd|--base";
+	static const char names[] = "-e|--env|-s|--session|--sessions|-t|--target|--targets|--task|--tasks";
+	if (has_flag(a, 1, n, "--help|--version") || dry_run(a, 1, n, "--dry-run|--dry") ||
+	    ((eq(name, "just") || eq(name, "task")) && has_flag(a, 1, n, "-n")))
+		return SAFE_J;
+	for (size_t i = 1; i < n; i++) {
+		const struct sarg *x = &a[i];
+		if (!x->known)
+			continue;
+		const char *t = x->text;
+		const char *task = NULL;
+		int at = (int)i;
+		if (t[0] == '-' && t[1]) {
+			size_t len = strcspn(t, "=");
+			if (in_list(names, t, len))
+				task = t[len] ? t + len + 1 : i + 1 < n && a[i + 1].known ? a[++i].text : NULL;
+			else if (in_list(values, t, len) && !t[len])
+				i++;
+			if (!task)
+				continue;
+		} else if (!strchr(t, '=')) {
+			task = t;
+		}
+		if (task && name_says_publish(task, true))
+			return J(VERDICT_PUBLISH, cl_printf(c, "%s %s: the task's name says it publishes", name, task), at);
+	}
+	return SAFE_J;
+}
+
 /* name as make opens it after its -C folders (dir, or NULL: here). */
 static const char *make_path(struct cctx *c, const char *dir, const char *name)
 {
 	return dir && name[0] != '/' ? cl_printf(c, "%s/%s", dir, name) : name;
 }
 
+/* make runs the project's makefiles (opaque project code); a makefile that
+ * is the agent's text (-f - <<EOF, -f <( ), one written on this line or
+ * since the human accepted the project, --eval) is judged by its recipes. */
 struct judgement judge_make(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                             const struct stdin_src *in)
 {
@@ -812,13 +925,20 @@ struct judgement judge_make(struct cctx *c, const char *name, const struct sarg 
 	bool dry = dry_run(a, 1, n, "-n|--dry-run|--just-print|--recon");
 	for (size_t i = 1; i < n && !dry; i++) {
 		const struct sarg *x = &a[i];
-		if (!x->known || x->text[0] == '-' || strchr(x->text, '='))
+		if (x->text[0] == '-' || strchr(x->text, '='))
 			continue;
 		if (i > 1 && a[i - 1].known &&
 		    in_lists("-f|--file|--makefile|-C|--directory|-E|--eval|-I|--include-dir|-o|--old-file|-W|--what-if|"
 		             "--new-file|--assume-new|--assume-old|-j|--jobs|-l|--load-average|-O|--output-sync",
 		             a[i - 1].text))
 			continue;
+		if (!x->known) {
+			/* make $TARGETS may split into goals (deploy?); a quoted one
+			 * is decided when it runs */
+			if (x->splits)
+				j = judgement_max(j, J(VERDICT_ASK, cl_printf(c, "%s with targets that are not known", name), (int)i));
+			continue;
+		}
 		if (name_says_publish(x->text, true))
 			j = judgement_max(j, J(VERDICT_PUBLISH, cl_printf(c, "%s %s: the target's name says it publishes", name,
 			                                                   x->text), (int)i));
