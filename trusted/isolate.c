@@ -265,6 +265,17 @@ static _Noreturn void front_wait(int fd)
 	}
 }
 
+/* Accepts made while a session ran left their files in the upper folder
+ * (a mounted layer is not changed under OverlayFS): once unmounted, they
+ * go. Nothing recorded, nothing to walk. */
+static void tidy_if_accepted(const struct layer *l)
+{
+	char *records = xasprintf("%s/accepted.json", l->dir);
+	if (access(records, F_OK) == 0)
+		layer_tidy(l);
+	free(records);
+}
+
 struct holder {
 	pid_t session, front;
 	int report_fd; /* to the front end: the session's pid, then its status; -1 once sent */
@@ -326,7 +337,7 @@ static _Noreturn void holder_finish(struct holder *h)
 			free(err);
 		}
 	} else {
-		layer_tidy(&h->layer);
+		tidy_if_accepted(&h->layer);
 	}
 	close(h->lock_fd);
 	holder_report(h);
@@ -527,7 +538,7 @@ int isolate_begin(struct isolate_session *is, bool ephemeral)
 	struct layer l = {0};
 	if (layer_open(b.root, b.state, is->name, &l, &why) != 0)
 		goto fail;
-	layer_tidy(&l); /* what reviews accepted while the last session ran */
+	tidy_if_accepted(&l); /* what reviews accepted while the last session ran */
 	char *work = xasprintf("%s/work", b.dir);
 	int entered = enter_namespace(&why) == 0 && mount_view(b.root, l.upper, work, &why) == 0 ? 0 : -1;
 	free(work);

@@ -413,7 +413,12 @@ static void scan_file(struct scan *s, const char *rel, const char *up, const str
 		c->real_mode = real ? rs.st_mode : 0;
 		c->source = data_from ? xstrdup(data_from) : xstrdup(rel);
 		c->source_real = data_from != NULL;
-		c->copied_up = overlay_attr(up, "origin", attr, 0) >= 0;
+		/* copied from the real file at this very path: not below a
+		 * redirected folder, whose origins are elsewhere */
+		const char *slash = strrchr(rel, '/');
+		bool same_place = lower && strlen(lower) == (size_t)(slash ? slash - rel : 0) &&
+		                  strncmp(lower, rel, strlen(lower)) == 0;
+		c->copied_up = same_place && overlay_attr(up, "origin", attr, 0) >= 0;
 		c->since = born;
 		c->protected_path = protected_rel(rel);
 		if (real && S_ISDIR(rs.st_mode)) {
