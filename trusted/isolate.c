@@ -284,6 +284,7 @@ struct holder {
 	int sigfd;     /* SIGCHLD, and SIGUSR1 when the front end dies */
 	bool ephemeral;
 	bool session_done;
+	pid_t warden;  /* the session's warden, once the session's first process ended */
 	int status;
 	struct layer layer;
 };
@@ -323,13 +324,13 @@ static bool has_children(pid_t pid)
 	return any;
 }
 
-/* Every process of the session is gone: the view goes, the layer is
- * tidied (or discarded, when ephemeral) and let go, and only then is the
- * status handed on, so that the next session of the same name finds it
- * free. */
+/* Every process of the session is gone: the layer is tidied (or
+ * discarded, when ephemeral) and let go, and only then is the status
+ * handed on, so that the next session of the same name finds it free.
+ * The view goes with the namespace when the holder exits (an unmount
+ * here would make the caller wait for the kernel's grace period). */
 static _Noreturn void holder_finish(struct holder *h)
 {
-	umount2(h->layer.root, MNT_DETACH);
 	if (h->ephemeral) {
 		char *err = NULL;
 		if (layer_discard(h->layer.dir, &err) != 0) {
@@ -344,22 +345,44 @@ static _Noreturn void holder_finish(struct holder *h)
 	_exit(0);
 }
 
-/* The session's first process has ended. Its warden (which it started,
- * and which now comes to us) ends just after it unless jobs keep it:
- * then it is waited for. Jobs left running keep the layer; the caller has
- * its status at once. */
+/* Whether any process of ours is still at work: a child other than the
+ * warden, or a warden with children of its own (jobs it outlives, or its
+ * walk of the project). A warden without them has reported and leaves:
+ * it does nothing more in the view, and its exit (the release of its
+ * inotify watches) is not waited for. */
+static bool session_busy(pid_t warden)
+{
+	char *path = xasprintf("/proc/%ld/task/%ld/children", (long)getpid(), (long)getpid());
+	size_t len = 0;
+	char *kids = util_read_file(path, 0, 1 << 20, &len);
+	free(path);
+	if (!kids) {
+		pid_t r;
+		while ((r = waitpid(-1, NULL, WNOHANG)) < 0 && errno == EINTR)
+			continue;
+		return !(r < 0 && errno == ECHILD);
+	}
+	bool busy = false;
+	for (char *p = kids, *end; !busy && *p; p = end) {
+		long pid = strtol(p, &end, 10);
+		if (end == p)
+			break;
+		busy = pid != (long)warden || has_children(warden);
+	}
+	free(kids);
+	return busy;
+}
+
+/* The session's first process has ended: the layer is let go at once,
+ * unless jobs it left run on in the view; then the caller has its status
+ * and the holder stays for them. */
 static void holder_session_ended(struct holder *h)
 {
 	pid_t warden = 0;
 	if (read(h->note_fd, &warden, sizeof warden) != (ssize_t)sizeof warden)
 		warden = 0;
-	if (warden > 0 && !has_children(warden))
-		while (waitpid(warden, NULL, 0) < 0 && errno == EINTR)
-			continue;
-	pid_t r;
-	while ((r = waitpid(-1, NULL, WNOHANG)) < 0 && errno == EINTR)
-		continue;
-	if (r < 0 && errno == ECHILD)
+	h->warden = warden;
+	if (!session_busy(warden))
 		holder_finish(h);
 	holder_report(h);
 	/* Whoever reads sbsh's stderr through a pipe waits for every writer:
@@ -405,6 +428,8 @@ static _Noreturn void holder_main(struct holder *h)
 				h->session_done = true;
 				h->status = status;
 				holder_session_ended(h);
+			} else if (h->session_done && !session_busy(h->warden)) {
+				holder_finish(h); /* the last job ended */
 			}
 		}
 	}
