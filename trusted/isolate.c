@@ -238,13 +238,14 @@ static _Noreturn void front_wait(int fd)
 		fprintf(stderr, "sbsh: --isolate: the session could not be started\n");
 		_exit(70);
 	}
+	/* 0: no view could be made (the holder said why); its status follows */
 	for (;;) {
 		struct pollfd pfd[2] = {{.fd = fd, .events = POLLIN}, {.fd = sigfd, .events = POLLIN}};
 		if (poll(pfd, sigfd >= 0 ? 2 : 1, -1) < 0)
 			continue;
 		struct signalfd_siginfo si;
 		if (sigfd >= 0 && (pfd[1].revents & POLLIN) && read(sigfd, &si, sizeof si) == (ssize_t)sizeof si &&
-		    si.ssi_code != SI_KERNEL)
+		    si.ssi_code != SI_KERNEL && session > 0)
 			kill(session, (int)si.ssi_signo);
 		if (!(pfd[0].revents & (POLLIN | POLLHUP)))
 			continue;
@@ -564,24 +565,6 @@ int isolate_begin(struct isolate_session *is, bool ephemeral)
 	if (layer_open(b.root, b.state, is->name, &l, &why) != 0)
 		goto fail;
 	tidy_if_accepted(&l); /* what reviews accepted while the last session ran */
-	char *work = xasprintf("%s/work", b.dir);
-	int entered = enter_namespace(&why) == 0 && mount_view(b.root, l.upper, work, &why) == 0 ? 0 : -1;
-	free(work);
-	if (entered != 0) {
-		layer_close(&l);
-		goto fail;
-	}
-	/* never the real folder: the shell must start in the view */
-	struct statfs sf;
-	if (chdir(b.cwd) != 0 || statfs(".", &sf) != 0 || sf.f_type != OVERLAYFS_MAGIC) {
-		why = xasprintf("the view is not where the project is (%s): nothing was run", b.cwd);
-		layer_close(&l);
-		goto fail;
-	}
-	if (!named)
-		fprintf(stderr, "sbsh: --isolate: new layer %s (sbsh --review --isolate %s to see it)\n", is->name,
-		        is->name);
-
 	int report[2], note[2];
 	if (pipe2(report, O_CLOEXEC) != 0 || pipe2(note, O_CLOEXEC | O_NONBLOCK) != 0) {
 		why = xasprintf("pipe: %s", strerror(errno));
@@ -611,8 +594,37 @@ int isolate_begin(struct isolate_session *is, bool ephemeral)
 		close(b.lock);
 		front_wait(report[0]);
 	}
+	/* The holder makes the namespace, so that the front end, which the
+	 * caller waits for, is never the last process in it (whose exit waits
+	 * for the kernel to take the view down). */
 	close(report[0]);
 	setpgid(0, 0);
+	signal(SIGTTOU, SIG_IGN); /* saying why, from a group of its own */
+	char *work = xasprintf("%s/work", b.dir);
+	int entered = enter_namespace(&why) == 0 && mount_view(b.root, l.upper, work, &why) == 0 ? 0 : -1;
+	free(work);
+	/* never the real folder: the shell must start in the view */
+	struct statfs sf;
+	if (entered == 0 && (chdir(b.cwd) != 0 || statfs(".", &sf) != 0 || sf.f_type != OVERLAYFS_MAGIC)) {
+		why = xasprintf("the view is not where the project is (%s)", b.cwd);
+		entered = -1;
+	}
+	if (entered != 0) {
+		fprintf(stderr, "sbsh: --isolate: %s; nothing was run\n", why);
+		if (b.created) {
+			char *err = NULL;
+			if (layer_discard(b.dir, &err) != 0)
+				free(err);
+		}
+		pid_t none = 0;
+		int status = 7 << 8; /* as a wait status: exited with 7 */
+		if (write(report[1], &none, sizeof none) == (ssize_t)sizeof none)
+			status = write(report[1], &status, sizeof status) == (ssize_t)sizeof status ? 0 : 1;
+		_exit(status);
+	}
+	if (!named)
+		fprintf(stderr, "sbsh: --isolate: new layer %s (sbsh --review --isolate %s to see it)\n", is->name,
+		        is->name);
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	sigprocmask(SIG_BLOCK, &mask, &old);
 	prctl(PR_SET_PDEATHSIG, SIGUSR1);
