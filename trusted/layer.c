@@ -832,10 +832,61 @@ static int put_in_place(int parentfd, const char *tmp, const char *base, bool ne
 	return renameat(parentfd, tmp, parentfd, base);
 }
 
-/* Writes the layer's version of c into the real folder. Returns 0, or -1
- * with errno. */
-static int write_change(const struct layer *l, const struct layer_change *c)
+/* Moves the layer's own file src into place when it can: no session has
+ * the layer, the real folder is on the same filesystem, nothing else
+ * links the file (another name in the layer would then write the real
+ * file), and no folder stands in its place. One rename, atomic as the
+ * copy's, with no copy made and nothing left in the layer to tidy. 1 when
+ * moved, 0 when it must be copied, -1 on an error (errno). */
+static int move_from_layer(const char *src, int parentfd, const char *base, mode_t perms, bool have_old,
+                           const struct stat *old)
 {
+	int fd = open(src, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st, dir;
+	if (fd < 0 || fstat(fd, &st) != 0 || fstat(parentfd, &dir) != 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1 ||
+	    st.st_dev != dir.st_dev || (have_old && S_ISDIR(old->st_mode))) {
+		if (fd >= 0)
+			close(fd);
+		return 0;
+	}
+	/* what OverlayFS noted on the file is the layer's, not the project's */
+	char names[4096];
+	ssize_t n = flistxattr(fd, names, sizeof names);
+	for (ssize_t i = 0; n > 0 && i < n; i += (ssize_t)strlen(names + i) + 1)
+		if (strncmp(names + i, "user.overlay.", 13) == 0 || strncmp(names + i, "trusted.overlay.", 16) == 0)
+			fremovexattr(fd, names + i);
+	int rc = fchmod(fd, perms) == 0 && renameat(AT_FDCWD, src, parentfd, base) == 0 ? 1 : -1;
+	int saved = errno;
+	close(fd);
+	errno = saved;
+	return rc;
+}
+
+/* Whether every folder above rel in the upper folder lets the real one
+ * show through (not opaque, not redirected): only then may the layer's
+ * own entry at rel go without the path vanishing from the view. */
+static bool shows_real_above(const struct layer *l, const char *rel)
+{
+	bool shows = true;
+	char *dir = xstrdup(rel);
+	for (char *slash = strrchr(dir, '/'); shows && slash; slash = strrchr(dir, '/')) {
+		*slash = 0;
+		char *up = in_upper(l, dir);
+		char *redirect = redirect_of(up, dir);
+		shows = !redirect && !is_opaque(up);
+		free(redirect);
+		free(up);
+	}
+	free(dir);
+	return shows;
+}
+
+/* Writes the layer's version of c into the real folder (moving the
+ * layer's file there when may_move allows; *moved then). Returns 0, or -1
+ * with errno. */
+static int write_change(const struct layer *l, const struct layer_change *c, bool may_move, bool *moved)
+{
+	*moved = false;
 	const char *base;
 	int parentfd = open_real_parent(l, c->path, &base);
 	if (parentfd < 0)
@@ -846,7 +897,14 @@ static int write_change(const struct layer *l, const struct layer_change *c)
 	int rc = -1, saved = 0;
 	struct stat old;
 	bool have_old = fstatat(parentfd, base, &old, AT_SYMLINK_NOFOLLOW) == 0;
-	if (S_ISDIR(c->mode)) {
+	int r = may_move && !c->source_real && S_ISREG(c->mode) && shows_real_above(l, c->path)
+	            ? move_from_layer(src, parentfd, base, perms, have_old, &old)
+	            : 0;
+	if (r != 0) {
+		*moved = r > 0;
+		rc = r > 0 ? 0 : -1;
+		saved = errno;
+	} else if (S_ISDIR(c->mode)) {
 		if (have_old && S_ISDIR(old.st_mode)) {
 			int fd = openat(parentfd, base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 			rc = fd >= 0 ? fchmod(fd, c->mode & 07777) : -1;
@@ -952,10 +1010,12 @@ int layer_accept(const struct layer *l, const struct layer_changes *all, char *c
 				copy_change(left, c, why);
 				continue;
 			}
-			int r = pass == 0 ? write_change(l, c) : delete_change(l, c);
+			bool moved = false;
+			int r = pass == 0 ? write_change(l, c, !in_use, &moved) : delete_change(l, c);
 			if (r == 0) {
 				copy_change(done, c, NULL);
-				record_real(l, records, c->path);
+				if (!moved)
+					record_real(l, records, c->path);
 			} else if (r > 0) {
 				copy_change(left, c, "the real folder holds what the layer does not delete");
 			} else {
