@@ -332,6 +332,12 @@ static bool has_children(pid_t pid)
  * here would make the caller wait for the kernel's grace period). */
 static _Noreturn void holder_finish(struct holder *h)
 {
+	/* after a review still at work on the layer (an accept) */
+	char *review_lock = xasprintf("%s/review.lock", h->layer.dir);
+	int rl = open(review_lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	free(review_lock);
+	while (rl >= 0 && flock(rl, LOCK_EX) != 0 && errno == EINTR)
+		continue;
 	if (h->ephemeral) {
 		char *err = NULL;
 		if (layer_discard(h->layer.dir, &err) != 0) {
@@ -341,6 +347,8 @@ static _Noreturn void holder_finish(struct holder *h)
 	} else {
 		tidy_if_accepted(&h->layer);
 	}
+	if (rl >= 0)
+		close(rl);
 	close(h->lock_fd);
 	holder_report(h);
 	_exit(0);

@@ -327,12 +327,13 @@ static void deleted_tree(struct scan *s, const char *rel, const struct stat *rs,
 }
 
 /* What the view shows at dst from the real src (below a redirected
- * folder), against the real dst. */
-static void compare_real(struct scan *s, const char *src, const char *dst, struct timespec since)
+ * folder), against the real dst (none unless dst_here: the real folder
+ * above it is a folder, reached without a link). */
+static void compare_real(struct scan *s, const char *src, const char *dst, bool dst_here, struct timespec since)
 {
 	char *sp = in_real(s->l, src), *dp = in_real(s->l, dst);
 	struct stat ss, ds;
-	bool have_dst = lstat(dp, &ds) == 0;
+	bool have_dst = dst_here && lstat(dp, &ds) == 0;
 	if (lstat(sp, &ss) != 0)
 		goto out;
 	struct layer_change *c = NULL;
@@ -354,7 +355,7 @@ static void compare_real(struct scan *s, const char *src, const char *dst, struc
 	if (S_ISDIR(ss.st_mode) && list_names(sp, &sn) == 0)
 		for (size_t i = 0; i < sn.len; i++) {
 			char *a = join(src, sn.items[i]), *b = join(dst, sn.items[i]);
-			compare_real(s, a, b, since);
+			compare_real(s, a, b, have_dst && S_ISDIR(ds.st_mode), since);
 			free(a);
 			free(b);
 		}
@@ -377,15 +378,16 @@ out:
 	free(dp);
 }
 
-static void scan_dir(struct scan *s, const char *rel, const char *lower, struct timespec since);
+static void scan_dir(struct scan *s, const char *rel, const char *lower, bool real_here, struct timespec since);
 
-/* An upper non-folder at rel, against the real one. */
+/* An upper non-folder at rel, against the real one (none unless
+ * real_here: the real folder above it is a folder, reached without a link). */
 static void scan_file(struct scan *s, const char *rel, const char *up, const struct stat *us, const char *lower,
-                      struct timespec born)
+                      bool real_here, struct timespec born)
 {
 	char *rp = in_real(s->l, rel);
 	struct stat rs;
-	bool real = lstat(rp, &rs) == 0;
+	bool real = real_here && lstat(rp, &rs) == 0;
 	char attr[8];
 	/* metacopy (never made by sbsh's mounts): the data is the real file's */
 	char *data_from = NULL;
@@ -443,11 +445,11 @@ static void scan_file(struct scan *s, const char *rel, const char *up, const str
 
 /* An upper folder at rel (below the upper folder rel's parent). */
 static void scan_subdir(struct scan *s, const char *rel, const char *name, const char *up, const struct stat *us,
-                        const char *lower, struct timespec born)
+                        const char *lower, bool real_here, struct timespec born)
 {
 	char *rp = in_real(s->l, rel);
 	struct stat rs;
-	bool real = lstat(rp, &rs) == 0;
+	bool real = real_here && lstat(rp, &rs) == 0;
 	char *shows = redirect_of(up, rel);
 	if (!shows && !is_opaque(up) && lower) {
 		/* a folder of the same name below shows through, if it is a folder */
@@ -472,7 +474,7 @@ static void scan_subdir(struct scan *s, const char *rel, const char *name, const
 		c->copied_up = real && S_ISDIR(rs.st_mode);
 		c->since = born;
 	}
-	scan_dir(s, rel, shows, born);
+	scan_dir(s, rel, shows, real && S_ISDIR(rs.st_mode), born);
 	free(shows);
 	free(rp);
 }
@@ -481,7 +483,7 @@ static void scan_subdir(struct scan *s, const char *rel, const char *name, const
  * folder whose entries show through below it (rel itself; another, when
  * redirected; NULL when opaque or new). since: when the upper folder was
  * made, for the real entries it hides. */
-static void scan_dir(struct scan *s, const char *rel, const char *lower, struct timespec since)
+static void scan_dir(struct scan *s, const char *rel, const char *lower, bool real_here, struct timespec since)
 {
 	char *up = in_upper(s->l, rel);
 	struct strvec names;
@@ -500,13 +502,13 @@ static void scan_dir(struct scan *s, const char *rel, const char *lower, struct 
 			if (is_whiteout(cu, &us)) {
 				char *cr = in_real(s->l, child);
 				struct stat rs;
-				if (lstat(cr, &rs) == 0)
+				if (real_here && lstat(cr, &rs) == 0)
 					deleted_tree(s, child, &rs, born);
 				free(cr);
 			} else if (S_ISDIR(us.st_mode)) {
-				scan_subdir(s, child, names.items[i], cu, &us, lower, born);
+				scan_subdir(s, child, names.items[i], cu, &us, lower, real_here, born);
 			} else {
-				scan_file(s, child, cu, &us, lower, born);
+				scan_file(s, child, cu, &us, lower, real_here, born);
 			}
 		}
 		free(cu);
@@ -523,13 +525,14 @@ static void scan_dir(struct scan *s, const char *rel, const char *lower, struct 
 				if (has_name(&names, shown.items[i]))
 					continue;
 				char *a = join(lower, shown.items[i]), *b = join(rel, shown.items[i]);
-				compare_real(s, a, b, since);
+				compare_real(s, a, b, real_here, since);
 				free(a);
 				free(b);
 			}
 		char *rp = in_real(s->l, rel);
 		struct strvec real_names;
-		if (list_names(rp, &real_names) == 0)
+		strvec_init(&real_names);
+		if (real_here && list_names(rp, &real_names) == 0)
 			for (size_t i = 0; i < real_names.len; i++) {
 				const char *n = real_names.items[i];
 				if (has_name(&names, n) || has_name(&shown, n))
@@ -660,7 +663,7 @@ int layer_status(const struct layer *l, struct layer_changes *out, char **err)
 {
 	memset(out, 0, sizeof *out);
 	struct scan s = {.l = l, .out = out};
-	scan_dir(&s, "", "", (struct timespec){0, 0});
+	scan_dir(&s, "", "", true, (struct timespec){0, 0});
 	if (s.err) {
 		*err = s.err;
 		layer_changes_free(out);

@@ -143,6 +143,24 @@ static char *top_relative(const char *root, const char *cwd, const char *arg)
 	return rel;
 }
 
+/* Whether a mount point as mountinfo writes it (space, tab, newline and
+ * backslash as \NNN) names path. */
+static bool same_mount_point(const char *field, const char *path)
+{
+	for (;; field++, path++) {
+		int c = (unsigned char)*field;
+		if (c == '\\' && field[1] >= '0' && field[1] <= '3' && field[2] >= '0' && field[2] <= '7' && field[3] >= '0' &&
+		    field[3] <= '7') {
+			c = (field[1] - '0') * 64 + (field[2] - '0') * 8 + (field[3] - '0');
+			field += 3;
+		}
+		if (c != (unsigned char)*path)
+			return false;
+		if (c == 0)
+			return true;
+	}
+}
+
 /* Whether the project folder here is itself an overlay mounted on it:
  * then this runs inside an isolated session, and the real folder is out
  * of sight. */
@@ -159,7 +177,7 @@ static bool inside_view(const char *root)
 		char *save = NULL, *field = strtok_r(line, " ", &save);
 		for (int i = 0; field && i < 4; i++)
 			field = strtok_r(NULL, " ", &save);
-		if (!field || strcmp(field, root) != 0)
+		if (!field || !same_mount_point(field, root))
 			continue;
 		for (field = strtok_r(NULL, " ", &save); field && strcmp(field, "-") != 0;)
 			field = strtok_r(NULL, " ", &save);
