@@ -237,6 +237,16 @@ static bool protected_rel(const char *rel)
 	return protect_is_agent_file(rel);
 }
 
+/* Whether rel is a .git folder or in one: what accept never deletes
+ * unless named (a layer's `rm -rf .git` would take the repository). */
+static bool in_git_folder(const char *rel)
+{
+	for (const char *at = rel; at; at = strchr(at, '/'), at = at ? at + 1 : NULL)
+		if (strncmp(at, ".git", 4) == 0 && (at[4] == '/' || at[4] == 0))
+			return true;
+	return false;
+}
+
 /* ---- comparing ---------------------------------------------------------- */
 
 static bool same_bytes(const char *a, const char *b)
@@ -673,8 +683,9 @@ int layer_status(const struct layer *l, struct layer_changes *out, char **err)
 	for (size_t i = 0; i < out->len; i++) {
 		const char *why = human_changed(l, &out->items[i], records);
 		out->items[i].why = why ? xstrdup(why) : NULL;
-		if (out->items[i].kind == LAYER_DELETED && !S_ISDIR(out->items[i].real_mode))
-			out->items[i].protected_path = protected_rel(out->items[i].path);
+		if (out->items[i].kind == LAYER_DELETED)
+			out->items[i].protected_path = in_git_folder(out->items[i].path) ||
+			                               (!S_ISDIR(out->items[i].real_mode) && protected_rel(out->items[i].path));
 	}
 	json_decref(records);
 	return 0;
@@ -1005,8 +1016,10 @@ int layer_accept(const struct layer *l, const struct layer_changes *all, char *c
 				continue;
 			const char *why = NULL;
 			if (c->protected_path && !named(c, paths, npaths))
-				why = "it steers what runs outside the sandbox (git hooks or config, an allow-list, an agent "
-				      "tool's settings): accept it by naming it";
+				why = c->kind == LAYER_DELETED && in_git_folder(c->path)
+				          ? "a deletion in a .git folder: accept it by naming it"
+				          : "it steers what runs outside the sandbox (git hooks or config, an allow-list, an "
+				            "agent tool's settings): accept it by naming it";
 			else if (!force)
 				why = human_changed(l, c, records);
 			if (why) {

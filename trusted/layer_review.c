@@ -240,7 +240,7 @@ static void print_changes(const struct layer_changes *c)
 		if (e->why)
 			printf(" (%s)", e->why);
 		else if (e->protected_path)
-			printf(" (protected: accept it by naming it)");
+			printf(" (protected: accepted only when named)");
 		printf("\n");
 	}
 }
@@ -301,6 +301,11 @@ static int diff_one(const struct layer *l, const struct layer_change *c, struct 
 
 /* ---- list ------------------------------------------------------------------ */
 
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 static void human_size(unsigned long long bytes, char *out, size_t size)
 {
 	static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
@@ -340,6 +345,8 @@ static int list_layers(const char *root, const char *state, bool json)
 			strvec_push(&names, e->d_name);
 	if (d)
 		closedir(d);
+	if (names.len > 1)
+		qsort(names.items, names.len, sizeof *names.items, compare_names);
 	json_t *arr = json_array();
 	if (!json)
 		printf("layers of %s:\n", root);
