@@ -100,13 +100,25 @@ int isolate_lock(const char *dir, bool create, pid_t *holder)
 	return fd;
 }
 
-/* Who holds the lock, for the message of whoever finds it taken. */
-static void lock_note_holder(int fd, pid_t pid)
+/* Who holds the lock, for the message of whoever finds it taken; jobs:
+ * the session has ended and only jobs it left keep the layer. */
+static void lock_note_holder(int fd, pid_t pid, bool jobs)
 {
 	char buf[32];
-	int n = snprintf(buf, sizeof buf, "%ld\n", (long)pid);
+	int n = snprintf(buf, sizeof buf, "%ld%s\n", (long)pid, jobs ? " jobs" : "");
 	if (ftruncate(fd, 0) == 0 && pwrite(fd, buf, (size_t)n, 0) < 0)
 		return;
+}
+
+static bool holder_waits_for_jobs(const char *dir)
+{
+	char *path = xasprintf("%s/lock", dir);
+	size_t len = 0;
+	char *text = util_read_file(path, O_NOFOLLOW, 64, &len);
+	bool jobs = text && strstr(text, " jobs") != NULL;
+	free(text);
+	free(path);
+	return jobs;
 }
 
 static bool write_small_file(const char *path, const char *text)
@@ -121,7 +133,8 @@ static bool write_small_file(const char *path, const char *text)
 /* Why a mount namespace cannot be had, with what would allow one here. */
 static char *namespace_refusal(const char *what, int err)
 {
-	char *restrict_flag = util_read_file("/proc/sys/kernel/apparmor_restrict_unprivileged_userns", 0, 16, NULL);
+	size_t len = 0;
+	char *restrict_flag = util_read_file("/proc/sys/kernel/apparmor_restrict_unprivileged_userns", 0, 16, &len);
 	bool apparmor = restrict_flag && restrict_flag[0] == '1' && geteuid() != 0;
 	free(restrict_flag);
 	return xasprintf("cannot make a mount namespace (%s: %s)%s", what, strerror(err),
@@ -393,6 +406,7 @@ static void holder_session_ended(struct holder *h)
 	h->warden = warden;
 	if (!session_busy(warden))
 		holder_finish(h);
+	lock_note_holder(h->lock_fd, getpid(), true);
 	holder_report(h);
 	/* Whoever reads sbsh's stderr through a pipe waits for every writer:
 	 * an agent tool would wait for the jobs. */
@@ -532,7 +546,11 @@ static int begin_layer(struct isolate_session *is, struct begin *b, char **why)
 	pid_t holder;
 	b->lock = isolate_lock(b->dir, true, &holder);
 	if (b->lock < 0) {
-		if (errno == EWOULDBLOCK)
+		if (errno == EWOULDBLOCK && holder > 0 && holder_waits_for_jobs(b->dir))
+			*why = xasprintf("the layer %s is in use: jobs an ended session left still run in it (its holder is "
+			                 "pid %ld): end them first, or use another name",
+			                 is->name, (long)holder);
+		else if (errno == EWOULDBLOCK)
 			*why = holder > 0 ? xasprintf("the layer %s is in use by another session (pid %ld): end it first, "
 			                              "or use another name",
 			                              is->name, (long)holder)
@@ -640,7 +658,7 @@ int isolate_begin(struct isolate_session *is, bool ephemeral)
 	                   .sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK), .ephemeral = ephemeral, .layer = l};
 	if (getppid() != front)
 		kill(getpid(), SIGUSR1); /* it was gone before the death signal was asked for */
-	lock_note_holder(b.lock, getpid());
+	lock_note_holder(b.lock, getpid(), false);
 	h.session = fork();
 	if (h.session < 0)
 		_exit(70); /* the front end sees no session, and says so */
