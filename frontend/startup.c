@@ -343,7 +343,7 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 			return STARTUP_USAGE;
 		}
 		st->sandbox.mode = SANDBOX_REQUIRED;
-		int rc = isolate_begin(&st->isolate, st->ephemeral);
+		int rc = isolate_begin(&st->isolate, st->ephemeral, &st->sandbox.extra_write);
 		if (rc != 0)
 			return rc;
 	}

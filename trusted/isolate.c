@@ -505,7 +505,7 @@ static int layer_record(struct begin *b, char **why)
 
 /* Everything up to the namespace: where the layer is, made when new, and
  * locked. Returns 0, or -1 with *why (exit 7). */
-static int begin_layer(struct isolate_session *is, struct begin *b, char **why)
+static int begin_layer(struct isolate_session *is, struct begin *b, const struct strvec *allow_write, char **why)
 {
 	b->cwd = getcwd(NULL, 0);
 	b->root = b->cwd ? project_top(b->cwd) : NULL;
@@ -535,6 +535,23 @@ static int begin_layer(struct isolate_session *is, struct begin *b, char **why)
 		*why = xasprintf("cannot make %s: %s", b->layers, strerror(errno));
 		return -1;
 	}
+	/* nor a folder the session is let write by name */
+	char *layers_real = realpath(b->layers, NULL);
+	for (size_t i = 0; layers_real && i < allow_write->len; i++) {
+		char *granted = realpath(allow_write->items[i], NULL);
+		size_t n = granted ? strlen(granted) : 0;
+		bool inside = granted && strncmp(layers_real, granted, n) == 0 &&
+		              (layers_real[n] == '/' || layers_real[n] == 0 || n == 1);
+		free(granted);
+		if (inside) {
+			*why = xasprintf("the state folder %s is in --allow-write %s, which the sandbox may write: set "
+			                 "XDG_STATE_HOME outside it",
+			                 b->state, allow_write->items[i]);
+			free(layers_real);
+			return -1;
+		}
+	}
+	free(layers_real);
 	if (!is->name)
 		is->name = new_name();
 	b->dir = xasprintf("%s/%s", b->layers, is->name);
@@ -569,7 +586,7 @@ static int begin_layer(struct isolate_session *is, struct begin *b, char **why)
 	return made ? layer_record(b, why) : -1;
 }
 
-int isolate_begin(struct isolate_session *is, bool ephemeral)
+int isolate_begin(struct isolate_session *is, bool ephemeral, const struct strvec *allow_write)
 {
 	is->note_fd = -1;
 	struct begin b = {.lock = -1};
@@ -585,7 +602,7 @@ int isolate_begin(struct isolate_session *is, bool ephemeral)
 		why = xstrdup("refused inside a sandbox (its mounts cannot change): start it outside");
 		goto fail;
 	}
-	if (begin_layer(is, &b, &why) != 0)
+	if (begin_layer(is, &b, allow_write, &why) != 0)
 		goto fail;
 	struct layer l = {0};
 	if (layer_open(b.root, b.state, is->name, &l, &why) != 0)

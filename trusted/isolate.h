@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "lib/util.h"
+
 /* What the front end was asked for, and what it holds once the session
  * runs in the view. */
 struct isolate_session {
@@ -40,8 +42,9 @@ int isolate_lock(const char *dir, bool create, pid_t *holder);
  * returns 0 here, in the view. The process the caller started waits for
  * the session's status and exits with it: it never returns. On failure
  * nothing has run: one line is printed and the exit status returned (7:
- * isolation cannot be had here; 2: a wrong name). */
-int isolate_begin(struct isolate_session *is, bool ephemeral);
+ * isolation cannot be had here; 2: a wrong name). allow_write: the
+ * --allow-write folders, none of which may hold the layer. */
+int isolate_begin(struct isolate_session *is, bool ephemeral, const struct strvec *allow_write);
 
 /* Tells the holder which process is the session's warden (0: none), so
  * that the session ends when it does; closes is->note_fd. */
