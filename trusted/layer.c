@@ -1008,14 +1008,18 @@ int layer_accept(const struct layer *l, const struct layer_changes *all, char *c
 	json_t *records = records_load(l);
 	/* what is written first, parents before what they hold; then what is
 	 * deleted, what a folder held before the folder: halfway, a renamed
-	 * folder is in both places, never in neither */
+	 * folder is in both places, never in neither. A write that failed
+	 * stops every deletion (what it was to write may be what they take). */
+	bool write_failed = false;
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < all->len; i++) {
 			const struct layer_change *c = &all->items[i];
 			if ((c->kind == LAYER_DELETED) != (pass == 1) || !layer_selected(c, paths, npaths))
 				continue;
 			const char *why = NULL;
-			if (c->protected_path && !named(c, paths, npaths))
+			if (pass == 1 && write_failed)
+				why = "not deleted: a write before it failed";
+			else if (c->protected_path && !named(c, paths, npaths))
 				why = c->kind == LAYER_DELETED && in_git_folder(c->path)
 				          ? "a deletion in a .git folder: accept it by naming it"
 				          : "it steers what runs outside the sandbox (git hooks or config, an allow-list, an "
@@ -1035,9 +1039,10 @@ int layer_accept(const struct layer *l, const struct layer_changes *all, char *c
 			} else if (r > 0) {
 				copy_change(left, c, "the real folder holds what the layer does not delete");
 			} else {
-				char *m = xasprintf("cannot write it: %s", strerror(errno));
+				char *m = xasprintf("cannot %s it: %s", pass == 0 ? "write" : "delete", strerror(errno));
 				copy_change(left, c, m);
 				free(m);
+				write_failed = write_failed || pass == 0;
 			}
 		}
 	records_save(l, records);
