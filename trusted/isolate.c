@@ -431,8 +431,9 @@ static _Noreturn void holder_main(struct holder *h)
 	for (size_t i = 0; i < sizeof ignored / sizeof *ignored; i++)
 		signal(ignored[i], SIG_IGN);
 	for (;;) {
+		/* without a signalfd (no descriptor left), a look every second */
 		struct pollfd p = {.fd = h->sigfd, .events = POLLIN};
-		if (poll(&p, 1, -1) < 0 && errno != EINTR)
+		if (poll(&p, 1, h->sigfd >= 0 ? -1 : 1000) < 0 && errno != EINTR)
 			break;
 		struct signalfd_siginfo si;
 		while (read(h->sigfd, &si, sizeof si) == (ssize_t)sizeof si)
