@@ -107,7 +107,8 @@ static void usage(FILE *out)
 	      "         --config set-sandbox|set-network VALUE, --shims DIR, --events FILE,\n"
 	      "         --setup [--undo] claude-code|codex,\n"
 	      "         --protect accept|status, --no-protect,\n"
-	      "         --review [status|log|diff|accept|reject|undo], --no-checkpoints, --ephemeral\n"
+	      "         --review [status|log|diff|accept|reject|undo], --no-checkpoints, --ephemeral,\n"
+	      "         --isolate [NAME], --review --isolate NAME|list [status|diff|accept|reject|discard]\n"
 	      "         (see sbsh(1)).\n",
 	      out);
 }
@@ -359,7 +360,8 @@ int main(int argc, char **argv)
 		const char *tag = !st.state.landlock_applied ? "no sandbox"
 		                  : st.sandbox.net == SANDBOX_NET_OFF ? "sb net-off"
 		                  : st.sandbox.net == SANDBOX_NET_ALLOW ? "sb net-allow" : "sb";
-		char *ps1 = xasprintf("[%s] \\$ ", tag);
+		char *ps1 = st.isolate.name ? xasprintf("[%s isolated:%s] \\$ ", tag, st.isolate.name)
+		                            : xasprintf("[%s] \\$ ", tag);
 		vars_set(&sh, "PS1", ps1, 0);
 		free(ps1);
 	}

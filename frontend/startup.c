@@ -178,6 +178,16 @@ static int take_own_options(struct startup *st, int *argc, char **argv, const ch
 			st->no_checkpoints = true;
 		} else if (strcmp(a, "--ephemeral") == 0) {
 			st->ephemeral = true;
+		} else if (strcmp(a, "--isolate") == 0 || strncmp(a, "--isolate=", 10) == 0) {
+			/* the next word is the layer's name unless it is an option */
+			st->isolate.wanted = true;
+			const char *next = i + 1 < *argc ? argv[i + 1] : NULL;
+			if (a[9] == '=')
+				st->isolate.name = xstrdup(a + 10);
+			else if (next && next[0] != '-' && next[0] != '+') {
+				st->isolate.name = xstrdup(next);
+				remove_args(argc, argv, i, 1);
+			}
 		} else if (strncmp(a, "--events=", 9) == 0 || strcmp(a, "--events") == 0) {
 			*events_spec = a[8] == '=' ? a + 9 : (i + 1 < *argc ? argv[i + 1] : "");
 			if (a[8] != '=')
@@ -201,7 +211,8 @@ static void start_checkpoints(struct startup *st)
 	st->checkpoints.fd = -1;
 	st->checkpoints.pid = getpid();
 	st->checkpoints.events = st->events;
-	if (st->no_checkpoints && !st->ephemeral)
+	/* isolated: nothing reaches the real folder, the layer is the record */
+	if ((st->no_checkpoints && !st->ephemeral) || st->isolate.wanted)
 		return;
 	if (prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1) {
 		if (st->ephemeral)
@@ -323,6 +334,20 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 	}
 	bool want_broker = !st->headless && !st->quiet && !st->session_socket;
 
+	/* An isolated session enters its layer's view before anything else
+	 * is opened in the project: the sandbox's rules below are the view's. */
+	if (st->isolate.wanted) {
+		if (st->sandbox.mode == SANDBOX_OFF) {
+			fprintf(stderr, "sbsh: --isolate needs the sandbox (it keeps the session off the layer's own "
+			                "folders): drop --no-sandbox\n");
+			return STARTUP_USAGE;
+		}
+		st->sandbox.mode = SANDBOX_REQUIRED;
+		int rc = isolate_begin(&st->isolate, st->ephemeral, &st->sandbox.extra_write);
+		if (rc != 0)
+			return rc;
+	}
+
 	/* The rules are made before anything is forked: a fork makes each
 	 * page written after it a copy (~100 us of faults for these). */
 	if (want_broker)
@@ -343,10 +368,12 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 	/* The keeper first: started by a process that is nobody's warden or
 	 * subreaper, it is adopted by init, not by this session. */
 	start_checkpoints(st);
-	if (st->ephemeral && st->checkpoints.fd < 0)
+	if (st->ephemeral && st->checkpoints.fd < 0 && !st->isolate.wanted)
 		return STARTUP_CHECKPOINTS;
 	if (!st->no_protect)
 		protect_start(st->events, want_broker, st->protect_extra.items, &st->protect);
+	if (st->isolate.wanted)
+		isolate_note_warden(&st->isolate, st->protect.shell.fd >= 0 ? st->protect.shell.warden : 0);
 
 	/* The broker is forked before confinement when a human can be asked. */
 	st->broker_fd = -1;

@@ -3,6 +3,7 @@
  * sandbox to itself, so what it reports is what a shell here would get. */
 #include "sandbox/doctor.h"
 #include "trusted/keeper_start.h"
+#include "trusted/isolate.h"
 
 #include "frontend/setup.h"
 #include "sandbox/caches.h"
@@ -195,6 +196,8 @@ int doctor_main(const struct sandbox_config *cfg_in, const char *config_path, bo
 {
 	struct keeper_report kr;
 	keeper_report(no_checkpoints, &kr);
+	struct isolate_report ir;
+	isolate_report(&ir); /* before confinement: a namespace is tried in a child */
 	struct sandbox_config cfg = *cfg_in;
 	if (cfg.mode == SANDBOX_REQUIRED)
 		cfg.mode = SANDBOX_AUTO; /* report, never refuse */
@@ -311,6 +314,12 @@ int doctor_main(const struct sandbox_config *cfg_in, const char *config_path, bo
 		json_object_set_new(cp, "keeper_running", json_boolean(kr.running));
 		json_object_set_new(cp, "warning", kr.warning ? json_string(kr.warning) : json_null());
 		json_object_set_new(root, "checkpoints", cp);
+		json_t *iso = json_object();
+		json_object_set_new(iso, "available", json_boolean(ir.available));
+		json_object_set_new(iso, "how", ir.how ? json_string(ir.how) : json_null());
+		json_object_set_new(iso, "why_not", ir.why_not ? json_string(ir.why_not) : json_null());
+		json_object_set_new(iso, "layers", ir.layers ? json_string(ir.layers) : json_null());
+		json_object_set_new(root, "isolation", iso);
 		json_object_set_new(root, "agent_tools", agent_tools_json(&agents));
 		json_object_set_new(root, "denial_hints",
 		                    json_string("from sbsh's own redirections and the write targets of known programs (cp, mv, touch, tee, dd of=, -o FILE...); Landlock's audit records are not read"));
@@ -357,6 +366,11 @@ int doctor_main(const struct sandbox_config *cfg_in, const char *config_path, bo
 			printf("Checkpoints: off: %s\n", kr.why_off);
 		if (kr.warning)
 			printf("  warning: %s\n", kr.warning);
+		if (ir.available)
+			printf("Isolation (--isolate): available, %s and an OverlayFS view%s%s\n", ir.how,
+			       ir.layers ? "; layers in " : "", ir.layers ? ir.layers : "");
+		else
+			printf("Isolation (--isolate): not available: %s\n", ir.why_not);
 		print_agent_tools(&agents);
 		printf("\nWhat still escapes:\n");
 		printf("  UDP (name lookups, QUIC) is never cut\n");
@@ -380,5 +394,6 @@ int doctor_main(const struct sandbox_config *cfg_in, const char *config_path, bo
 	if (cfg.mode != SANDBOX_OFF)
 		sandbox_state_free(&st);
 	keeper_report_free(&kr);
+	isolate_report_free(&ir);
 	return 0;
 }

@@ -13,6 +13,7 @@
 #include "lib/util.h"
 #include "trusted/keeper.h"
 #include "trusted/keeper_start.h"
+#include "trusted/layer_review.h"
 #include "trusted/store.h"
 
 struct review_args {
@@ -94,7 +95,8 @@ static int usage(const char *msg)
 	fprintf(stderr, "sbsh: --review: %s\n"
 	                "usage: sbsh --review [status|log [N]|diff [PATH...]|accept [PATH...]|reject [PATH...] [--force]|\n"
 	                "                      undo [N] [--force]] [--json] [-C DIR]\n"
-	                "       sbsh --review -i   (each change in turn: accept, reject, skip, or hunk by hunk)\n",
+	                "       sbsh --review -i   (each change in turn: accept, reject, skip, or hunk by hunk)\n"
+	                "       sbsh --review --isolate NAME|list ...   (an isolated session's layer: see sbsh(1))\n",
 	        msg);
 	return 2;
 }
@@ -325,6 +327,10 @@ static int review_interactive(struct store *s, const char *here_rel, char **err)
 
 int review_main(int argc, char **argv)
 {
+	/* an isolated session's layer (docs/isolation.md) */
+	for (int i = 0; i < argc; i++)
+		if (strcmp(argv[i], "--isolate") == 0)
+			return layer_review_main(argc, argv);
 	struct review_args a;
 	memset(&a, 0, sizeof a);
 	if (parse_args(argc, argv, &a) != 0)
