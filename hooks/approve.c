@@ -927,11 +927,53 @@ static char *nobody_in_time(const struct policy *p)
 	return xasprintf("nobody answered within %u s", p->opts.approval_timeout_s ? p->opts.approval_timeout_s : 60);
 }
 
-static int refuse(struct shell *sh, enum verdict v, const char *command, const char *why,
-                  const char *hint)
+/* The command that made argv's verdict v when it lies in the text argv
+ * runs (bash -c TEXT, a script the agent wrote) rather than in argv: the
+ * first item of verdict v that holds no command of that verdict itself.
+ * NULL when argv's own words decided. */
+static const struct classify_item *inner_decider(const struct classify_result *r, enum verdict v)
 {
-	shell_error(sh, "refused %s (%s): %s%s%s", verdict_name(v), why, command, hint ? " — " : "",
-	            hint ? hint : "");
+	for (size_t i = 0; i < r->nitems; i++) {
+		const struct classify_item *it = &r->items[i];
+		if (it->verdict != v)
+			continue;
+		bool holds = false;
+		for (size_t j = i + 1; j < r->nitems && r->items[j].depth > it->depth && !holds; j++)
+			holds = r->items[j].verdict == v;
+		if (!holds)
+			return it->depth > 0 && it->command ? it : NULL;
+	}
+	return NULL;
+}
+
+/* How a refusal names a command found inside argv's text: the command
+ * itself and its line in that text, not the whole text (a tool's wrapper
+ * quotes all of it), and that none of the text ran. The line is only
+ * known for argv's own text, not for text inside that. */
+static char *inner_refusal(char *const *argv, const struct classify_result *r, enum verdict v)
+{
+	const struct classify_item *it = inner_decider(r, v);
+	if (!it)
+		return NULL;
+	const char *base = strrchr(argv[0], '/');
+	base = base ? base + 1 : argv[0];
+	if (it->depth == 1 && it->has_range && it->range.begin.line > 0)
+		return xasprintf("%s, on line %u of what %s runs (none of it ran)", it->command, it->range.begin.line,
+		                 base);
+	return xasprintf("%s, in what %s runs (none of it ran)", it->command, base);
+}
+
+/* inner: what inner_refusal says, shown instead of the command; then the
+ * position in the -c text (a tool's wrapper around the agent's text) is
+ * left out, a script file's kept. */
+static int refuse(struct shell *sh, enum verdict v, const char *command, const char *why,
+                  const char *hint, const char *inner)
+{
+	if (inner && sh->opt.cmd_string && !sh->source_name)
+		shell_warn("refused %s (%s): %s%s%s", verdict_name(v), why, inner, hint ? " — " : "", hint ? hint : "");
+	else
+		shell_error(sh, "refused %s (%s): %s%s%s", verdict_name(v), why, inner ? inner : command,
+		            hint ? " — " : "", hint ? hint : "");
 	return STATUS_REFUSED;
 }
 
@@ -1166,7 +1208,9 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 	if (denied) {
 		char *command = normalise(argv);
 		char *why = xasprintf("denied by %s: %s", deny_path, denied);
-		int rc = refuse(sh, v, command, why, NULL);
+		char *inner = inner_refusal(argv, &r, v);
+		int rc = refuse(sh, v, command, why, NULL, inner);
+		free(inner);
 		events_command(p->opts.events, argv, verdict_name(v), "refuse", "deny-list");
 		free(why);
 		free(command);
@@ -1189,7 +1233,10 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 	}
 	if (said_no && !(!path && strcmp(argv[0], "escape") == 0)) {
 		char *command = normalise(argv);
-		int rc = refuse(sh, v > VERDICT_SAFE ? v : b->verdict, command, "the human said no", NULL);
+		enum verdict shown = v > VERDICT_SAFE ? v : b->verdict;
+		char *inner = inner_refusal(argv, &r, shown);
+		int rc = refuse(sh, shown, command, "the human said no", NULL, inner);
+		free(inner);
 		events_command(p->opts.events, argv, verdict_name(v), "refuse", "human");
 		free(command);
 		classify_result_free(&r);
@@ -1224,6 +1271,7 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 	int rc = 0;
 	char *marks = NULL;
 	char *command = normalise_with_mark(argv, decider, &marks);
+	char *inner = inner_refusal(argv, &r, v);
 	classify_result_free(&r);
 	/* Raised by what the argv does not show (its standard input, a <( ),
 	 * a script written on the line, its environment): then neither an
@@ -1253,20 +1301,20 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 	    (contains(&p->session_ok, key) || line_yes_holds(sh, p, command, argv, path)))
 		goto done;
 	if (contains(&p->line_no, command)) {
-		rc = refuse(sh, v, command, "the human said no", NULL);
+		rc = refuse(sh, v, command, "the human said no", NULL, inner);
 		goto done;
 	}
 	if (!can_ask(p)) {
 		by = p->opts.nobody_why ? "no broker" : "headless";
 		rc = refuse(sh, v, command, p->opts.nobody_why ? p->opts.nobody_why : "headless, nobody to approve",
-		            pre_approve_hint(p));
+		            pre_approve_hint(p), inner);
 		goto done;
 	}
 	if (p->up_front_unanswered) {
 		/* The line's question went unanswered: not put again, once per command. */
 		by = "timeout";
 		char *late = nobody_in_time(p);
-		rc = refuse(sh, v, command, late, pre_approve_hint(p));
+		rc = refuse(sh, v, command, late, pre_approve_hint(p), inner);
 		free(late);
 		goto done;
 	}
@@ -1283,7 +1331,7 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 	} else if (answer != BROKER_YES_ONCE) {
 		char *late = answer == BROKER_TIMEOUT ? nobody_in_time(p) : NULL;
 		rc = refuse(sh, v, command, answer < 0 ? why : late ? late : "the human said no",
-		            answer < 0 || late ? pre_approve_hint(p) : NULL);
+		            answer < 0 || late ? pre_approve_hint(p) : NULL, inner);
 		free(late);
 		if (answer == BROKER_NO)
 			strvec_push(&p->line_no, command);
@@ -1291,6 +1339,7 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 done:
 	events_command(p->opts.events, argv, verdict_name(v), rc ? "refuse" : "allow", by);
 	free(reason);
+	free(inner);
 	free(marks);
 	free(key);
 	free(command);
