@@ -765,6 +765,33 @@ static void line_answer_all(struct policy *p, const char *key, enum item_answer 
 			p->line_answer[i] = (unsigned char)a;
 }
 
+/* Whether a command's text, as the static pass prints it, still holds an
+ * expansion: a $ or ` outside single quotes (a backslash before one counts
+ * too). A known word is printed in single quotes, so the $ of the text a
+ * tool's wrapper gives bash -c is none: asking about that command at run
+ * time too was a second question for one command (issue 22, item 5). */
+static bool holds_expansion(const char *s)
+{
+	bool single = false, dbl = false;
+	for (; *s; s++) {
+		if (single) {
+			single = *s != '\'';
+		} else if (*s == '$' || *s == '`') {
+			return true;
+		} else if (*s == '\\') {
+			if (s[1] == '$' || s[1] == '`')
+				return true;
+			if (s[1])
+				s++;
+		} else if (*s == '"') {
+			dbl = !dbl;
+		} else if (*s == '\'' && !dbl) {
+			single = true;
+		}
+	}
+	return false;
+}
+
 void policy_line_begin(struct shell *sh, const struct node *line)
 {
 	struct policy *p = sh->policy;
@@ -835,7 +862,7 @@ void policy_line_begin(struct shell *sh, const struct node *line)
 			continue;
 		/* A command whose words still hold expansions is asked when it
 		 * runs, so the human sees what will really run. */
-		if (strpbrk(it->command, "$`"))
+		if (holds_expansion(it->command))
 			continue;
 		struct strvec words;
 		strvec_init(&words);
