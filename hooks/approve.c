@@ -956,9 +956,9 @@ static char *nobody_in_time(const struct policy *p)
 
 /* The command that made argv's verdict v when it lies in the text argv
  * runs (bash -c TEXT, a script the agent wrote) rather than in argv: the
- * first item of verdict v that holds no command of that verdict itself.
- * NULL when argv's own words decided. */
-static const struct classify_item *inner_decider(const struct classify_result *r, enum verdict v)
+ * index of the first item of verdict v that holds no command of that
+ * verdict itself. -1 when argv's own words decided. */
+static ssize_t inner_decider(const struct classify_result *r, enum verdict v)
 {
 	for (size_t i = 0; i < r->nitems; i++) {
 		const struct classify_item *it = &r->items[i];
@@ -968,26 +968,37 @@ static const struct classify_item *inner_decider(const struct classify_result *r
 		for (size_t j = i + 1; j < r->nitems && r->items[j].depth > it->depth && !holds; j++)
 			holds = r->items[j].verdict == v;
 		if (!holds)
-			return it->depth > 0 && it->command ? it : NULL;
+			return it->depth > 0 && it->command ? (ssize_t)i : -1;
 	}
-	return NULL;
+	return -1;
 }
 
 /* How a refusal names a command found inside argv's text: the command
- * itself and its line in that text, not the whole text (a tool's wrapper
- * quotes all of it), and that none of the text ran. The line is only
- * known for argv's own text, not for text inside that. */
+ * itself and its line in the text that holds it (the program whose text
+ * that is: the item just above it, argv itself at the top), not the whole
+ * text (a tool's wrapper quotes all of it), and that none of it ran. */
 static char *inner_refusal(char *const *argv, const struct classify_result *r, enum verdict v)
 {
-	const struct classify_item *it = inner_decider(r, v);
-	if (!it)
+	ssize_t at = inner_decider(r, v);
+	if (at < 0)
 		return NULL;
-	const char *base = strrchr(argv[0], '/');
-	base = base ? base + 1 : argv[0];
-	if (it->depth == 1 && it->has_range && it->range.begin.line > 0)
-		return xasprintf("%s, on line %u of what %s runs (none of it ran)", it->command, it->range.begin.line,
-		                 base);
-	return xasprintf("%s, in what %s runs (none of it ran)", it->command, base);
+	const struct classify_item *it = &r->items[at];
+	char *program = NULL;
+	for (ssize_t i = at - 1; i >= 0 && !program; i--) {
+		const struct classify_item *up = &r->items[i];
+		if (up->depth + 1 == it->depth && up->depth > 0 && up->command)
+			program = xstrndup(up->command, strcspn(up->command, " \t\n"));
+	}
+	if (!program)
+		program = xstrdup(argv[0]);
+	const char *base = strrchr(program, '/');
+	base = base && base[1] ? base + 1 : program;
+	char *out = it->has_range && it->range.begin.line > 0
+	                    ? xasprintf("%s, on line %u of what %s runs (none of it ran)", it->command,
+	                                it->range.begin.line, base)
+	                    : xasprintf("%s, in what %s runs (none of it ran)", it->command, base);
+	free(program);
+	return out;
 }
 
 /* inner: what inner_refusal says, shown instead of the command; then the

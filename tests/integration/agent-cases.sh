@@ -174,8 +174,8 @@ headless_cases() {
 	seen "agent's script run next" "$r"
 	[ -f "$work/build/out.o" ] && ok "$tool, agent's script run next: refused, build kept" ||
 		bad "$tool, agent's script run next: refused, build kept" "$r"
-	check_contains "$tool, agent's script: the model reads the command inside it" \
-		"refused DELETE (headless, nobody to approve): rm -r build, " "$r"
+	check_contains "$tool, agent's script: the model reads the command inside it and its line there" \
+		"refused DELETE (headless, nobody to approve): rm -r build, on line 2 of what clean.sh runs (none of it ran)" "$r"
 	check_contains "$tool, agent's script: status 121" "121" "$r"
 
 	r=$(case_result "$last")
