@@ -82,7 +82,8 @@ define_cases() {
 	case_plain='echo "shell=$0"; echo "plain-$((6 * 7))"'
 	case_snapshot='from_bashrc; echo "bashrc=${FROM_BASHRC-unset}"'
 	case_outside="echo x > $outside/escaped; echo \"written=\$?\""
-	case_refused='echo before; rm -r build; echo "status $?"'
+	case_refused='echo before
+rm -r build; echo "status $?"'
 	case_hook="printf '#!/bin/sh\\ntouch $outside/hooked\\n' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit && git config core.fsmonitor 'touch $outside/fsmonitor' && echo planted"
 	case_bashisms='a=(one two three); [[ ${a[1]} == two && -d sub ]] && echo "array=${a[2]} n=${#a[@]}"; t=$'"'"'a\tb'"'"'; echo "ansi=${#t}"; diff <(printf "x\n") <(printf "x\n") && echo procsub=same; echo "brace=$(echo {1..3})"'
 	case_npm='npm install --no-audit --no-fund --no-package-lock is-number@7.0.0 >npm.log 2>&1; echo "npm=$?"; node -e "console.log(\"is-number=\" + require(\"is-number\")(42))"'
@@ -133,9 +134,9 @@ headless_cases() {
 		"refused DELETE (headless, nobody to approve): rm -r build" "$r"
 	check_contains "$tool, headless: and how to pre-approve it" "pre-approve in .agentcommands.json" "$r"
 	check_contains "$tool, headless: status 121" "121" "$r"
-	# the line is the agent's (its text has one), never one of the tool's wrapper
+	# a line is the agent's (its text has two), never one of the tool's wrapper
 	check "$tool, headless: no line of a wrapper, no text quoted whole" "" \
-		"$(printf '%s\n' "$r" | grep -o -e '-c:[0-9]*:' -e "bash -c '" | grep -v -x -e '-c:1:')"
+		"$(printf '%s\n' "$r" | grep -o -e '-c:[0-9]*:' -e "bash -c '" | grep -v -x -e '-c:[12]:')"
 
 	r=$(case_result 4)
 	seen "planted hook" "$r"

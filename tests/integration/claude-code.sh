@@ -76,7 +76,7 @@ if sandboxed "$tool through sbsh: the cases"; then
 	check_contains "$tool, snapshot: a function of the user's .bashrc reaches the commands" \
 		"function-from-bashrc" "$(case_result 7)"
 	check_contains "$tool, headless: the rest of the text ran" "before" "$(case_result 3)"
-	check_contains "$tool, headless: the message names the agent's line" "sbsh: -c:1: refused DELETE" "$(case_result 3)"
+	check_contains "$tool, headless: the message names the agent's line" "sbsh: -c:2: refused DELETE" "$(case_result 3)"
 	approver_cases
 fi
 

@@ -115,7 +115,7 @@ if sandboxed "$tool through sbsh: the cases"; then
 	r=$(case_result 3)
 	check_contains "$tool, headless: the process's status is 121" "Process exited with code 121" "$r"
 	check_contains "$tool, headless: the command and its line in the agent's text" \
-		"rm -r build, on line 1 of what bash runs (none of it ran)" "$r"
+		"rm -r build, on line 2 of what bash runs (none of it ran)" "$r"
 	case $r in *before*) bad "$tool, headless: none of the text ran" "$r" ;; *) ok "$tool, headless: none of the text ran" ;; esac
 	approver_cases
 	check_contains "$tool, approver: n, in its wrapper: none of the text ran" \
