@@ -68,8 +68,17 @@ out=$(cd "$work" && HOME=$home PATH="$(dirname "$claude"):$PATH" "$SBSH" --docto
 check_contains "after setup: the doctor finds claude and says it reaches sbsh" "claude-code: $claude; reaches sbsh" "$out"
 
 if sandboxed "$tool through sbsh: the cases"; then
-	# Claude Code keeps the folder between calls: cd, then the write.
-	headless_cases 'cd sub && pwd' "$case_cd_write"
+	# Claude Code keeps the folder between calls: cd, then the write. The
+	# cd's call also tries Claude Code's settings (hooks there run outside
+	# any sandbox): only its shell-snapshots folder is writable.
+	settings=$(cat "$home/.claude/settings.json")
+	headless_cases 'cd sub && pwd; echo "{}" > ~/.claude/settings.json; echo "settings=$?"' "$case_cd_write"
+	r=$(case_result 10)
+	seen "its own settings.json" "$r"
+	check "$tool, its settings.json: unchanged" "$settings" "$(cat "$home/.claude/settings.json")"
+	check_contains "$tool, its settings.json: the write is blocked, with the hint" \
+		"the sandbox blocked a write outside the project $work ($home/.claude/settings.json)" "$r"
+	check_contains "$tool, its settings.json: the command saw it fail" "settings=1" "$r"
 	# Its wrapper evals the agent's text in the shell that sourced the
 	# snapshot, so the rest of the text runs after a refusal.
 	# Its snapshot brings the functions of the user's .bashrc (and PATH).
