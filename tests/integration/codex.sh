@@ -104,8 +104,19 @@ if sandboxed "$tool through sbsh: the cases"; then
 	# once it is there: each conversation first waits for it, so that the
 	# commands after run in its wrapper.
 	warmup='until ls "$CODEX_HOME"/shell_snapshots/*.sh >/dev/null 2>&1; do sleep 0.1; done; echo ready'
-	# Each call starts in the folder the model names (workdir).
-	headless_cases "json:{\"cmd\": $(python3 -c 'import json, sys; print(json.dumps(sys.argv[1]))' "$case_cd_write"), \"workdir\": \"$work/sub\"}"
+	# A call tries Codex's own config (MCP servers and notify commands
+	# there run outside any sandbox): wired through the login shell,
+	# CODEX_HOME stays out of the agent's reach. Each call starts in the
+	# folder the model names (workdir).
+	echo 'model = "gpt-5"' >"$CODEX_HOME/config.toml"
+	headless_cases 'echo "notify = ["touch", "/tmp/x"]" >> "$CODEX_HOME/config.toml"; echo "config=$?"' \
+		"json:{\"cmd\": $(python3 -c 'import json, sys; print(json.dumps(sys.argv[1]))' "$case_cd_write"), \"workdir\": \"$work/sub\"}"
+	r=$(case_result 10)
+	seen "its own config.toml" "$r"
+	check "$tool, its config.toml: unchanged" 'model = "gpt-5"' "$(cat "$CODEX_HOME/config.toml")"
+	check_contains "$tool, its config.toml: the write is blocked, with the hint" \
+		"the sandbox blocked a write outside the project $work ($CODEX_HOME/config.toml)" "$r"
+	check_contains "$tool, its config.toml: the command saw it fail" "config=1" "$r"
 	# Its snapshot brings the exports of the user's .bashrc (compgen -e);
 	# functions stay in the shell that execs bash -c, as with bash.
 	check_contains "$tool, snapshot: the user's .bashrc exports reach the commands (compgen -e)" \
