@@ -15,6 +15,7 @@
 #include "shell/trap.h"
 #include "shell/jobs.h"
 #include "shell/input.h"
+#include "trusted/session_socket.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -280,6 +281,14 @@ int main(int argc, char **argv)
 
 	struct shell sh;
 	shell_init(&sh, environ);
+	/* The session's socket is its broker's to name. A tool that replays a
+	 * snapshot of an earlier shell's exports (Codex) would otherwise point
+	 * the sbsh this shell execs at that shell's session, gone since, and a
+	 * yes given here would not reach it (issue 22, item 5). The variable
+	 * stays assignable: such a snapshot is sourced under set -e. */
+	const char *session_env = getenv(SESSION_SOCKET_ENV);
+	if (session_env)
+		sh.pinned_env = xasprintf("%s=%s", SESSION_SOCKET_ENV, session_env);
 	sh.broker_fd = st.broker_fd;
 	sh.quiet = st.quiet;
 	sh.nested_session = st.session_socket != NULL;

@@ -769,6 +769,33 @@ static void line_answer_all(struct policy *p, const char *key, enum item_answer 
 			p->line_answer[i] = (unsigned char)a;
 }
 
+/* Whether a command's text, as the static pass prints it, still holds an
+ * expansion: a $ or ` outside single quotes (a backslash before one counts
+ * too). A known word is printed in single quotes, so the $ of the text a
+ * tool's wrapper gives bash -c is none: asking about that command at run
+ * time too was a second question for one command (issue 22, item 5). */
+static bool holds_expansion(const char *s)
+{
+	bool single = false, dbl = false;
+	for (; *s; s++) {
+		if (single) {
+			single = *s != '\'';
+		} else if (*s == '$' || *s == '`') {
+			return true;
+		} else if (*s == '\\') {
+			if (s[1] == '$' || s[1] == '`')
+				return true;
+			if (s[1])
+				s++;
+		} else if (*s == '"') {
+			dbl = !dbl;
+		} else if (*s == '\'' && !dbl) {
+			single = true;
+		}
+	}
+	return false;
+}
+
 void policy_line_begin(struct shell *sh, const struct node *line)
 {
 	struct policy *p = sh->policy;
@@ -839,7 +866,7 @@ void policy_line_begin(struct shell *sh, const struct node *line)
 			continue;
 		/* A command whose words still hold expansions is asked when it
 		 * runs, so the human sees what will really run. */
-		if (strpbrk(it->command, "$`"))
+		if (holds_expansion(it->command))
 			continue;
 		struct strvec words;
 		strvec_init(&words);
@@ -931,11 +958,64 @@ static char *nobody_in_time(const struct policy *p)
 	return xasprintf("nobody answered within %u s", p->opts.approval_timeout_s ? p->opts.approval_timeout_s : 60);
 }
 
-static int refuse(struct shell *sh, enum verdict v, const char *command, const char *why,
-                  const char *hint)
+/* The command that made argv's verdict v when it lies in the text argv
+ * runs (bash -c TEXT, a script the agent wrote) rather than in argv: the
+ * index of the first item of verdict v that holds no command of that
+ * verdict itself. -1 when argv's own words decided. */
+static ssize_t inner_decider(const struct classify_result *r, enum verdict v)
 {
-	shell_error(sh, "refused %s (%s): %s%s%s", verdict_name(v), why, command, hint ? " — " : "",
-	            hint ? hint : "");
+	for (size_t i = 0; i < r->nitems; i++) {
+		const struct classify_item *it = &r->items[i];
+		if (it->verdict != v)
+			continue;
+		bool holds = false;
+		for (size_t j = i + 1; j < r->nitems && r->items[j].depth > it->depth && !holds; j++)
+			holds = r->items[j].verdict == v;
+		if (!holds)
+			return it->depth > 0 && it->command ? (ssize_t)i : -1;
+	}
+	return -1;
+}
+
+/* How a refusal names a command found inside argv's text: the command
+ * itself and its line in the text that holds it (the program whose text
+ * that is: the item just above it, argv itself at the top), not the whole
+ * text (a tool's wrapper quotes all of it), and that none of it ran. */
+static char *inner_refusal(char *const *argv, const struct classify_result *r, enum verdict v)
+{
+	ssize_t at = inner_decider(r, v);
+	if (at < 0)
+		return NULL;
+	const struct classify_item *it = &r->items[at];
+	char *program = NULL;
+	for (ssize_t i = at - 1; i >= 0 && !program; i--) {
+		const struct classify_item *up = &r->items[i];
+		if (up->depth + 1 == it->depth && up->depth > 0 && up->command)
+			program = xstrndup(up->command, strcspn(up->command, " \t\n"));
+	}
+	if (!program)
+		program = xstrdup(argv[0]);
+	const char *base = strrchr(program, '/');
+	base = base && base[1] ? base + 1 : program;
+	char *out = it->has_range && it->range.begin.line > 0
+	                    ? xasprintf("%s, on line %u of what %s runs (none of it ran)", it->command,
+	                                it->range.begin.line, base)
+	                    : xasprintf("%s, in what %s runs (none of it ran)", it->command, base);
+	free(program);
+	return out;
+}
+
+/* inner: what inner_refusal says, shown instead of the command; then the
+ * position in the -c text (a tool's wrapper around the agent's text) is
+ * left out, a script file's kept. */
+static int refuse(struct shell *sh, enum verdict v, const char *command, const char *why,
+                  const char *hint, const char *inner)
+{
+	if (inner && sh->opt.cmd_string && !sh->source_name)
+		shell_warn("refused %s (%s): %s%s%s", verdict_name(v), why, inner, hint ? " — " : "", hint ? hint : "");
+	else
+		shell_error(sh, "refused %s (%s): %s%s%s", verdict_name(v), why, inner ? inner : command,
+		            hint ? " — " : "", hint ? hint : "");
 	return STATUS_REFUSED;
 }
 
@@ -1150,7 +1230,9 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 	if (denied) {
 		char *command = normalise(argv);
 		char *why = xasprintf("denied by %s: %s", deny_path, denied);
-		int rc = refuse(sh, v, command, why, NULL);
+		char *inner = inner_refusal(argv, &r, v);
+		int rc = refuse(sh, v, command, why, NULL, inner);
+		free(inner);
 		events_command(p->opts.events, argv, verdict_name(v), "refuse", "deny-list");
 		free(why);
 		free(command);
@@ -1173,7 +1255,10 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 	}
 	if (said_no && !(!path && strcmp(argv[0], "escape") == 0)) {
 		char *command = normalise(argv);
-		int rc = refuse(sh, v > VERDICT_SAFE ? v : b->verdict, command, "the human said no", NULL);
+		enum verdict shown = v > VERDICT_SAFE ? v : b->verdict;
+		char *inner = inner_refusal(argv, &r, shown);
+		int rc = refuse(sh, shown, command, "the human said no", NULL, inner);
+		free(inner);
 		events_command(p->opts.events, argv, verdict_name(v), "refuse", "human");
 		free(command);
 		classify_result_free(&r);
@@ -1208,6 +1293,7 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 	int rc = 0;
 	char *marks = NULL;
 	char *command = normalise_with_mark(argv, decider, &marks);
+	char *inner = inner_refusal(argv, &r, v);
 	classify_result_free(&r);
 	/* Raised by what the argv does not show (its standard input, a <( ),
 	 * a script written on the line, its environment): then neither an
@@ -1237,20 +1323,20 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 	    (contains(&p->session_ok, key) || line_yes_holds(sh, p, command, argv, path)))
 		goto done;
 	if (contains(&p->line_no, command)) {
-		rc = refuse(sh, v, command, "the human said no", NULL);
+		rc = refuse(sh, v, command, "the human said no", NULL, inner);
 		goto done;
 	}
 	if (!can_ask(p)) {
 		by = p->opts.nobody_why ? "no broker" : "headless";
 		rc = refuse(sh, v, command, p->opts.nobody_why ? p->opts.nobody_why : "headless, nobody to approve",
-		            pre_approve_hint(p));
+		            pre_approve_hint(p), inner);
 		goto done;
 	}
 	if (p->up_front_unanswered) {
 		/* The line's question went unanswered: not put again, once per command. */
 		by = "timeout";
 		char *late = nobody_in_time(p);
-		rc = refuse(sh, v, command, late, pre_approve_hint(p));
+		rc = refuse(sh, v, command, late, pre_approve_hint(p), inner);
 		free(late);
 		goto done;
 	}
@@ -1267,7 +1353,7 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 	} else if (answer != BROKER_YES_ONCE) {
 		char *late = answer == BROKER_TIMEOUT ? nobody_in_time(p) : NULL;
 		rc = refuse(sh, v, command, answer < 0 ? why : late ? late : "the human said no",
-		            answer < 0 || late ? pre_approve_hint(p) : NULL);
+		            answer < 0 || late ? pre_approve_hint(p) : NULL, inner);
 		free(late);
 		if (answer == BROKER_NO)
 			strvec_push(&p->line_no, command);
@@ -1275,6 +1361,7 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 done:
 	events_command(p->opts.events, argv, verdict_name(v), rc ? "refuse" : "allow", by);
 	free(reason);
+	free(inner);
 	free(marks);
 	free(key);
 	free(command);

@@ -157,6 +157,8 @@ struct shell {
 	                      * was forked, nobody can be asked (frontend/startup.c) */
 	bool nested_session; /* inside a session: its broker asks the human, and
 	                      * nothing here can run outside the sandbox */
+	const char *pinned_env; /* "NAME=value" every command gets, whatever the variable
+	                         * NAME says by then (frontend/main.c), or NULL */
 	bool session_leader; /* on the broker's pty, in a session of our own: our exit
 	                      * hangs up the terminal's foreground process group */
 	int history_fd;      /* the history file, opened before confinement, or -1 */
