@@ -95,6 +95,14 @@ int config_read(struct startup *st, const char *path)
 				break;
 			}
 			strvec_push(&st->sandbox.extra_write, value);
+		} else if (strcmp(key, "hide") == 0 || strcmp(key, "unhide") == 0) {
+			const char *bad = sandbox_check_hide_path(value);
+			if (bad) {
+				fprintf(stderr, "sbsh: %s:%u: %s %s\n", path, lineno, key, bad);
+				rc = -1;
+				break;
+			}
+			strvec_push_owned(&st->sandbox.hide_rules, xasprintf("%c%s", key[0], value));
 		} else if (strcmp(key, "approval-timeout") == 0) {
 			char *end;
 			long t = strtol(value, &end, 10);

@@ -146,6 +146,8 @@ static int take_own_options(struct startup *st, int *argc, char **argv, const ch
 			st->sandbox.mode = SANDBOX_OFF;
 		} else if (strcmp(a, "--headless") == 0) {
 			st->headless = true;
+		} else if (strcmp(a, "--no-hide") == 0) {
+			st->sandbox.no_hide = true;
 		} else if (strcmp(a, "--audit") == 0) {
 			st->sandbox.audit = true;
 		} else if ((found = modes_find(a)) != NULL) {

@@ -17,6 +17,7 @@
 
 #include "lib/util.h"
 #include "sandbox/landlock.h"
+#include "sandbox/scrubbed.h"
 #include "sandbox/seccomp.h"
 #include "sandbox/writable.h"
 
@@ -26,11 +27,13 @@ void sandbox_config_init(struct sandbox_config *cfg)
 	cfg->mode = SANDBOX_AUTO;
 	cfg->net = SANDBOX_NET_ON;
 	strvec_init(&cfg->extra_write);
+	strvec_init(&cfg->hide_rules);
 }
 
 void sandbox_config_free(struct sandbox_config *cfg)
 {
 	strvec_free(&cfg->extra_write);
+	strvec_free(&cfg->hide_rules);
 }
 
 void sandbox_state_free(struct sandbox_state *st)
@@ -42,6 +45,8 @@ void sandbox_state_free(struct sandbox_state *st)
 	st->ngrants = 0;
 	strvec_free(&st->skipped);
 	strvec_free(&st->dropped);
+	strvec_free(&st->hidden);
+	strvec_free(&st->hidden_readable);
 	strvec_free(&st->env);
 }
 
@@ -89,6 +94,8 @@ int sandbox_prepare(const struct sandbox_config *cfg, struct sandbox_state *st)
 	st->ruleset = -1;
 	strvec_init(&st->skipped);
 	strvec_init(&st->dropped);
+	strvec_init(&st->hidden);
+	strvec_init(&st->hidden_readable);
 	strvec_init(&st->env);
 	st->net = cfg->net;
 	sandbox_probe(st);
@@ -144,6 +151,7 @@ int sandbox_prepare(const struct sandbox_config *cfg, struct sandbox_state *st)
 		close(ruleset);
 		return fail(st, cfg, "landlock_add_rule failed: %s", strerror(errno));
 	}
+	sandbox_scrubbed_copies(st);
 	st->ruleset = ruleset;
 	return 0;
 }

@@ -33,6 +33,10 @@ struct sandbox_config {
 	uint16_t ports[SANDBOX_MAX_PORTS];
 	size_t nports;
 	struct strvec extra_write; /* --allow-write and the config file */
+	/* The config's hide and unhide lines in their order, each "hPATH" or
+	 * "uPATH" (sandbox/hide.h); no_hide (--no-hide): no secret is hidden. */
+	struct strvec hide_rules;
+	bool no_hide;
 	bool audit;                /* log new execs (ABI 7) */
 	/* The pty the broker gave the shell (interactive), or NULL: the shell
 	 * then has no terminal it may open, and cannot read the human's. */
@@ -81,6 +85,8 @@ struct sandbox_state {
 	size_t ngrants;
 	struct strvec skipped;  /* "PATH: reason" for folders not granted */
 	struct strvec dropped;  /* features this kernel lacks */
+	struct strvec hidden;   /* what no read rule reaches (resolved paths; hide.h) */
+	struct strvec hidden_readable; /* "PATH: why" for hidden paths a writable folder holds */
 	struct strvec env;      /* NAME=VALUE the shell must export inside */
 	char reason[256];       /* why it could not be applied, when it was not */
 };
@@ -90,6 +96,9 @@ void sandbox_config_free(struct sandbox_config *cfg);
 /* Parses "on", "off", "allow:80,443" into cfg. Returns 0 or -1. */
 int sandbox_parse_net(struct sandbox_config *cfg, const char *spec);
 void sandbox_state_free(struct sandbox_state *st);
+/* Checks a `hide =` / `unhide =` value: absolute or `~/...`, not `/`.
+ * Returns NULL, or why it is refused (a static string; hide.c). */
+const char *sandbox_check_hide_path(const char *value);
 
 /* Asks the kernel for the Landlock ABI and errata (no side effects;
  * landlock.c). */
