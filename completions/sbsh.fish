@@ -22,6 +22,7 @@ complete -c sbsh -l sandbox -d 'Require the sandbox: exit 7 when it cannot be ap
 complete -c sbsh -l no-sandbox -d 'Turn the sandbox off'
 complete -c sbsh -l net -x -a 'on off allow:' -d 'Network mode'
 complete -c sbsh -l allow-write -x -a '(__fish_complete_directories)' -d 'Make a folder writable too'
+complete -c sbsh -l no-hide -d 'Hide no secret from the sandbox'
 complete -c sbsh -l headless -d 'Never ask a human: refuse what needs approval'
 complete -c sbsh -l audit -d 'Log sandbox denials to the kernel audit log'
 complete -c sbsh -l doctor -d 'Print what the sandbox can do here'

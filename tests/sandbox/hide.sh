@@ -207,6 +207,10 @@ store=$(echo "$home"/.local/state/sbsh/projects/other-*/store.git)
 if [ -d "$store" ] && git --git-dir="$store" log -p --all 2>/dev/null | grep -q "$canary"; then
 	sb "git --git-dir=$store log -p --all; cat $store/HEAD; find $home/.local/state/sbsh -type f -exec cat {} +"
 	no_canary "another project's checkpoint store (a copy of its .env) is unreadable"
+	out=$(cd "$other" && env -i PATH="$PATH" HOME="$home" TMPDIR=/tmp CI=1 SBSH_KEEPER_IDLE=2 \
+		"$SBSH" --sandbox -c "$SBSH --review diff" 2>&1)
+	check_contains "sbsh --review inside says the store is hidden" "the checkpoint store is hidden from the sandbox" "$out"
+	case $out in *"$canary"*) bad "... and shows none of it" ;; *) ok "... and shows none of it" ;; esac
 else
 	bad "another project's checkpoint store (a copy of its .env) is unreadable" "no store with the canary at $store"
 fi
