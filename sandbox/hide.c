@@ -281,6 +281,13 @@ static void ssh_config_keys(struct plan_ctx *c, const char *home, const char *fi
 	free(text);
 }
 
+/* Whether path is in the sandbox's own package caches. */
+static bool own_cache(const char *path)
+{
+	const char *shared = sandbox_shared_folder(path);
+	return shared && strcmp(shared, "the sandbox's package caches") == 0;
+}
+
 static void add_defaults(struct plan_ctx *c, const char *home)
 {
 	if (home) {
@@ -308,9 +315,11 @@ static void add_defaults(struct plan_ctx *c, const char *home)
 		{"DOCKER_CONFIG", "/config.json"}, {"NETRC", ""}, {"NPM_CONFIG_USERCONFIG", ""},
 		{"npm_config_userconfig", ""},
 	};
+	/* (A nested sbsh finds some of them pointing at the sandbox's own
+	 * copies, in its caches: nothing of the human's is there.) */
 	for (size_t i = 0; i < sizeof env_paths / sizeof *env_paths; i++) {
 		const char *v = env_abs(env_paths[i][0]);
-		if (v) {
+		if (v && !own_cache(v)) {
 			char *path = xasprintf("%s%s", v, env_paths[i][1]);
 			add_path(c, path, true, why_env, 0);
 			free(path);
@@ -323,10 +332,8 @@ static void add_defaults(struct plan_ctx *c, const char *home)
 			add_path(c, f, true, why_env, 0);
 		free(list);
 	}
-	/* A nested sbsh's CARGO_HOME is the sandbox's own cache: nothing of the
-	 * human's is there. */
 	const char *cargo = env_abs("CARGO_HOME");
-	if (cargo && !sandbox_shared_folder(cargo)) {
+	if (cargo && !own_cache(cargo)) {
 		for (int i = 0; i < 2; i++) {
 			char *path = xasprintf("%s/credentials%s", cargo, i ? ".toml" : "");
 			add_path(c, path, true, why_env, 0);

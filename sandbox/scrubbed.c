@@ -67,16 +67,40 @@ static bool line_is_clean(const char *line, size_t len)
 	return true;
 }
 
-/* Writes src's clean lines to dst, unless dst holds them already. */
-static void copy_clean(const char *src, const char *dst)
+/* What a regular file at name in dir holds (at most max bytes), or NULL:
+ * never through a link, never waiting on a FIFO, since the sandbox may
+ * have left either there. */
+static char *read_own(int dir, const char *name, size_t max, size_t *len)
+{
+	int fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat sb;
+	if (fd < 0 || fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) || (size_t)sb.st_size > max) {
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	char *buf = xmalloc((size_t)sb.st_size + 1);
+	size_t got = 0;
+	ssize_t n;
+	while (got < (size_t)sb.st_size && (n = read(fd, buf + got, (size_t)sb.st_size - got)) > 0)
+		got += (size_t)n;
+	close(fd);
+	buf[got] = '\0';
+	*len = got;
+	return buf;
+}
+
+/* Makes the file name in dir hold src's clean lines, unless it does
+ * already. Everything is done relative to dir and without following
+ * links: what dir holds is the sandbox's to change, and sbsh runs here
+ * with the human's rights. Returns whether name holds them now (or is
+ * gone with src). */
+static bool copy_clean(const char *src, int dir, const char *name)
 {
 	size_t len, old_len = 0;
 	char *text = util_read_file(src, 0, 1 << 20, &len);
-	if (!text) {
-		if (errno == ENOENT)
-			unlink(dst); /* gone from the human's: gone here */
-		return;
-	}
+	if (!text)
+		return errno == ENOENT && (unlinkat(dir, name, 0) == 0 || errno == ENOENT);
 	struct strbuf out;
 	strbuf_init(&out);
 	for (size_t at = 0; at < len;) {
@@ -89,22 +113,39 @@ static void copy_clean(const char *src, const char *dst)
 		at += n + 1;
 	}
 	free(text);
-	char *old = util_read_file(dst, O_NOFOLLOW, 1 << 20, &old_len);
-	bool same = old && old_len == out.len && memcmp(old, out.data ? out.data : "", out.len) == 0;
+	char *old = read_own(dir, name, 1 << 20, &old_len);
+	bool ok = old && old_len == out.len && memcmp(old, out.data ? out.data : "", out.len) == 0;
 	free(old);
-	if (!same) {
-		char *tmp = xasprintf("%s.%ld.tmp", dst, (long)getpid());
-		int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-		bool ok = fd >= 0 && (out.len == 0 || util_write_all(fd, out.data, out.len));
+	if (!ok) {
+		char *tmp = xasprintf(".%s.tmp", name);
+		unlinkat(dir, tmp, 0);
+		int fd = openat(dir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		ok = fd >= 0 && (out.len == 0 || util_write_all(fd, out.data, out.len));
 		if (fd >= 0 && close(fd) != 0)
 			ok = false;
-		if (!ok || rename(tmp, dst) != 0) {
-			fprintf(stderr, "sbsh: %s: %s\n", dst, strerror(errno));
-			unlink(tmp);
+		ok = ok && renameat(dir, tmp, dir, name) == 0;
+		if (!ok) {
+			fprintf(stderr, "sbsh: the copy of %s without its tokens: %s\n", src, strerror(errno));
+			unlinkat(dir, tmp, 0);
 		}
 		free(tmp);
 	}
 	strbuf_free(&out);
+	return ok;
+}
+
+/* The folder name in root (made if missing), open; a link or a file the
+ * sandbox put in its place is removed first. -1 on failure. */
+static int own_dir(int root, const char *name)
+{
+	int fd = openat(root, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0 || (errno != ENOENT && errno != ENOTDIR && errno != ELOOP))
+		return fd;
+	if (errno != ENOENT)
+		unlinkat(root, name, 0);
+	if (mkdirat(root, name, 0700) != 0 && errno != EEXIST)
+		return -1;
+	return openat(root, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 }
 
 static const char *env_abs(const char *name)
@@ -122,8 +163,10 @@ void sandbox_scrubbed_copies(struct sandbox_state *st)
 	char *root = xdg_cache ? xasprintf("%s/sbsh/sandbox-caches", xdg_cache)
 	             : home    ? xasprintf("%s/.cache/sbsh/sandbox-caches", home)
 	                       : NULL;
-	struct stat sb;
-	if (!root || stat(root, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+	/* The root itself is out of the sandbox's reach (its parent is not
+	 * writable); what it holds is not. */
+	int root_fd = root ? open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+	if (root_fd < 0) {
 		free(root);
 		return;
 	}
@@ -135,13 +178,12 @@ void sandbox_scrubbed_copies(struct sandbox_state *st)
 	const char *lower = env_abs("npm_config_userconfig");
 	const char *set = lower ? lower : upper;
 	char *npmrc = set ? xstrdup(set) : home ? xasprintf("%s/.npmrc", home) : NULL;
-	if (npmrc && sandbox_hidden_match(hidden, n, npmrc)) {
-		char *copy = xasprintf("%s/npmrc", root);
-		copy_clean(npmrc, copy);
-		strvec_push_owned(&st->env, xasprintf("npm_config_userconfig=%s", copy));
+	/* Pointed at only when it holds what was computed now: a copy the
+	 * sandbox changed and kept from being rewritten is not used. */
+	if (npmrc && sandbox_hidden_match(hidden, n, npmrc) && copy_clean(npmrc, root_fd, "npmrc")) {
+		strvec_push_owned(&st->env, xasprintf("npm_config_userconfig=%s/npmrc", root));
 		if (upper)
-			strvec_push_owned(&st->env, xasprintf("NPM_CONFIG_USERCONFIG=%s", copy));
-		free(copy);
+			strvec_push_owned(&st->env, xasprintf("NPM_CONFIG_USERCONFIG=%s/npmrc", root));
 	}
 	free(npmrc);
 
@@ -152,21 +194,21 @@ void sandbox_scrubbed_copies(struct sandbox_state *st)
 	                                     : home ? xasprintf("%s/.config/gh", home) : NULL;
 	char *gh_hosts = gh ? xasprintf("%s/hosts.yml", gh) : NULL;
 	if (gh && (sandbox_hidden_match(hidden, n, gh) || sandbox_hidden_match(hidden, n, gh_hosts))) {
-		char *dir = xasprintf("%s/gh", root);
-		if (mkdir(dir, 0700) == 0 || errno == EEXIST) {
-			static const char *const files[] = {"config.yml", "hosts.yml"};
-			for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
-				char *src = xasprintf("%s/%s", gh, files[i]);
-				char *dst = xasprintf("%s/%s", dir, files[i]);
-				copy_clean(src, dst);
-				free(src);
-				free(dst);
-			}
-			strvec_push_owned(&st->env, xasprintf("GH_CONFIG_DIR=%s", dir));
+		int dir = own_dir(root_fd, "gh");
+		bool ok = dir >= 0;
+		static const char *const files[] = {"config.yml", "hosts.yml"};
+		for (size_t i = 0; ok && i < sizeof files / sizeof *files; i++) {
+			char *src = xasprintf("%s/%s", gh, files[i]);
+			ok = copy_clean(src, dir, files[i]);
+			free(src);
 		}
-		free(dir);
+		if (ok)
+			strvec_push_owned(&st->env, xasprintf("GH_CONFIG_DIR=%s/gh", root));
+		if (dir >= 0)
+			close(dir);
 	}
 	free(gh_hosts);
 	free(gh);
+	close(root_fd);
 	free(root);
 }

@@ -46,6 +46,7 @@ for f in $secrets; do
 	mkdir -p "$home/$(dirname "$f")"
 	echo "$canary $f" >"$home/$f"
 done
+printf 'github.com:\n    user: me\n    oauth_token: %s-gh\n    git_protocol: ssh\n' "$canary" >"$home/.config/gh/hosts.yml"
 # A key kept outside ~/.ssh, named by ~/.ssh/config, and one linked in.
 ln -s ../elsewhere/linked_key "$home/.ssh/id_linked"
 mkdir -p "$home/.ssh/config.d"
@@ -316,6 +317,20 @@ EOF
 	sb 'cat "$npm_config_userconfig"'
 	check_contains "the copy keeps the registry line" "registry=http://127.0.0.1:$rport/" "$(cat "$base/out")"
 	no_canary "... and not the token"
+	# The copies lie in a folder the sandbox writes: what it leaves there
+	# (a changed copy, links to the human's files, a FIFO) must neither
+	# steer the next session nor make sbsh write through a link.
+	before=$(cat "$home/.bashrc" "$home"/.config/gh/* | cksum)
+	sb 'c=$HOME/.cache/sbsh/sandbox-caches; echo registry=http://evil.invalid/ > $c/npmrc
+		mv $c/gh $c/gh.old 2>/dev/null; ln -s $HOME/.config/gh $c/gh; ln -s $HOME/.bashrc $c/.npmrc.tmp
+		ln -s $HOME/.bashrc $c/gh.old/.hosts.yml.tmp 2>/dev/null; true'
+	sb 'npm config get registry'
+	check "a copy changed inside is made again at the next start" "http://127.0.0.1:$rport/" "$(cat "$base/out")"
+	check "... and links left in its place are not written through (~/.bashrc, ~/.config/gh unchanged)" \
+		"$before" "$(cat "$home/.bashrc" "$home"/.config/gh/* | cksum)"
+	sb 'c=$HOME/.cache/sbsh/sandbox-caches; mv $c/npmrc $c/npmrc.old; mkfifo $c/npmrc'
+	sb 'npm config get registry'
+	check "... nor a FIFO left in its place makes sbsh wait" "http://127.0.0.1:$rport/" "$(cat "$base/out")"
 else
 	missing "npm install with ~/.npmrc hidden" "npm is not installed (./bootstrap installs it)"
 fi
@@ -345,7 +360,6 @@ fi
 # ---- gh with a token in the environment ------------------------------------
 if command -v gh >/dev/null; then
 	printf 'git_protocol: ssh\n' >"$home/.config/gh/config.yml"
-	printf 'github.com:\n    user: me\n    oauth_token: %s-gh\n    git_protocol: ssh\n' "$canary" >"$home/.config/gh/hosts.yml"
 	sb GH_TOKEN=token-from-env 'gh config get git_protocol; gh auth token; cat ~/.config/gh/hosts.yml "$GH_CONFIG_DIR/hosts.yml"'
 	check "gh runs with GH_TOKEN: its config read from a copy, the token the environment's" \
 		"ssh
