@@ -83,7 +83,7 @@ int config_read(struct startup *st, const char *path)
 			}
 		} else if (strcmp(key, "network") == 0 || strcmp(key, "net") == 0) {
 			if (sandbox_parse_net(&st->sandbox, value) != 0) {
-				fprintf(stderr, "sbsh: %s:%u: network must be on, off or allow:PORT[,PORT...]\n",
+				fprintf(stderr, "sbsh: %s:%u: network must be on, off or allow:PORT|HOST[:PORT][,...]\n",
 				        path, lineno);
 				rc = -1;
 				break;
@@ -245,7 +245,7 @@ int config_main(const char *path, int argc, char **argv, int i)
 {
 	if (i + 2 >= argc) {
 		fprintf(stderr, "sbsh: usage: sbsh --config set-sandbox on|off|auto\n"
-		                "       sbsh --config set-network on|off|allow:PORT[,PORT...]\n");
+		                "       sbsh --config set-network on|off|allow:PORT|HOST[:PORT][,...]\n");
 		return STARTUP_USAGE;
 	}
 	const char *what = argv[i + 1], *value = argv[i + 2];
@@ -263,7 +263,7 @@ int config_main(const char *path, int argc, char **argv, int i)
 		int bad = sandbox_parse_net(&probe, value);
 		sandbox_config_free(&probe);
 		if (bad) {
-			fprintf(stderr, "sbsh: --config set-network: expected on, off or allow:PORT[,PORT...]\n");
+			fprintf(stderr, "sbsh: --config set-network: expected on, off or allow:PORT|HOST[:PORT][,...]\n");
 			return STARTUP_USAGE;
 		}
 		return config_set(path, "network", value);

@@ -329,6 +329,14 @@ int doctor_main(const struct sandbox_config *cfg_in, const char *config_path, bo
 		for (size_t i = 0; cfg.net == SANDBOX_NET_ALLOW && i < cfg.nports; i++)
 			json_array_append_new(ports, json_integer(cfg.ports[i]));
 		json_object_set_new(net, "allowed_ports", ports);
+		json_t *hosts = json_array();
+		for (size_t i = 0; cfg.net == SANDBOX_NET_ALLOW && i < cfg.hosts.len; i++) {
+			json_t *h = json_object();
+			json_object_set_new(h, "host", json_string(cfg.hosts.items[i]));
+			json_object_set_new(h, "port", cfg.host_ports[i] ? json_integer(cfg.host_ports[i]) : json_null());
+			json_array_append_new(hosts, h);
+		}
+		json_object_set_new(net, "allowed_hosts", hosts);
 		json_object_set_new(root, "network", net);
 		json_t *human = json_object();
 		json_object_set_new(human, "terminal", json_boolean(terminal));
@@ -388,6 +396,16 @@ int doctor_main(const struct sandbox_config *cfg_in, const char *config_path, bo
 			printf(" (TCP ports");
 			for (size_t i = 0; i < cfg.nports; i++)
 				printf(" %u", cfg.ports[i]);
+			if (cfg.hosts.len)
+				printf("%shosts", cfg.nports ? "; " : "");
+			for (size_t i = 0; i < cfg.hosts.len; i++) {
+				printf(" %s", cfg.hosts.items[i]);
+				if (cfg.host_ports[i])
+					printf(":%u", cfg.host_ports[i]);
+			}
+			if (cfg.hosts.len)
+				printf(", through sbsh's proxy; the supervisor that would stop connections to other "
+				       "addresses on the proxy's port is not there yet");
 			printf(")");
 		}
 		printf("%s\n", net_cut ? ", TCP is cut" : "");

@@ -368,9 +368,12 @@ int sandbox_landlock_add_rules(int ruleset, const struct sandbox_config *cfg, st
 	}
 	int rc = add_read_rules(ruleset, cfg, st, grants, ngrants, &batch);
 	if (rc == 0 && cfg->net == SANDBOX_NET_ALLOW && st->net_handled) {
-		for (size_t i = 0; i < cfg->nports; i++) {
-			struct ll_net_port_attr port = {.allowed_access = LL_NET_CONNECT_TCP,
-			                                .port = cfg->ports[i]};
+		for (size_t i = 0; i <= cfg->nports; i++) {
+			/* the listed ports, then the proxy's, when one listens */
+			uint16_t p = i < cfg->nports ? cfg->ports[i] : cfg->proxy_port;
+			if (!p)
+				continue;
+			struct ll_net_port_attr port = {.allowed_access = LL_NET_CONNECT_TCP, .port = p};
 			if (ll_add_rule(ruleset, LL_RULE_NET_PORT, &port) != 0)
 				rc = -1;
 		}

@@ -22,7 +22,8 @@ enum sandbox_mode {
 enum sandbox_net {
 	SANDBOX_NET_ON,
 	SANDBOX_NET_OFF,   /* no outgoing or listening TCP; UDP (name lookups) works */
-	SANDBOX_NET_ALLOW, /* outgoing TCP only to the listed ports */
+	SANDBOX_NET_ALLOW, /* outgoing TCP only to the listed ports, and to the
+	                    * listed hosts through sbsh's proxy (trusted/netproxy.h) */
 };
 
 #define SANDBOX_MAX_PORTS 64
@@ -32,6 +33,14 @@ struct sandbox_config {
 	enum sandbox_net net;
 	uint16_t ports[SANDBOX_MAX_PORTS];
 	size_t nports;
+	/* allow:HOST[:PORT]: host names (`github.com`, `*.npmjs.org`, an
+	 * address), reached through the proxy; host_ports[i] is 0 for any
+	 * port. A loopback host (localhost:5432) is a direct port instead. */
+	struct strvec hosts;
+	uint16_t host_ports[SANDBOX_MAX_PORTS];
+	/* The proxy's port on 127.0.0.1 once it listens (before the rules are
+	 * made), else 0: the only port the hosts are reached on. */
+	uint16_t proxy_port;
 	struct strvec extra_write; /* --allow-write and the config file */
 	/* The config's hide and unhide lines in their order, each "hPATH" or
 	 * "uPATH" (sandbox/hide.h); no_hide (--no-hide): no secret is hidden. */
@@ -93,7 +102,8 @@ struct sandbox_state {
 
 void sandbox_config_init(struct sandbox_config *cfg);
 void sandbox_config_free(struct sandbox_config *cfg);
-/* Parses "on", "off", "allow:80,443" into cfg. Returns 0 or -1. */
+/* Parses "on", "off", "allow:80,443,github.com,*.npmjs.org,localhost:5432"
+ * into cfg. Returns 0 or -1. */
 int sandbox_parse_net(struct sandbox_config *cfg, const char *spec);
 void sandbox_state_free(struct sandbox_state *st);
 /* Checks a `hide =` / `unhide =` value: absolute or `~/...`, not `/`.
