@@ -14,7 +14,7 @@ function __sbsh_config_value
 end
 
 complete -c sbsh -n __sbsh_config_setting -f -a set-sandbox -d 'sandbox = on|off|auto'
-complete -c sbsh -n __sbsh_config_setting -f -a set-network -d 'network = on|off|allow:PORTS'
+complete -c sbsh -n __sbsh_config_setting -f -a set-network -d 'network = on|off|allow:PORTS,HOSTS'
 complete -c sbsh -n '__sbsh_config_value set-sandbox' -f -a 'on off auto'
 complete -c sbsh -n '__sbsh_config_value set-network' -f -a 'on off allow:'
 
