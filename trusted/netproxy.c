@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -179,7 +180,11 @@ static int connect_upstream(const char *host, unsigned port, int *err)
 {
 	char service[8];
 	snprintf(service, sizeof service, "%u", port);
-	struct addrinfo hints = {.ai_socktype = SOCK_STREAM, .ai_family = AF_UNSPEC};
+	/* an address needs no lookup (and no NSS in a static sbsh) */
+	unsigned char addr[16];
+	bool numeric = inet_pton(AF_INET, host, addr) == 1 || inet_pton(AF_INET6, host, addr) == 1;
+	struct addrinfo hints = {.ai_socktype = SOCK_STREAM, .ai_family = AF_UNSPEC,
+	                         .ai_flags = numeric ? AI_NUMERICHOST : 0};
 	struct addrinfo *res = NULL;
 	int rc = getaddrinfo(host, service, &hints, &res);
 	if (rc != 0) {
@@ -199,9 +204,14 @@ static int connect_upstream(const char *host, unsigned port, int *err)
 	return fd;
 }
 
-/* Copies both ways until both sides are done. */
+/* Copies both ways until both sides are done. Each write goes out at
+ * once: the client wrote it so, and Nagle's algorithm would hold a second
+ * small one (an answer's body after its head) for the peer's delayed ACK. */
 static void relay(int a, int b)
 {
+	int one = 1;
+	setsockopt(a, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	setsockopt(b, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 	char buf[16384];
 	bool a_open = true, b_open = true;
 	while (a_open || b_open) {
@@ -428,19 +438,20 @@ static bool decide(struct proxy_state *ps, const char *host, unsigned port)
 	return yes;
 }
 
-/* A child's question: "PORT HOST". */
-static void answer_child(struct proxy_state *ps, int ctl)
+/* A child's question: "PORT HOST". Returns false once the child is done
+ * with ctl (it closed it, or exited). */
+static bool answer_child(struct proxy_state *ps, int ctl)
 {
 	char q[300];
 	ssize_t n = recv(ctl, q, sizeof q - 1, 0);
 	if (n <= 0)
-		return;
+		return n < 0 && errno == EINTR;
 	q[n] = '\0';
 	char *sp = strchr(q, ' ');
 	unsigned long port = strtoul(q, NULL, 10);
 	bool yes = sp && port > 0 && port < 65536 && decide(ps, sp + 1, (unsigned)port);
 	char a = yes ? 'Y' : 'N';
-	send(ctl, &a, 1, MSG_NOSIGNAL);
+	return send(ctl, &a, 1, MSG_NOSIGNAL) == 1;
 }
 
 static _Noreturn void proxy_main(int listen_fd, int shell_fd, const struct netproxy_options *o)
@@ -465,9 +476,7 @@ static _Noreturn void proxy_main(int listen_fd, int shell_fd, const struct netpr
 		for (size_t i = nctl; i-- > 0;) {
 			if (!p[2 + i].revents)
 				continue;
-			if (p[2 + i].revents & POLLIN)
-				answer_child(&ps, ctl[i]);
-			else {
+			if (!(p[2 + i].revents & POLLIN) || !answer_child(&ps, ctl[i])) {
 				close(ctl[i]);
 				ctl[i] = ctl[--nctl];
 			}

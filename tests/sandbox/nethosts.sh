@@ -99,6 +99,8 @@ sb "allow:127.0.0.2:$pa" "curl -s --noproxy '*' http://127.0.0.2:$pa/around; ech
 python3 -c 'import socket; socket.create_connection((\"127.0.0.2\", $pa)).sendall(b\"GET /raw HTTP/1.0\r\n\r\n\")'; echo raw=\$?"
 check "going round the proxy fails: curl --noproxy '*', a raw connect" "0" "$(($(got a /around) + $(got a /raw)))"
 check_contains "... with Landlock's refusal" "raw=1" "$(cat "$base/out")"
+sb "allow:127.0.0.2:$pa" "i=0; while [ \$i -lt 150 ]; do curl -s -o /dev/null http://127.0.0.2:$pa/many; i=\$((i+1)); done"
+check "150 connections in one session all go through (each relay's slot is given back)" "150" "$(got a /many)"
 sb "allow:127.0.0.2:$pa:1" "curl -s http://127.0.0.2:$pa/wrong-port"
 check "a host allowed on another port only: refused" "0" "$(got a /wrong-port)"
 sb "allow:127.0.0.2:$pa" "$SBSH -c 'curl -s http://127.0.0.2:$pa/nested; curl -s http://127.0.0.3:$pb/nested'"
