@@ -335,6 +335,8 @@ static _Noreturn void serve_client(int fd, int ctl, const struct netproxy_option
 		struct strbuf out;
 		strbuf_init(&out);
 		strbuf_addmem(&out, buf, (size_t)(sp1 - buf) + 1);
+		if (path[0] != '/')
+			strbuf_addc(&out, '/'); /* http://host?q */
 		strbuf_addmem(&out, path, path_len);
 		strbuf_addmem(&out, sp2, (size_t)(line_end - sp2) + 2);
 		for (char *l = line_end + 2; l < buf + head - 2;) {
