@@ -451,6 +451,7 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 
 	if (!text)
 		st->history_fd = open_history();
+	st->sandbox.baseline_hooks = st->protect.hooks; /* git runs them, from the hidden state folder */
 	/* Any terminal the sandbox inherits: no command in it may type there. */
 	st->sandbox.guard_terminal = isatty(0) || isatty(1) || isatty(2);
 	if (r == 0)

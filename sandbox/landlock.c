@@ -348,6 +348,11 @@ void sandbox_landlock_add_own_terminal(int ruleset, const char *pty_path, uint64
 	add_path_rule(ruleset, "/dev/tty", tty_rights, handled);
 }
 
+void sandbox_landlock_add_readable(int ruleset, const char *path, uint64_t handled)
+{
+	add_path_rule(ruleset, path, read_rights, handled);
+}
+
 int sandbox_landlock_add_rules(int ruleset, const struct sandbox_config *cfg, struct sandbox_state *st,
                                struct sandbox_grant *grants, size_t ngrants, bool own_fds)
 {

@@ -355,6 +355,8 @@ int sandbox_commit(const struct sandbox_config *cfg, struct sandbox_state *st)
 	sandbox_close_collected(cfg);
 	if (cfg->own_pty)
 		sandbox_landlock_add_own_terminal(ruleset, cfg->own_pty, st->fs_handled);
+	if (cfg->baseline_hooks)
+		sandbox_landlock_add_readable(ruleset, cfg->baseline_hooks, st->fs_handled);
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
 		close(ruleset);
 		return fail(st, cfg, "PR_SET_NO_NEW_PRIVS failed: %s", strerror(errno));

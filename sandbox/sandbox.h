@@ -50,6 +50,10 @@ struct sandbox_config {
 	/* The pty the broker gave the shell (interactive), or NULL: the shell
 	 * then has no terminal it may open, and cannot read the human's. */
 	const char *own_pty;
+	/* The protected files' baseline hooks (core.hooksPath), in sbsh's state
+	 * folder, which is hidden: git inside runs them, so they stay readable.
+	 * Known only after the rules are made (protect_start), added at commit. */
+	const char *baseline_hooks;
 	/* A terminal is among the inherited stdio: nothing in the sandbox may
 	 * type into it (TIOCSTI) or paste to it (TIOCLINUX). */
 	bool guard_terminal;
