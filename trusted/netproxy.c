@@ -460,7 +460,7 @@ static _Noreturn void proxy_main(int listen_fd, int shell_fd, const struct netpr
 {
 	struct proxy_state ps = {.o = o, .ntable = 0};
 	strvec_init(&ps.told);
-	int ctl[NETPROXY_MAX_CLIENTS];
+	int ctl[NETPROXY_MAX_CLIENTS] = {0};
 	size_t nctl = 0;
 	for (;;) {
 		while (waitpid(-1, NULL, WNOHANG) > 0)
