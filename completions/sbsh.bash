@@ -90,7 +90,7 @@ _sbsh()
         compopt -o filenames 2>/dev/null
         return 0 ;;
     -*)
-        local opts="--sandbox --no-sandbox --net= --allow-write --headless --audit
+        local opts="--sandbox --no-sandbox --net= --allow-write --no-hide --headless --audit
             --doctor --json --classify --config --shims --setup --approver --review --no-checkpoints
             --ephemeral --isolate --login --posix --norc
             --noprofile --version --help -c -s -i -l -o"

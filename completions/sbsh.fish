@@ -14,7 +14,7 @@ function __sbsh_config_value
 end
 
 complete -c sbsh -n __sbsh_config_setting -f -a set-sandbox -d 'sandbox = on|off|auto'
-complete -c sbsh -n __sbsh_config_setting -f -a set-network -d 'network = on|off|allow:PORTS'
+complete -c sbsh -n __sbsh_config_setting -f -a set-network -d 'network = on|off|allow:PORTS,HOSTS'
 complete -c sbsh -n '__sbsh_config_value set-sandbox' -f -a 'on off auto'
 complete -c sbsh -n '__sbsh_config_value set-network' -f -a 'on off allow:'
 
@@ -22,6 +22,7 @@ complete -c sbsh -l sandbox -d 'Require the sandbox: exit 7 when it cannot be ap
 complete -c sbsh -l no-sandbox -d 'Turn the sandbox off'
 complete -c sbsh -l net -x -a 'on off allow:' -d 'Network mode'
 complete -c sbsh -l allow-write -x -a '(__fish_complete_directories)' -d 'Make a folder writable too'
+complete -c sbsh -l no-hide -d 'Hide no secret from the sandbox'
 complete -c sbsh -l headless -d 'Never ask a human: refuse what needs approval'
 complete -c sbsh -l audit -d 'Log sandbox denials to the kernel audit log'
 complete -c sbsh -l doctor -d 'Print what the sandbox can do here'

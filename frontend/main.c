@@ -306,6 +306,9 @@ int main(int argc, char **argv)
 				sh.sandbox_project = st.state.grants[r].path;
 		}
 		sh.sandbox_grants = strvec_detach(&grants);
+		if (st.state.hidden.len)
+			sh.sandbox_hidden = strv_copy(st.state.hidden.items);
+		sh.sandbox_config = st.config_path;
 	}
 	struct policy_options po = {.headless = st.headless, .broker_fd = st.broker_fd, .events = st.events, .protect = &st.protect.shell,
 	                             .checkpoints = &st.checkpoints,

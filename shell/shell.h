@@ -165,6 +165,8 @@ struct shell {
 	char **sandbox_grants; /* writable folders while the sandbox is on, else NULL */
 	const char *sandbox_project; /* the one of them that is the project, or NULL */
 	char **sandbox_roots; /* the same resolved, on first need (denial.c), else NULL */
+	char **sandbox_hidden; /* what the sandbox hides from reads (resolved paths), else NULL */
+	const char *sandbox_config; /* the config file that could unhide them, or NULL */
 	struct policy *policy; /* hooks/approve.c: classification and approvals, NULL when off */
 	/* The sandbox whose terminal guard waits for the first program
 	 * (shell_guard_before_program), else NULL. */

@@ -2,6 +2,7 @@
  * Runs outside the sandbox, in sbsh-keeper; from inside one the store is
  * not writable and every command that changes something is refused. */
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -359,6 +360,21 @@ int review_main(int argc, char **argv)
 		fprintf(stderr, "sbsh: --review %s: refused: %s (only the human, outside the sandbox, may accept, "
 		                "reject or undo)\n",
 		        a.cmd, inside);
+		rc = 1;
+		goto out;
+	}
+	/* From inside the sandbox the store is hidden (sandbox/hide.c): it
+	 * holds copies of every project's files, secrets included. */
+	char *head = xasprintf("%s/HEAD", git_dir);
+	int head_fd = open(head, O_RDONLY | O_CLOEXEC);
+	int head_err = errno;
+	free(head);
+	if (head_fd >= 0)
+		close(head_fd);
+	else if (head_err == EACCES) {
+		fprintf(stderr, "sbsh: --review %s: the checkpoint store is hidden from the sandbox (it holds copies of "
+		                "the project's files, secrets included); run sbsh --review outside it\n",
+		        a.cmd);
 		rc = 1;
 		goto out;
 	}
