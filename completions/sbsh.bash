@@ -62,7 +62,21 @@ _sbsh()
     fi
 
     if [[ $prev == --review ]]; then
-        COMPREPLY=($(compgen -W "status log diff accept reject undo" -- "$cur"))
+        COMPREPLY=($(compgen -W "status log diff accept reject undo --isolate" -- "$cur"))
+        return 0
+    fi
+    # the layers of the project here, for --isolate and --review --isolate
+    if [[ $prev == --isolate ]]; then
+        local layers
+        layers=$("${COMP_WORDS[0]}" --review --isolate list 2>/dev/null | awk 'NR > 1 && $1 != "(none)" { print $1 }')
+        if (( COMP_CWORD >= 2 )) && [[ ${COMP_WORDS[COMP_CWORD-2]} == --review ]]; then
+            layers+=" list"
+        fi
+        COMPREPLY=($(compgen -W "$layers" -- "$cur"))
+        return 0
+    fi
+    if (( COMP_CWORD >= 3 )) && [[ ${COMP_WORDS[COMP_CWORD-2]} == --isolate && ${COMP_WORDS[COMP_CWORD-3]} == --review ]]; then
+        COMPREPLY=($(compgen -W "status diff accept reject discard" -- "$cur"))
         return 0
     fi
 
@@ -76,9 +90,9 @@ _sbsh()
         compopt -o filenames 2>/dev/null
         return 0 ;;
     -*)
-        local opts="--sandbox --no-sandbox --net= --allow-write --headless --audit
+        local opts="--sandbox --no-sandbox --net= --allow-write --no-hide --headless --audit
             --doctor --json --classify --config --shims --setup --approver --review --no-checkpoints
-            --ephemeral --login --posix --norc
+            --ephemeral --isolate --login --posix --norc
             --noprofile --version --help -c -s -i -l -o"
         COMPREPLY=($(compgen -W "$opts" -- "$cur"))
         [[ ${COMPREPLY[0]} == --net= && ${#COMPREPLY[@]} == 1 ]] && compopt -o nospace 2>/dev/null

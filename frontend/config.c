@@ -83,7 +83,7 @@ int config_read(struct startup *st, const char *path)
 			}
 		} else if (strcmp(key, "network") == 0 || strcmp(key, "net") == 0) {
 			if (sandbox_parse_net(&st->sandbox, value) != 0) {
-				fprintf(stderr, "sbsh: %s:%u: network must be on, off or allow:PORT[,PORT...]\n",
+				fprintf(stderr, "sbsh: %s:%u: network must be on, off or allow:PORT|HOST[:PORT][,...]\n",
 				        path, lineno);
 				rc = -1;
 				break;
@@ -95,6 +95,14 @@ int config_read(struct startup *st, const char *path)
 				break;
 			}
 			strvec_push(&st->sandbox.extra_write, value);
+		} else if (strcmp(key, "hide") == 0 || strcmp(key, "unhide") == 0) {
+			const char *bad = sandbox_check_hide_path(value);
+			if (bad) {
+				fprintf(stderr, "sbsh: %s:%u: %s %s\n", path, lineno, key, bad);
+				rc = -1;
+				break;
+			}
+			strvec_push_owned(&st->sandbox.hide_rules, xasprintf("%c%s", key[0], value));
 		} else if (strcmp(key, "approval-timeout") == 0) {
 			char *end;
 			long t = strtol(value, &end, 10);
@@ -237,7 +245,7 @@ int config_main(const char *path, int argc, char **argv, int i)
 {
 	if (i + 2 >= argc) {
 		fprintf(stderr, "sbsh: usage: sbsh --config set-sandbox on|off|auto\n"
-		                "       sbsh --config set-network on|off|allow:PORT[,PORT...]\n");
+		                "       sbsh --config set-network on|off|allow:PORT|HOST[:PORT][,...]\n");
 		return STARTUP_USAGE;
 	}
 	const char *what = argv[i + 1], *value = argv[i + 2];
@@ -255,7 +263,7 @@ int config_main(const char *path, int argc, char **argv, int i)
 		int bad = sandbox_parse_net(&probe, value);
 		sandbox_config_free(&probe);
 		if (bad) {
-			fprintf(stderr, "sbsh: --config set-network: expected on, off or allow:PORT[,PORT...]\n");
+			fprintf(stderr, "sbsh: --config set-network: expected on, off or allow:PORT|HOST[:PORT][,...]\n");
 			return STARTUP_USAGE;
 		}
 		return config_set(path, "network", value);

@@ -15,6 +15,7 @@
 #include "shell/trap.h"
 #include "shell/jobs.h"
 #include "shell/input.h"
+#include "trusted/session_socket.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,7 +108,8 @@ static void usage(FILE *out)
 	      "         --config set-sandbox|set-network VALUE, --shims DIR, --events FILE,\n"
 	      "         --setup [--undo] claude-code|codex,\n"
 	      "         --protect accept|status, --no-protect,\n"
-	      "         --review [status|log|diff|accept|reject|undo], --no-checkpoints, --ephemeral\n"
+	      "         --review [status|log|diff|accept|reject|undo], --no-checkpoints, --ephemeral,\n"
+	      "         --isolate [NAME], --review --isolate NAME|list [status|diff|accept|reject|discard]\n"
 	      "         (see sbsh(1)).\n",
 	      out);
 }
@@ -279,6 +281,14 @@ int main(int argc, char **argv)
 
 	struct shell sh;
 	shell_init(&sh, environ);
+	/* The session's socket is its broker's to name. A tool that replays a
+	 * snapshot of an earlier shell's exports (Codex) would otherwise point
+	 * the sbsh this shell execs at that shell's session, gone since, and a
+	 * yes given here would not reach it (issue 22, item 5). The variable
+	 * stays assignable: such a snapshot is sourced under set -e. */
+	const char *session_env = getenv(SESSION_SOCKET_ENV);
+	if (session_env)
+		sh.pinned_env = xasprintf("%s=%s", SESSION_SOCKET_ENV, session_env);
 	sh.broker_fd = st.broker_fd;
 	sh.quiet = st.quiet;
 	sh.nested_session = st.session_socket != NULL;
@@ -296,6 +306,9 @@ int main(int argc, char **argv)
 				sh.sandbox_project = st.state.grants[r].path;
 		}
 		sh.sandbox_grants = strvec_detach(&grants);
+		if (st.state.hidden.len)
+			sh.sandbox_hidden = strv_copy(st.state.hidden.items);
+		sh.sandbox_config = st.config_path;
 	}
 	struct policy_options po = {.headless = st.headless, .broker_fd = st.broker_fd, .events = st.events, .protect = &st.protect.shell,
 	                             .checkpoints = &st.checkpoints,
@@ -359,7 +372,8 @@ int main(int argc, char **argv)
 		const char *tag = !st.state.landlock_applied ? "no sandbox"
 		                  : st.sandbox.net == SANDBOX_NET_OFF ? "sb net-off"
 		                  : st.sandbox.net == SANDBOX_NET_ALLOW ? "sb net-allow" : "sb";
-		char *ps1 = xasprintf("[%s] \\$ ", tag);
+		char *ps1 = st.isolate.name ? xasprintf("[%s isolated:%s] \\$ ", tag, st.isolate.name)
+		                            : xasprintf("[%s] \\$ ", tag);
 		vars_set(&sh, "PS1", ps1, 0);
 		free(ps1);
 	}

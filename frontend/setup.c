@@ -3,8 +3,9 @@
  * from CLAUDE_CODE_SHELL only when the path holds "bash" or "zsh", so it
  * gets a shim named bash in a folder of sbsh's own, named in the "env" of
  * its settings.json. Codex takes the login shell from the password
- * database and has no setting for it: setup says so, offers running Codex
- * inside sbsh, and changes nothing. */
+ * database, known by its name, and has no setting for it: setup writes a
+ * shim named bash and says how to make it the login shell of the account
+ * Codex runs as, which it never does itself. */
 #include "frontend/setup.h"
 
 #include "frontend/shims.h"
@@ -457,17 +458,120 @@ out:
 	return rc;
 }
 
-static const char codex_words[] =
-	"Codex runs its commands with the login shell of the password database (getpwuid),\n"
-	"through its absolute path, or with /bin/bash; it reads neither SHELL nor a `bash` first on\n"
-	"PATH, and none of its settings names the shell (zsh_path only serves an experimental\n"
-	"zsh build). So there is no file sbsh can change for it, and sbsh does not change your\n"
-	"login shell behind your back. Nothing was changed.\n"
-	"What you can do yourself: run Codex inside sbsh, so every command it starts inherits the\n"
-	"sandbox (not classified one by one, and ~/.codex becomes writable to the agent):\n"
-	"    sbsh --allow-write ~/.codex -c codex\n"
-	"or make sbsh the login shell of a separate user for agents. `sbsh --doctor` tells whether\n"
-	"Codex reaches sbsh.\n";
+/* The names Codex knows a login shell by (it runs bash otherwise). */
+static bool codex_knows_name(const char *shell)
+{
+	const char *base = strrchr(shell, '/');
+	base = base ? base + 1 : shell;
+	return strcmp(base, "bash") == 0 || strcmp(base, "zsh") == 0 || strcmp(base, "sh") == 0;
+}
+
+static char *codex_shim_dir(const struct claude_paths *p)
+{
+	return xasprintf("%s/codex", p->data);
+}
+
+/* The login shell of this user in the password database, or NULL. */
+static const char *login_shell(const char **user)
+{
+	struct passwd *pw = getpwuid(getuid());
+	*user = pw && pw->pw_name ? pw->pw_name : "USER";
+	return pw && pw->pw_shell && *pw->pw_shell ? pw->pw_shell : NULL;
+}
+
+/* Codex has no setting that names the shell: it runs the login shell.
+ * The setup writes the shim that shell can be and says how; changing a
+ * login shell is the human's own step (every login of that account then
+ * runs in sbsh, confined to the folder it starts in). */
+static int setup_codex(void)
+{
+	struct claude_paths p;
+	if (!claude_paths(&p)) {
+		fprintf(stderr, "sbsh: %s: no home folder (HOME is not set)\n", WHO);
+		return 1;
+	}
+	int rc = 1;
+	char *dir = codex_shim_dir(&p);
+	char *shim = xasprintf("%s/bash", dir);
+	char *script = shims_script(WHO);
+	char *dirs = xstrdup(dir);
+	int made = script ? util_mkdir_private(dirs) : -1;
+	free(dirs);
+	if (!script) {
+		goto out;
+	} else if (made != 0) {
+		fprintf(stderr, "sbsh: %s: cannot create %s: %s\n", WHO, dir, strerror(errno));
+		goto out;
+	}
+	if (shim_runs_this_sbsh(shim, script)) {
+		printf("%s, a shim that runs this sbsh, is there already\n", shim);
+	} else {
+		if (shims_write(dir, "bash", script, WHO) != 0)
+			goto out;
+		printf("wrote %s, a shim that runs this sbsh\n", shim);
+	}
+	const char *user;
+	const char *current = login_shell(&user);
+	if (current && strcmp(current, shim) == 0) {
+		printf("It is the login shell of %s already: Codex run as %s runs its commands with sbsh.\n", user, user);
+	} else {
+		printf("Codex runs its commands with the login shell of the account it runs as (from the password\n"
+		       "database, by its absolute path, known by its name); it reads neither SHELL nor PATH, and none\n"
+		       "of its settings names the shell. sbsh never changes a login shell itself. To wire Codex,\n"
+		       "make the shim the login shell of the account Codex runs as, best one kept for agents (every\n"
+		       "login of it then runs in sbsh, confined to the folder it starts in):\n"
+		       "    sudo usermod -s %s %s\n"
+		       "(chsh takes it only once it is listed in /etc/shells). `sbsh --doctor` then says whether Codex\n"
+		       "reaches sbsh.\n",
+		       shim, user);
+	}
+	printf("To undo: give the account its login shell back, then sbsh --setup --undo codex\n");
+	rc = 0;
+out:
+	free(script);
+	free(shim);
+	free(dir);
+	claude_paths_free(&p);
+	return rc;
+}
+
+static int undo_codex(void)
+{
+	struct claude_paths p;
+	if (!claude_paths(&p)) {
+		fprintf(stderr, "sbsh: %s: no home folder (HOME is not set)\n", WHO);
+		return 1;
+	}
+	int rc = 1;
+	char *dir = codex_shim_dir(&p);
+	char *shim = xasprintf("%s/bash", dir);
+	const char *user;
+	const char *current = login_shell(&user);
+	if (current && strcmp(current, shim) == 0) {
+		fprintf(stderr,
+		        "sbsh: %s: %s is still the login shell of %s: give it another first (sudo usermod -s /bin/bash %s); "
+		        "nothing was removed\n",
+		        WHO, shim, user, user);
+		goto out;
+	}
+	if (shims_is_ours(shim)) {
+		if (unlink(shim) != 0) {
+			fprintf(stderr, "sbsh: %s: cannot remove %s: %s\n", WHO, shim, strerror(errno));
+			goto out;
+		}
+		printf("removed the shim %s\n", shim);
+	} else {
+		printf("%s is not a shim of sbsh's: nothing to undo\n", shim);
+	}
+	rmdir(dir);
+	rmdir(p.data);
+	rc = 0;
+out:
+	free(shim);
+	free(dir);
+	claude_paths_free(&p);
+	return rc;
+}
 
 int setup_main(int argc, char **argv, int at)
 {
@@ -493,10 +597,8 @@ int setup_main(int argc, char **argv, int at)
 		        inside);
 		return 1;
 	}
-	if (strcmp(tool, "codex") == 0) {
-		fputs(undo ? "Nothing to undo for codex: --setup codex changes nothing.\n" : codex_words, undo ? stdout : stderr);
-		return undo ? 0 : 1;
-	}
+	if (strcmp(tool, "codex") == 0)
+		return undo ? undo_codex() : setup_codex();
 	return undo ? undo_claude() : setup_claude();
 }
 
@@ -553,12 +655,22 @@ static void report_codex(struct setup_tool_report *t, const char *expected)
 	const char *shell = pw && pw->pw_shell && *pw->pw_shell ? pw->pw_shell : NULL;
 	if (shell)
 		t->shell = xstrdup(shell);
-	if (shell && shim_runs_this_sbsh(shell, expected)) {
+	bool shim = shell && shim_runs_this_sbsh(shell, expected);
+	char *self = realpath("/proc/self/exe", NULL);
+	char *real = shell ? realpath(shell, NULL) : NULL;
+	bool itself = self && real && strcmp(self, real) == 0;
+	free(self);
+	free(real);
+	if (shim && codex_knows_name(shell)) {
 		t->reaches_sbsh = true;
 		t->detail = xasprintf("the login shell %s is a shim running this sbsh", shell);
+	} else if (shim || itself) {
+		t->detail = xasprintf("the login shell %s runs this sbsh, but Codex knows a shell by its name (bash, zsh, "
+		                      "sh) and runs bash instead (sbsh --setup codex writes one named bash)",
+		                      shell);
 	} else {
 		t->detail = xasprintf("Codex runs the login shell %s by its absolute path (bash when it knows no such "
-		                      "shell), and no setting of Codex changes it: not sbsh",
+		                      "shell), and no setting of Codex changes it: not sbsh (sbsh --setup codex)",
 		                      shell ? shell : "(none)");
 	}
 }

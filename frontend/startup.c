@@ -11,8 +11,10 @@
 #include "trusted/broker.h"
 #include "trusted/warden.h"
 #include "trusted/keeper_start.h"
+#include "trusted/netproxy.h"
 #include "hooks/classify.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
 #include <stdint.h>
@@ -146,6 +148,8 @@ static int take_own_options(struct startup *st, int *argc, char **argv, const ch
 			st->sandbox.mode = SANDBOX_OFF;
 		} else if (strcmp(a, "--headless") == 0) {
 			st->headless = true;
+		} else if (strcmp(a, "--no-hide") == 0) {
+			st->sandbox.no_hide = true;
 		} else if (strcmp(a, "--audit") == 0) {
 			st->sandbox.audit = true;
 		} else if ((found = modes_find(a)) != NULL) {
@@ -158,7 +162,7 @@ static int take_own_options(struct startup *st, int *argc, char **argv, const ch
 		} else if (strncmp(a, "--net=", 6) == 0 || strcmp(a, "--net") == 0) {
 			const char *spec = a[5] == '=' ? a + 6 : (i + 1 < *argc ? argv[i + 1] : "");
 			if (sandbox_parse_net(&st->sandbox, spec) != 0) {
-				fprintf(stderr, "sbsh: --net: expected on, off or allow:PORT[,PORT...]\n");
+				fprintf(stderr, "sbsh: --net: expected on, off or allow:PORT|HOST[:PORT][,...]\n");
 				return STARTUP_USAGE;
 			}
 			if (a[5] != '=')
@@ -178,6 +182,16 @@ static int take_own_options(struct startup *st, int *argc, char **argv, const ch
 			st->no_checkpoints = true;
 		} else if (strcmp(a, "--ephemeral") == 0) {
 			st->ephemeral = true;
+		} else if (strcmp(a, "--isolate") == 0 || strncmp(a, "--isolate=", 10) == 0) {
+			/* the next word is the layer's name unless it is an option */
+			st->isolate.wanted = true;
+			const char *next = i + 1 < *argc ? argv[i + 1] : NULL;
+			if (a[9] == '=')
+				st->isolate.name = xstrdup(a + 10);
+			else if (next && next[0] != '-' && next[0] != '+') {
+				st->isolate.name = xstrdup(next);
+				remove_args(argc, argv, i, 1);
+			}
 		} else if (strncmp(a, "--events=", 9) == 0 || strcmp(a, "--events") == 0) {
 			*events_spec = a[8] == '=' ? a + 9 : (i + 1 < *argc ? argv[i + 1] : "");
 			if (a[8] != '=')
@@ -201,7 +215,8 @@ static void start_checkpoints(struct startup *st)
 	st->checkpoints.fd = -1;
 	st->checkpoints.pid = getpid();
 	st->checkpoints.events = st->events;
-	if (st->no_checkpoints && !st->ephemeral)
+	/* isolated: nothing reaches the real folder, the layer is the record */
+	if ((st->no_checkpoints && !st->ephemeral) || st->isolate.wanted)
 		return;
 	if (prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1) {
 		if (st->ephemeral)
@@ -230,6 +245,64 @@ static void start_checkpoints(struct startup *st)
 	}
 	free(why);
 	free(cwd);
+}
+
+/* --net=allow:HOST: the proxy's socket, made before the rules so that
+ * they allow its port. A nested sbsh starts none: it keeps its outer
+ * session's (SBSH_NET_PROXY), the only one its outer sandbox reaches.
+ * Returns the socket or -1. */
+static int netproxy_socket(struct startup *st)
+{
+	struct sandbox_config *c = &st->sandbox;
+	if (c->net != SANDBOX_NET_ALLOW || !c->hosts.len || c->mode == SANDBOX_OFF)
+		return -1;
+	if (prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1) {
+		const char *outer = getenv("SBSH_NET_PROXY");
+		unsigned long port = outer ? strtoul(outer, NULL, 10) : 0;
+		c->proxy_port = port > 0 && port < 65536 ? (uint16_t)port : 0;
+		return -1;
+	}
+	int fd = netproxy_listen(&c->proxy_port);
+	if (fd < 0)
+		fprintf(stderr, "sbsh: the network proxy cannot listen: %s; the listed hosts are unreachable\n",
+		        strerror(errno));
+	return fd;
+}
+
+/* Forks the proxy (trusted/netproxy.c) and gives the programs inside its
+ * variables. */
+static void netproxy_run(struct startup *st, int fd)
+{
+	const struct sandbox_config *c = &st->sandbox;
+	struct strbuf spec;
+	strbuf_init(&spec);
+	strbuf_adds(&spec, "allow:");
+	for (size_t i = 0; i < c->nports; i++)
+		strbuf_addf(&spec, "%s%u", i ? "," : "", c->ports[i]);
+	for (size_t i = 0; i < c->hosts.len; i++) {
+		strbuf_addf(&spec, "%s%s", i || c->nports ? "," : "", c->hosts.items[i]);
+		if (c->host_ports[i])
+			strbuf_addf(&spec, ":%u", c->host_ports[i]);
+	}
+	struct strvec writable;
+	strvec_init(&writable);
+	for (size_t i = 0; i < st->state.ngrants; i++)
+		strvec_push(&writable, st->state.grants[i].path);
+	char *cwd = getcwd(NULL, 0);
+	struct netproxy_options o = {.hosts = c->hosts.items, .ports = c->host_ports, .nhosts = c->hosts.len,
+	                             .allow_spec = spec.data, .config_path = st->config_path, .events = st->events,
+	                             .ask = !st->headless && approver_present(), .writable = writable.items,
+	                             .folder = cwd, .timeout_s = st->broker.timeout_s};
+	if (netproxy_start(fd, &o) == 0) {
+		netproxy_env(c->proxy_port, &st->state.env);
+		strvec_push_owned(&st->state.env, xasprintf("SBSH_NET_PROXY=%u", c->proxy_port));
+	} else {
+		fprintf(stderr, "sbsh: the network proxy cannot start: %s; the listed hosts are unreachable\n",
+		        strerror(errno));
+	}
+	free(cwd);
+	strvec_free(&writable);
+	strbuf_free(&spec);
 }
 
 int startup_run(struct startup *st, int *argc, char ***argvp)
@@ -323,10 +396,25 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 	}
 	bool want_broker = !st->headless && !st->quiet && !st->session_socket;
 
+	/* An isolated session enters its layer's view before anything else
+	 * is opened in the project: the sandbox's rules below are the view's. */
+	if (st->isolate.wanted) {
+		if (st->sandbox.mode == SANDBOX_OFF) {
+			fprintf(stderr, "sbsh: --isolate needs the sandbox (it keeps the session off the layer's own "
+			                "folders): drop --no-sandbox\n");
+			return STARTUP_USAGE;
+		}
+		st->sandbox.mode = SANDBOX_REQUIRED;
+		int rc = isolate_begin(&st->isolate, st->ephemeral, &st->sandbox.extra_write);
+		if (rc != 0)
+			return rc;
+	}
+
 	/* The rules are made before anything is forked: a fork makes each
 	 * page written after it a copy (~100 us of faults for these). */
 	if (want_broker)
 		sandbox_collect(&st->sandbox); /* for the shell's rules and the broker's list */
+	int proxy_fd = netproxy_socket(st);
 	int r = sandbox_prepare(&st->sandbox, &st->state);
 	if (r < 0) {
 		fprintf(stderr, "sbsh: sandbox requested but unavailable: %s\n", st->state.reason);
@@ -343,10 +431,12 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 	/* The keeper first: started by a process that is nobody's warden or
 	 * subreaper, it is adopted by init, not by this session. */
 	start_checkpoints(st);
-	if (st->ephemeral && st->checkpoints.fd < 0)
+	if (st->ephemeral && st->checkpoints.fd < 0 && !st->isolate.wanted)
 		return STARTUP_CHECKPOINTS;
 	if (!st->no_protect)
 		protect_start(st->events, want_broker, st->protect_extra.items, &st->protect);
+	if (st->isolate.wanted)
+		isolate_note_warden(&st->isolate, st->protect.shell.fd >= 0 ? st->protect.shell.warden : 0);
 
 	/* The broker is forked before confinement when a human can be asked. */
 	st->broker_fd = -1;
@@ -374,6 +464,10 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 		close(st->protect.broker_fd);
 		st->protect.broker_fd = -1;
 	}
+	if (proxy_fd >= 0 && r == 0)
+		netproxy_run(st, proxy_fd); /* by the shell itself, which it outlives by nothing */
+	else if (proxy_fd >= 0)
+		close(proxy_fd);
 	st->protect.shell.pid = getpid();
 	st->checkpoints.pid = getpid(); /* the shell: protect_start may have forked it */
 	/* A job that detaches itself (a double fork, `(cmd &)`) would go to
@@ -385,6 +479,7 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 
 	if (!text)
 		st->history_fd = open_history();
+	st->sandbox.baseline_hooks = st->protect.hooks; /* git runs them, from the hidden state folder */
 	/* Any terminal the sandbox inherits: no command in it may type there. */
 	st->sandbox.guard_terminal = isatty(0) || isatty(1) || isatty(2);
 	if (r == 0)

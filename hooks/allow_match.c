@@ -67,6 +67,96 @@ static bool stays_within(const char *pattern, const char *word)
 	return !has_dotdot(word) || has_dotdot(pattern);
 }
 
+char *policy_acted_path(const char *word)
+{
+	size_t n = strlen(word);
+	if (n && word[n - 1] == '/')
+		return realpath(word, NULL);
+	char *copy = xstrdup(word);
+	char *slash = strrchr(copy, '/');
+	const char *dir = slash ? (slash == copy ? "/" : copy) : ".";
+	const char *name = slash ? slash + 1 : copy;
+	if (slash && slash != copy)
+		*slash = '\0';
+	char *rdir = *name && strcmp(name, ".") != 0 && strcmp(name, "..") != 0 ? realpath(dir, NULL) : NULL;
+	char *out = rdir ? xasprintf("%s/%s", strcmp(rdir, "/") == 0 ? "" : rdir, name) : NULL;
+	free(rdir);
+	free(copy);
+	return out;
+}
+
+/* The folder a pattern word names before its first wildcard ("build" for
+ * "build/x*", "." for "*"), resolved, when that is where its text leads: a
+ * link on the way makes it NULL (an entry names folders, not where links
+ * point). *none: there is no such folder, so nothing to compare. */
+static char *pattern_folder(const char *pattern, bool *none)
+{
+	*none = false;
+	size_t lit = strcspn(pattern, "*?[");
+	size_t cut = lit;
+	while (cut > 0 && pattern[cut - 1] != '/')
+		cut--;
+	char *folder = cut ? xstrndup(pattern, cut) : xstrdup(".");
+	char *real = realpath(folder, NULL);
+	if (!real) {
+		*none = true;
+		free(folder);
+		return NULL;
+	}
+	/* the lexical path: the working folder's, then the pattern's words */
+	char *cwd = realpath(".", NULL);
+	struct strbuf lex;
+	strbuf_init(&lex);
+	if (folder[0] != '/' && cwd)
+		strbuf_adds(&lex, strcmp(cwd, "/") == 0 ? "" : cwd);
+	for (const char *p = folder; *p;) {
+		size_t len = strcspn(p, "/");
+		if (len && !(len == 1 && p[0] == '.')) {
+			strbuf_addc(&lex, '/');
+			strbuf_addmem(&lex, p, len);
+		}
+		p += len;
+		while (*p == '/')
+			p++;
+	}
+	bool same = strcmp(lex.len ? lex.data : "/", real) == 0 || has_dotdot(folder);
+	strbuf_free(&lex);
+	free(cwd);
+	free(folder);
+	if (!same) {
+		free(real);
+		return NULL;
+	}
+	return real;
+}
+
+bool policy_entry_allows(const char *entry, char *const *argv)
+{
+	if (!policy_entry_matches(entry, argv))
+		return false;
+	struct strvec words;
+	strvec_init(&words);
+	split_entry(entry, &words);
+	bool ok = true;
+	for (size_t i = 0; ok && i < words.len; i++) {
+		const char *w = words.items[i];
+		if (i == 0 || !strpbrk(w, "*?[") || w[0] == '-')
+			continue;
+		bool none;
+		char *folder = pattern_folder(w, &none);
+		char *target = folder ? policy_acted_path(argv[i]) : NULL;
+		size_t fl = folder ? strlen(folder) : 0;
+		/* what the command acts on lies inside the folder the entry names */
+		if (!none && (!folder || (target && !(strncmp(target, folder, fl) == 0 &&
+		                                       (target[fl] == '/' || (fl == 1 && folder[0] == '/'))))))
+			ok = false;
+		free(folder);
+		free(target);
+	}
+	strvec_free(&words);
+	return ok;
+}
+
 void policy_entry_words(const char *entry, struct strvec *out)
 {
 	split_entry(entry, out);

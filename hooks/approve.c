@@ -281,7 +281,7 @@ static bool list_allows(struct policy *p, char *const *argv, enum verdict v, con
 		if (v == VERDICT_ESCAPE && lists[l]->sandbox_writable)
 			continue;
 		for (size_t i = 0; i < lists[l]->allow.len; i++)
-			if (v <= lists[l]->allow_v[i] && policy_entry_matches(lists[l]->allow.items[i], argv) &&
+			if (v <= lists[l]->allow_v[i] && policy_entry_allows(lists[l]->allow.items[i], argv) &&
 			    inner_covered(&lists[l]->allow_inner[i], r))
 				return true;
 	}
@@ -399,6 +399,10 @@ int policy_init(struct shell *sh, const struct policy_options *opts)
 	clock_gettime(CLOCK_REALTIME_COARSE, &p->session_start);
 	p->cl = opts->cl ? opts->cl : classifier_with_rules(opts->rules);
 	classifier_set_lookup(p->cl, exported_value, sh);
+	/* Programs there are judged by what they are (rule 8); without a
+	 * sandbox, by the folders it would grant. */
+	if (sh->sandbox_grants)
+		classifier_set_writable(p->cl, sh->sandbox_grants);
 	strvec_init(&p->session_ok);
 	strvec_init(&p->line_no);
 	sh->policy = p;
@@ -823,6 +827,42 @@ static void line_answer_all(struct policy *p, const char *key, enum item_answer 
 			p->line_answer[i] = (unsigned char)a;
 }
 
+/* Whether a command's text, as the static pass prints it, still holds an
+ * expansion: a $ or ` outside single quotes (a backslash before one counts
+ * too). A known word is printed in single quotes, so the $ of the text a
+ * tool's wrapper gives bash -c is none: asking about that command at run
+ * time too was a second question for one command (issue 22, item 5). */
+static bool holds_expansion(const char *s)
+{
+	bool single = false, dbl = false;
+	for (; *s; s++) {
+		if (single) {
+			single = *s != '\'';
+		} else if (*s == '$' || *s == '`') {
+			return true;
+		} else if (*s == '\\') {
+			if (s[1] == '$' || s[1] == '`')
+				return true;
+			if (s[1])
+				s++;
+		} else if (*s == '"') {
+			dbl = !dbl;
+		} else if (*s == '\'' && !dbl) {
+			single = true;
+		}
+	}
+	return false;
+}
+
+/* Whether a command of the static pass is to be asked as it runs rather
+ * than up front: its words still hold expansions, or a glob or a tilde
+ * (the static text shows `b*` and `~/x` quoted, and an earlier command of
+ * the line may make `b*` match another folder). */
+static bool not_decidable_now(const char *command)
+{
+	return holds_expansion(command) || strpbrk(command, "*?[~") != NULL;
+}
+
 void policy_line_begin(struct shell *sh, const struct node *line)
 {
 	struct policy *p = sh->policy;
@@ -893,7 +933,7 @@ void policy_line_begin(struct shell *sh, const struct node *line)
 		for (size_t i = b->first; i < b->end && i < r->nitems && !open; i++)
 			open = r->items[i].verdict > VERDICT_SAFE &&
 			       (r->items[i].verdict == VERDICT_ASK || !r->items[i].command ||
-			        strpbrk(r->items[i].command, "$`*?[~"));
+			        not_decidable_now(r->items[i].command));
 		for (size_t i = b->first; open && i < b->end && i < r->nitems; i++)
 			later[i] = true;
 	}
@@ -908,11 +948,8 @@ void policy_line_begin(struct shell *sh, const struct node *line)
 		if (strncmp(it->command, "escape ", 7) == 0 || strcmp(it->command, "escape") == 0)
 			continue;
 		/* A command whose words still hold expansions is asked when it
-		 * runs, so the human sees what will really run: parameters and
-		 * substitutions, and the names a glob or a tilde stands for (the
-		 * static text shows `b*` quoted, and an earlier command of the
-		 * line may make it match another folder). */
-		if (strpbrk(it->command, "$`*?[~"))
+		 * runs, so the human sees what will really run. */
+		if (not_decidable_now(it->command))
 			continue;
 		struct strvec words;
 		strvec_init(&words);
@@ -1018,11 +1055,64 @@ static char *nobody_in_time(const struct policy *p)
 	return xasprintf("nobody answered within %u s", p->opts.approval_timeout_s ? p->opts.approval_timeout_s : 60);
 }
 
-static int refuse(struct shell *sh, enum verdict v, const char *command, const char *why,
-                  const char *hint)
+/* The command that made argv's verdict v when it lies in the text argv
+ * runs (bash -c TEXT, a script the agent wrote) rather than in argv: the
+ * index of the first item of verdict v that holds no command of that
+ * verdict itself. -1 when argv's own words decided. */
+static ssize_t inner_decider(const struct classify_result *r, enum verdict v)
 {
-	shell_error(sh, "refused %s (%s): %s%s%s", verdict_name(v), why, command, hint ? " — " : "",
-	            hint ? hint : "");
+	for (size_t i = 0; i < r->nitems; i++) {
+		const struct classify_item *it = &r->items[i];
+		if (it->verdict != v)
+			continue;
+		bool holds = false;
+		for (size_t j = i + 1; j < r->nitems && r->items[j].depth > it->depth && !holds; j++)
+			holds = r->items[j].verdict == v;
+		if (!holds)
+			return it->depth > 0 && it->command ? (ssize_t)i : -1;
+	}
+	return -1;
+}
+
+/* How a refusal names a command found inside argv's text: the command
+ * itself and its line in the text that holds it (the program whose text
+ * that is: the item just above it, argv itself at the top), not the whole
+ * text (a tool's wrapper quotes all of it), and that none of it ran. */
+static char *inner_refusal(char *const *argv, const struct classify_result *r, enum verdict v)
+{
+	ssize_t at = inner_decider(r, v);
+	if (at < 0)
+		return NULL;
+	const struct classify_item *it = &r->items[at];
+	char *program = NULL;
+	for (ssize_t i = at - 1; i >= 0 && !program; i--) {
+		const struct classify_item *up = &r->items[i];
+		if (up->depth + 1 == it->depth && up->depth > 0 && up->command)
+			program = xstrndup(up->command, strcspn(up->command, " \t\n"));
+	}
+	if (!program)
+		program = xstrdup(argv[0]);
+	const char *base = strrchr(program, '/');
+	base = base && base[1] ? base + 1 : program;
+	char *out = it->has_range && it->range.begin.line > 0
+	                    ? xasprintf("%s, on line %u of what %s runs (none of it ran)", it->command,
+	                                it->range.begin.line, base)
+	                    : xasprintf("%s, in what %s runs (none of it ran)", it->command, base);
+	free(program);
+	return out;
+}
+
+/* inner: what inner_refusal says, shown instead of the command; then the
+ * position in the -c text (a tool's wrapper around the agent's text) is
+ * left out, a script file's kept. */
+static int refuse(struct shell *sh, enum verdict v, const char *command, const char *why,
+                  const char *hint, const char *inner)
+{
+	if (inner && sh->opt.cmd_string && !sh->source_name)
+		shell_warn("refused %s (%s): %s%s%s", verdict_name(v), why, inner, hint ? " — " : "", hint ? hint : "");
+	else
+		shell_error(sh, "refused %s (%s): %s%s%s", verdict_name(v), why, inner ? inner : command,
+		            hint ? " — " : "", hint ? hint : "");
 	return STATUS_REFUSED;
 }
 
@@ -1152,26 +1242,6 @@ static bool inside_temp(const char *real)
 	return !root;
 }
 
-/* A path rm would remove (the link itself, unless a trailing slash makes
- * rm follow it), resolved; NULL when it cannot be told. */
-static char *removed_path(const char *op)
-{
-	size_t n = strlen(op);
-	if (n && op[n - 1] == '/')
-		return realpath(op, NULL);
-	char *copy = xstrdup(op);
-	char *slash = strrchr(copy, '/');
-	const char *dir = slash ? (slash == copy ? "/" : copy) : ".";
-	const char *name = slash ? slash + 1 : copy;
-	if (slash && slash != copy)
-		*slash = '\0';
-	char *rdir = *name && strcmp(name, ".") != 0 && strcmp(name, "..") != 0 ? realpath(dir, NULL) : NULL;
-	char *out = rdir ? xasprintf("%s/%s", strcmp(rdir, "/") == 0 ? "" : rdir, name) : NULL;
-	free(rdir);
-	free(copy);
-	return out;
-}
-
 /* The agent's own scratch: rm, rmdir or unlink (the system's, not one in a
  * folder the sandbox can write) whose every operand lies inside a temp
  * folder, outside the project, and was made since this session started
@@ -1203,7 +1273,7 @@ static bool own_temp_delete(const struct shell *sh, const struct policy *p, char
 		if (!options_done && a[0] == '-' && a[1])
 			continue;
 		operands++;
-		char *real = removed_path(a);
+		char *real = policy_acted_path(a);
 		/* a project that lies in /tmp is the project, not scratch */
 		const char *proj = sh->sandbox_project;
 		size_t pn = proj ? strlen(proj) : 0;
@@ -1257,7 +1327,9 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 	if (denied) {
 		char *command = normalise(argv);
 		char *why = xasprintf("denied by %s: %s", deny_path, denied);
-		int rc = refuse(sh, v, command, why, NULL);
+		char *inner = inner_refusal(argv, &r, v);
+		int rc = refuse(sh, v, command, why, NULL, inner);
+		free(inner);
 		events_command(p->opts.events, argv, verdict_name(v), "refuse", "deny-list");
 		free(why);
 		free(command);
@@ -1280,7 +1352,10 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 	}
 	if (said_no && !(!path && strcmp(argv[0], "escape") == 0)) {
 		char *command = normalise(argv);
-		int rc = refuse(sh, v > VERDICT_SAFE ? v : b->verdict, command, "the human said no", NULL);
+		enum verdict shown = v > VERDICT_SAFE ? v : b->verdict;
+		char *inner = inner_refusal(argv, &r, shown);
+		int rc = refuse(sh, shown, command, "the human said no", NULL, inner);
+		free(inner);
 		events_command(p->opts.events, argv, verdict_name(v), "refuse", "human");
 		free(command);
 		classify_result_free(&r);
@@ -1318,6 +1393,7 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 	 * up-front question's keys); command: what the human is shown. */
 	char *plain = normalise_with_mark(argv, decider, &marks);
 	char *command = xstrdup(plain);
+	char *inner = inner_refusal(argv, &r, v);
 	/* Raised by what the argv does not show (its standard input, a <( ),
 	 * a script written on the line, its environment): then neither an
 	 * answer remembered for the argv nor an allow entry for the program
@@ -1335,22 +1411,22 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 	/* What runs inside it and needs a decision, when the text shown so
 	 * far does not hold it (a script's, a Makefile recipe's, a package
 	 * script's commands): the human sees those too, never only `sh x.sh`. */
-	struct strbuf inner;
-	strbuf_init(&inner);
+	struct strbuf runs;
+	strbuf_init(&runs);
 	for (size_t i = 0; i < r.nitems; i++) {
 		const struct classify_item *it = &r.items[i];
 		if (it->depth == 0 || it->verdict == VERDICT_SAFE || !it->command || strstr(command, it->command) ||
-		    (inner.len && strstr(inner.data, it->command)))
+		    (runs.len && strstr(runs.data, it->command)))
 			continue;
-		strbuf_adds(&inner, inner.len ? "; " : " — runs: ");
-		strbuf_adds(&inner, it->command);
+		strbuf_adds(&runs, runs.len ? "; " : " — runs: ");
+		strbuf_adds(&runs, it->command);
 	}
-	if (inner.len) {
-		char *shown = xasprintf("%s%s", command, inner.data);
+	if (runs.len) {
+		char *shown = xasprintf("%s%s", command, runs.data);
 		free(command);
 		command = shown;
 	}
-	strbuf_free(&inner);
+	strbuf_free(&runs);
 	/* An entry covers a verdict raised by what the argv does not show
 	 * only when its own text is judged as high, and what runs inside only
 	 * when its own text holds that too (list_allows). */
@@ -1368,20 +1444,20 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 	if (!raised && v != VERDICT_ESCAPE && (held || line_yes_holds(sh, p, plain, argv, path)))
 		goto done;
 	if (contains(&p->line_no, plain)) {
-		rc = refuse(sh, v, command, "the human said no", NULL);
+		rc = refuse(sh, v, command, "the human said no", NULL, inner);
 		goto done;
 	}
 	if (!can_ask(p)) {
 		by = p->opts.nobody_why ? "no broker" : "headless";
 		rc = refuse(sh, v, command, p->opts.nobody_why ? p->opts.nobody_why : "headless, nobody to approve",
-		            pre_approve_hint(p));
+		            pre_approve_hint(p), inner);
 		goto done;
 	}
 	if (p->up_front_unanswered) {
 		/* The line's question went unanswered: not put again, once per command. */
 		by = "timeout";
 		char *late = nobody_in_time(p);
-		rc = refuse(sh, v, command, late, pre_approve_hint(p));
+		rc = refuse(sh, v, command, late, pre_approve_hint(p), inner);
 		free(late);
 		goto done;
 	}
@@ -1398,7 +1474,7 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 	} else if (answer != BROKER_YES_ONCE) {
 		char *late = answer == BROKER_TIMEOUT ? nobody_in_time(p) : NULL;
 		rc = refuse(sh, v, command, answer < 0 ? why : late ? late : "the human said no",
-		            answer < 0 || late ? pre_approve_hint(p) : NULL);
+		            answer < 0 || late ? pre_approve_hint(p) : NULL, inner);
 		free(late);
 		if (answer == BROKER_NO)
 			strvec_push(&p->line_no, plain);
@@ -1406,6 +1482,7 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 done:
 	events_command(p->opts.events, argv, verdict_name(v), rc ? "refuse" : "allow", by);
 	free(reason);
+	free(inner);
 	free(marks);
 	free(key);
 	free(command);

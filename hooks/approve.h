@@ -59,6 +59,18 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path);
  * equal or matching as a pattern where the entry has `*`, `?` or `[`. */
 bool policy_entry_matches(const char *entry, char *const *argv);
 
+/* policy_entry_matches, and each word a pattern matched acts, on disk,
+ * inside the folder the pattern names before its wildcard: with the entry
+ * `rm -rf build/` followed by `*`, not on build/link/ where build/link
+ * leads out, nor on anything when build itself is a link. What allows
+ * uses. */
+bool policy_entry_allows(const char *entry, char *const *argv);
+
+/* Where a command acting on word acts: the word's folder resolved, and
+ * the name in it (a link itself, unless a trailing slash follows it, as
+ * rm does); NULL when the folder does not exist. Malloc'd. */
+char *policy_acted_path(const char *word);
+
 /* An entry's words, as policy_entry_matches splits them. */
 void policy_entry_words(const char *entry, struct strvec *out);
 

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "shell/parser.h"
+#include "hooks/identity.h"
 #include "hooks/rules.h"
 #include "lib/util.h"
 
@@ -127,6 +128,10 @@ struct git_cfg_file {
 /* Bigger config files are not read (git's own are a few KB): a sparse
  * multi-GB file must not hold up the line that names it. */
 #define GIT_CFG_MAX (4 << 20)
+/* Marks an include among a file's aliases ("\001" is no alias name). */
+#define GIT_CFG_INCLUDE "\001include"
+/* git's own limit on nested includes */
+#define GIT_CFG_MAX_INCLUDE 10
 
 /* A rule from the config file (classifier_add_rule): the shape of the
  * built-in subcommand rules, for the programs it names. */
@@ -150,6 +155,7 @@ struct classifier {
 	size_t nfiles;
 	struct user_rule *rules;
 	size_t nrules;
+	struct program_ids *ids; /* what programs in writable folders are */
 };
 
 static char *dup_or_null(const char *s)
@@ -166,6 +172,11 @@ void classifier_set_env(struct classifier *cl, const struct classify_env *env)
 	cl->xdg = dup_or_null(env ? env->xdg_config_home : NULL);
 	cl->cwd = dup_or_null(env ? env->cwd : NULL);
 	cl->no_git_config = env && env->no_git_config;
+}
+
+void classifier_set_writable(struct classifier *cl, char *const *folders)
+{
+	program_ids_set_writable(cl->ids, folders);
 }
 
 void classifier_set_approved(struct classifier *cl, classify_approved_fn *approved, void *ctx)
@@ -195,6 +206,7 @@ struct classifier *classifier_create(const struct classify_env *env)
 {
 	struct classifier *cl = xcalloc(1, sizeof *cl);
 	classifier_set_env(cl, env);
+	cl->ids = program_ids_create(rules_name_known);
 	return cl;
 }
 
@@ -213,6 +225,7 @@ void classifier_destroy(struct classifier *cl)
 		free(cl->rules[i].text);
 	}
 	free(cl->rules);
+	program_ids_destroy(cl->ids);
 	free(cl->home);
 	free(cl->xdg);
 	free(cl->cwd);
@@ -305,6 +318,12 @@ static bool git_cfg_take(const struct gitconfig_entry *e, void *ctx)
 	const char *value = e->value ? e->value : "true";
 	if (strcmp(e->section, "alias") == 0 && !e->subsection) {
 		strvec_push(&f->aliases, e->key);
+		strvec_push(&f->aliases, value);
+	} else if (strcmp(e->key, "path") == 0 && (strcmp(e->section, "include") == 0 ||
+	                                           (strcmp(e->section, "includeif") == 0 && e->subsection))) {
+		/* another file read at this point: kept in order with the aliases
+		 * (an includeIf is followed whatever its condition) */
+		strvec_push(&f->aliases, GIT_CFG_INCLUDE);
 		strvec_push(&f->aliases, value);
 	} else if (strcmp(e->section, "remote") == 0 && e->subsection) {
 		if ((strcmp(e->key, "mirror") == 0 && strcmp(value, "false") != 0) ||
@@ -434,6 +453,46 @@ static size_t git_cfg_paths(struct classifier *cl, const struct git_cfg_env *e, 
 	return n;
 }
 
+/* Reads one config file as git does, the files it includes at the point
+ * of their include (relative to its folder, ~/ in HOME). Files are found
+ * by index: loading another may move the cache. */
+static void git_cfg_scan(struct classifier *cl, const struct git_cfg_env *e, size_t fi, const char *name,
+                         const char **found, bool *forces_push, const char **unread, unsigned depth)
+{
+	struct git_cfg_file *f = &cl->files[fi];
+	if (f->unread && !*unread)
+		*unread = f->path;
+	if (forces_push && f->forces_push)
+		*forces_push = true;
+	for (size_t k = 0; k + 1 < cl->files[fi].aliases.len; k += 2) {
+		f = &cl->files[fi];
+		const char *key = f->aliases.items[k], *value = f->aliases.items[k + 1];
+		if (strcmp(key, GIT_CFG_INCLUDE) != 0) {
+			if (name && strcasecmp(key, name) == 0)
+				*found = value;
+			continue;
+		}
+		if (depth >= GIT_CFG_MAX_INCLUDE) {
+			*unread = *unread ? *unread : f->path; /* what git would read is not known */
+			continue;
+		}
+		char *path;
+		if (value[0] == '~' && value[1] == '/')
+			path = e->home ? xasprintf("%s%s", e->home, value + 1) : NULL;
+		else if (value[0] == '/')
+			path = xstrdup(value);
+		else {
+			const char *slash = strrchr(f->path, '/');
+			path = xasprintf("%.*s/%s", slash ? (int)(slash - f->path) : 1, slash ? f->path : ".", value);
+		}
+		if (!path)
+			continue;
+		size_t gi = (size_t)(git_cfg_load(cl, path) - cl->files);
+		free(path);
+		git_cfg_scan(cl, e, gi, name, found, forces_push, unread, depth + 1);
+	}
+}
+
 /* *unread: the path of a file git would read that was too big to. */
 static const char *git_alias_lookup(struct classifier *cl, const struct git_cfg_env *e, const char *dir,
                                     const char *gitdir, const char *name, bool *forces_push,
@@ -446,17 +505,9 @@ static const char *git_alias_lookup(struct classifier *cl, const struct git_cfg_
 	size_t n = git_cfg_paths(cl, e, dir, gitdir, paths);
 	const char *found = NULL;
 	for (size_t i = 0; i < n; i++) {
-		struct git_cfg_file *f = git_cfg_load(cl, paths[i]);
+		size_t fi = (size_t)(git_cfg_load(cl, paths[i]) - cl->files);
 		free(paths[i]);
-		if (f->unread && !*unread)
-			*unread = f->path;
-		if (forces_push && f->forces_push)
-			*forces_push = true;
-		if (!name)
-			continue;
-		for (size_t k = 0; k + 1 < f->aliases.len; k += 2)
-			if (strcasecmp(f->aliases.items[k], name) == 0)
-				found = f->aliases.items[k + 1];
+		git_cfg_scan(cl, e, fi, name, &found, forces_push, unread, 0);
 	}
 	return found;
 }
@@ -495,6 +546,8 @@ struct line_state {
 	size_t naliases;
 	struct file_entry *files;
 	size_t nfiles;
+	struct var_entry *copies; /* a program copied on the line: its name, the system program's path */
+	size_t ncopies;
 	unsigned calls; /* function calls being judged, against recursion */
 };
 
@@ -514,6 +567,12 @@ struct croot {
 	const char **agent_files;
 	unsigned *agent_depths;
 	size_t nagent;
+	/* The dynamic pass: the argv the shell runs and the file its PATH
+	 * search found (NULL for a builtin); names_only while it is judged
+	 * again by the name of the file a symlink leads to. */
+	const struct sarg *program_argv;
+	const char *program_path;
+	bool names_only;
 };
 
 /* Beyond this many nodes a line is ASK rather than judged forever. */
@@ -605,6 +664,7 @@ static void state_free(struct line_state *ls)
 {
 	var_entries_free(ls->vars, ls->nvars);
 	var_entries_free(ls->aliases, ls->naliases);
+	var_entries_free(ls->copies, ls->ncopies);
 	for (size_t i = 0; i < ls->nfuncs; i++)
 		free(ls->funcs[i].name);
 	for (size_t i = 0; i < ls->nfiles; i++) {
@@ -745,6 +805,12 @@ static const struct node *func_get(struct line_state *ls, const char *name)
 	return NULL;
 }
 
+static const char *base_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash && slash[1] ? slash + 1 : path;
+}
+
 static const char *strip_dot_slash(const char *s)
 {
 	while (s[0] == '.' && s[1] == '/')
@@ -765,6 +831,39 @@ static void file_written(struct line_state *ls, const char *name, const char *te
 	ls->files[ls->nfiles].name = xstrdup(name);
 	ls->files[ls->nfiles].text = dup_or_null(text);
 	ls->nfiles++;
+}
+
+/* A program copied (cp, ln, install, mv) earlier on the line: tool is the
+ * system program it is (policy rule 8), NULL when it is something else. */
+static void copy_set(struct line_state *ls, const char *name, const char *tool)
+{
+	name = strip_dot_slash(name);
+	for (size_t i = 0; i < ls->ncopies; i++)
+		if (strcmp(ls->copies[i].name, name) == 0) {
+			free(ls->copies[i].value);
+			ls->copies[i].value = dup_or_null(tool);
+			return;
+		}
+	if (!tool)
+		return;
+	ls->copies = xreallocarray(ls->copies, ls->ncopies + 1, sizeof *ls->copies);
+	ls->copies[ls->ncopies].name = xstrdup(name);
+	ls->copies[ls->ncopies].value = xstrdup(tool);
+	ls->ncopies++;
+}
+
+/* by_base: a command name PATH will look up; any copy of that name counts,
+ * wherever the line put it (the PATH it sets may lead there). */
+static const char *copy_get(const struct line_state *ls, const char *name, bool by_base)
+{
+	name = strip_dot_slash(name);
+	for (size_t i = ls->ncopies; i-- > 0;) {
+		const char *have = ls->copies[i].name;
+		const char *slash = strrchr(have, '/');
+		if (strcmp(have, name) == 0 || (by_base && slash && strcmp(slash + 1, name) == 0))
+			return ls->copies[i].value;
+	}
+	return NULL;
 }
 
 /* The run-time check: a file written earlier on the line is read as it
@@ -848,7 +947,7 @@ static int agent_file_text(struct cctx *c, const char *name, const char **text)
 	return script ? 1 : -1;
 }
 
-static int written_file_now(struct cctx *c, const char *name, const char **text)
+static int written_file_now(struct cctx *c, const char *name, const char **text, bool agents)
 {
 	const struct classify_facts *f = c->root->facts;
 	bool written = false;
@@ -859,7 +958,7 @@ static int written_file_now(struct cctx *c, const char *name, const char **text)
 	                 !S_ISREG(st.st_mode) ||
 	                 st.st_ctim.tv_sec < f->line_start.tv_sec ||
 	                 (st.st_ctim.tv_sec == f->line_start.tv_sec && st.st_ctim.tv_nsec < f->line_start.tv_nsec)))
-		return agent_file_text(c, name, text);
+		return agents ? agent_file_text(c, name, text) : -1;
 	size_t len = 0;
 	char *t = util_read_file(name, 0, 1u << 20, &len);
 	if (!t && !written)
@@ -873,20 +972,32 @@ static int written_file_now(struct cctx *c, const char *name, const char **text)
 	return script ? 1 : written ? 0 : -1;
 }
 
-/* A program file a command reads as code: 1 with *text when it is to be
- * judged as text (written on this line, or the agent's), 0 when such a
- * file's text is not known, -1 for the human's project code. */
-int cl_written_file(struct cctx *c, const char *name, const char **text)
+static int written_file(struct cctx *c, const char *name, const char **text, bool agents)
 {
 	name = strip_dot_slash(name);
 	if (!c->ls)
-		return c->root->dynamic ? written_file_now(c, name, text) : -1;
+		return c->root->dynamic ? written_file_now(c, name, text, agents) : -1;
 	for (size_t i = 0; i < c->ls->nfiles; i++)
 		if (strcmp(c->ls->files[i].name, name) == 0) {
 			*text = c->ls->files[i].text;
 			return *text ? 1 : 0;
 		}
-	return agent_file_text(c, name, text);
+	return agents ? agent_file_text(c, name, text) : -1;
+}
+
+int cl_written_file(struct cctx *c, const char *name, const char **text)
+{
+	return written_file(c, name, text, true);
+}
+
+int cl_written_on_line(struct cctx *c, const char *name, const char **text)
+{
+	return written_file(c, name, text, false);
+}
+
+bool cl_runs_here(const struct cctx *c)
+{
+	return !c->nested;
 }
 
 struct cl_env_mark cl_env_push(struct cctx *c, const char *const *names, const struct sarg *values, size_t n)
@@ -1301,8 +1412,8 @@ static void wres_part(struct wres *r, const struct word_part *p, bool quoted)
 		const char *v = param_value(c, pp);
 		if (v)
 			wres_value(r, v, quoted);
-		else
-			wres_unknown(r, quoted);
+		else /* "$@" not known: as many words as it has */
+			wres_unknown(r, quoted && !(strcmp(pp->name, "@") == 0 && pp->op == PARAM_PLAIN && !pp->index));
 		break;
 	}
 	case WORD_CMDSUB:
@@ -1547,6 +1658,13 @@ struct judgement cl_judge_text(struct cctx *c, const char *text, const struct sa
 {
 	struct stdin_src none = {STDIN_NONE, NULL};
 	return cl_judge_text_in(c, text, pos, npos, share_state, &none);
+}
+
+struct judgement cl_judge_text_quietly(struct cctx *c, const char *text)
+{
+	struct cctx sub = *c;
+	sub.quiet = true;
+	return cl_judge_text(&sub, text, NULL, 0, false);
 }
 
 struct judgement cl_judge_text_in(struct cctx *c, const char *text, const struct sarg *pos, size_t npos,
@@ -1854,6 +1972,91 @@ static void note_assignment_word(struct cctx *c, const struct sarg *a)
 	free(name);
 }
 
+/* The system program a file a command copies is (policy rule 8): a copy
+ * made earlier on the line, a system program by its path, or a file in a
+ * writable folder that is a copy of one; NULL when it is none of these. */
+static const char *copied_program(struct cctx *c, const char *src)
+{
+	const char *tool = copy_get(c->ls, src, false);
+	if (tool)
+		return tool;
+	const char *path = strchr(src, '/') ? src : cl_printf(c, "./%s", src);
+	struct stat st;
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || !(st.st_mode & 0111))
+		return NULL;
+	struct program_identity id;
+	program_identity(c->root->cl->ids, path, &id);
+	const char *out = NULL;
+	if (!id.writable) {
+		char *real = realpath(path, NULL);
+		out = real ? cl_strdup(c, real) : NULL;
+		free(real);
+	} else if (id.copy_of) {
+		out = cl_strdup(c, id.copy_of[0]);
+	}
+	program_identity_free(&id);
+	return out;
+}
+
+/* cp, ln, install or mv of a program: what it makes is that program for
+ * the rest of the line (cp /bin/rm ./cleanup; ./cleanup -rf data). */
+static void note_copy(struct cctx *c, const char *tool_name, const struct sargv *av)
+{
+	const char *value_letters = strcmp(tool_name, "install") == 0 ? "tSmog" : "tS";
+	const char *dir = NULL;
+	const char **ops = arena_alloc(c->root, av->n * sizeof *ops);
+	size_t nops = 0;
+	bool options_done = false, symbolic = false;
+	for (size_t i = 1; i < av->n; i++) {
+		const struct sarg *w = &av->v[i];
+		if (!w->known || w->procsub)
+			return; /* which file it makes is not known */
+		const char *t = w->text;
+		if (!options_done && strcmp(t, "--") == 0) {
+			options_done = true;
+		} else if (!options_done && t[0] == '-' && t[1] == '-') {
+			if (strncmp(t, "--target-directory=", 19) == 0)
+				dir = t + 19;
+			else if (strcmp(t, "--target-directory") == 0 && i + 1 < av->n)
+				dir = av->v[++i].text;
+			else if (strcmp(t, "--symbolic") == 0)
+				symbolic = true;
+			else if (!strchr(t, '=') && (strcmp(t, "--suffix") == 0 || strcmp(t, "--mode") == 0 ||
+			                             strcmp(t, "--owner") == 0 || strcmp(t, "--group") == 0))
+				i++;
+		} else if (!options_done && t[0] == '-' && t[1]) {
+			symbolic = symbolic || (strcmp(tool_name, "install") != 0 && strchr(t, 's'));
+			const char *value = strpbrk(t + 1, value_letters);
+			if (value && value[1])
+				dir = value[0] == 't' ? value + 1 : dir;
+			else if (value && i + 1 < av->n) {
+				i++;
+				dir = value[0] == 't' ? av->v[i].text : dir;
+			}
+		} else {
+			ops[nops++] = t;
+		}
+	}
+	if (!dir && nops < 2)
+		return;
+	size_t nsrc = dir ? nops : nops - 1;
+	const char *last = dir ? dir : ops[nops - 1];
+	size_t lastlen = strlen(last);
+	while (lastlen > 1 && last[lastlen - 1] == '/')
+		lastlen--;
+	for (size_t i = 0; i < nsrc; i++) {
+		/* ln -s with a relative target names a file beside the link */
+		const char *tool = symbolic && ops[i][0] != '/' ? NULL : copied_program(c, ops[i]);
+		const char *base = strrchr(ops[i], '/');
+		base = base ? base + 1 : ops[i];
+		/* into a folder, or onto a file: both names, when the text alone
+		 * cannot tell which */
+		copy_set(c->ls, cl_printf(c, "%.*s/%s", (int)lastlen, last, base), tool);
+		if (!dir && nsrc == 1)
+			copy_set(c->ls, last, tool);
+	}
+}
+
 static struct judgement judge_function_call(struct cctx *c, const struct node *body, const struct sarg *a,
                                             size_t n)
 {
@@ -2064,6 +2267,9 @@ static struct judgement judge_simple(struct cctx *c, const struct node *n, const
 				pos[i - from + 1] = av.v[i];
 			c->pos = pos;
 			c->npos = av.n - from + 1;
+		} else if (strcmp(base_of(name), "cp") == 0 || strcmp(base_of(name), "ln") == 0 ||
+		           strcmp(base_of(name), "install") == 0 || strcmp(base_of(name), "mv") == 0) {
+			note_copy(c, base_of(name), &av);
 		} else if (strcmp(name, "read") == 0 || strcmp(name, "unset") == 0 ||
 		           strcmp(name, "mapfile") == 0 || strcmp(name, "readarray") == 0 ||
 		           strcmp(name, "getopts") == 0 || strcmp(name, "printf") == 0) {
@@ -2295,6 +2501,8 @@ enum verdict classify_argv_facts(struct classifier *cl, char *const *argv, const
 			a[i].procsub = facts->procsubs[nproc++];
 	}
 	struct judgement j;
+	root.program_argv = a;
+	root.program_path = target == CLASSIFY_PROGRAM && resolved_path && *resolved_path ? resolved_path : NULL;
 	if (target == CLASSIFY_FUNCTION) {
 		j = judgement_make(VERDICT_SAFE, "shell function (its commands are judged as they run)", -1);
 	} else {
@@ -2324,7 +2532,9 @@ enum verdict classify_argv_facts(struct classifier *cl, char *const *argv, const
 			argv0 = argv0 ? argv0 + 1 : argv[0];
 			if (strcmp(real, argv0) != 0) {
 				a[0].text = real;
+				root.names_only = true; /* the file itself was read above */
 				j = judgement_max(j, cl_judge_argv(&c, a, n, &in));
+				root.names_only = false;
 				a[0].text = argv[0];
 			}
 			free(real);
@@ -2370,7 +2580,11 @@ static struct judgement apply_user_rules(struct cctx *c, const char *base, const
 
 /* A program the line wrote, run by its path: shell text, or the code of
  * the interpreter its #! line names; anything else is opaque. */
-static struct judgement judge_written_program(struct cctx *c, const char *script, const struct sarg *a, size_t n)
+static struct judgement judge_shebang(struct cctx *c, const char *line, const char *script, const struct sarg *a,
+                                      size_t n, const struct stdin_src *in);
+
+static struct judgement judge_written_program(struct cctx *c, const char *script, const struct sarg *a, size_t n,
+                                              const struct stdin_src *in)
 {
 	if (strncmp(script, "#!", 2) != 0)
 		return cl_judge_text(c, script, a, n, false);
@@ -2380,19 +2594,128 @@ static struct judgement judge_written_program(struct cctx *c, const char *script
 	char *word = strtok_r(line, " \t", &save);
 	const char *base = word ? strrchr(word, '/') : NULL;
 	base = base ? base + 1 : word ? word : "";
+	bool env_options = false;
 	if (strcmp(base, "env") == 0)
 		for (word = strtok_r(NULL, " \t", &save); word && word[0] == '-'; word = strtok_r(NULL, " \t", &save))
-			; /* env -S, env -i: the interpreter is the first operand */
+			env_options = true; /* env -S, env -i: the interpreter is the first operand */
 	if (strcmp(base, "env") == 0)
 		base = word ? word : "";
+	struct judgement j = judgement_make(VERDICT_SAFE, NULL, -1);
+	bool read = false;
 	static const char *const shells[] = {"sh", "bash", "dash", "ash", "ksh", "zsh", "sbsh", "mksh", NULL};
-	for (size_t i = 0; shells[i]; i++)
-		if (strcmp(base, shells[i]) == 0)
-			return cl_judge_text(c, script, a, n, false);
-	if (strncmp(base, "python", 6) == 0 || strcmp(base, "perl") == 0 || strcmp(base, "ruby") == 0 ||
-	    strcmp(base, "node") == 0)
-		return rules_judge_code(c, base, script);
-	return judgement_make(VERDICT_SAFE, NULL, -1);
+	for (size_t i = 0; shells[i] && !read; i++)
+		if (strcmp(base, shells[i]) == 0) {
+			j = cl_judge_text(c, script, a, n, false);
+			read = true;
+		}
+	if (!read && (strncmp(base, "python", 6) == 0 || strcmp(base, "perl") == 0 || strcmp(base, "ruby") == 0 ||
+	              strcmp(base, "node") == 0)) {
+		j = rules_judge_code(c, base, script);
+		read = true;
+	}
+	/* Any other interpreter, or env given more to run: what the kernel
+	 * runs (#!/bin/rm -rf, #!/usr/bin/env -S rm -rf). */
+	char *shebang = read && !env_options ? NULL : program_shebang(script, strlen(script));
+	if (shebang)
+		j = judgement_max(j, judge_shebang(c, cl_strdup(c, shebang), a[0].text, a, n, in));
+	free(shebang);
+	return j;
+}
+
+/* The argv judged as the system program a copy is (path: that program's). */
+static struct judgement judge_as_copy(struct cctx *c, const struct sarg *a, size_t n, const struct stdin_src *in,
+                                      const char *path)
+{
+	char *real = realpath(path, NULL);
+	char *tool = program_name(real ? real : path);
+	free(real);
+	struct judgement j = judgement_make(VERDICT_SAFE, NULL, -1);
+	if (strcmp(tool, base_of(a[0].text)) != 0) {
+		struct sarg *v = cl_alloc(c, n * sizeof *v);
+		memcpy(v, a, n * sizeof *v);
+		v[0].text = cl_strdup(c, tool);
+		j = apply_user_rules(c, v[0].text, v, n, rules_judge(c, v[0].text, v, n, in));
+		if (j.v != VERDICT_SAFE)
+			j.reason = cl_printf(c, "%s is a copy of %s: %s", a[0].text, path, j.reason ? j.reason : "");
+		j.at = 0;
+	}
+	free(tool);
+	return j;
+}
+
+/* What the kernel runs for a script: its #! interpreter, the one argument
+ * the line gives it, the script's path as exec'd, then the arguments
+ * (#!/bin/rm -rf makes ./x.sh data into /bin/rm -rf ./x.sh data). */
+static struct judgement judge_shebang(struct cctx *c, const char *line, const char *script, const struct sarg *a,
+                                      size_t n, const struct stdin_src *in)
+{
+	if (c->depth >= CLASSIFY_MAX_DEPTH)
+		return judgement_make(VERDICT_ASK, "#! interpreters nested too deep to judge", 0);
+	size_t len = strcspn(line, " \t");
+	const char *rest = line + len + strspn(line + len, " \t");
+	struct sarg *v = cl_alloc(c, (n + 2) * sizeof *v);
+	size_t k = 0;
+	/* an interpreter without a slash is a file of the working folder */
+	const char *interp = cl_strndup(c, line, len);
+	v[k++] = (struct sarg){.text = strchr(interp, '/') ? interp : cl_printf(c, "./%s", interp), .known = true};
+	if (*rest)
+		v[k++] = (struct sarg){.text = rest, .known = true};
+	v[k++] = (struct sarg){.text = script, .known = true};
+	for (size_t i = 1; i < n; i++)
+		v[k++] = a[i];
+	struct cctx sub = *c;
+	sub.depth = c->depth + 1;
+	struct judgement j = cl_judge_argv(&sub, v, k, in);
+	if (j.v != VERDICT_SAFE)
+		j.reason = cl_printf(c, "%s runs as #!%s: %s", a[0].text, line, j.reason ? j.reason : "");
+	j.at = 0;
+	return j;
+}
+
+/* Policy rule 8: a program is judged as what it is. The file it runs (by
+ * its path, or found on PATH as the shell will find it), when it lies in a
+ * folder the sandbox can write, is read: a copy of a system program is
+ * that program, a script adds its #! line, and a binary that is neither
+ * called the way rm is called asks. text_judged: its text was judged as a
+ * script written on the line. */
+static struct judgement judge_program_identity(struct cctx *c, const struct sarg *a, size_t n,
+                                               const struct stdin_src *in, bool text_judged)
+{
+	struct croot *r = c->root;
+	struct judgement j = judgement_make(VERDICT_SAFE, NULL, -1);
+	if (r->names_only)
+		return j;
+	const char *name = a[0].text;
+	const char *path = NULL;
+	char *found = NULL;
+	if (a == r->program_argv) {
+		path = r->program_path;
+	} else {
+		bool known = false;
+		const char *pv = strchr(name, '/') ? NULL : cl_env_get(c, "PATH", &known);
+		/* Statically only a PATH the line sets says where a name leads. */
+		bool path_set = !strchr(name, '/') && !cl_env_inherited(c, "PATH");
+		const char *copy = c->ls ? copy_get(c->ls, name, path_set) : NULL;
+		if (copy)
+			j = judge_as_copy(c, a, n, in, copy);
+		if (strchr(name, '/'))
+			path = name;
+		else if (pv && known && (r->dynamic || path_set))
+			path = found = program_ids_search(r->cl->ids, name, pv);
+	}
+	if (!path)
+		return j;
+	struct program_identity id;
+	program_identity(r->cl->ids, path, &id);
+	for (char **p = id.copy_of; p && *p; p++)
+		j = judgement_max(j, judge_as_copy(c, a, n, in, *p));
+	if (id.shebang && !text_judged)
+		j = judgement_max(j, judge_shebang(c, id.shebang, path, a, n, in));
+	if (id.binary)
+		j = judgement_max(j, rules_judge_unknown_binary(c, a, n));
+	program_identity_free(&id);
+	free(found);
+	return j;
 }
 
 struct judgement cl_judge_argv(struct cctx *c, const struct sarg *a, size_t n, const struct stdin_src *in)
@@ -2406,17 +2729,18 @@ struct judgement cl_judge_argv(struct cctx *c, const struct sarg *a, size_t n, c
 	const char *name = a[0].text;
 	const char *script = NULL;
 	int written = strchr(name, '/') ? cl_written_file(c, name, &script) : -1;
+	struct judgement id = judge_program_identity(c, a, n, in, written == 1);
 	if (written == 0)
-		return judgement_make(VERDICT_ASK, "runs a script written on this line", 0);
+		return judgement_max(judgement_make(VERDICT_ASK, "runs a script written on this line", 0), id);
 	const char *base = strrchr(name, '/');
 	base = base && base[1] ? base + 1 : name;
 	if (written == 1) {
-		struct judgement j = judge_written_program(c, script, a, n);
+		struct judgement j = judge_written_program(c, script, a, n, in);
 		if (j.v != VERDICT_SAFE)
 			j.reason = cl_printf(c, "%s: %s", name, j.reason ? j.reason : "");
 		j.at = 0;
-		return apply_user_rules(c, base, a, n, j);
+		return apply_user_rules(c, base, a, n, judgement_max(j, id));
 	}
-	struct judgement j = rules_judge(c, base, a, n, in);
+	struct judgement j = judgement_max(rules_judge(c, base, a, n, in), id);
 	return apply_user_rules(c, base, a, n, j);
 }

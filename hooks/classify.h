@@ -134,6 +134,11 @@ struct classifier *classifier_with_rules(char *const *rules);
 /* The shell changed directory or HOME: later git lookups use these. The
  * strings are copied. */
 void classifier_set_env(struct classifier *cl, const struct classify_env *env);
+/* The folders the sandbox lets the shell write (copied): a program found
+ * there is judged by what it is, not only by its name (a copy of rm is rm,
+ * a script runs its #! line). NULL: the project, the temp folders and the
+ * sandbox's caches, as the sandbox grants them. */
+void classifier_set_writable(struct classifier *cl, char *const *folders);
 
 /* Where the classifier reads the variables git will find in its
  * environment (GIT_DIR, GIT_CONFIG_*, HOME...): the shell's exported

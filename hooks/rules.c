@@ -44,6 +44,8 @@ struct judgement rules_judge(struct cctx *c, const char *name, const struct sarg
 			j = judge_python(c, name, a, n, in);
 		else if (starts(name, "terraform"))
 			j = judge_spec(c, name, &spec_terraform, a, n);
+		else if (starts(name, "ld-linux") || starts(name, "ld-musl") || starts(name, "ld64.so"))
+			j = judge_wrapper(c, name, &w_ldso, a, n, in); /* /lib64/ld-linux-x86-64.so.2 PROG */
 		/* The project's own script, named for publishing (policy rule 10). */
 		if (j.v < VERDICT_PUBLISH && a[0].known && strchr(a[0].text, '/') &&
 		    !starts(a[0].text, "/usr/") && !starts(a[0].text, "/bin/") && !starts(a[0].text, "/sbin/") &&
@@ -70,6 +72,12 @@ struct judgement rules_judge(struct cctx *c, const char *name, const struct sarg
 	if (j.v != VERDICT_SAFE && !j.reason)
 		j.reason = default_reason(c, name, j.v);
 	return j;
+}
+
+bool rules_name_known(const char *name)
+{
+	return rules_tool_find(name) || (starts(name, "git-") && name[4]) || starts(name, "mkfs") ||
+	       starts(name, "python") || starts(name, "pypy") || starts(name, "terraform");
 }
 
 /* Environment variables whose value a program runs as a command. */

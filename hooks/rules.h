@@ -53,15 +53,28 @@ void cl_env_pop(struct cctx *c, struct cl_env_mark mark);
  * pos/npos: its positional parameters ($0 first) when known, else NULL. */
 struct judgement cl_judge_text(struct cctx *c, const char *text, const struct sarg *pos,
                                size_t npos, bool share_state);
+/* The verdict of text judged as cl_judge_text does, recording nothing (a
+ * string in code that may not be a command at all). */
+struct judgement cl_judge_text_quietly(struct cctx *c, const char *text);
 /* The same, the text's commands reading in as their standard input (the
  * shell running the text was given it). */
 struct judgement cl_judge_text_in(struct cctx *c, const char *text, const struct sarg *pos, size_t npos,
                                   bool share_state, const struct stdin_src *in);
 /* Judges the program of a <( ) used as a script or as standard input. */
 struct stdin_src cl_procsub_output(struct cctx *c, const struct node *program);
-/* Text that a file written earlier on this line holds: 1 known (*text),
- * 0 written but unknown, -1 not written on this line. */
+/* Text of a program file that is to be judged as text: 1 known (*text),
+ * 0 such a file whose text is not known, -1 the human's project code. A
+ * file is judged when written earlier on this line, or when it is the
+ * agent's (new or changed since the human accepted the project, or in a
+ * temp folder: see classifier_set_agent_file). */
 int cl_written_file(struct cctx *c, const char *name, const char **text);
+/* The same, counting only files written earlier on this line. */
+int cl_written_on_line(struct cctx *c, const char *name, const char **text);
+/* Whether the command being judged is run by this shell itself (the
+ * line's own commands, a builtin at run time), so that what it sources
+ * is judged command by command as it runs; false inside text parsed on
+ * the way (sh -c, eval), which another shell may run. */
+bool cl_runs_here(const struct cctx *c);
 /* A variable in the environment the command being judged will get: its
  * own assignments (NAME=v cmd, env NAME=v cmd, and those of the commands
  * it runs under), then the line's, then the shell's exported variables.
@@ -124,6 +137,13 @@ struct judgement rules_judge(struct cctx *c, const char *name, const struct sarg
  * (GIT_PAGER, GIT_SSH_COMMAND, EDITOR...). */
 struct judgement rules_judge_environment(struct cctx *c);
 struct judgement rules_judge_env_assignment(struct cctx *c, const char *name, const struct sarg *value);
+/* Whether the rules know a program of that name (a basename): a copy of
+ * such a system program can be what makes a command dangerous. */
+bool rules_name_known(const char *name);
+/* A program in a folder the sandbox can write that is neither a script nor
+ * a copy of a system program (policy rule 8): ASK when it is called the
+ * way rm is, else SAFE. */
+struct judgement rules_judge_unknown_binary(struct cctx *c, const struct sarg *a, size_t n);
 /* Known delete calls in inline code (python -c, node -e, perl -e ...). */
 struct judgement rules_judge_code(struct cctx *c, const char *lang, const char *code);
 

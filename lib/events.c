@@ -205,3 +205,20 @@ void events_escape(struct events *ev, char *const *argv, const char *decision, i
 	json_object_set_new(o, "status", status >= 0 ? json_integer(status) : json_null());
 	emit(ev, "escape", o);
 }
+
+void events_net(struct events *ev, const char *host, unsigned port, const char *decision, const char *by)
+{
+	if (!ev)
+		return;
+	json_t *o = json_object();
+	json_object_set_new(o, "host", json_string(host));
+	json_object_set_new(o, "port", json_integer(port));
+	json_object_set_new(o, "decision", json_string(decision));
+	json_object_set_new(o, "by", json_string(by));
+	emit(ev, "net", o);
+}
+
+int events_fd(const struct events *ev)
+{
+	return ev ? ev->fd : -1;
+}

@@ -43,4 +43,13 @@ void events_restore(struct events *ev, const char *path, const char *origin);
  * "refused", "headless refusal"); status is the exit status or -1. */
 void events_escape(struct events *ev, char *const *argv, const char *decision, int status);
 
+/* A connection the network proxy (trusted/netproxy.c) allowed or refused:
+ * decision "allow" or "refuse", by "allow-list", "human", "session" (the
+ * human's earlier yes or no for the session), "headless". */
+void events_net(struct events *ev, const char *host, unsigned port, const char *decision, const char *by);
+
+/* The stream's descriptor, for a process that keeps it across a fork and
+ * closes the rest (the proxy); -1 for NULL. */
+int events_fd(const struct events *ev);
+
 #endif

@@ -284,6 +284,7 @@ static const struct key_effect key_effects[] = {
 	{.section = "include", .key = "path", .effect = GITCONFIG_ELSEWHERE},
 	{.section = "includeif", .key = "path", .effect = GITCONFIG_ELSEWHERE},
 	{.section = "extensions", .key = "worktreeconfig", .effect = GITCONFIG_ELSEWHERE},
+	{.section = "init", .key = "templatedir", .effect = GITCONFIG_ELSEWHERE},
 	{.section = "credential", .key = NULL, .effect = GITCONFIG_RUNS},
 	{.section = "gpg", .key = NULL, .effect = GITCONFIG_RUNS},
 	{.section = "pager", .key = NULL, .effect = GITCONFIG_RUNS},

@@ -1,10 +1,11 @@
 /* Denials explained: after a command fails while the sandbox is in force,
  * a one-line hint when sbsh can tell that a write outside the writable
- * folders was the cause. Landlock does not tell a process why another
+ * folders, or a read of a hidden secret, was the cause. Landlock does not tell a process why another
  * one failed (its audit records need privileges), so sbsh judges from what
  * it knows: its own redirections exactly, and for programs the paths they
  * were asked to write. No hint is better than a wrong one. */
 #include "sandbox/denial.h"
+#include "sandbox/scrubbed.h"
 #include "shell/vars.h"
 
 #include <errno.h>
@@ -159,6 +160,117 @@ static const char *outside_write_target(struct shell *sh, char *const *argv)
 	return NULL;
 }
 
+/* ---- reads of hidden secrets ---- */
+
+/* The hidden entry that path lies strictly in, or that path is when it is
+ * not a folder (reading a hidden folder lists it: that works), resolved;
+ * NULL otherwise. */
+static char *hidden_target(const struct shell *sh, const char *path)
+{
+	size_t n = strv_len(sh->sandbox_hidden);
+	const char *entry = sandbox_hidden_match(sh->sandbox_hidden, n, path);
+	if (!entry)
+		return NULL;
+	char *real = realpath(path, NULL);
+	struct stat sb;
+	if (real && strcmp(real, entry) == 0 && stat(real, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		free(real);
+		return NULL;
+	}
+	return real;
+}
+
+/* Whether word may name a hidden path, judged from its text alone, as
+ * before every command: one of its names is the last name of a hidden
+ * entry, or it is relative and the shell's folder lies in one. */
+static bool may_be_hidden(const struct shell *sh, const char *word, const char *pwd)
+{
+	for (char *const *h = sh->sandbox_hidden; *h; h++) {
+		const char *base = strrchr(*h, '/');
+		base = base ? base + 1 : *h;
+		size_t n = strlen(base);
+		for (const char *p = word; (p = strstr(p, base)) != NULL; p++)
+			if ((p == word || p[-1] == '/') && (p[n] == '\0' || p[n] == '/'))
+				return true;
+		size_t hn = strlen(*h);
+		if (word[0] != '/' && pwd && strncmp(pwd, *h, hn) == 0 && (pwd[hn] == '/' || pwd[hn] == '\0'))
+			return true;
+	}
+	return false;
+}
+
+/* The first operand of argv (a word, or an --option=VALUE's value) that
+ * names a hidden path, resolved (malloc'd), or NULL. With resolve false,
+ * only whether one may, in *may (no system call). */
+static char *hidden_operand(struct shell *sh, char *const *argv, bool resolve, bool *may)
+{
+	const char *pwd = vars_get(sh, "PWD");
+	unsigned resolved = 0;
+	for (size_t i = 1; argv[i]; i++) {
+		const char *w = argv[i];
+		if (w[0] == '-') {
+			const char *eq = strchr(w, '=');
+			if (!eq)
+				continue;
+			w = eq + 1;
+		}
+		if (!*w)
+			continue;
+		if (!resolve) {
+			if (may_be_hidden(sh, w, pwd)) {
+				*may = true;
+				return NULL;
+			}
+			continue;
+		}
+		/* After a failure every operand is resolved (a link in the
+		 * project names nothing hidden in its text), up to a bound. */
+		if (++resolved > 64)
+			return NULL;
+		char *real = hidden_target(sh, w);
+		if (real)
+			return real;
+	}
+	return NULL;
+}
+
+/* ~/x for a path under $HOME, else the path (malloc'd). */
+static char *home_short(const char *path)
+{
+	const char *home = getenv("HOME");
+	char *real = home && *home ? realpath(home, NULL) : NULL;
+	size_t n = real ? strlen(real) : 0;
+	char *out = real && n > 1 && strncmp(path, real, n) == 0 && path[n] == '/' ? xasprintf("~%s", path + n)
+	                                                                          : xstrdup(path);
+	free(real);
+	return out;
+}
+
+static void print_read_hint(const struct shell *sh, const char *real)
+{
+	char *shown = home_short(real);
+	char *config = sh->sandbox_config ? home_short(sh->sandbox_config) : xstrdup("sbsh's config file");
+	char *line = xasprintf("sbsh: %s is hidden from the sandbox; only the human can let it be read, "
+	                       "with unhide = %s in %s\n",
+	                       shown, shown, config);
+	fflush(stdout);
+	ssize_t ignored = write(2, line, strlen(line));
+	(void)ignored;
+	free(line);
+	free(config);
+	free(shown);
+}
+
+void denial_hint_read(struct shell *sh, const char *path, int err)
+{
+	if (!sh->sandbox_hidden || err != EACCES || !path)
+		return;
+	char *real = hidden_target(sh, path);
+	if (real)
+		print_read_hint(sh, real);
+	free(real);
+}
+
 static void print_hint(const struct shell *sh, const char *what, char *const *argv)
 {
 	struct strbuf sb;
@@ -183,13 +295,25 @@ static void print_hint(const struct shell *sh, const char *what, char *const *ar
 
 bool denial_may_hint(struct shell *sh, char *const *argv)
 {
-	return sh->sandbox_grants && argv && argv[0] && outside_write_target(sh, argv);
+	if (!sh->sandbox_grants || !argv || !argv[0])
+		return false;
+	bool may = false;
+	if (sh->sandbox_hidden)
+		hidden_operand(sh, argv, false, &may);
+	return may || outside_write_target(sh, argv);
 }
 
 void denial_hint_command(struct shell *sh, char *const *argv, int status)
 {
 	if (!sh->sandbox_grants || status == 0 || status >= 126 || !argv || !argv[0])
 		return;
+	bool may = false;
+	char *hidden = sh->sandbox_hidden ? hidden_operand(sh, argv, true, &may) : NULL;
+	if (hidden) {
+		print_read_hint(sh, hidden);
+		free(hidden);
+		return;
+	}
 	const char *target = outside_write_target(sh, argv);
 	if (target)
 		print_hint(sh, target, argv);

@@ -15,9 +15,13 @@ char *const *denial_sandbox_roots(struct shell *sh);
 /* True when a program with this argv would get a hint if it failed: the
  * shell then waits for it instead of exec'ing it as its last command. */
 bool denial_may_hint(struct shell *sh, char *const *argv);
-/* After a program failed with status: a hint when it was asked to write
- * outside the writable folders. */
+/* After a program failed with status: a hint when one of its operands is
+ * hidden from the sandbox, or when it was asked to write outside the
+ * writable folders. */
 void denial_hint_command(struct shell *sh, char *const *argv, int status);
+/* After sbsh's own input redirection from path failed with err: a hint
+ * when path is hidden from the sandbox (sh->sandbox_hidden). */
+void denial_hint_read(struct shell *sh, const char *path, int err);
 /* After sbsh's own redirection to path failed with err. */
 void denial_hint_redirect(struct shell *sh, const char *path, int err);
 

@@ -3,6 +3,7 @@
  * sandbox to itself, so what it reports is what a shell here would get. */
 #include "sandbox/doctor.h"
 #include "trusted/keeper_start.h"
+#include "trusted/isolate.h"
 
 #include "frontend/setup.h"
 #include "sandbox/caches.h"
@@ -151,6 +152,51 @@ static json_t *caches_json(const struct sandbox_caches *c, const struct sandbox_
 	return root;
 }
 
+/* What no read rule reaches (sandbox/hide.c), shortened to ~/ below $HOME. */
+static char *doctor_home_short(const char *path)
+{
+	const char *home = getenv("HOME");
+	char *real = home && *home ? realpath(home, NULL) : NULL;
+	size_t n = real ? strlen(real) : 0;
+	char *out = real && n > 1 && strncmp(path, real, n) == 0 && path[n] == '/' ? xasprintf("~%s", path + n)
+	                                                                          : xstrdup(path);
+	free(real);
+	return out;
+}
+
+static void print_hidden(const struct sandbox_config *cfg, const struct sandbox_state *st)
+{
+	printf("\nHidden from the sandbox (hide = / unhide = in the config, --no-hide):\n");
+	if (cfg->no_hide)
+		printf("  nothing: --no-hide\n");
+	else if (!st->landlock_applied)
+		printf("  nothing: the sandbox does not apply here\n");
+	else if (!st->hidden.len && !st->hidden_readable.len)
+		printf("  nothing found to hide here\n");
+	for (size_t i = 0; i < st->hidden.len; i++) {
+		char *shown = doctor_home_short(st->hidden.items[i]);
+		printf("  %s\n", shown);
+		free(shown);
+	}
+	for (size_t i = 0; i < st->hidden_readable.len; i++)
+		printf("  NOT hidden: %s\n", st->hidden_readable.items[i]);
+}
+
+static json_t *hidden_json(const struct sandbox_config *cfg, const struct sandbox_state *st)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "on", json_boolean(!cfg->no_hide && st->landlock_applied));
+	json_t *paths = json_array();
+	for (size_t i = 0; i < st->hidden.len; i++)
+		json_array_append_new(paths, json_string(st->hidden.items[i]));
+	json_object_set_new(o, "paths", paths);
+	json_t *readable = json_array();
+	for (size_t i = 0; i < st->hidden_readable.len; i++)
+		json_array_append_new(readable, json_string(st->hidden_readable.items[i]));
+	json_object_set_new(o, "readable_anyway", readable);
+	return o;
+}
+
 /* Whether each agent tool sbsh knows will run its commands through it
  * (frontend/setup.c finds it out). */
 static void print_agent_tools(const struct setup_report *r)
@@ -195,6 +241,8 @@ int doctor_main(const struct sandbox_config *cfg_in, const char *config_path, bo
 {
 	struct keeper_report kr;
 	keeper_report(no_checkpoints, &kr);
+	struct isolate_report ir;
+	isolate_report(&ir); /* before confinement: a namespace is tried in a child */
 	struct sandbox_config cfg = *cfg_in;
 	if (cfg.mode == SANDBOX_REQUIRED)
 		cfg.mode = SANDBOX_AUTO; /* report, never refuse */
@@ -272,6 +320,7 @@ int doctor_main(const struct sandbox_config *cfg_in, const char *config_path, bo
 			json_array_append_new(sk, json_string(st.skipped.items[i]));
 		json_object_set_new(root, "not_writable", sk);
 		json_object_set_new(root, "caches", caches_json(&caches, &st));
+		json_object_set_new(root, "hidden", hidden_json(&cfg, &st));
 		json_t *dr = json_array();
 		for (size_t i = 0; i < st.dropped.len; i++)
 			json_array_append_new(dr, json_string(st.dropped.items[i]));
@@ -283,6 +332,14 @@ int doctor_main(const struct sandbox_config *cfg_in, const char *config_path, bo
 		for (size_t i = 0; cfg.net == SANDBOX_NET_ALLOW && i < cfg.nports; i++)
 			json_array_append_new(ports, json_integer(cfg.ports[i]));
 		json_object_set_new(net, "allowed_ports", ports);
+		json_t *hosts = json_array();
+		for (size_t i = 0; cfg.net == SANDBOX_NET_ALLOW && i < cfg.hosts.len; i++) {
+			json_t *h = json_object();
+			json_object_set_new(h, "host", json_string(cfg.hosts.items[i]));
+			json_object_set_new(h, "port", cfg.host_ports[i] ? json_integer(cfg.host_ports[i]) : json_null());
+			json_array_append_new(hosts, h);
+		}
+		json_object_set_new(net, "allowed_hosts", hosts);
 		json_object_set_new(root, "network", net);
 		json_t *human = json_object();
 		json_object_set_new(human, "terminal", json_boolean(terminal));
@@ -311,6 +368,12 @@ int doctor_main(const struct sandbox_config *cfg_in, const char *config_path, bo
 		json_object_set_new(cp, "keeper_running", json_boolean(kr.running));
 		json_object_set_new(cp, "warning", kr.warning ? json_string(kr.warning) : json_null());
 		json_object_set_new(root, "checkpoints", cp);
+		json_t *iso = json_object();
+		json_object_set_new(iso, "available", json_boolean(ir.available));
+		json_object_set_new(iso, "how", ir.how ? json_string(ir.how) : json_null());
+		json_object_set_new(iso, "why_not", ir.why_not ? json_string(ir.why_not) : json_null());
+		json_object_set_new(iso, "layers", ir.layers ? json_string(ir.layers) : json_null());
+		json_object_set_new(root, "isolation", iso);
 		json_object_set_new(root, "agent_tools", agent_tools_json(&agents));
 		json_object_set_new(root, "denial_hints",
 		                    json_string("from sbsh's own redirections and the write targets of known programs (cp, mv, touch, tee, dd of=, -o FILE...); Landlock's audit records are not read"));
@@ -336,11 +399,22 @@ int doctor_main(const struct sandbox_config *cfg_in, const char *config_path, bo
 		for (size_t i = 0; i < st.skipped.len; i++)
 			printf("  not granted: %s\n", st.skipped.items[i]);
 		print_caches(&caches, &st);
+		print_hidden(&cfg, &st);
 		printf("\nNetwork: %s", net_name(cfg.net));
 		if (cfg.net == SANDBOX_NET_ALLOW) {
 			printf(" (TCP ports");
 			for (size_t i = 0; i < cfg.nports; i++)
 				printf(" %u", cfg.ports[i]);
+			if (cfg.hosts.len)
+				printf("%shosts", cfg.nports ? "; " : "");
+			for (size_t i = 0; i < cfg.hosts.len; i++) {
+				printf(" %s", cfg.hosts.items[i]);
+				if (cfg.host_ports[i])
+					printf(":%u", cfg.host_ports[i]);
+			}
+			if (cfg.hosts.len)
+				printf(", through sbsh's proxy; the supervisor that would stop connections to other "
+				       "addresses on the proxy's port is not there yet");
 			printf(")");
 		}
 		printf("%s\n", net_cut ? ", TCP is cut" : "");
@@ -357,6 +431,11 @@ int doctor_main(const struct sandbox_config *cfg_in, const char *config_path, bo
 			printf("Checkpoints: off: %s\n", kr.why_off);
 		if (kr.warning)
 			printf("  warning: %s\n", kr.warning);
+		if (ir.available)
+			printf("Isolation (--isolate): available, %s and an OverlayFS view%s%s\n", ir.how,
+			       ir.layers ? "; layers in " : "", ir.layers ? ir.layers : "");
+		else
+			printf("Isolation (--isolate): not available: %s\n", ir.why_not);
 		print_agent_tools(&agents);
 		printf("\nWhat still escapes:\n");
 		printf("  UDP (name lookups, QUIC) is never cut\n");
@@ -380,5 +459,6 @@ int doctor_main(const struct sandbox_config *cfg_in, const char *config_path, bo
 	if (cfg.mode != SANDBOX_OFF)
 		sandbox_state_free(&st);
 	keeper_report_free(&kr);
+	isolate_report_free(&ir);
 	return 0;
 }

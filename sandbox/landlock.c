@@ -6,12 +6,15 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "lib/util.h"
+#include "sandbox/hide.h"
 
 #ifndef __NR_landlock_create_ruleset
 #define __NR_landlock_create_ruleset 444
@@ -169,48 +172,145 @@ static int open_for_rule(struct fd_batch *b, int dir, const char *name, int flag
 	return fd;
 }
 
-/* Read and execute everywhere but /dev: the human's terminal and other
- * ptys live there, and reading them would let a command see the answer to
- * an approval prompt. The harmless device nodes are added back one by one. */
-static int add_read_rules(int ruleset, uint64_t handled, struct fd_batch *batch)
+/* What the walk that makes the read rules carries down. */
+struct read_walk {
+	int ruleset;
+	uint64_t handled;
+	struct fd_batch *batch;
+	const struct hide_plan *plan;
+	const struct sandbox_grant *grants;
+	size_t ngrants;
+	struct sandbox_state *st;
+	char path[PATH_MAX]; /* the folder walked, "" for / */
+};
+
+static const uint64_t read_rights = LL_FS_READ_FILE | LL_FS_READ_DIR | LL_FS_EXECUTE;
+
+/* The writable folder sb is, if it is one: what it holds stays readable
+ * whatever is hidden, since its own rule grants reading too. */
+static const char *grant_named(const struct read_walk *w, const struct stat *sb)
 {
-	const uint64_t read_rights = LL_FS_READ_FILE | LL_FS_READ_DIR | LL_FS_EXECUTE;
+	for (size_t i = 0; i < w->ngrants; i++)
+		if (w->grants[i].dev == sb->st_dev && w->grants[i].ino == sb->st_ino)
+			return w->grants[i].why;
+	return NULL;
+}
+
+/* An entry no rule reaches, w->path being its path: listed for --doctor
+ * and the hints, or as still readable when a writable folder holds it. */
+static void note_hidden(struct read_walk *w, int dir, const char *name, const char *grant_why)
+{
+	struct stat sb;
+	if (!grant_why && fstatat(dir, name, &sb, AT_SYMLINK_NOFOLLOW) == 0)
+		grant_why = grant_named(w, &sb);
+	if (grant_why)
+		strvec_push_owned(&w->st->hidden_readable,
+		                  xasprintf("%s: in a writable folder (%s)", w->path, grant_why));
+	else
+		strvec_push(&w->st->hidden, w->path);
+}
+
+static void grant_entry(struct read_walk *w, int dir, const char *name, unsigned char type)
+{
+	int fd = open_for_rule(w->batch, dir, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	bool is_dir = type == DT_DIR;
+	if (type != DT_DIR && type != DT_REG) {
+		struct stat sb;
+		if (fstat(fd, &sb) != 0 || S_ISLNK(sb.st_mode)) {
+			close(fd);
+			return;
+		}
+		is_dir = S_ISDIR(sb.st_mode);
+	}
+	add_fd_rule(w->ruleset, fd, is_dir, read_rights, w->handled);
+	fd_batch_add(w->batch, fd);
+}
+
+/* Grants reading each entry of the folder open on dir (w->path, len
+ * bytes) but the hidden ones, and walks down into those with hidden paths
+ * below them. A link gets no rule: its target is checked as itself, and
+ * at / leads into another child of / or into /dev. */
+static void walk_folder(struct read_walk *w, int dir, size_t len, bool hidden, const char *grant_why,
+                        int depth)
+{
+	struct hide_folder f;
+	hide_folder_at(w->plan, len ? w->path : "/", &f);
+	/* getdents64 straight into a buffer: a DIR would malloc 32 KB. */
+	enum { BUF = 4096 };
+	char *buf = xmalloc(BUF);
+	long n;
+	while ((n = syscall(SYS_getdents64, dir, buf, BUF)) > 0) {
+		for (long at = 0; at < n;) {
+			const struct dirent64 *e = (const struct dirent64 *)(buf + at);
+			at += e->d_reclen;
+			const char *name = e->d_name;
+			if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0 || (len == 0 && strcmp(name, "dev") == 0) ||
+			    e->d_type == DT_LNK)
+				continue;
+			size_t nlen = strlen(name);
+			bool fits = len + 1 + nlen < sizeof w->path;
+			if (fits) {
+				w->path[len] = '/';
+				memcpy(w->path + len + 1, name, nlen + 1);
+			}
+			bool hide = hide_folder_hides(w->plan, &f, name, hidden);
+			if (hide_folder_below(&f, name)) {
+				int sub = fits && depth < 64 ? open_for_rule(w->batch, dir, name,
+				                                             O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+				                             : -1;
+				if (sub >= 0) {
+					struct stat sb;
+					const char *sub_grant = grant_why;
+					if (!sub_grant && fstat(sub, &sb) == 0)
+						sub_grant = grant_named(w, &sb);
+					walk_folder(w, sub, len + 1 + nlen, hide, sub_grant, depth + 1);
+					close(sub);
+					continue;
+				}
+				/* Not a folder after all (a file where a hidden path
+				 * would run through): decided as itself. One that cannot
+				 * be walked, too deep or unopenable: left unread. */
+				if (!(fits && depth < 64 && (errno == ENOTDIR || errno == ELOOP)))
+					hide = true;
+			}
+			if (!hide)
+				grant_entry(w, dir, name, e->d_type);
+			else if (fits)
+				note_hidden(w, dir, name, grant_why);
+		}
+	}
+	w->path[len] = '\0';
+	free(buf);
+	hide_folder_free(&f);
+}
+
+/* Read and execute everywhere but /dev and the hidden paths (hide.c):
+ * the human's terminal and other ptys live in /dev, and reading them
+ * would let a command see the answer to an approval prompt. The harmless
+ * device nodes are added back one by one. */
+static int add_read_rules(int ruleset, const struct sandbox_config *cfg, struct sandbox_state *st,
+                          const struct sandbox_grant *grants, size_t ngrants, struct fd_batch *batch)
+{
+	uint64_t handled = st->fs_handled;
 	int root = open_for_rule(batch, AT_FDCWD, "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (root < 0)
 		return -1;
-	/* Listing folders is harmless everywhere, /dev included. */
+	/* Listing folders is harmless everywhere, /dev and hidden ones included. */
 	if (add_fd_rule(ruleset, root, true, LL_FS_READ_DIR, handled) != 0) {
 		close(root);
 		return -1;
 	}
-	/* getdents64 straight into a buffer: a DIR would malloc 32 KB. */
-	_Alignas(8) char buf[4096];
-	long n;
-	while ((n = syscall(SYS_getdents64, root, buf, sizeof buf)) > 0) {
-		for (long at = 0; at < n;) {
-			const struct dirent64 *e = (const struct dirent64 *)(buf + at);
-			at += e->d_reclen;
-			/* A link at the root (bin -> usr/bin) leads into another child
-			 * of /, whose rule covers it, or into /dev, which stays out. */
-			if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
-			    strcmp(e->d_name, "dev") == 0 || e->d_type == DT_LNK)
-				continue;
-			int fd = open_for_rule(batch, root, e->d_name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-			if (fd < 0)
-				continue;
-			bool is_dir = e->d_type == DT_DIR;
-			if (e->d_type != DT_DIR && e->d_type != DT_REG) {
-				struct stat sb;
-				if (fstat(fd, &sb) != 0 || S_ISLNK(sb.st_mode)) {
-					close(fd);
-					continue;
-				}
-				is_dir = S_ISDIR(sb.st_mode);
-			}
-			add_fd_rule(ruleset, fd, is_dir, read_rights, handled);
-			fd_batch_add(batch, fd);
-		}
-	}
+	struct hide_plan plan;
+	hide_plan_make(cfg, &plan);
+	struct read_walk *w = xmalloc(sizeof *w);
+	*w = (struct read_walk){.ruleset = ruleset, .handled = handled, .batch = batch, .plan = &plan,
+	                        .grants = grants, .ngrants = ngrants, .st = st};
+	w->path[0] = '\0';
+	walk_folder(w, root, 0, false, NULL, 0);
+	free(w);
+	hide_plan_free(&plan);
 	fd_batch_add(batch, root);
 	/* Only real nodes: /dev/stdin, /dev/fd and the like are links into
 	 * /proc, whose targets are checked as themselves. File rights suit
@@ -248,6 +348,11 @@ void sandbox_landlock_add_own_terminal(int ruleset, const char *pty_path, uint64
 	add_path_rule(ruleset, "/dev/tty", tty_rights, handled);
 }
 
+void sandbox_landlock_add_readable(int ruleset, const char *path, uint64_t handled)
+{
+	add_path_rule(ruleset, path, read_rights, handled);
+}
+
 int sandbox_landlock_add_rules(int ruleset, const struct sandbox_config *cfg, struct sandbox_state *st,
                                struct sandbox_grant *grants, size_t ngrants, bool own_fds)
 {
@@ -266,11 +371,14 @@ int sandbox_landlock_add_rules(int ruleset, const struct sandbox_config *cfg, st
 			fd_batch_add(&batch, grants[i].fd);
 		grants[i].fd = -1;
 	}
-	int rc = add_read_rules(ruleset, st->fs_handled, &batch);
+	int rc = add_read_rules(ruleset, cfg, st, grants, ngrants, &batch);
 	if (rc == 0 && cfg->net == SANDBOX_NET_ALLOW && st->net_handled) {
-		for (size_t i = 0; i < cfg->nports; i++) {
-			struct ll_net_port_attr port = {.allowed_access = LL_NET_CONNECT_TCP,
-			                                .port = cfg->ports[i]};
+		for (size_t i = 0; i <= cfg->nports; i++) {
+			/* the listed ports, then the proxy's, when one listens */
+			uint16_t p = i < cfg->nports ? cfg->ports[i] : cfg->proxy_port;
+			if (!p)
+				continue;
+			struct ll_net_port_attr port = {.allowed_access = LL_NET_CONNECT_TCP, .port = p};
 			if (ll_add_rule(ruleset, LL_RULE_NET_PORT, &port) != 0)
 				rc = -1;
 		}

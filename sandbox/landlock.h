@@ -66,6 +66,10 @@ int sandbox_landlock_add_rules(int ruleset, const struct sandbox_config *cfg, st
  * full use, ioctls included, since nothing of the human's is behind it. */
 void sandbox_landlock_add_own_terminal(int ruleset, const char *pty_path, uint64_t handled);
 
+/* Reading and running beneath path (a folder the hidden paths hold that
+ * the shell needs: the baseline's hooks). */
+void sandbox_landlock_add_readable(int ruleset, const char *path, uint64_t handled);
+
 /* Confines the calling process with ruleset. A kernel that refuses flags
  * is asked again without them (*flags is then 0). Returns 0, or -1 with
  * errno. */

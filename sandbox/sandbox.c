@@ -17,6 +17,7 @@
 
 #include "lib/util.h"
 #include "sandbox/landlock.h"
+#include "sandbox/scrubbed.h"
 #include "sandbox/seccomp.h"
 #include "sandbox/writable.h"
 
@@ -26,11 +27,15 @@ void sandbox_config_init(struct sandbox_config *cfg)
 	cfg->mode = SANDBOX_AUTO;
 	cfg->net = SANDBOX_NET_ON;
 	strvec_init(&cfg->extra_write);
+	strvec_init(&cfg->hide_rules);
+	strvec_init(&cfg->hosts);
 }
 
 void sandbox_config_free(struct sandbox_config *cfg)
 {
 	strvec_free(&cfg->extra_write);
+	strvec_free(&cfg->hide_rules);
+	strvec_free(&cfg->hosts);
 }
 
 void sandbox_state_free(struct sandbox_state *st)
@@ -42,7 +47,64 @@ void sandbox_state_free(struct sandbox_state *st)
 	st->ngrants = 0;
 	strvec_free(&st->skipped);
 	strvec_free(&st->dropped);
+	strvec_free(&st->hidden);
+	strvec_free(&st->hidden_readable);
 	strvec_free(&st->env);
+}
+
+/* A host of the allow-list, lower-cased into out: a name (letters,
+ * digits, '-', dots between labels), `*.` and a name, or an IPv4 address.
+ * Returns 0 or -1. */
+static int parse_host(const char *s, size_t n, char *out, size_t cap)
+{
+	if (n == 0 || n >= cap)
+		return -1;
+	size_t at = 0;
+	if (n > 2 && s[0] == '*' && s[1] == '.') {
+		out[at++] = '*';
+		out[at++] = '.';
+	}
+	bool label_start = true;
+	for (size_t i = at; i < n; i++) {
+		char c = s[i];
+		if (c >= 'A' && c <= 'Z')
+			c = (char)(c - 'A' + 'a');
+		if (c == '.') {
+			if (label_start)
+				return -1;
+			label_start = true;
+		} else if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || (c == '-' && !label_start)) {
+			label_start = false;
+		} else {
+			return -1;
+		}
+		out[at++] = c;
+	}
+	if (label_start)
+		return -1;
+	out[at] = '\0';
+	return 0;
+}
+
+static bool loopback_host(const char *host)
+{
+	return strcmp(host, "localhost") == 0 || strcmp(host, "127.0.0.1") == 0;
+}
+
+static int parse_port(const char *s, size_t n, uint16_t *port)
+{
+	unsigned long v = 0;
+	if (n == 0 || n > 5)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (unsigned long)(s[i] - '0');
+	}
+	if (v == 0 || v > 65535)
+		return -1;
+	*port = (uint16_t)v;
+	return 0;
 }
 
 int sandbox_parse_net(struct sandbox_config *cfg, const char *spec)
@@ -57,20 +119,42 @@ int sandbox_parse_net(struct sandbox_config *cfg, const char *spec)
 	}
 	if (strncmp(spec, "allow:", 6) != 0)
 		return -1;
-	const char *p = spec + 6;
 	cfg->nports = 0;
-	while (*p) {
-		char *end;
-		errno = 0;
-		unsigned long port = strtoul(p, &end, 10);
-		if (end == p || errno || port == 0 || port > 65535 || (*end && *end != ','))
+	strvec_free(&cfg->hosts);
+	strvec_init(&cfg->hosts);
+	for (const char *p = spec + 6; *p;) {
+		size_t len = strcspn(p, ",");
+		const char *colon = memchr(p, ':', len);
+		uint16_t port = 0;
+		char host[256];
+		if (parse_port(p, len, &port) == 0) {
+			host[0] = '\0'; /* a bare number stays a port */
+		} else if (parse_host(p, colon ? (size_t)(colon - p) : len, host, sizeof host) != 0 ||
+		           (colon && parse_port(colon + 1, len - (size_t)(colon - p) - 1, &port) != 0)) {
 			return -1;
-		if (cfg->nports == SANDBOX_MAX_PORTS)
+		}
+		if (host[0] && loopback_host(host)) {
+			/* clients of a local database speak no HTTP proxy: its port
+			 * is reached directly, which Landlock allows on any address */
+			if (!port)
+				return -1;
+			host[0] = '\0';
+		}
+		if (!host[0]) {
+			if (cfg->nports == SANDBOX_MAX_PORTS)
+				return -1;
+			cfg->ports[cfg->nports++] = port;
+		} else {
+			if (cfg->hosts.len == SANDBOX_MAX_PORTS)
+				return -1;
+			cfg->host_ports[cfg->hosts.len] = port;
+			strvec_push(&cfg->hosts, host);
+		}
+		p += len;
+		if (*p == ',' && *++p == '\0')
 			return -1;
-		cfg->ports[cfg->nports++] = (uint16_t)port;
-		p = *end ? end + 1 : end;
 	}
-	if (cfg->nports == 0)
+	if (cfg->nports == 0 && cfg->hosts.len == 0)
 		return -1;
 	cfg->net = SANDBOX_NET_ALLOW;
 	return 0;
@@ -89,6 +173,8 @@ int sandbox_prepare(const struct sandbox_config *cfg, struct sandbox_state *st)
 	st->ruleset = -1;
 	strvec_init(&st->skipped);
 	strvec_init(&st->dropped);
+	strvec_init(&st->hidden);
+	strvec_init(&st->hidden_readable);
 	strvec_init(&st->env);
 	st->net = cfg->net;
 	sandbox_probe(st);
@@ -144,6 +230,7 @@ int sandbox_prepare(const struct sandbox_config *cfg, struct sandbox_state *st)
 		close(ruleset);
 		return fail(st, cfg, "landlock_add_rule failed: %s", strerror(errno));
 	}
+	sandbox_scrubbed_copies(st);
 	st->ruleset = ruleset;
 	return 0;
 }
@@ -268,6 +355,8 @@ int sandbox_commit(const struct sandbox_config *cfg, struct sandbox_state *st)
 	sandbox_close_collected(cfg);
 	if (cfg->own_pty)
 		sandbox_landlock_add_own_terminal(ruleset, cfg->own_pty, st->fs_handled);
+	if (cfg->baseline_hooks)
+		sandbox_landlock_add_readable(ruleset, cfg->baseline_hooks, st->fs_handled);
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
 		close(ruleset);
 		return fail(st, cfg, "PR_SET_NO_NEW_PRIVS failed: %s", strerror(errno));

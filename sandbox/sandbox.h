@@ -22,7 +22,8 @@ enum sandbox_mode {
 enum sandbox_net {
 	SANDBOX_NET_ON,
 	SANDBOX_NET_OFF,   /* no outgoing or listening TCP; UDP (name lookups) works */
-	SANDBOX_NET_ALLOW, /* outgoing TCP only to the listed ports */
+	SANDBOX_NET_ALLOW, /* outgoing TCP only to the listed ports, and to the
+	                    * listed hosts through sbsh's proxy (trusted/netproxy.h) */
 };
 
 #define SANDBOX_MAX_PORTS 64
@@ -32,11 +33,27 @@ struct sandbox_config {
 	enum sandbox_net net;
 	uint16_t ports[SANDBOX_MAX_PORTS];
 	size_t nports;
+	/* allow:HOST[:PORT]: host names (`github.com`, `*.npmjs.org`, an
+	 * address), reached through the proxy; host_ports[i] is 0 for any
+	 * port. A loopback host (localhost:5432) is a direct port instead. */
+	struct strvec hosts;
+	uint16_t host_ports[SANDBOX_MAX_PORTS];
+	/* The proxy's port on 127.0.0.1 once it listens (before the rules are
+	 * made), else 0: the only port the hosts are reached on. */
+	uint16_t proxy_port;
 	struct strvec extra_write; /* --allow-write and the config file */
+	/* The config's hide and unhide lines in their order, each "hPATH" or
+	 * "uPATH" (sandbox/hide.h); no_hide (--no-hide): no secret is hidden. */
+	struct strvec hide_rules;
+	bool no_hide;
 	bool audit;                /* log new execs (ABI 7) */
 	/* The pty the broker gave the shell (interactive), or NULL: the shell
 	 * then has no terminal it may open, and cannot read the human's. */
 	const char *own_pty;
+	/* The protected files' baseline hooks (core.hooksPath), in sbsh's state
+	 * folder, which is hidden: git inside runs them, so they stay readable.
+	 * Known only after the rules are made (protect_start), added at commit. */
+	const char *baseline_hooks;
 	/* A terminal is among the inherited stdio: nothing in the sandbox may
 	 * type into it (TIOCSTI) or paste to it (TIOCLINUX). */
 	bool guard_terminal;
@@ -81,15 +98,21 @@ struct sandbox_state {
 	size_t ngrants;
 	struct strvec skipped;  /* "PATH: reason" for folders not granted */
 	struct strvec dropped;  /* features this kernel lacks */
+	struct strvec hidden;   /* what no read rule reaches (resolved paths; hide.h) */
+	struct strvec hidden_readable; /* "PATH: why" for hidden paths a writable folder holds */
 	struct strvec env;      /* NAME=VALUE the shell must export inside */
 	char reason[256];       /* why it could not be applied, when it was not */
 };
 
 void sandbox_config_init(struct sandbox_config *cfg);
 void sandbox_config_free(struct sandbox_config *cfg);
-/* Parses "on", "off", "allow:80,443" into cfg. Returns 0 or -1. */
+/* Parses "on", "off", "allow:80,443,github.com,*.npmjs.org,localhost:5432"
+ * into cfg. Returns 0 or -1. */
 int sandbox_parse_net(struct sandbox_config *cfg, const char *spec);
 void sandbox_state_free(struct sandbox_state *st);
+/* Checks a `hide =` / `unhide =` value: absolute or `~/...`, not `/`.
+ * Returns NULL, or why it is refused (a static string; hide.c). */
+const char *sandbox_check_hide_path(const char *value);
 
 /* Asks the kernel for the Landlock ABI and errata (no side effects;
  * landlock.c). */

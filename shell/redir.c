@@ -436,7 +436,9 @@ static int apply_one(struct shell *sh, const struct redir *r, struct redir_saved
 		}
 		int nfd = open(target, flags | O_CLOEXEC, 0666);
 		if (nfd < 0) {
-			shell_error(sh, "%s: %s", target, strerror(errno));
+			int err = errno;
+			shell_error(sh, "%s: %s", target, strerror(err));
+			denial_hint_read(sh, target, err);
 			rc = -1;
 			break;
 		}

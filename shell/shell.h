@@ -157,12 +157,16 @@ struct shell {
 	                      * was forked, nobody can be asked (frontend/startup.c) */
 	bool nested_session; /* inside a session: its broker asks the human, and
 	                      * nothing here can run outside the sandbox */
+	const char *pinned_env; /* "NAME=value" every command gets, whatever the variable
+	                         * NAME says by then (frontend/main.c), or NULL */
 	bool session_leader; /* on the broker's pty, in a session of our own: our exit
 	                      * hangs up the terminal's foreground process group */
 	int history_fd;      /* the history file, opened before confinement, or -1 */
 	char **sandbox_grants; /* writable folders while the sandbox is on, else NULL */
 	const char *sandbox_project; /* the one of them that is the project, or NULL */
 	char **sandbox_roots; /* the same resolved, on first need (denial.c), else NULL */
+	char **sandbox_hidden; /* what the sandbox hides from reads (resolved paths), else NULL */
+	const char *sandbox_config; /* the config file that could unhide them, or NULL */
 	struct policy *policy; /* hooks/approve.c: classification and approvals, NULL when off */
 	/* The sandbox whose terminal guard waits for the first program
 	 * (shell_guard_before_program), else NULL. */

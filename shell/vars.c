@@ -922,9 +922,13 @@ char **vars_environ(struct shell *sh)
 	struct var **list = collect_visible(t, &n);
 	struct strvec env;
 	strvec_init(&env);
+	const char *pinned = sh->pinned_env;
+	size_t pinned_len = pinned ? (size_t)(strchr(pinned, '=') - pinned) : 0;
 	for (size_t i = 0; i < n; i++) {
 		struct var *v = list[i];
 		if (!(v->flags & VAR_EXPORT) || (v->flags & (VAR_NOVALUE | VAR_ARRAY | VAR_NAMEREF)))
+			continue;
+		if (pinned && strncmp(v->name, pinned, pinned_len) == 0 && v->name[pinned_len] == '\0')
 			continue;
 		if (v->flags & VAR_DYNAMIC)
 			refresh_dynamic(sh, v);
@@ -932,6 +936,8 @@ char **vars_environ(struct shell *sh)
 			continue;
 		strvec_push_owned(&env, xasprintf("%s=%s", v->name, v->value));
 	}
+	if (pinned)
+		strvec_push(&env, pinned);
 	free(list);
 	t->env = strvec_detach(&env);
 	t->env_dirty = false;

@@ -2,6 +2,7 @@
  * Runs outside the sandbox, in sbsh-keeper; from inside one the store is
  * not writable and every command that changes something is refused. */
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "lib/util.h"
 #include "trusted/keeper.h"
 #include "trusted/keeper_start.h"
+#include "trusted/layer_review.h"
 #include "trusted/store.h"
 
 struct review_args {
@@ -94,7 +96,8 @@ static int usage(const char *msg)
 	fprintf(stderr, "sbsh: --review: %s\n"
 	                "usage: sbsh --review [status|log [N]|diff [PATH...]|accept [PATH...]|reject [PATH...] [--force]|\n"
 	                "                      undo [N] [--force]] [--json] [-C DIR]\n"
-	                "       sbsh --review -i   (each change in turn: accept, reject, skip, or hunk by hunk)\n",
+	                "       sbsh --review -i   (each change in turn: accept, reject, skip, or hunk by hunk)\n"
+	                "       sbsh --review --isolate NAME|list ...   (an isolated session's layer: see sbsh(1))\n",
 	        msg);
 	return 2;
 }
@@ -325,6 +328,10 @@ static int review_interactive(struct store *s, const char *here_rel, char **err)
 
 int review_main(int argc, char **argv)
 {
+	/* an isolated session's layer (docs/isolation.md) */
+	for (int i = 0; i < argc; i++)
+		if (strcmp(argv[i], "--isolate") == 0)
+			return layer_review_main(argc, argv);
 	struct review_args a;
 	memset(&a, 0, sizeof a);
 	if (parse_args(argc, argv, &a) != 0)
@@ -353,6 +360,21 @@ int review_main(int argc, char **argv)
 		fprintf(stderr, "sbsh: --review %s: refused: %s (only the human, outside the sandbox, may accept, "
 		                "reject or undo)\n",
 		        a.cmd, inside);
+		rc = 1;
+		goto out;
+	}
+	/* From inside the sandbox the store is hidden (sandbox/hide.c): it
+	 * holds copies of every project's files, secrets included. */
+	char *head = xasprintf("%s/HEAD", git_dir);
+	int head_fd = open(head, O_RDONLY | O_CLOEXEC);
+	int head_err = errno;
+	free(head);
+	if (head_fd >= 0)
+		close(head_fd);
+	else if (head_err == EACCES) {
+		fprintf(stderr, "sbsh: --review %s: the checkpoint store is hidden from the sandbox (it holds copies of "
+		                "the project's files, secrets included); run sbsh --review outside it\n",
+		        a.cmd);
 		rc = 1;
 		goto out;
 	}

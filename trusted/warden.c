@@ -1134,6 +1134,7 @@ int protect_start(struct events *ev, bool broker, char *const *extra, struct pro
 	out->shell.warden = pid;
 	out->broker_fd = broker_sv[1];
 	out->root = xstrdup(base->root);
+	out->hooks = base->hooks_rel ? protect_saved_path(base, base->hooks_rel) : NULL;
 	git_env(base, &out->env);
 	protect_free(base); /* the warden has it; the shell must not hold its folders */
 	return 0;

@@ -29,6 +29,7 @@ struct protect_start_result {
 	struct protect_client shell;  /* for the shell */
 	int broker_fd;                /* for the broker's final check, or -1 */
 	char *root;                   /* the protected project folder, or NULL */
+	char *hooks;                  /* the baseline's hooks, where core.hooksPath points git, or NULL */
 	struct strvec env;            /* GIT_CONFIG_* NAME=VALUE to export */
 };
 

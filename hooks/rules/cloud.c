@@ -40,7 +40,9 @@ struct judgement judge_aws(struct cctx *c, const char *name, const struct sarg *
 	if (has_flag(a, 1, n, "--help") || (nw > 0 && a[idx[nw - 1]].known && eq(a[idx[nw - 1]].text, "help")))
 		return SAFE_J;
 	if (nw < 2)
-		return SAFE_J;
+		return nw == 1 && !a[idx[0]].known && a[idx[0]].splits
+		               ? J(VERDICT_ASK, "aws command that is not known before it runs", idx[0])
+		               : SAFE_J;
 	if (!a[idx[0]].known || !a[idx[1]].known)
 		return J(VERDICT_ASK, "aws command that is not known before it runs", idx[0]);
 	const char *svc = a[idx[0]].text, *op = a[idx[1]].text;
@@ -81,6 +83,17 @@ struct judgement judge_gsutil(struct cctx *c, const char *name, const struct sar
 		if (!storage)
 			return judge_spec(c, name, &spec_cloud, a, n);
 		s++;
+		if (eq(name, "az")) {
+			/* az storage blob|file|fs ... upload, delete: the last word of
+			 * the command before its options says what it does */
+			for (size_t k = s; k < n && a[k].known && a[k].text[0] != '-'; k++) {
+				if (in_lists("upload|upload-batch|sync", a[k].text))
+					return J(VERDICT_PUBLISH, cl_printf(c, "az storage ... %s uploads to a bucket", a[k].text), (int)k);
+				if (in_lists("delete|delete-batch|purge", a[k].text))
+					return J(VERDICT_DELETE, cl_printf(c, "az storage ... %s deletes stored objects", a[k].text), (int)k);
+			}
+			return SAFE_J;
+		}
 	}
 	struct judgement none;
 	if (no_known_subcommand(c, name, a, s, n, &none))
@@ -181,8 +194,13 @@ struct judgement judge_http(struct cctx *c, const char *name, const struct sarg 
                             const struct stdin_src *in)
 {
 	for (size_t i = 1; i < n; i++) {
-		if (!a[i].known)
+		if (!a[i].known) {
+			/* curl $ARGS: may split into -X DELETE; a method not known */
+			bool method = i > 1 && a[i - 1].known && in_lists("-X|--request|--method", a[i - 1].text);
+			if (a[i].splits || method || starts(a[i].text, "-X"))
+				return J(VERDICT_ASK, cl_printf(c, "%s with a method that is not known (DELETE?)", name), (int)i);
 			continue;
+		}
 		const char *t = a[i].text;
 		const char *method = "";
 		if ((eq(t, "-X") || eq(t, "--request") || eq(t, "--method")) && i + 1 < n && a[i + 1].known)

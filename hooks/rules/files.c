@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "hooks/rules/internal.h"
 #include "lib/util.h"
@@ -10,8 +11,12 @@
 /* sed: s///e and the e command execute text. */
 static struct judgement judge_sed_script(struct cctx *c, const struct sarg *s, int at)
 {
+	/* A script not known may hold the e command, which runs text; a
+	 * substitution whose pattern is a value is taken as one. */
 	if (!s->known)
-		return SAFE_J;
+		return s->text[0] == 's' && s->text[1] && !isalnum((unsigned char)s->text[1]) && !s->splits
+		               ? SAFE_J
+		               : J(VERDICT_ASK, "sed with a script that is not known (its e command runs text)", at);
 	const char *p = s->text;
 	while (*p) {
 		while (*p == ' ' || *p == '\t' || *p == ';' || *p == '\n' || *p == '{' || *p == '}')
@@ -104,8 +109,11 @@ struct judgement judge_sed(struct cctx *c, const char *name, const struct sarg *
 	int script_at = -1;
 	for (size_t i = 1; i < n; i++) {
 		const struct sarg *x = &a[i];
-		if (!x->known)
+		if (!x->known) {
+			if (script_at < 0 && !had_e && (x->splits || x->text[0] != '-'))
+				script_at = (int)i; /* sed "$SCRIPT" file, sed $ARGS file */
 			continue;
+		}
 		const char *t = x->text;
 		if (eq(t, "-e") || eq(t, "--expression")) {
 			if (i + 1 < n)
@@ -160,6 +168,37 @@ struct judgement judge_rm_like(struct cctx *c, const char *name, const struct sa
 	return J(VERDICT_DELETE, cl_printf(c, "%s deletes files", name), 0);
 }
 
+/* Built code runs as the project's (./a.out, target/debug/app --port 80),
+ * but an unknown binary called with rm's recursive or forcing options and
+ * a file that exists may be rm changed past telling (policy rule 8). */
+struct judgement rules_judge_unknown_binary(struct cctx *c, const struct sarg *a, size_t n)
+{
+	int shaped = -1;
+	bool existing = false;
+	size_t end = dashdash(a, 1, n);
+	for (size_t i = 1; i < n; i++) {
+		if (!a[i].known)
+			continue;
+		const char *t = a[i].text;
+		if (i < end && t[0] == '-' && t[1]) {
+			/* -r, -R, -rf, -fR, -Rfv ...: a cluster of rm's letters with r */
+			bool cluster = t[1] != '-' && strspn(t + 1, "rRfdivI") == strlen(t + 1) && strpbrk(t + 1, "rR");
+			if (cluster || eq(t, "--recursive") || eq(t, "--force") || eq(t, "--no-preserve-root"))
+				shaped = shaped < 0 ? (int)i : shaped;
+			continue;
+		}
+		struct stat st;
+		if (i >= end || t[0] != '-')
+			existing = existing || lstat(t, &st) == 0;
+	}
+	if (shaped < 0 || !existing)
+		return SAFE_J;
+	return J(VERDICT_ASK,
+	         cl_printf(c, "%s is an unknown program in a folder the sandbox can write, called the way rm is (%s)",
+	                   a[0].text, a[shaped].text),
+	         shaped);
+}
+
 struct judgement judge_rsync(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                              const struct stdin_src *in)
 {
@@ -181,13 +220,48 @@ struct judgement judge_rsync(struct cctx *c, const char *name, const struct sarg
 	return SAFE_J;
 }
 
+/* Archivers that delete what they pack (zip -m, 7z -sdel, rar m or -df),
+ * and zip's -TT, a command it runs to test the archive. */
+struct judgement judge_archiver(struct cctx *c, const char *name, const struct sarg *a, size_t n,
+                                const struct stdin_src *in)
+{
+	bool zip = eq(name, "zip");
+	if (eq(name, "rar") && n > 1 && kn(&a[1], "m"))
+		return J(VERDICT_DELETE, "rar m moves the files into the archive", 1);
+	for (size_t i = 1; i < dashdash(a, 1, n); i++) {
+		const char *t = a[i].text;
+		if (!a[i].known) {
+			if (a[i].splits)
+				return J(VERDICT_ASK, cl_printf(c, "%s with options that are not known", name), (int)i);
+			continue;
+		}
+		if (zip && (eq(t, "-TT") || starts(t, "--unzip-command")) ) {
+			struct sarg v = {.text = strchr(t, '=') ? strchr(t, '=') + 1 : "", .known = true, .word = a[i].word};
+			const struct sarg *cmd = strchr(t, '=') ? &v : i + 1 < n ? &a[i + 1] : NULL;
+			if (cmd)
+				return judge_shell_text(c, "zip -TT", cmd, NULL, 0, (int)i);
+		}
+		if ((zip && (eq(t, "--move") || (t[0] == '-' && t[1] != '-' && t[1] != 'T' && strchr(t, 'm')))) ||
+		    (!zip && (eq(t, "-sdel") || eq(t, "-df"))))
+			return J(VERDICT_DELETE, cl_printf(c, "%s %s deletes the files it packs", name, t), (int)i);
+		if (zip && in_lists("-b|-n|-t|-tt|-x|-i|-P|-O|--temp-path|--suffixes|--from-date|--before-date|--exclude|"
+		                    "--include|--password|--output-file", t))
+			i++; /* its value */
+	}
+	return SAFE_J;
+}
+
 /* cp, install, tee, dd, cat >: a write is not a delete, unless the target is a disk. */
 struct judgement judge_writer(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                               const struct stdin_src *in)
 {
 	for (size_t i = 1; i < n; i++) {
-		if (!a[i].known)
+		if (!a[i].known) {
+			/* dd of=$DEV, dd $ARGS: a disk? */
+			if (eq(name, "dd") && (a[i].splits || starts(a[i].text, "of=")))
+				return J(VERDICT_ASK, "dd with an output that is not known (a disk?)", (int)i);
 			continue;
+		}
 		const char *t = a[i].text;
 		const char *target = NULL;
 		if (eq(name, "dd")) {
@@ -304,6 +378,10 @@ static struct judgement judge_tar_args(struct cctx *c, const struct sarg *a, siz
 				v = &tmp;
 			if (long_abbrev_of(t, len, "--remove-files")) {
 				j = judgement_max(j, J(VERDICT_DELETE, "tar --remove-files deletes the files it archives", (int)i));
+			} else if (long_abbrev_of(t, len, "--recursive-unlink") && len > 4) {
+				/* extracting a folder empties the folder there first */
+				j = judgement_max(j, J(VERDICT_DELETE, "tar --recursive-unlink removes folders before extracting",
+				                       (int)i));
 			} else if (long_abbrev_of(t, len, runs_long) && !long_abbrev_of(t, len, "--to-stdout")) {
 				if (!v && i + 1 < n)
 					v = &a[++i];
@@ -366,10 +444,14 @@ struct judgement judge_rg(struct cctx *c, const char *name, const struct sarg *a
                           const struct stdin_src *in)
 {
 	const struct sarg *pre = NULL;
-	int at = -1;
+	int at = -1, unknown = -1;
 	for (size_t i = 1; i < n; i++) {
-		if (!a[i].known)
+		if (!a[i].known) {
+			/* rg $RGARGS: may split into --pre CMD */
+			if (unknown < 0 && (a[i].splits || starts(a[i].text, "--pr")))
+				unknown = (int)i;
 			continue;
+		}
 		const char *t = a[i].text;
 		if (eq(t, "--"))
 			break;
@@ -392,6 +474,8 @@ struct judgement judge_rg(struct cctx *c, const char *name, const struct sarg *a
 		return J(VERDICT_ASK, cl_printf(c, "%s reads options (maybe --pre) from RIPGREP_CONFIG_PATH", name), 0);
 	if (pre && !pre->known)
 		return J(VERDICT_ASK, cl_printf(c, "%s --pre runs a program that is not known before it runs", name), at);
+	if ((!pre || !pre->text[0]) && unknown >= 0)
+		return J(VERDICT_ASK, cl_printf(c, "%s with options that are not known (--pre?)", name), unknown);
 	if (!pre || !pre->text[0])
 		return SAFE_J;
 	struct sarg v[2] = {*pre, {.text = "file", .known = true, .word = pre->word}};

@@ -36,6 +36,7 @@ struct git_state {
 	/* a variable git finds its config by, set to something not known
 	 * before it runs: aliases and push config are unknown too */
 	const char *env_unknown;
+	const struct stdin_src *in; /* what git reads on its standard input */
 };
 
 static const char *git_lower_key(struct cctx *c, const char *kv, size_t len)
@@ -116,7 +117,8 @@ static struct judgement judge_git_config(struct cctx *c, struct git_state *gs, c
 	return SAFE_J;
 }
 
-static struct judgement judge_git_argv(struct cctx *c, const struct sarg *a, size_t n, unsigned alias_depth);
+static struct judgement judge_git_argv(struct cctx *c, const struct sarg *a, size_t n, unsigned alias_depth,
+                                       const struct stdin_src *in);
 
 static bool git_path_like(const char *t)
 {
@@ -459,6 +461,8 @@ static struct judgement judge_git_sub(struct cctx *c, struct git_state *gs, cons
 		for (size_t i = f; i < n; i++) {
 			if (kn(&a[i], "deinit") && ghas(a, i + 1, n, "-f|--force"))
 				return DEL("git submodule deinit --force discards submodule changes", i);
+			if (kn(&a[i], "update") && ghas(a, i + 1, n, "-f|--force"))
+				return DEL("git submodule update --force discards submodule changes", i);
 			if (kn(&a[i], "foreach")) {
 				size_t k = skip_options(a, i + 1, n, NULL);
 				if (k >= n)
@@ -542,10 +546,175 @@ static struct judgement judge_git_env(struct cctx *c, struct git_state *gs)
 	return j;
 }
 
-static struct judgement judge_git_argv(struct cctx *c, const struct sarg *a, size_t n, unsigned alias_depth)
+/* Whether a patch's text removes a file: a deletion, or, applied in
+ * reverse, a creation. */
+static bool patch_deletes(const char *text, bool reverse)
+{
+	for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		if (reverse ? starts(l, "new file mode") || starts(l, "--- /dev/null")
+		            : starts(l, "deleted file mode") || starts(l, "+++ /dev/null"))
+			return true;
+	}
+	return false;
+}
+
+/* git apply changes the work tree, untracked files too, where no git
+ * command can bring them back: a patch that removes a file is DELETE (git
+ * diff --no-index FILE /dev/null | git apply), one not known before it
+ * runs (another program's output) is ASK. */
+static struct judgement git_apply(struct cctx *c, const struct git_state *gs, const struct sarg *a, size_t s,
+                                  size_t n)
+{
+	size_t end = dashdash(a, s + 1, n);
+	if (ghas(a, s + 1, end, "--check|--cached|--stat|--numstat|--summary") && !ghas(a, s + 1, end, "--apply|--index"))
+		return SAFE_J;
+	if (ghas(a, s + 1, end, "--cached"))
+		return SAFE_J; /* the index only */
+	bool reverse = ghas(a, s + 1, end, "-R|--reverse");
+	size_t patches = 0;
+	for (size_t i = s + 1; i < n; i++) {
+		const struct sarg *x = &a[i];
+		if (i < end && x->known && x->text[0] == '-' && x->text[1]) {
+			if (in_lists("-p|-C|--directory|--exclude|--include|--whitespace|--build-fake-ancestor", x->text))
+				i++;
+			continue;
+		}
+		if (i == end && kn(x, "--"))
+			continue;
+		patches++;
+		if (!x->known)
+			return J(VERDICT_ASK, "git apply with a patch file that is not known", (int)i);
+		const char *text = NULL;
+		char *owned = NULL;
+		if (eq(x->text, "-")) {
+			patches--; /* standard input, below */
+			continue;
+		}
+		if (cl_written_file(c, git_dir_of(c, gs, x->text), &text) == 0)
+			return J(VERDICT_ASK, "git apply with a patch written on this line", (int)i);
+		if (!text) {
+			size_t len;
+			owned = util_read_file(git_dir_of(c, gs, x->text), 0, 16u << 20, &len);
+			text = owned;
+		}
+		bool deletes = text && patch_deletes(text, reverse);
+		free(owned);
+		if (deletes)
+			return J(VERDICT_DELETE, cl_printf(c, "git apply %s removes files", x->text), (int)i);
+	}
+	if (patches > 0 && !ghas(a, s + 1, end, "-"))
+		return SAFE_J;
+	if (gs->in && gs->in->kind == STDIN_TEXT && gs->in->text)
+		return patch_deletes(gs->in->text, reverse) ? J(VERDICT_DELETE, "git apply: the patch removes files", (int)s)
+		                                             : SAFE_J;
+	if (gs->in && gs->in->kind == STDIN_UNKNOWN)
+		return J(VERDICT_ASK, "git apply reads a patch from another program, which may remove files", (int)s);
+	if (gs->in && gs->in->kind == STDIN_FILE)
+		return J(VERDICT_ASK, "git apply reads a patch on its standard input, which may remove files", (int)s);
+	return SAFE_J;
+}
+
+/* The options of a subcommand whose value is a command git runs through
+ * the shell: the transport's upload-pack or receive-pack, difftool's
+ * command, grep's pager, instaweb's server and browser. values: the other
+ * short options that take a value (a cluster ends there). optional: the
+ * value only ever follows the option in the same word (grep -Oless). */
+struct git_runs_opt {
+	const char *sub, *longs, *shorts, *values;
+	bool optional;
+};
+
+static const struct git_runs_opt git_runs_opts[] = {
+	{.sub = "archive", .longs = "--exec", .values = "o"},
+	{.sub = "clone", .longs = "--upload-pack", .shorts = "u", .values = "obcj"},
+	{.sub = "difftool", .longs = "--extcmd", .shorts = "x", .values = "t"},
+	{.sub = "fetch", .longs = "--upload-pack", .values = "jo"},
+	{.sub = "fetch-pack", .longs = "--upload-pack|--exec"},
+	{.sub = "grep", .longs = "--open-files-in-pager", .shorts = "O", .values = "efABCm", .optional = true},
+	{.sub = "instaweb", .longs = "--httpd|--browser", .shorts = "db", .values = "p"},
+	{.sub = "ls-remote", .longs = "--upload-pack", .shorts = "u", .values = "o"},
+	{.sub = "pull", .longs = "--upload-pack", .values = "jo"},
+	{.sub = "push", .longs = "--receive-pack|--exec", .values = "o"},
+	{.sub = "send-pack", .longs = "--receive-pack|--exec"},
+};
+
+static struct judgement git_runs_value(struct cctx *c, const char *sub, const char *opt, const struct sarg *v,
+                                       int at)
+{
+	return judge_shell_text(c, cl_printf(c, "git %s %s", sub, opt), v, NULL, 0, at);
+}
+
+/* What a subcommand's own options make git run or read (issue 18): a
+ * command in an option's value; for clone and init, hooks copied from a
+ * template folder and clone's settings for the new repository. */
+static struct judgement git_option_programs(struct cctx *c, struct git_state *gs, const struct sarg *a, size_t s,
+                                            size_t n)
+{
+	const char *sub = a[s].text;
+	struct judgement j = SAFE_J;
+	const struct git_runs_opt *o = NULL;
+	for (size_t k = 0; k < sizeof git_runs_opts / sizeof *git_runs_opts; k++)
+		if (eq(git_runs_opts[k].sub, sub))
+			o = &git_runs_opts[k];
+	bool templ = eq(sub, "clone") || eq(sub, "init");
+	if (!o && !templ)
+		return j;
+	size_t end = dashdash(a, s + 1, n);
+	for (size_t i = s + 1; i < end; i++) {
+		const struct sarg *x = &a[i];
+		const char *t = x->text;
+		if (!x->known && x->splits && !*t)
+			j = judgement_max(j, J(VERDICT_ASK, cl_printf(c, "git %s with arguments that are not known", sub), (int)i));
+		/* an unknown word counts by its known beginning (-u"$x") */
+		if (t[0] != '-' || !t[1])
+			continue;
+		size_t len = strcspn(t, "=");
+		bool has_eq = t[len] == '=';
+		struct sarg val = {.text = has_eq ? t + len + 1 : "", .known = x->known, .word = x->word};
+		const struct sarg *value = has_eq ? &val : i + 1 < end ? &a[i + 1] : NULL;
+		if (t[1] == '-') {
+			if (templ && (eq(cl_strndup(c, t, len), "--template") || long_abbrev_of(t, len, "--template"))) {
+				j = judgement_max(j, J(VERDICT_ASK, cl_printf(c, "git %s --template copies hooks from another folder", sub),
+				                       (int)i));
+			} else if (eq(sub, "clone") && (in_list("--config", t, len) || long_abbrev_of(t, len, "--config"))) {
+				if (value)
+					j = judgement_max(j, judge_git_config(c, gs, value, (int)i));
+			} else if (o && (in_list(o->longs, t, len) || long_abbrev_of(t, len, o->longs))) {
+				if (o->optional && !has_eq)
+					continue; /* the pager git's config names */
+				if (value)
+					j = judgement_max(j, git_runs_value(c, sub, cl_strndup(c, t, len), value, (int)i));
+			}
+			continue;
+		}
+		for (const char *p = t + 1; *p; p++) {
+			bool runs = o && o->shorts && strchr(o->shorts, *p);
+			bool conf = eq(sub, "clone") && *p == 'c';
+			if (runs || conf) {
+				struct sarg rest = {.text = p + 1, .known = x->known, .word = x->word};
+				/* -u"$x": the value is the unknown rest of the word */
+				const struct sarg *v = p[1] || !x->known                  ? &rest
+				                       : (o && o->optional) || i + 1 >= end ? NULL
+				                                                            : &a[i + 1];
+				if (v && conf)
+					j = judgement_max(j, judge_git_config(c, gs, v, (int)i));
+				else if (v)
+					j = judgement_max(j, git_runs_value(c, sub, cl_printf(c, "-%c", *p), v, (int)i));
+				break;
+			}
+			if (o && o->values && strchr(o->values, *p))
+				break; /* the rest of the word, or the next, is that option's value */
+		}
+	}
+	return j;
+}
+
+static struct judgement judge_git_argv(struct cctx *c, const struct sarg *a, size_t n, unsigned alias_depth,
+                                       const struct stdin_src *in)
 {
 	struct git_state gs;
 	memset(&gs, 0, sizeof gs);
+	gs.in = in;
 	struct judgement j = judge_git_env(c, &gs);
 	size_t i = 1;
 	for (; i < n; i++) {
@@ -583,6 +752,8 @@ static struct judgement judge_git_argv(struct cctx *c, const struct sarg *a, siz
 			i++;
 		} else if (starts(t, "--git-dir=")) {
 			gs.gitdir = t + 10;
+		} else if (starts(t, "--exec-path=")) {
+			j = judgement_max(j, J(VERDICT_ASK, "git --exec-path runs git's commands from another folder", (int)i));
 		}
 	}
 	if (i >= n)
@@ -639,7 +810,7 @@ static struct judgement judge_git_argv(struct cctx *c, const struct sarg *a, siz
 				v[m++] = words[k];
 			for (size_t k = i + 1; k < n; k++)
 				v[m++] = a[k];
-			struct judgement aj = judge_git_argv(c, v, m, alias_depth + 1);
+			struct judgement aj = judge_git_argv(c, v, m, alias_depth + 1, in);
 			free(v);
 			if (aj.v != VERDICT_SAFE)
 				aj.reason = cl_printf(c, "git alias %s: %s", sub, aj.reason ? aj.reason : "");
@@ -650,7 +821,9 @@ static struct judgement judge_git_argv(struct cctx *c, const struct sarg *a, siz
 			return judgement_max(j, J(VERDICT_DELETE, "git filter-repo rewrites history and drops the old", (int)i));
 		return j;
 	}
-	struct judgement sj = judge_git_sub(c, &gs, a, i, n);
+	struct judgement sj = judgement_max(judge_git_sub(c, &gs, a, i, n), git_option_programs(c, &gs, a, i, n));
+	if (eq(sub, "apply"))
+		sj = judgement_max(sj, git_apply(c, &gs, a, i, n));
 	if (sj.v == VERDICT_SAFE &&
 	    in_lists("reset|checkout|switch|stash|branch|tag|update-ref|symbolic-ref|reflog|gc|prune|rm|worktree|"
 	             "submodule|clean|restore|lfs|filter-branch|rebase|bisect",
@@ -666,10 +839,35 @@ static struct judgement judge_git_argv(struct cctx *c, const struct sarg *a, siz
 struct judgement judge_git(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                            const struct stdin_src *in)
 {
-	return judge_git_argv(c, a, n, 0);
+	return judge_git_argv(c, a, n, 0, in);
 }
 
 /* ---- gh --------------------------------------------------------------------------------- */
+
+/* gh release create --draft (-d), the last of --draft and --draft=false
+ * winning; not known when written through a variable. */
+static bool gh_draft(const struct sarg *a, size_t n)
+{
+	bool draft = false;
+	for (size_t i = 1; i < n && !kn(&a[i], "--"); i++) {
+		if (!a[i].known)
+			continue;
+		const char *t = a[i].text;
+		if (in_lists("-n|--notes|-t|--title|-F|--notes-file|-R|--repo|--target|--discussion-category|"
+		             "--notes-start-tag|--notes-from-tag",
+		             t)) {
+			i++; /* its value, even one that starts with - */
+			continue;
+		}
+		if (eq(t, "--draft") || eq(t, "--draft=true") || eq(t, "--draft=1"))
+			draft = true;
+		else if (starts(t, "--draft="))
+			draft = false;
+		else if (t[0] == '-' && t[1] != '-' && strchr(t, 'd') && strspn(t + 1, "dp") == strlen(t + 1))
+			draft = true; /* -d, -dp: boolean flags only */
+	}
+	return draft;
+}
 
 struct judgement judge_gh(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                           const struct stdin_src *in)
@@ -732,6 +930,8 @@ struct judgement judge_gh(struct cctx *c, const char *name, const struct sarg *a
 		return SAFE_J;
 	}
 	if (eq(g, "release")) {
+		if (eq(s, "create") && gh_draft(a, n))
+			return SAFE_J; /* a draft is seen by the repository's collaborators alone */
 		if (in_lists("create|upload|edit|publish", s))
 			return J(VERDICT_PUBLISH, cl_printf(c, "gh release %s publishes a release", s), at);
 		if (in_lists("delete|delete-asset", s))

@@ -90,7 +90,7 @@ const char *rules_table_check(void);
 
 /* Data that handlers use directly. */
 extern const struct interp interp_php;
-extern const struct wrapper w_watch_text, w_watch_argv, w_perf_stat, w_perf_record, w_perf_trace;
+extern const struct wrapper w_watch_text, w_watch_argv, w_perf_stat, w_perf_record, w_perf_trace, w_ldso;
 extern const struct tool_spec spec_pypi;
 extern const struct tool_spec spec_terraform;
 extern const struct tool_spec spec_dbtools;
@@ -173,7 +173,18 @@ struct judgement judge_script_source(struct cctx *c, const char *what, const str
 struct judgement judge_interp(struct cctx *c, const struct interp *ip, const struct sarg *a, size_t n,
                               const struct stdin_src *in);
 tool_fn judge_shell, judge_python, judge_awk, judge_eval, judge_trap, judge_compgen, judge_source, judge_deno,
-	judge_php, judge_editor;
+	judge_php, judge_editor, judge_task_runner;
+
+/* ---- inline code that builds names (code.c) ---- */
+
+/* code with its string literals joined as the language joins them. */
+const char *code_fold(struct cctx *c, const char *code);
+/* DELETE when the code reaches a delete function by a literal name
+ * (getattr(os, "unlink")), ASK when it reaches a function or code by a
+ * value, or builds the text of a command it runs (runs: the calls that
+ * run one); else SAFE. */
+struct judgement code_computed(struct cctx *c, const char *lang, const char *code, const char *folded,
+                               const char *const *runs);
 
 /* ---- wrappers (wrappers.c) ---- */
 
@@ -184,7 +195,7 @@ tool_fn judge_find, judge_fd, judge_env, judge_busybox, judge_coreutils, judge_p
 
 /* ---- files and disks (files.c) ---- */
 
-tool_fn judge_sed, judge_rm_like, judge_rsync, judge_writer, judge_disk, judge_cmake, judge_make, judge_tar,
+tool_fn judge_sed, judge_rm_like, judge_rsync, judge_writer, judge_archiver, judge_disk, judge_cmake, judge_make, judge_tar,
 	judge_rg;
 
 /* ---- git and gh (git.c) ---- */

@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <strings.h>
 
 #include "hooks/rules/internal.h"
@@ -137,11 +138,12 @@ static struct judgement judge_code_strings(struct cctx *c, const char *code)
 			continue;
 		}
 		if (pending && cmd.len) {
-			struct judgement j = cl_judge_text(c, cmd.data, NULL, 0, false);
 			/* Strings that merely do not parse, or mention a variable, are
-			 * not evidence: only a recognised dangerous command counts. */
+			 * not evidence: only a recognised dangerous command counts,
+			 * and only its commands are recorded. */
+			struct judgement j = cl_judge_text_quietly(c, cmd.data);
 			if (j.v > VERDICT_ASK)
-				best = judgement_max(best, j);
+				best = judgement_max(best, cl_judge_text(c, cmd.data, NULL, 0, false));
 		}
 		strbuf_truncate(&cmd, 0);
 		pending = false;
@@ -150,7 +152,7 @@ static struct judgement judge_code_strings(struct cctx *c, const char *code)
 	return best;
 }
 
-struct judgement rules_judge_code(struct cctx *c, const char *lang, const char *code)
+static struct judgement judge_code_text(struct cctx *c, const char *lang, const char *code)
 {
 	for (size_t i = 0; delete_calls[i]; i++)
 		if (contains(code, delete_calls[i]))
@@ -169,6 +171,20 @@ struct judgement rules_judge_code(struct cctx *c, const char *lang, const char *
 		break;
 	}
 	return SAFE_J;
+}
+
+struct judgement rules_judge_code(struct cctx *c, const char *lang, const char *code)
+{
+	/* As written, then with its literals joined ("r""m", "un"+"link",
+	 * "\x72m"); what is still computed asks (code.c). */
+	struct judgement j = judge_code_text(c, lang, code);
+	if (j.v != VERDICT_SAFE)
+		return j;
+	const char *folded = code_fold(c, code);
+	j = judge_code_text(c, lang, folded);
+	if (j.v != VERDICT_SAFE)
+		return j;
+	return code_computed(c, lang, code, folded, shell_calls);
 }
 
 static struct judgement judge_code_stdin(struct cctx *c, const char *lang, const struct stdin_src *in);
@@ -395,6 +411,25 @@ struct judgement judge_shell(struct cctx *c, const char *name, const struct sarg
 
 /* ---- interpreters ---------------------------------------------------------------- */
 
+/* python -m MOD: MOD.py or MOD/__main__.py of the current folder (where
+ * Python looks first), judged as the agent's code when it is. */
+static struct judgement judge_python_module(struct cctx *c, const char *mod, const struct stdin_src *in, int at,
+                                            bool *handled)
+{
+	char *path = cl_strndup(c, mod, strlen(mod));
+	for (char *p = path; *p; p++)
+		if (*p == '.')
+			*p = '/';
+	const char *const forms[] = {"%s.py", "%s/__main__.py"};
+	for (size_t k = 0; k < 2; k++) {
+		struct sarg file = {.text = cl_printf(c, forms[k], path), .known = true};
+		struct judgement j = judge_code_operand(c, "python", &file, in, at, handled);
+		if (*handled)
+			return j;
+	}
+	return SAFE_J;
+}
+
 struct judgement judge_python(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                               const struct stdin_src *in)
 {
@@ -429,6 +464,11 @@ struct judgement judge_python(struct cctx *c, const char *name, const struct sar
 			if (*cp == 'm') {
 				if (!val)
 					return SAFE_J;
+				/* A module of the current folder runs before an installed one. */
+				bool handled = false;
+				struct judgement mj = val->known ? judge_python_module(c, val->text, in, (int)i, &handled) : SAFE_J;
+				if (handled)
+					return mj;
 				size_t next = rest ? i + 1 : i + 2;
 				struct sarg *v = xcalloc(n - next + 1, sizeof *v);
 				v[0] = *val;
@@ -570,13 +610,67 @@ struct judgement judge_interp(struct cctx *c, const struct interp *ip, const str
 }
 
 /* awk: system() and pipes to sh inside the program text. */
+/* Whether an awk program runs a command that is not a literal: system()
+ * of a field or an expression, a pipe to or from one, or one assembled by
+ * sprintf and the like (folded: its literals joined). */
+static bool awk_builds_command(const char *folded)
+{
+	static const char *const builders[] = {"sprintf", "substr(", "toupper(", "tolower(", "%c", "gsub(", NULL};
+	bool runs = false;
+	for (const char *p = folded; *p; p++) {
+		const char *q = NULL;
+		if (starts(p, "system(") && (p == folded || !isalnum((unsigned char)p[-1])))
+			q = p + 7;
+		else if (*p == '|' && p[1] != '|' && (p == folded || p[-1] != '|'))
+			q = p + 1;
+		else if (starts(p, "getline") && p > folded) {
+			/* CMD | getline: look back past the pipe */
+			const char *b = p - 1;
+			while (b > folded && (*b == ' ' || *b == '\t'))
+				b--;
+			if (*b == '|')
+				runs = true;
+			continue;
+		}
+		if (!q)
+			continue;
+		runs = true;
+		while (*q == ' ' || *q == '\t' || *q == '(')
+			q++;
+		if (starts(q, "getline")) {
+			/* EXPR | getline: a literal or a variable, else built */
+			const char *b = p - 1;
+			while (b > folded && (*b == ' ' || *b == '\t'))
+				b--;
+			while (b > folded && (isalnum((unsigned char)*b) || *b == '_'))
+				b--;
+			if (*b != '"' && !isalpha((unsigned char)b[1]) && b[1] != '_')
+				return true;
+			continue;
+		}
+		/* a literal, or a variable the program set (its literal is judged) */
+		if (*q != '"' && !isalpha((unsigned char)*q) && *q != '_')
+			return true;
+		if (*q == '"' && q[1] == '"')
+			return true; /* "" followed by what builds it */
+	}
+	for (size_t i = 0; runs && builders[i]; i++)
+		if (contains(folded, builders[i]))
+			return true;
+	return false;
+}
+
 struct judgement judge_awk(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                            const struct stdin_src *in)
 {
 	for (size_t i = 1; i < n; i++) {
 		const struct sarg *x = &a[i];
-		if (!x->known)
-			return J(VERDICT_SAFE, NULL, -1);
+		if (!x->known) {
+			/* an option's value (-v x="$v", -F"$sep"), or the program */
+			if (x->text[0] == '-' || (i > 1 && a[i - 1].known && in_lists("-F|-v|-i|-l|-f|--file", a[i - 1].text)))
+				continue;
+			return J(VERDICT_ASK, cl_printf(c, "%s program that is not known (system() runs text)", name), (int)i);
+		}
 		const char *t = x->text;
 		if (eq(t, "--"))
 			continue;
@@ -601,10 +695,14 @@ struct judgement judge_awk(struct cctx *c, const char *name, const struct sarg *
 				i++;
 			continue;
 		}
-		if (contains(t, "system") || contains(t, "| \"") || contains(t, "|\"") || contains(t, "getline")) {
-			struct judgement j = judge_code_strings(c, t);
+		if (contains(t, "system") || contains(t, "|") || contains(t, "getline")) {
+			/* "r" "m" is one string to awk */
+			const char *folded = code_fold(c, t);
+			struct judgement j = judgement_max(judge_code_strings(c, t), judge_code_strings(c, folded));
 			if (j.v != VERDICT_SAFE)
 				j.reason = cl_printf(c, "%s program runs: %s", name, j.reason ? j.reason : "");
+			else if (awk_builds_command(folded))
+				j = J(VERDICT_ASK, cl_printf(c, "%s program runs a command it builds: cannot be decided", name), -1);
 			j.at = (int)i;
 			return j;
 		}
@@ -705,7 +803,12 @@ struct judgement judge_source(struct cctx *c, const char *name, const struct sar
 		struct stdin_src none = {STDIN_NONE, NULL};
 		return a[s].procsub ? judge_script_source(c, name, &a[s], &none, (int)s) : SAFE_J;
 	}
-	int w = code_operand_text(c, &a[s], in, &text);
+	/* Sourced by this shell, the agent's file is judged command by command
+	 * as it runs (one question each, showing what runs); read here only
+	 * when another shell will run it, or when this line wrote it. */
+	int w = cl_runs_here(c) && !names_stdin(a[s].text) && !names_descriptor(a[s].text)
+	                ? cl_written_on_line(c, a[s].text, &text)
+	                : code_operand_text(c, &a[s], in, &text);
 	if (w == 1)
 		return judge_builtin_text(c, cl_printf(c, "%s %s", name, a[s].text), text, s);
 	if (w < 0 && name_says_publish(base_name(a[s].text), true))
@@ -716,22 +819,79 @@ struct judgement judge_source(struct cctx *c, const char *name, const struct sar
 	return SAFE_J;
 }
 
+/* Task runners, whose tasks the project names as make's targets (just,
+ * go-task, invoke, fab, mage, ant, cap, gulp, grunt, poe, turbo, nx, tox
+ * -e, nox -s): a task named for publishing is PUBLISH (policy rule 10),
+ * but for the runner's own dry run. */
+struct judgement judge_task_runner(struct cctx *c, const char *name, const struct sarg *a, size_t n,
+                                   const struct stdin_src *in)
+{
+	static const char values[] =
+		"-f|--file|--justfile|--taskfile|-d|--dir|--directory|--working-directory|-C|--root|-c|--collection|"
+		"-r|--search-root|--config|-H|--hosts|-i|--identity|--filter|-p|--project|--projects|--exclude|"
+		"-buildfile|-lib|-logfile|-propertyfile|--set|-w|--workdir|--output-logs|--concurrency|--cache-dir|"
+		"--team|--token|--scope|-x|--exclude-task|--gulpfile|--gruntfile|--cwd|--base";
+	static const char names[] = "-e|--env|-s|--session|--sessions|-t|--target|--targets|--task|--tasks";
+	if (has_flag(a, 1, n, "--help|--version") || dry_run(a, 1, n, "--dry-run|--dry") ||
+	    ((eq(name, "just") || eq(name, "task")) && has_flag(a, 1, n, "-n")))
+		return SAFE_J;
+	for (size_t i = 1; i < n; i++) {
+		const struct sarg *x = &a[i];
+		if (!x->known)
+			continue;
+		const char *t = x->text;
+		const char *task = NULL;
+		int at = (int)i;
+		if (t[0] == '-' && t[1]) {
+			size_t len = strcspn(t, "=");
+			if (in_list(names, t, len))
+				task = t[len] ? t + len + 1 : i + 1 < n && a[i + 1].known ? a[++i].text : NULL;
+			else if (in_list(values, t, len) && !t[len])
+				i++;
+			if (!task)
+				continue;
+		} else if (!strchr(t, '=')) {
+			task = t;
+		}
+		if (task && name_says_publish(task, true))
+			return J(VERDICT_PUBLISH, cl_printf(c, "%s %s: the task's name says it publishes", name, task), at);
+	}
+	return SAFE_J;
+}
+
+/* name as make opens it after its -C folders (dir, or NULL: here). */
+static const char *make_path(struct cctx *c, const char *dir, const char *name)
+{
+	return dir && name[0] != '/' ? cl_printf(c, "%s/%s", dir, name) : name;
+}
+
 /* make runs the project's makefiles (opaque project code); a makefile that
- * is the agent's text (-f - <<EOF, -f <( ), one written on this line,
- * --eval) is judged by its recipes. */
+ * is the agent's text (-f - <<EOF, -f <( ), one written on this line or
+ * since the human accepted the project, --eval) is judged by its recipes. */
 struct judgement judge_make(struct cctx *c, const char *name, const struct sarg *a, size_t n,
                             const struct stdin_src *in)
 {
 	struct judgement j = SAFE_J;
 	bool named = false;
+	const char *dir = NULL; /* -C folders, joined in order, as make enters them */
 	for (size_t i = 1; i < n; i++) {
 		const struct sarg *x = &a[i];
 		if (!x->known)
 			continue;
 		const char *t = x->text, *text = NULL;
 		const struct sarg *file = NULL;
-		if (eq(t, "-C") || starts(t, "--directory"))
-			named = true; /* another folder's makefile: not looked for here */
+		const char *cd = NULL;
+		if ((eq(t, "-C") || eq(t, "--directory")) && i + 1 < n) {
+			if (!a[++i].known)
+				return judgement_max(j, J(VERDICT_ASK, cl_printf(c, "%s in a folder that is not known", name), (int)i));
+			cd = a[i].text;
+		} else if (starts(t, "--directory=") || (starts(t, "-C") && t[2])) {
+			cd = t[1] == 'C' ? t + 2 : strchr(t, '=') + 1;
+		}
+		if (cd) {
+			dir = cd[0] == '/' || !dir ? cd : cl_printf(c, "%s/%s", dir, cd);
+			continue;
+		}
 		struct sarg inline_file = {.known = true, .word = x->word};
 		int w = -1;
 		if ((eq(t, "-f") || eq(t, "--file") || eq(t, "--makefile")) && i + 1 < n) {
@@ -749,7 +909,10 @@ struct judgement judge_make(struct cctx *c, const char *name, const struct sarg 
 		}
 		if (file) {
 			named = true;
-			w = code_operand_text(c, file, in, &text);
+			struct sarg moved = *file;
+			if (file->known && !file->procsub)
+				moved.text = make_path(c, dir, file->text);
+			w = code_operand_text(c, &moved, in, &text);
 		}
 		if (w == 0)
 			j = judgement_max(j, J(VERDICT_ASK, cl_printf(c, "%s reads a makefile that is not known", name), (int)i));
@@ -762,31 +925,41 @@ struct judgement judge_make(struct cctx *c, const char *name, const struct sarg 
 	bool dry = dry_run(a, 1, n, "-n|--dry-run|--just-print|--recon");
 	for (size_t i = 1; i < n && !dry; i++) {
 		const struct sarg *x = &a[i];
-		if (!x->known || x->text[0] == '-' || strchr(x->text, '='))
+		if (x->text[0] == '-' || strchr(x->text, '='))
 			continue;
 		if (i > 1 && a[i - 1].known &&
 		    in_lists("-f|--file|--makefile|-C|--directory|-E|--eval|-I|--include-dir|-o|--old-file|-W|--what-if|"
 		             "--new-file|--assume-new|--assume-old|-j|--jobs|-l|--load-average|-O|--output-sync",
 		             a[i - 1].text))
 			continue;
+		if (!x->known) {
+			/* make $TARGETS may split into goals (deploy?); a quoted one
+			 * is decided when it runs */
+			if (x->splits)
+				j = judgement_max(j, J(VERDICT_ASK, cl_printf(c, "%s with targets that are not known", name), (int)i));
+			continue;
+		}
 		if (name_says_publish(x->text, true))
 			j = judgement_max(j, J(VERDICT_PUBLISH, cl_printf(c, "%s %s: the target's name says it publishes", name,
 			                                                   x->text), (int)i));
 	}
-	/* The makefile make finds by itself, when this line wrote it. */
+	/* The makefile make finds by itself (the first of these that exists),
+	 * when it is the agent's: written on this line, or since the human
+	 * accepted the project. */
 	static const char *const defaults[] = {"GNUmakefile", "makefile", "Makefile", NULL};
 	for (size_t k = 0; !named && defaults[k]; k++) {
-		struct sarg file = {.text = defaults[k], .known = true};
+		struct sarg file = {.text = make_path(c, dir, defaults[k]), .known = true};
 		const char *text = NULL;
 		int w = code_operand_text(c, &file, in, &text);
 		if (w == 0)
-			j = judgement_max(j, J(VERDICT_ASK, cl_printf(c, "%s reads a %s written on this line", name, defaults[k]), 0));
+			j = judgement_max(j, J(VERDICT_ASK, cl_printf(c, "%s reads a %s that is not known", name, file.text), 0));
 		if (w == 1) {
 			struct sarg s = {.text = make_recipes(c, text, a, n), .known = true};
-			j = judgement_max(j, judge_shell_text(c, cl_printf(c, "%s recipe (%s written on this line)", name, defaults[k]),
+			j = judgement_max(j, judge_shell_text(c, cl_printf(c, "%s recipe (the agent's %s)", name, file.text),
 			                                      &s, NULL, 0, 0));
 		}
-		if (w >= 0)
+		struct stat st;
+		if (w >= 0 || lstat(file.text, &st) == 0)
 			break;
 	}
 	return j;

@@ -167,10 +167,26 @@ static const char *lifecycle_scripts(struct cctx *c, const char *sub, const char
  * package.json is the agent's text (written on this line, or changed
  * since the human accepted the project), the scripts the command runs
  * are judged as the shell text they are (policy rule 10). */
-static struct judgement judge_package_scripts(struct cctx *c, const char *name, const char *which,
-                                              const struct stdin_src *in, int at)
+static struct judgement judge_package_scripts(struct cctx *c, const char *name, const struct sarg *a, size_t n,
+                                              const char *which, const struct stdin_src *in, int at)
 {
-	struct sarg file = {.text = "package.json", .known = true};
+	/* The package's folder: --prefix (npm), -C/--dir (pnpm), --cwd (yarn, bun). */
+	const char *dir = NULL;
+	for (size_t i = 1; i < n; i++) {
+		if (!a[i].known)
+			continue;
+		const char *t = a[i].text;
+		size_t len = strcspn(t, "=");
+		if (!in_list("--prefix|-C|--dir|--cwd", t, len))
+			continue;
+		if (t[len] == '=')
+			dir = t + len + 1;
+		else if (i + 1 < n && a[i + 1].known)
+			dir = a[++i].text;
+		else if (i + 1 < n)
+			return J(VERDICT_ASK, cl_printf(c, "%s runs scripts of a package in a folder not known", name), (int)i + 1);
+	}
+	struct sarg file = {.text = dir ? cl_printf(c, "%s/package.json", dir) : "package.json", .known = true};
 	const char *text = NULL;
 	int w = which ? code_operand_text(c, &file, in, &text) : -1;
 	if (w < 0)
@@ -275,7 +291,7 @@ struct judgement judge_pm(struct cctx *c, const char *name, const struct sarg *a
 			return J(VERDICT_ASK, cl_printf(c, "%s run with a script name that is not known", name), (int)w);
 		if (name_says_publish(next->text, false))
 			return J(VERDICT_PUBLISH, cl_printf(c, "%s run %s: the script's name says it publishes", name, next->text), (int)w);
-		struct judgement sj = judge_package_scripts(c, name, lifecycle_scripts(c, sub, next->text), in, (int)w);
+		struct judgement sj = judge_package_scripts(c, name, a, n, lifecycle_scripts(c, sub, next->text), in, (int)w);
 		if (!is_npm && !strchr(next->text, '/') && !strchr(next->text, '.')) {
 			/* yarn/pnpm/bun run also run the package's binaries. */
 			struct judgement b = judge_rest(c, NULL, a + w, n - w, in, (int)w);
@@ -309,7 +325,7 @@ struct judgement judge_pm(struct cctx *c, const char *name, const struct sarg *a
 		return r;
 	}
 	if (in_lists(pm_builtins, sub) || (eq(name, "pnpm") && eq(sub, "deploy")))
-		return judge_package_scripts(c, name, lifecycle_scripts(c, sub, NULL), in, (int)s);
+		return judge_package_scripts(c, name, a, n, lifecycle_scripts(c, sub, NULL), in, (int)s);
 	if (is_npm)
 		return SAFE_J;
 	/* pnpm/yarn/bun run unknown words as scripts, then as binaries. */
@@ -317,7 +333,7 @@ struct judgement judge_pm(struct cctx *c, const char *name, const struct sarg *a
 		return J(VERDICT_PUBLISH, cl_printf(c, "%s %s: the script's name says it publishes", name, sub), (int)s);
 	if (strchr(sub, '/') || strchr(sub, '.'))
 		return SAFE_J; /* bun file.ts: opaque project code */
-	struct judgement sj = judge_package_scripts(c, name, lifecycle_scripts(c, sub, sub), in, (int)s);
+	struct judgement sj = judge_package_scripts(c, name, a, n, lifecycle_scripts(c, sub, sub), in, (int)s);
 	struct judgement b = judge_rest(c, NULL, a + s, n - s, in, (int)s);
 	return b.v > VERDICT_ASK ? judgement_max(b, sj) : sj;
 }

@@ -165,7 +165,9 @@ struct judgement judge_find(struct cctx *c, const char *name, const struct sarg 
 	for (size_t i = 1; i < n; i++) {
 		const struct sarg *x = &a[i];
 		if (!x->known) {
-			if (in_expr && j.v < VERDICT_ASK)
+			/* in the expression, or words that may split into one
+			 * (find . $FIND_ARGS): -delete, -exec? */
+			if ((in_expr || x->splits || x->text[0] == '-') && j.v < VERDICT_ASK)
 				j = J(VERDICT_ASK, "find with an expression that is not known", (int)i);
 			continue;
 		}

@@ -116,6 +116,32 @@ done
 (cd inside && "$SBSH" -c 'rm -r d') >out 2>err
 if [ ! -e inside/d ]; then ok "... and still covers rm -r d"; else bad "... and still covers rm -r d" "$(cat err)"; fi
 
+# Nor through a link: with "rm -rf build/*", not build/link/ (or what is
+# below it) where the link leads out of build, nor anything in build when
+# build itself is a link; the link itself, and build's own files, are.
+printf '%s\n' '{"allow": ["rm -rf build/*"]}' >"$list"
+mkdir -p build/sub outside2 && echo x >outside2/file && ln -sfn ../outside2 build/link
+for script in 'rm -rf build/link/' 'rm -rf build/link/file'; do
+	"$SBSH" -c "$script" >out 2>err
+	status=$?
+	if [ "$status" = 121 ] && [ -f outside2/file ]; then
+		ok "allow 'rm -rf build/*' does not cover: $script"
+	else
+		bad "allow 'rm -rf build/*' does not cover: $script" "status $status, $(cat err)"
+	fi
+done
+"$SBSH" -c 'rm -rf build/sub && rm -rf build/link' >out 2>err
+if [ ! -e build/sub ] && [ ! -L build/link ] && [ -f outside2/file ]; then
+	ok "... and still covers build/sub and the link itself"
+else
+	bad "... and still covers build/sub and the link itself" "$(cat err)"
+fi
+rmdir build && ln -s outside2 build
+"$SBSH" -c 'rm -rf build/file' >out 2>err
+status=$?
+if [ "$status" = 121 ] && [ -f outside2/file ]; then ok "... nor anything when build is a link"; else bad "build is a link" "status $status, $(cat err)"; fi
+rm -rf build outside2
+
 # An entry covers what its own text says, not what the agent's code the
 # command runs adds: "make deploy" (PUBLISH by its name, above DELETE)
 # does not pre-approve the rm -rf an agent's Makefile puts in the recipe,

@@ -81,7 +81,13 @@ for kind in git plain; do
 		'printf "{\"name\":\"x\",\"version\":\"1.0.0\",\"scripts\":{\"pretest\":\"rm -rf data\",\"test\":\"true\"}}\n" >package.json' \
 		'npm test'
 	refused "a human's script the agent changed ($kind)" 'echo "rm -rf data" >>human.sh' 'sh human.sh'
-	rm -f clean.sh tidy tidy.py Makefile package.json human.sh
+	refused "make -C into a folder with the agent's Makefile ($kind)" \
+		'mkdir -p sub; printf "clean:\n\trm -rf ../data\n" >sub/Makefile' 'make -C sub clean'
+	refused "npm --prefix a folder with the agent's package.json ($kind)" \
+		'mkdir -p sub; printf "{\"scripts\":{\"w\":\"rm -rf ../data\"}}\n" >sub/package.json' 'npm run w --prefix sub'
+	refused "python3 -m a module the agent wrote ($kind)" \
+		'printf "import shutil\nshutil.rmtree(\"data\")\n" >tidy.py' 'python3 -m tidy'
+	rm -rf clean.sh tidy tidy.py Makefile package.json human.sh sub
 done
 
 # A script in a temp folder is every session's to write: always judged.

@@ -23,6 +23,17 @@ survives() { # name script
 		bad "$1" "status $status, $(cat err)"
 	fi
 }
+# kept NAME VERDICT SCRIPT: as survives, refused with that verdict
+kept() {
+	echo keep >victim
+	"$SBSH" -c "$3" >out 2>err
+	local status=$?
+	if [ -f victim ] && [ "$status" = 121 ] && grep -q "^sbsh: .*refused $2 (headless, nobody to approve): " err; then
+		ok "$1"
+	else
+		bad "$1" "status $status, $(cat err)"
+	fi
+}
 survives "plain rm" 'rm victim'
 survives "rm through a variable" 'x=rm; $x victim'
 survives "rm through a variable set earlier" 'cmd="rm -f"
@@ -41,6 +52,10 @@ survives "... reached through PATH" 'mkdir -p bin; ln -sf "$(command -v rm)" bin
 echo 'rm victim' >sourced.sh
 survives "rm in a sourced file" '. ./sourced.sh'
 survives "rm in a trap" "trap 'rm victim' EXIT"
+if command -v python3 >/dev/null; then
+	survives "python reaches unlink by a joined name" "python3 -c 'import os; getattr(os, \"un\"+\"link\")(\"victim\")'"
+	kept "python runs a command it assembles" ASK "python3 -c 'import os; os.system(chr(114)+chr(109)+\" victim\")'"
+fi
 
 # Exit status, set -e, and the rest of the script.
 echo keep >victim
@@ -88,6 +103,22 @@ if command -v git >/dev/null; then
 	else
 		bad "git fp without the environment" "$(cat err)"
 	fi
+	# An alias in a file the repository's config includes (include.path
+	# relative to the config's folder, includeIf whatever its condition),
+	# and a mirror remote set there.
+	printf '[alias]\n\twipe = !rm %s/victim\n' "$work" >inc.cfg
+	printf '[include]\n\tpath = inc.cfg\n' >other.cfg
+	git -C repo config include.path ../../other.cfg
+	survives "a git alias in an included config file" 'git -C repo wipe'
+	git -C repo config --unset include.path
+	git -C repo config "includeIf.gitdir:$work/repo/.path" "$work/inc.cfg"
+	survives "... in an includeIf file" 'git -C repo wipe'
+	git -C repo config --remove-section "includeIf.gitdir:$work/repo/"
+	printf '[remote "origin"]\n\tmirror = true\n' >inc.cfg
+	git -C repo config include.path ../../inc.cfg
+	push_refused "a mirror remote set in an included file" 'git push origin HEAD:main'
+	git -C repo config --unset include.path
+	rm -f inc.cfg other.cfg
 else
 	missing "git checks" "git is not installed (./bootstrap installs it)"
 fi
@@ -133,10 +164,20 @@ else
 fi
 rm -f huge.gitconfig
 
+rm -f "$XDG_CONFIG_HOME"/sbsh/allow.json
+
+# git options whose value git runs through the shell, and a patch made by
+# another program (git diff --no-index FILE /dev/null makes one that
+# removes FILE, tracked or not).
+if command -v git >/dev/null; then
+	survives "git ls-remote --upload-pack runs its value" "git ls-remote --upload-pack='rm victim' ."
+	survives "... abbreviated, as git takes it" "git -C repo fetch --upload-p='rm ../victim' ."
+	kept "a patch from git diff --no-index, piped to git apply" ASK 'git diff --no-index victim /dev/null | git apply'
+fi
+
 # The project's .agentcommands.json pre-approves too, but never ESCAPE (the
 # sandbox can write it). The project lies outside the temp folders, where
 # no list is honoured (tests/approve/allow.sh).
-rm -f "$XDG_CONFIG_HOME"/sbsh/allow.json
 mkdir -p "$home/proj" && cd "$home/proj" || exit 1
 echo '{"allow": ["rm victim", "systemd-run --user true"]}' >.agentcommands.json
 echo keep >victim
@@ -189,5 +230,52 @@ for script in "rm -rf $old" "d=\$(mktemp -d); rm -rf \$d/../${old##*/}" "d=\$(mk
 	fi
 done
 rm -rf "$old"
+
+# Policy rule 8: a program in a folder the sandbox can write is judged as
+# what it is. A copy of rm however named, placed or changed, and a script
+# whose #! line runs rm, are refused headless (the victim stays); the
+# project's scripts, a copy of a harmless tool and a build product run.
+rm_path=$(command -v rm)
+survives "a copy of rm under another name" "cp $rm_path cleanup; ./cleanup victim"
+survives "... named ls, first on the PATH" "mkdir -p bin2; cp $rm_path bin2/ls; PATH=\$PWD/bin2:\$PATH; ls victim"
+survives "... with a byte appended" "cp $rm_path c2; printf x >>c2; ./c2 victim"
+survives "... with a byte patched" "cp $rm_path c3; printf x | dd of=c3 bs=1 seek=20000 conv=notrunc 2>/dev/null; ./c3 victim"
+survives "... behind find -exec" "cp $rm_path c4; find . -name victim -exec ./c4 {} +"
+survives "a script whose #! line is rm" "printf '#!$rm_path -f\\n' >x.sh; chmod +x x.sh; ./x.sh victim"
+survives "... #!/usr/bin/env -S rm -f" "printf '#!/usr/bin/env -S rm -f\\n' >x.sh; chmod +x x.sh; ./x.sh victim"
+cp "$rm_path" tidy
+printf '#!%s -f\n' "$rm_path" >old.sh
+chmod +x old.sh
+survives "a copy of rm made before the line" './tidy victim'
+survives "a script made before the line whose #! line is rm" 'env ./old.sh victim'
+rm -f cleanup c2 c3 c4 x.sh tidy old.sh; rm -rf bin2
+cc=${CC:-cc}
+if command -v "$cc" >/dev/null; then
+	printf '#include <unistd.h>\nint main(int c, char **v) { (void)c; execv("%s", v); return 1; }\n' "$rm_path" >zap.c
+	printf 'int main(void) { return 0; }\n' >hello.c
+	"$cc" -o zap zap.c && "$cc" -o hello hello.c || bad "build the test programs" "$cc failed"
+	echo keep >victim
+	"$SBSH" -c './zap -rf victim' >out 2>err
+	status=$?
+	if [ -f victim ] && [ "$status" = 121 ] && grep -q 'refused ASK (headless' err; then
+		ok "an unknown binary called the way rm is asks (refused headless)"
+	else
+		bad "an unknown binary called the way rm is asks" "status $status $(cat err)"
+	fi
+	"$SBSH" -c './hello --port 8080 victim && echo ran' >out 2>err
+	if grep -q '^ran$' out && ! grep -q refused err; then ok "a build product runs"; else bad "a build product runs" "$(cat out err)"; fi
+	rm -f zap zap.c hello hello.c
+else
+	missing "unknown binaries" "no C compiler ($cc)"
+fi
+printf '#!/bin/sh\necho configured "$@"\n' >configure
+chmod +x configure
+"$SBSH" -c "cp $(command -v ls) lister; ./configure --prefix=/usr && ./lister victim" >out 2>err
+if grep -q '^configured --prefix=/usr$' out && grep -q '^victim$' out && ! grep -q refused err; then
+	ok "the project's script and a copy of ls run"
+else
+	bad "the project's script and a copy of ls run" "$(cat out err)"
+fi
+rm -f configure lister
 
 finish

@@ -1,14 +1,18 @@
 #!/bin/sh
-# The real Claude Code CLI (from the npm registry, cached in the build
-# tree between runs) against a scripted model on 127.0.0.1 that asks for
-# one Bash command: without setup it runs in bash and writes outside the
-# project; after `sbsh --setup claude-code` it runs in sbsh, the write is
-# blocked, and the tool_result the model gets back carries sbsh's hint.
+# The real Claude Code CLI (from the npm registry, cached in the build tree
+# between runs) against a scripted model on 127.0.0.1 that sends it Bash
+# commands. Without setup they run in bash and a write outside the project
+# lands; after `sbsh --setup claude-code` they run in sbsh, and the cases of
+# agent-cases.sh hold, judged from outside (files, and the tool_result the
+# model got back): headless, then through `sbsh --approver` in tmux. A
+# project's settings that name bash win, as the doctor says; undo puts bash
+# back.
 set -u
 here=$(dirname "$0")
 . "${top_srcdir:-$here/../..}/tests/integration/lib.sh"
-require npm node python3
-srcdir=${top_srcdir:-$here/../..}
+. "${top_srcdir:-$here/../..}/tests/integration/agent-cases.sh"
+require npm node python3 git
+tool="Claude Code"
 
 export npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
 mkdir -p "$scratch/home"
@@ -27,85 +31,78 @@ if ! claude=$(find_claude); then
 fi
 ok "Claude Code $(HOME=$scratch/home "$claude" --version 2>&1 | head -n 1)"
 
-home=$scratch/home
-work=$scratch/work
-mkdir -p "$home" "$work"
+agent_area claude
 cd "$work" || exit 1
-unset CLAUDE_CONFIG_DIR CLAUDE_CODE_SHELL XDG_DATA_HOME
-escaped=$scratch/escaped
-log=$scratch/requests.log
-# One command, in the words a model would send: who runs it, then a write
-# outside the project.
-python3 "$srcdir/tests/integration/fake-anthropic.py" "$scratch/port" "$log" \
-	"echo \"shell=\$0\"; echo x > $escaped; echo written=\$?" &
-server=$!
-trap 'kill "$server" 2>/dev/null; rm -rf "$scratch" "$xdg"' EXIT
-i=0
-while [ ! -s "$scratch/port" ] && [ $i -lt 100 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-[ -s "$scratch/port" ] || skip_all "the scripted model did not start"
-port=$(cat "$scratch/port")
+unset CLAUDE_CONFIG_DIR CLAUDE_CODE_SHELL
+agent_server fake-anthropic.py
 
-# run_claude: claude -p against the scripted model; prints what it printed.
-run_claude() {
-	: >"$log"
-	HOME=$home ANTHROPIC_BASE_URL=http://127.0.0.1:$port ANTHROPIC_API_KEY=dummy \
+# run_tool: claude -p against the scripted model; prints what it printed.
+# Its own permission checks are off (as root that takes IS_SANDBOX): with
+# Bash merely allowed it still asks before some commands (the planted
+# hook's), and it is sbsh that is under test.
+run_tool() {
+	HOME=$home ANTHROPIC_BASE_URL=http://127.0.0.1:$port ANTHROPIC_API_KEY=dummy IS_SANDBOX=1 \
 		CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_AUTOUPDATER=1 \
-		timeout 180 "$claude" -p "run the command" --allowedTools Bash </dev/null 2>&1
+		timeout 180 "$claude" -p "run the commands" --permission-mode bypassPermissions </dev/null 2>&1
 }
 
-# tool_result: what the client sent back as the command's result.
-tool_result() {
-	python3 -c '
-import json, sys
-for line in open(sys.argv[1]):
-    for m in json.loads(line)["body"].get("messages", []):
-        if isinstance(m.get("content"), list):
-            for b in m["content"]:
-                if b.get("type") == "tool_result":
-                    c = b["content"]
-                    print(c if isinstance(c, str) else " ".join(x.get("text", "") for x in c))
-                    sys.exit(0)' "$log"
-}
+# result N: the tool_result Claude Code sent back for command N.
+result() { python3 "$srcdir/tests/integration/fake-anthropic.py" --result "$log" "$1"; }
 
-# Without setup: bash runs it, and the write lands (the probe sees it).
-out=$(run_claude)
+probe="echo \"shell=\$0\"; echo x > $outside/escaped; echo written=\$?"
+
+# Without setup: bash runs it, and the write lands.
+steps "$probe"
+out=$(run_tool)
 check "without setup: claude -p finishes" "FAKE-DONE" "$out"
-[ -e "$escaped" ] && ok "without setup: the command wrote outside the project (bash)" ||
-	bad "without setup: the command wrote outside the project (bash)" "$(tool_result)"
-check_contains "without setup: the model hears it ran in bash" "shell=/bin/bash" "$(tool_result)"
-rm -f "$escaped"
+[ -e "$outside/escaped" ] && ok "without setup: the command wrote outside the project (bash)" ||
+	bad "without setup: the command wrote outside the project (bash)" "$(result 1)"
+check_contains "without setup: the model hears it ran in bash" "shell=/bin/bash" "$(result 1)"
+rm -f "$outside/escaped"
 
 if ! out=$(HOME=$home "$SBSH" --setup claude-code 2>&1); then
 	bad "sbsh --setup claude-code" "$out"
 	finish
 fi
-out=$(run_claude)
-check "after setup: claude -p finishes" "FAKE-DONE" "$out"
-result=$(tool_result)
-check_contains "after setup: the command ran in sbsh" "shell=$SBSH" "$result"
-if sandboxed "after setup: the write outside is blocked"; then
-	[ ! -e "$escaped" ] && ok "after setup: the write outside is blocked" ||
-		bad "after setup: the write outside is blocked" "$result"
-	check_contains "after setup: the model gets sbsh's hint" "the sandbox blocked a write outside the project" "$result"
-fi
-
 out=$(cd "$work" && HOME=$home PATH="$(dirname "$claude"):$PATH" "$SBSH" --doctor 2>&1 | grep -A1 'claude-code:')
 check_contains "after setup: the doctor finds claude and says it reaches sbsh" "claude-code: $claude; reaches sbsh" "$out"
+
+if sandboxed "$tool through sbsh: the cases"; then
+	# Claude Code keeps the folder between calls: cd, then the write. The
+	# cd's call also tries Claude Code's settings (hooks there run outside
+	# any sandbox): only its shell-snapshots folder is writable.
+	settings=$(cat "$home/.claude/settings.json")
+	headless_cases 'cd sub && pwd; echo "{}" > ~/.claude/settings.json; echo "settings=$?"' "$case_cd_write"
+	r=$(case_result 10)
+	seen "its own settings.json" "$r"
+	check "$tool, its settings.json: unchanged" "$settings" "$(cat "$home/.claude/settings.json")"
+	check_contains "$tool, its settings.json: the write is blocked, with the hint" \
+		"the sandbox blocked a write outside the project $work ($home/.claude/settings.json)" "$r"
+	check_contains "$tool, its settings.json: the command saw it fail" "settings=1" "$r"
+	# Its wrapper evals the agent's text in the shell that sourced the
+	# snapshot, so the rest of the text runs after a refusal.
+	# Its snapshot brings the functions of the user's .bashrc (and PATH).
+	check_contains "$tool, snapshot: a function of the user's .bashrc reaches the commands" \
+		"function-from-bashrc" "$(case_result 7)"
+	check_contains "$tool, headless: the rest of the text ran" "before" "$(case_result 3)"
+	check_contains "$tool, headless: the message names the agent's line" "sbsh: -c:2: refused DELETE" "$(case_result 3)"
+	approver_cases
+fi
 
 # A project's own .claude/settings.json wins over the user's, as the
 # doctor warns.
 mkdir -p "$work/.claude"
-printf '{"env": {"CLAUDE_CODE_SHELL": "/bin/bash"}}\n' > "$work/.claude/settings.json"
-out=$(run_claude)
-check_contains "a project naming bash: Claude Code runs bash" "shell=/bin/bash" "$(tool_result)"
-check_contains "a project naming bash: the doctor says so" "does NOT reach sbsh" "$(HOME=$home "$SBSH" --doctor 2>&1 | grep -A1 'claude-code:')"
+printf '{"env": {"CLAUDE_CODE_SHELL": "/bin/bash"}}\n' >"$work/.claude/settings.json"
+steps "$probe"
+out=$(run_tool)
+check_contains "a project naming bash: Claude Code runs bash" "shell=/bin/bash" "$(result 1)"
+check_contains "a project naming bash: the doctor says so" "does NOT reach sbsh" \
+	"$(HOME=$home "$SBSH" --doctor 2>&1 | grep -A1 'claude-code:')"
 rm -rf "$work/.claude"
-rm -f "$escaped"
+rm -f "$outside/escaped"
 
 HOME=$home "$SBSH" --setup --undo claude-code >/dev/null 2>&1
-out=$(run_claude)
-check_contains "after undo: bash again" "shell=/bin/bash" "$(tool_result)"
+steps "$probe"
+out=$(run_tool)
+check_contains "after undo: bash again" "shell=/bin/bash" "$(result 1)"
 finish

@@ -1,30 +1,61 @@
 #!/usr/bin/env python3
-"""A scripted model for tests/integration/setup.sh: just enough of the
-Messages API (streamed as server-sent events) for `claude -p` to run one
-Bash command and finish.
+"""A scripted model for tests/integration/claude-code.sh: just enough of the
+Messages API (streamed as server-sent events) for `claude -p` to run a few
+Bash commands in turn and finish.
 
-Usage: fake-anthropic.py PORTFILE LOGFILE COMMAND
-The first request that offers the Bash tool gets a tool_use of COMMAND;
-the request that carries its tool_result gets a closing text. Any other
-request (titles, summaries) gets a short text. Every request body is
-appended to LOGFILE, one JSON object a line, for the test to read what
-the client sent back."""
+Usage: fake-anthropic.py PORTFILE LOGFILE SCRIPT
+       fake-anthropic.py --result LOGFILE N
+SCRIPT holds the commands, one JSON string a line; it is read again for
+every request, so one server serves every run of a suite. A request that
+offers the Bash tool and carries N tool_results gets a tool_use of the
+command on line N + 1 (id toolu_fakeN+1); once every command has its
+result, a closing text, FAKE-DONE. Any other request (titles, summaries)
+gets a short text. Every request body is appended to LOGFILE, one JSON
+object a line. --result prints what the client sent back for command N
+(from 1), from the last request that carries it."""
 import json
 import os
 import sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-port_file, log_file, command = sys.argv[1], sys.argv[2], sys.argv[3]
 
-
-def has_tool_result(body):
+def tool_results(body):
+    """The tool_result blocks of a request, by tool_use_id."""
+    out = {}
     for msg in body.get("messages", []):
         content = msg.get("content")
         if isinstance(content, list):
             for block in content:
                 if isinstance(block, dict) and block.get("type") == "tool_result":
-                    return True
-    return False
+                    out[block.get("tool_use_id")] = block
+    return out
+
+
+def result_text(block):
+    c = block.get("content")
+    if isinstance(c, str):
+        return c
+    return "\n".join(x.get("text", "") for x in c or [] if isinstance(x, dict))
+
+
+if sys.argv[1] == "--result":
+    want = "toolu_fake%s" % sys.argv[3]
+    found = None
+    for line in open(sys.argv[2]):
+        block = tool_results(json.loads(line)["body"]).get(want)
+        if block:
+            found = block
+    if found is None:
+        sys.exit(1)
+    print(result_text(found))
+    sys.exit(0)
+
+port_file, log_file, script_file = sys.argv[1], sys.argv[2], sys.argv[3]
+
+
+def script():
+    with open(script_file) as f:
+        return [json.loads(line) for line in f if line.strip()]
 
 
 def offers_bash(body):
@@ -39,17 +70,19 @@ def events(body):
                          "model": body.get("model", "fake"), "content": [],
                          "stop_reason": None, "stop_sequence": None, "usage": usage}}
     out = [("message_start", start)]
-    if offers_bash(body) and not has_tool_result(body):
-        args = json.dumps({"command": command, "description": "the test's command"})
+    done = len(tool_results(body))
+    steps = script()
+    if offers_bash(body) and done < len(steps):
+        args = json.dumps({"command": steps[done], "description": "the test's command %d" % (done + 1)})
         out += [("content_block_start", {"type": "content_block_start", "index": 0,
-                                         "content_block": {"type": "tool_use", "id": "toolu_fake1",
+                                         "content_block": {"type": "tool_use", "id": "toolu_fake%d" % (done + 1),
                                                            "name": "Bash", "input": {}}}),
                 ("content_block_delta", {"type": "content_block_delta", "index": 0,
                                          "delta": {"type": "input_json_delta", "partial_json": args}}),
                 ("content_block_stop", {"type": "content_block_stop", "index": 0})]
         stop = "tool_use"
     else:
-        text = "FAKE-DONE" if has_tool_result(body) else "ok"
+        text = "FAKE-DONE" if done else "ok"
         out += [("content_block_start", {"type": "content_block_start", "index": 0,
                                          "content_block": {"type": "text", "text": ""}}),
                 ("content_block_delta", {"type": "content_block_delta", "index": 0,

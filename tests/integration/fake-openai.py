@@ -1,35 +1,67 @@
 #!/usr/bin/env python3
 """A scripted model for tests/integration/codex.sh: just enough of the
-Responses API (streamed as server-sent events) for `codex exec` to run one
-shell command and finish.
+Responses API (streamed as server-sent events) for `codex exec` to run a
+few shell commands in turn and finish.
 
-Usage: fake-openai.py PORTFILE LOGFILE COMMAND
-A request without a function_call_output gets a call of the shell tool it
-offers (exec_command, shell_command or shell) running COMMAND; the one
-carrying the output gets a closing message. Every request body is appended
-to LOGFILE, one JSON object a line."""
+Usage: fake-openai.py PORTFILE LOGFILE SCRIPT
+       fake-openai.py --result LOGFILE N
+SCRIPT holds the commands, one JSON value a line: a string (the command)
+or an object {"cmd": ..., "workdir": ...}; it is read again for every
+request, so one server serves every run of a suite. A request that offers
+a shell tool (exec_command, shell_command or shell) and carries N
+function_call_outputs gets a call of it running the command on line N + 1
+(call_id call_fakeN+1); once every command has its output, a closing
+message, FAKE-DONE. Every request body is appended to LOGFILE, one JSON
+object a line. --result prints what Codex sent back for command N (from
+1), from the last request that carries it."""
 import json
 import os
 import sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-port_file, log_file, command = sys.argv[1], sys.argv[2], sys.argv[3]
+
+def outputs(body):
+    """The function_call_output items of a request, by call_id."""
+    return {i.get("call_id"): i for i in body.get("input") or []
+            if isinstance(i, dict) and i.get("type") == "function_call_output"}
+
+
+if sys.argv[1] == "--result":
+    want = "call_fake%s" % sys.argv[3]
+    found = None
+    for line in open(sys.argv[2]):
+        item = outputs(json.loads(line)["body"]).get(want)
+        if item:
+            found = item
+    if found is None:
+        sys.exit(1)
+    out = found.get("output")
+    print(out if isinstance(out, str) else json.dumps(out))
+    sys.exit(0)
+
+port_file, log_file, script_file = sys.argv[1], sys.argv[2], sys.argv[3]
+
+
+def script():
+    with open(script_file) as f:
+        return [json.loads(line) for line in f if line.strip()]
 
 
 def tool_names(body):
     return [t.get("name") for t in body.get("tools") or [] if isinstance(t, dict)]
 
 
-def has_output(body):
-    return any(isinstance(i, dict) and i.get("type") == "function_call_output" for i in body.get("input") or [])
-
-
-def shell_call(names):
+def shell_call(names, step):
+    step = step if isinstance(step, dict) else {"cmd": step}
+    command = step["cmd"]
+    extra = {"workdir": step["workdir"]} if "workdir" in step else {}
     if "exec_command" in names:
-        return "exec_command", {"cmd": command}
+        # the longest wait Codex allows before it answers "still running":
+        # a question at the approver takes a while
+        return "exec_command", dict({"cmd": command, "yield_time_ms": 30000}, **extra)
     if "shell_command" in names:
-        return "shell_command", {"command": command}
-    return "shell", {"command": ["bash", "-lc", command]}
+        return "shell_command", dict({"command": command}, **extra)
+    return "shell", dict({"command": ["bash", "-lc", command]}, **extra)
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -55,10 +87,13 @@ class Handler(BaseHTTPRequestHandler):
         with open(log_file, "a") as f:
             f.write(json.dumps({"path": self.path, "body": body}) + "\n")
         names = tool_names(body)
+        done = len(outputs(body))
+        steps = script()
         events = [{"type": "response.created", "response": {"id": "resp_fake"}}]
-        if names and not has_output(body):
-            name, args = shell_call(names)
-            item = {"type": "function_call", "name": name, "arguments": json.dumps(args), "call_id": "call_fake1"}
+        if names and done < len(steps):
+            name, args = shell_call(names, steps[done])
+            item = {"type": "function_call", "name": name, "arguments": json.dumps(args),
+                    "call_id": "call_fake%d" % (done + 1)}
         else:
             item = {"type": "message", "role": "assistant", "id": "msg_fake",
                     "content": [{"type": "output_text", "text": "FAKE-DONE"}]}

@@ -3,7 +3,8 @@
 # "env".CLAUDE_CODE_SHELL naming a shim of sbsh's own whose path holds
 # "bash", every other key kept; a second setup changes nothing; --undo puts
 # the original back byte for byte; from inside the sandbox it is refused;
-# --doctor says before and after whether each tool reaches sbsh.
+# --doctor says before and after whether each tool reaches sbsh. For Codex
+# a shim named bash, for the login shell the human sets.
 set -u
 here=$(dirname "$0")
 . "${top_srcdir:-$here/../..}/tests/integration/lib.sh"
@@ -189,13 +190,42 @@ CLAUDE_CONFIG_DIR=$scratch/cfg "$SBSH" --setup claude-code >/dev/null 2>&1
 check "CLAUDE_CONFIG_DIR: the doctor reads them there" "true" "$(CLAUDE_CONFIG_DIR=$scratch/cfg doctor_field claude-code reaches_sbsh)"
 CLAUDE_CONFIG_DIR=$scratch/cfg "$SBSH" --setup --undo claude-code >/dev/null 2>&1
 
-# Codex: no setting names its shell; setup says so and writes nothing.
-before=$(find "$home" | sort)
+# Codex: no setting names its shell, it runs the login shell, known by
+# its name. Setup writes a shim named bash, says how to make it the login
+# shell, and changes no login shell; the doctor reads the password
+# database (a copy bound over /etc/passwd, in a mount namespace of the
+# test's own, stands for the human's usermod).
+codex_shim=$home/.local/share/sbsh/codex/bash
+login_before=$(getent passwd "$(id -u)")
 out=$("$SBSH" --setup codex 2>&1)
-[ $? -ne 0 ] && ok "--setup codex fails (nothing can be wired)" || bad "--setup codex fails (nothing can be wired)" "$out"
-check_contains "--setup codex says why" "login shell" "$out"
-check "--setup codex writes nothing" "$before" "$(find "$home" | sort)"
-check "doctor: codex does not reach sbsh" "false" "$(doctor_field codex reaches_sbsh)"
+[ $? -eq 0 ] && ok "--setup codex succeeds" || bad "--setup codex succeeds" "$out"
+check_contains "--setup codex wrote the shim" "wrote $codex_shim" "$out"
+check_contains "--setup codex says how to make it the login shell" "usermod -s $codex_shim" "$out"
+check "--setup codex changes no login shell" "$login_before" "$(getent passwd "$(id -u)")"
+check "a shim runs this sbsh" "exec '$SBSH' \"\$@\"" "$(tail -n 1 "$codex_shim")"
+check "doctor: codex does not reach sbsh yet" "false" "$(doctor_field codex reaches_sbsh)"
+# in_passwd SHELL CMD...: CMD with SHELL as this user's login shell.
+in_passwd() {
+	login=$1
+	shift
+	sed "s#^\([^:]*:[^:]*:$(id -u):.*\):[^:]*\$#\1:$login#" /etc/passwd >"$scratch/passwd"
+	unshare -m sh -c 'mount --bind "$0" /etc/passwd && exec "$@"' "$scratch/passwd" "$@"
+}
+if [ "$(id -u)" -ne 0 ] || ! unshare -m true 2>/dev/null; then
+	missing "doctor: codex with the shim as login shell" "needs root and unshare -m"
+else
+	check "doctor: the shim as login shell: codex reaches sbsh" "true" "$(in_passwd "$codex_shim" "$SBSH" --doctor --json |
+		python3 -c 'import json, sys; print(json.dumps([t for t in json.load(sys.stdin)["agent_tools"] if t["tool"] == "codex"][0]["reaches_sbsh"]))')"
+	out=$(in_passwd "$SBSH" "$SBSH" --doctor 2>&1 | grep -A1 'codex:')
+	check_contains "doctor: sbsh itself as login shell: Codex would run bash" "knows a shell by its name" "$out"
+	out=$(in_passwd "$codex_shim" "$SBSH" --setup --undo codex 2>&1)
+	[ $? -ne 0 ] && ok "--setup --undo codex refused while the shim is the login shell" ||
+		bad "--setup --undo codex refused while the shim is the login shell" "$out"
+	[ -f "$codex_shim" ] && ok "... and the shim stays" || bad "... and the shim stays"
+fi
+out=$("$SBSH" --setup --undo codex 2>&1)
+check_contains "--setup --undo codex removes the shim" "removed the shim $codex_shim" "$out"
+[ ! -e "$codex_shim" ] && [ ! -e "$home/.local/share/sbsh" ] && ok "... and its folders" || bad "... and its folders" "$(find "$home/.local")"
 
 out=$("$SBSH" --setup 2>&1)
 [ $? -eq 2 ] && ok "--setup without a tool: usage" || bad "--setup without a tool: usage" "$out"

@@ -217,6 +217,25 @@ Test(classify, disguises)
 	expect("pg_restore -Fc -d app dump", VERDICT_SAFE);
 }
 
+/* Inline code: literals as the language joins them; names and text it
+ * computes ask. */
+Test(classify, code_builds_names)
+{
+	expect("python3 -c 'import os; os.system(\"\\x72m -rf x\")'", VERDICT_DELETE);
+	expect("python3 -c 'import os; os.system(\"\"\"r\"\"\" \"m -rf x\")'", VERDICT_DELETE);
+	expect("python3 -c 'import os; getattr(os, \"rem\" \"ove\")(\"x\")'", VERDICT_DELETE);
+	expect("python3 -c 'import os; getattr(os, n)(\"x\")'", VERDICT_ASK);
+	expect("python3 -c 'x = chr(114) + chr(109); import os; os.system(x + \" -rf d\")'", VERDICT_ASK);
+	expect("python3 -c 'import re; print(re.compile(p).match(s))'", VERDICT_SAFE);
+	expect("python3 -c 'print(self.__dict__[k])'", VERDICT_SAFE);
+	expect("node -e 'require(path.join(__dirname, m))'", VERDICT_SAFE);
+	expect("node -e 'require(m)'", VERDICT_ASK);
+	expect("ruby -e 'obj.send(m)'", VERDICT_SAFE);
+	expect("ruby -e 'FileUtils.send(m, \"d\")'", VERDICT_ASK);
+	expect("awk '{ $0 | getline x }' f", VERDICT_ASK);
+	expect("awk '{ \"date\" | getline x }' f", VERDICT_SAFE);
+}
+
 Test(classify, dynamic_argv)
 {
 	struct classifier *cl = new_classifier();
@@ -288,6 +307,105 @@ Test(classify, git_config_aliases_and_mirror)
 	unlink(path);
 	snprintf(path, sizeof path, "%s/.git", dir);
 	rmdir(path);
+	rmdir(dir);
+}
+
+/* A copy of from at to, with a byte appended or one patched at patch_at
+ * (-1: neither), executable. */
+static void copy_program(const char *from, const char *to, bool append, long patch_at)
+{
+	FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
+	cr_assert(in && out, "%s -> %s", from, to);
+	char buf[65536];
+	size_t got;
+	while ((got = fread(buf, 1, sizeof buf, in)) > 0)
+		cr_assert_eq(fwrite(buf, 1, got, out), got);
+	if (append)
+		fputc('x', out);
+	if (patch_at >= 0) {
+		fseek(out, patch_at, SEEK_SET);
+		fputc(0x5a, out);
+	}
+	fclose(in);
+	fclose(out);
+	chmod(to, 0755);
+}
+
+static enum verdict judge_program(struct classifier *cl, const char *dir, const char *file, char **argv)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/%s", dir, file);
+	struct classify_result res;
+	classify_result_init(&res);
+	enum verdict v = classify_argv(cl, argv, path, CLASSIFY_PROGRAM, &res);
+	classify_result_free(&res);
+	return v;
+}
+
+/* Policy rule 8: what a program in a writable folder is, by its bytes and
+ * its #! line; one outside them is what its name says. */
+Test(classify, program_identity)
+{
+	char dir[] = "/tmp/sbsh-identity-XXXXXX";
+	cr_assert_not_null(mkdtemp(dir));
+	char *writable[] = {dir, NULL};
+	struct classifier *cl = new_classifier();
+	classifier_set_writable(cl, writable);
+	char path[512];
+	const char *files[] = {"cleanup", "appended", "patched", "x.sh", "env.sh", "lister", "built"};
+	snprintf(path, sizeof path, "%s/cleanup", dir);
+	copy_program("/usr/bin/rm", path, false, -1);
+	snprintf(path, sizeof path, "%s/appended", dir);
+	copy_program("/usr/bin/rm", path, true, -1);
+	snprintf(path, sizeof path, "%s/patched", dir);
+	copy_program("/usr/bin/rm", path, false, 20000);
+	snprintf(path, sizeof path, "%s/x.sh", dir);
+	write_file(path, "#!/bin/rm -rf\n");
+	snprintf(path, sizeof path, "%s/env.sh", dir);
+	write_file(path, "#!/usr/bin/env -S rm -rf\n");
+	snprintf(path, sizeof path, "%s/lister", dir);
+	copy_program("/usr/bin/ls", path, false, -1);
+	snprintf(path, sizeof path, "%s/built", dir); /* no tool the rules know: a build product */
+	copy_program("/usr/bin/true", path, false, -1);
+
+	char *cleanup[] = {"./cleanup", "-rf", "data", NULL};
+	cr_expect_eq(judge_program(cl, dir, "cleanup", cleanup), VERDICT_DELETE, "a copy of rm is rm");
+	char *appended[] = {"appended", "data", NULL};
+	cr_expect_eq(judge_program(cl, dir, "appended", appended), VERDICT_DELETE, "bytes after the ELF's end");
+	char *patched[] = {"patched", "data", NULL};
+	cr_expect_eq(judge_program(cl, dir, "patched", patched), VERDICT_DELETE, "a block patched");
+	char *script[] = {"./x.sh", "data", NULL};
+	cr_expect_eq(judge_program(cl, dir, "x.sh", script), VERDICT_DELETE, "#!/bin/rm -rf");
+	char *env[] = {"./env.sh", "data", NULL};
+	cr_expect_eq(judge_program(cl, dir, "env.sh", env), VERDICT_DELETE, "#!/usr/bin/env -S rm -rf");
+	char *lister[] = {"./lister", "-la", NULL};
+	cr_expect_eq(judge_program(cl, dir, "lister", lister), VERDICT_SAFE, "a copy of ls is ls");
+	char *built[] = {"./built", "--port", "80", NULL};
+	cr_expect_eq(judge_program(cl, dir, "built", built), VERDICT_SAFE, "a build product runs");
+	char *shaped[] = {"./built", "-rf", dir, NULL};
+	cr_expect_eq(judge_program(cl, dir, "built", shaped), VERDICT_ASK, "an unknown binary called as rm is");
+	/* found on PATH inside a command: env, with a PATH naming the folder */
+	snprintf(path, sizeof path, "%s/ls", dir);
+	copy_program("/usr/bin/rm", path, false, -1);
+	snprintf(path, sizeof path, "PATH=%s:/usr/bin", dir);
+	char *wrapped[] = {"env", path, "ls", "-rf", "data", NULL};
+	struct classify_result res;
+	classify_result_init(&res);
+	cr_expect_eq(classify_argv(cl, wrapped, "/usr/bin/env", CLASSIFY_PROGRAM, &res), VERDICT_DELETE,
+	             "a copy of rm named ls first on env's PATH");
+	classify_result_free(&res);
+
+	/* Outside the writable folders a program is not read. */
+	char *elsewhere[] = {"/nonexistent-root", NULL};
+	classifier_set_writable(cl, elsewhere);
+	cr_expect_eq(judge_program(cl, dir, "cleanup", cleanup), VERDICT_SAFE);
+	classifier_destroy(cl);
+	for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+		unlink(path);
+	}
+	snprintf(path, sizeof path, "%s/ls", dir);
+	unlink(path);
 	rmdir(dir);
 }
 
