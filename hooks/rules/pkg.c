@@ -160,6 +160,10 @@ static const char *lifecycle_scripts(struct cctx *c, const char *sub, const char
 	}
 	if (eq(sub, "pack"))
 		return "prepack|prepare|postpack";
+	if (eq(sub, "publish")) /* --dry-run too: it packs, running these */
+		return "prepublishOnly|prepack|prepare|postpack|publish|postpublish";
+	if (eq(sub, "version"))
+		return "preversion|version|postversion";
 	return NULL;
 }
 
@@ -258,8 +262,12 @@ struct judgement judge_pm(struct cctx *c, const char *name, const struct sarg *a
 	size_t w = skip_options(a, f, n, NULL);
 	const struct sarg *next = w < n ? &a[w] : NULL;
 
-	if (eq(sub, "publish"))
-		return dry ? SAFE_J : J(VERDICT_PUBLISH, cl_printf(c, "%s publish uploads a package to the registry", name), (int)s);
+	if (eq(sub, "publish")) {
+		struct judgement sj = judge_package_scripts(c, name, a, n, lifecycle_scripts(c, sub, NULL), in, (int)s);
+		return dry ? sj
+		           : judgement_max(sj, J(VERDICT_PUBLISH, cl_printf(c, "%s publish uploads a package to the registry", name),
+		                                 (int)s));
+	}
 	if (eq(sub, "unpublish") || eq(sub, "deprecate") || eq(sub, "undeprecate"))
 		return dry ? SAFE_J : J(VERDICT_PUBLISH, cl_printf(c, "%s %s changes what is published", name, sub), (int)s);
 	if (eq(sub, "dist-tag") || eq(sub, "dist-tags") || eq(sub, "tag") || eq(sub, "owner") || eq(sub, "author") ||

@@ -80,6 +80,9 @@ for kind in git plain; do
 	refused "npm test runs the agent's pretest ($kind)" \
 		'printf "{\"name\":\"x\",\"version\":\"1.0.0\",\"scripts\":{\"pretest\":\"rm -rf data\",\"test\":\"true\"}}\n" >package.json' \
 		'npm test'
+	refused "npm publish --dry-run runs the agent's prepublishOnly ($kind)" \
+		'printf "{\"name\":\"x\",\"version\":\"1.0.0\",\"scripts\":{\"prepublishOnly\":\"rm -rf data\"}}\n" >package.json' \
+		'npm publish --dry-run'
 	refused "a human's script the agent changed ($kind)" 'echo "rm -rf data" >>human.sh' 'sh human.sh'
 	refused "make -C into a folder with the agent's Makefile ($kind)" \
 		'mkdir -p sub; printf "clean:\n\trm -rf ../data\n" >sub/Makefile' 'make -C sub clean'
