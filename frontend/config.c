@@ -142,7 +142,7 @@ int config_read(struct startup *st, const char *path)
 		} else if (strcmp(key, "keeper-idle") == 0) {
 			char *end;
 			long t = strtol(value, &end, 10);
-			if (*value == '\0' || *end || t < 1 || t > 86400 * 30) {
+			if (*value == '\0' || *end || t < 1 || t > 86400L * 30) {
 				fprintf(stderr, "sbsh: %s:%u: keeper-idle must be a number of seconds\n", path, lineno);
 				rc = -1;
 				break;

@@ -228,7 +228,7 @@ static void start_checkpoints(struct startup *st)
 	if (idle_env && *idle_env) {
 		char *end;
 		unsigned long v = strtoul(idle_env, &end, 10);
-		if (!*end && v > 0 && v < 86400 * 30)
+		if (!*end && v > 0 && v < 86400L * 30)
 			idle = (unsigned)v;
 	}
 	char *cwd = getcwd(NULL, 0);

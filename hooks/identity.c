@@ -22,7 +22,7 @@
 
 #define ID_CACHE_MAX 64
 #define ID_BLOCK 4096
-#define ID_CHUNK (64 * 1024)
+#define ID_CHUNK ((size_t)64 * 1024)
 /* What the kernel reads of a #! line (BINPRM_BUF_SIZE). */
 #define ID_HEAD 256
 /* A file bigger than this is compared with nothing: no system tool is. */
@@ -297,7 +297,7 @@ static bool same_bytes(int a, int b, off_t len, size_t spare)
 	size_t differ = 0;
 	bool same = true;
 	for (off_t off = 0; same && off < len;) {
-		size_t want = len - off < ID_CHUNK ? (size_t)(len - off) : ID_CHUNK;
+		size_t want = (uint64_t)(len - off) < ID_CHUNK ? (size_t)(len - off) : ID_CHUNK;
 		if (!read_at(a, ba, want, off) || !read_at(b, bb, want, off)) {
 			same = false;
 			break;

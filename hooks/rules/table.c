@@ -274,7 +274,7 @@ static const struct tool_spec spec_upload = {
 /* Registries whose client publishes, takes back or retires with these
  * words (issue 18's survey): opam, pub, nimble, elm, spago, wasm-pack,
  * gleam, apm, rye, luarocks, zef, quarto, bal, raco, the conda uploaders. */
-#define PUBLISH_WORD(w, why) {.verdict = VERDICT_PUBLISH, .operands = w, .unless = "--dry-run", .reason = why}
+#define PUBLISH_WORD(w, why) {.verdict = VERDICT_PUBLISH, .operands = (w), .unless = "--dry-run", .reason = (why)}
 static const struct tool_spec spec_registry_words = {
 	.rules = (const struct operand_rule[]){
 		PUBLISH_WORD("publish", "publishes a package to its registry"),
