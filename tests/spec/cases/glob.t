@@ -263,3 +263,23 @@ shopt -u extglob; shopt -q extglob; echo $?
 1
 0
 1
+
+### shopt -s extglob in a script file applies to the lines after it
+shopt -s extglob
+case lib.h in *.@(c|h)) echo header ;; esac
+v=aaab
+echo ${v##+(a)}
+--- mode file
+--- tags bash
+--- stdout
+header
+b
+
+### shopt -s extglob in a sourced file applies to its later lines
+printf '%s\n' 'shopt -s extglob' 'case x.py in !(*.sh)) echo not-shell ;; esac' > lib.sh
+. ./lib.sh
+case y.sh in !(*.sh)) echo wrong ;; *) echo shell ;; esac
+--- tags bash
+--- stdout
+not-shell
+shell
