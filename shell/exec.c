@@ -48,6 +48,7 @@ enum {
 };
 
 static int run_node(struct shell *sh, const struct node *n, unsigned flags);
+static int run_simple_command(struct shell *sh, const struct node *n, unsigned flags);
 
 /* Nesting limit for subshell processes inside each other ($( ), pipelines,
  * ( ), &): far above what scripts use, far below what a machine holds. */
@@ -279,13 +280,22 @@ static int call_function(struct shell *sh, struct func *f, int argc, char **argv
 	sh->func_depth++;
 	/* bash says "environment" for a function that no file defined */
 	shell_push_frame(sh, f->name, f->source ? f->source : "environment", sh->lineno);
+	struct trap_frame traps;
+	trap_enter_function(sh, &traps);
+	/* A DEBUG trap the function sees (set -T) runs once as it starts. */
+	if (trap_debug_set(sh))
+		trap_run_debug(sh, f->body->range.begin.line);
 
-	int status = run_node(sh, f->body, 0);
-	shell_pop_frame(sh);
+	int status = sh->jump == JUMP_NONE ? run_node(sh, f->body, 0) : sh->last_status;
 	if (sh->jump == JUMP_RETURN) {
 		sh->jump = JUMP_NONE;
 		status = sh->last_status;
+		sh->last_status = 0; /* what bash's RETURN trap sees after `return N` */
 	}
+	if (sh->jump != JUMP_EXIT)
+		trap_run_return(sh);
+	trap_leave_function(sh, &traps);
+	shell_pop_frame(sh);
 
 	sh->func_depth--;
 	sh->loop_depth = saved_loops;
@@ -293,8 +303,9 @@ static int call_function(struct shell *sh, struct func *f, int argc, char **argv
 	sh->positional = saved_pos;
 	sh->npositional = saved_npos;
 	funcs_release(f);
-	/* errexit looks at the call as a whole, ERR does not fire twice */
-	sh->status_flags &= ~(unsigned)EXEC_STATUS_EXEMPT;
+	/* errexit and ERR look at the call as a whole, whatever its last
+	 * command was (an ERR trap inside, with -E, fires for both). */
+	sh->status_flags = 0;
 	return status;
 }
 
@@ -630,9 +641,56 @@ static int run_command(struct shell *sh, const struct node *n, int argc, char **
 	return status_done;
 }
 
+/* $BASH_COMMAND: the command running, or the last one started when a
+ * trap reads it; "" before any. */
+char *exec_command_text(struct shell *sh)
+{
+	if (sh->current_command)
+		return node_text(sh->current_command);
+	return xstrdup(sh->last_command_text ? sh->last_command_text : "");
+}
+
+/* n starts: it is $BASH_COMMAND (not for the commands of a trap action).
+ * A trap may read it after n's tree is gone, so then its text is kept. */
+static const struct node *command_begin(struct shell *sh, const struct node *n)
+{
+	const struct node *outer = sh->current_command;
+	if (trap_running(sh))
+		return outer;
+	sh->current_command = n;
+	if (trap_any_set(sh)) {
+		free(sh->last_command_text);
+		sh->last_command_text = node_text(n);
+	}
+	return outer;
+}
+
+/* bash's DEBUG trap, before a command of n's kind runs (a pipeline ran
+ * it already in the parent for a stage it then forked). */
+static void debug_trap(struct shell *sh, const struct node *n)
+{
+	if (sh->debug_ran == n) {
+		sh->debug_ran = NULL;
+		return;
+	}
+	if (trap_debug_set(sh))
+		trap_run_debug(sh, n->range.begin.line);
+}
+
 static int run_simple(struct shell *sh, const struct node *n, unsigned flags)
 {
 	sh->lineno = n->range.begin.line;
+	const struct node *outer = command_begin(sh, n);
+	int status = run_simple_command(sh, n, flags);
+	sh->current_command = outer;
+	return status;
+}
+
+static int run_simple_command(struct shell *sh, const struct node *n, unsigned flags)
+{
+	debug_trap(sh, n);
+	if (sh->jump != JUMP_NONE)
+		return sh->jump == JUMP_EXIT ? sh->exit_status : sh->last_status;
 	struct strvec args;
 	strvec_init(&args);
 	unsigned cmdsubs_before = sh->cmdsub_count;
@@ -694,6 +752,12 @@ int exec_argv_flags(struct shell *sh, char **argv, unsigned aflags)
 
 /* ---- pipelines and lists --------------------------------------------------- */
 
+/* A command that runs by itself, without commands inside it. */
+static bool is_leaf(const struct node *n)
+{
+	return n->kind == NODE_SIMPLE || n->kind == NODE_COND || n->kind == NODE_ARITH;
+}
+
 static void timeval_sub(struct timeval *a, const struct timeval *b)
 {
 	a->tv_sec -= b->tv_sec;
@@ -718,6 +782,9 @@ static int run_pipeline_stages(struct shell *sh, const struct node *n, unsigned 
 	free(sh->last_arg);
 	sh->last_arg = NULL;
 
+	/* The stages run elsewhere: what an earlier command here left in the
+	 * flags says nothing about this pipeline's status. */
+	sh->status_flags = 0;
 	pid_t *pids = xcalloc(ncmds, sizeof *pids);
 	size_t npids = 0;
 	pid_t pgid = 0;
@@ -760,7 +827,25 @@ static int run_pipeline_stages(struct shell *sh, const struct node *n, unsigned 
 			redir_restore(&save);
 			break;
 		}
+		/* A command the stage runs by itself gets its DEBUG trap here, in
+		 * the shell, before the fork, as in bash. */
+		if (is_leaf(cmd) && trap_debug_set(sh)) {
+			const struct node *outer = command_begin(sh, cmd);
+			trap_run_debug(sh, cmd->range.begin.line);
+			sh->current_command = outer;
+			if (sh->jump != JUMP_NONE) {
+				if (p[0] >= 0) {
+					close(p[0]);
+					close(p[1]);
+				}
+				failed = true;
+				break;
+			}
+			sh->debug_ran = cmd;
+		}
 		pid_t pid = fork_child(sh, pgid, true);
+		if (pid != 0)
+			sh->debug_ran = NULL;
 		if (pid < 0) {
 			if (p[0] >= 0) {
 				close(p[0]);
@@ -775,6 +860,10 @@ static int run_pipeline_stages(struct shell *sh, const struct node *n, unsigned 
 				close(prev_read);
 			}
 			sh->stdin_producer = i > 0 ? n->u.pipeline.cmds[i - 1] : NULL;
+			/* bash forks a stage that is one command after its checks,
+			 * so no ERR trap fires in the child for it, even with -E. */
+			if (cmd->kind == NODE_SIMPLE)
+				sh->errexit_ignored++;
 			if (p[1] >= 0) {
 				dup2(p[1], 1);
 				if (n->u.pipeline.stderr_too && n->u.pipeline.stderr_too[i])
@@ -873,10 +962,22 @@ static int run_async(struct shell *sh, const struct node *n)
 	 * group of their own so that they outlive it, as under a bash -c,
 	 * which leads no session. */
 	bool own_group = !job_control && sh->session_leader;
+	if (is_leaf(n) && trap_debug_set(sh)) {
+		const struct node *outer = command_begin(sh, n);
+		trap_run_debug(sh, n->range.begin.line);
+		sh->current_command = outer;
+		if (sh->jump != JUMP_NONE)
+			return sh->last_status;
+		sh->debug_ran = n;
+	}
 	pid_t pid = fork_child(sh, 0, false);
+	if (pid != 0)
+		sh->debug_ran = NULL;
 	if (pid < 0)
 		return 1;
 	if (pid == 0) {
+		if (n->kind == NODE_SIMPLE)
+			sh->errexit_ignored++; /* as in a pipeline's stage */
 		if (own_group)
 			setpgid(0, 0); /* and in the parent: whichever runs first */
 		if (!job_control) {
@@ -1068,6 +1169,9 @@ static int run_for(struct shell *sh, const struct node *n)
 	int status = 0;
 	sh->loop_depth++;
 	for (size_t i = 0; i < items.len; i++) {
+		debug_trap(sh, n);
+		if (sh->jump != JUMP_NONE)
+			break;
 		if (sh->opt.xtrace)
 			xtrace_value(sh, items.items[i], "for %s in ", n->u.for_.var);
 		if (vars_set(sh, n->u.for_.var, items.items[i], 0) != 0) {
@@ -1096,16 +1200,27 @@ static int eval_arith_word(struct shell *sh, const struct word *w, intmax_t *out
 	return rc;
 }
 
+/* One expression of a for (( )): its DEBUG trap, then its value; -1
+ * after an error or when the trap ended the loop. */
+static int arith_for_step(struct shell *sh, const struct node *n, const struct word *w, intmax_t *v)
+{
+	sh->lineno = n->range.begin.line;
+	debug_trap(sh, n);
+	if (sh->jump != JUMP_NONE)
+		return -1;
+	sh->lineno = n->range.begin.line;
+	return eval_arith_word(sh, w, v);
+}
+
 static int run_arith_for(struct shell *sh, const struct node *n)
 {
 	intmax_t v;
-	sh->lineno = n->range.begin.line;
-	if (n->u.arith_for.init && eval_arith_word(sh, n->u.arith_for.init, &v) != 0)
+	if (arith_for_step(sh, n, n->u.arith_for.init, &v) != 0)
 		return 1;
 	int status = 0;
 	sh->loop_depth++;
 	for (;;) {
-		if (eval_arith_word(sh, n->u.arith_for.cond, &v) != 0) {
+		if (arith_for_step(sh, n, n->u.arith_for.cond, &v) != 0) {
 			status = 1;
 			break;
 		}
@@ -1113,7 +1228,7 @@ static int run_arith_for(struct shell *sh, const struct node *n)
 			break;
 		if (run_loop_body(sh, n->u.arith_for.body, &status))
 			break;
-		if (n->u.arith_for.step && eval_arith_word(sh, n->u.arith_for.step, &v) != 0) {
+		if (arith_for_step(sh, n, n->u.arith_for.step, &v) != 0) {
 			status = 1;
 			break;
 		}
@@ -1125,6 +1240,9 @@ static int run_arith_for(struct shell *sh, const struct node *n)
 static int run_case(struct shell *sh, const struct node *n, unsigned flags)
 {
 	sh->lineno = n->range.begin.line;
+	debug_trap(sh, n);
+	if (sh->jump != JUMP_NONE)
+		return sh->last_status;
 	char *subject = expand_word_str(sh, n->u.case_.subject, 0);
 	if (!subject)
 		return 1;
@@ -1162,6 +1280,11 @@ static int run_case(struct shell *sh, const struct node *n, unsigned flags)
 static int run_cond(struct shell *sh, const struct node *n)
 {
 	sh->lineno = n->range.begin.line;
+	const struct node *outer = command_begin(sh, n);
+	debug_trap(sh, n);
+	sh->current_command = outer;
+	if (sh->jump != JUMP_NONE)
+		return sh->last_status;
 	if (sh->opt.xtrace) {
 		char *text = node_text(n);
 		xtrace_text(sh, text);
@@ -1173,6 +1296,11 @@ static int run_cond(struct shell *sh, const struct node *n)
 static int run_arith(struct shell *sh, const struct node *n)
 {
 	sh->lineno = n->range.begin.line;
+	const struct node *outer = command_begin(sh, n);
+	debug_trap(sh, n);
+	sh->current_command = outer;
+	if (sh->jump != JUMP_NONE)
+		return sh->last_status;
 	char *s = expand_word_str(sh, n->u.arith.expr, EXPAND_NOTILDE);
 	if (!s)
 		return 1;
@@ -1262,6 +1390,7 @@ static int run_node(struct shell *sh, const struct node *n, unsigned flags)
 		struct redir_saved save = {0};
 		if (redir_apply(sh, n->redirs, n->nredirs, for_good ? NULL : &save) != 0) {
 			status = 1;
+			sh->status_flags = 0; /* no command inside ran: errexit and ERR act here */
 		} else {
 			status = run_compound(sh, n, flags);
 			fflush(stdout);
@@ -1292,14 +1421,12 @@ static int run_node(struct shell *sh, const struct node *n, unsigned flags)
 	sh->last_status = status;
 	if (status != 0 && !(sh->status_flags & (EXEC_STATUS_EXEMPT | EXEC_STATUS_HANDLED)) &&
 	    sh->errexit_ignored == 0 && n->kind != NODE_LIST && n->kind != NODE_AND_OR) {
-		/* Functions do not inherit the ERR trap (bash without -E): the
-		 * call fails as a whole in its caller. */
-		if (sh->func_depth == 0) {
-			sh->status_flags |= EXEC_STATUS_HANDLED;
-			sh->lineno = n->range.begin.line ? n->range.begin.line : sh->lineno;
-			trap_run_err(sh);
-			sh->last_status = status;
-		}
+		/* Functions do not see the ERR trap (bash without -E, trap.c):
+		 * the call fails as a whole in its caller. */
+		sh->status_flags |= EXEC_STATUS_HANDLED;
+		sh->lineno = n->range.begin.line ? n->range.begin.line : sh->lineno;
+		trap_run_err(sh);
+		sh->last_status = status;
 		if (sh->opt.errexit && sh->jump == JUMP_NONE) {
 			sh->jump = JUMP_EXIT;
 			sh->exit_status = status;

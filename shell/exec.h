@@ -12,6 +12,8 @@
 
 /* Runs a node; returns its exit status (also stored in sh->last_status). */
 int exec_node(struct shell *sh, const struct node *n);
+/* $BASH_COMMAND's value, malloc'd. */
+char *exec_command_text(struct shell *sh);
 /* Parses and runs text (eval, ., -c, traps): command by command, so aliases
  * defined early apply later. A syntax error is reported and returns 2. */
 int exec_string(struct shell *sh, const char *text, size_t len, const char *source_name,

@@ -100,6 +100,8 @@ void shell_free(struct shell *sh)
 	vars_free(sh);
 	free(sh->arg0);
 	free(sh->last_arg);
+	free(sh->last_command_text);
+	sh->last_command_text = NULL;
 	sh->last_arg = NULL;
 	free(sh->pipestatus);
 	free(sh->own_files);

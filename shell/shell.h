@@ -173,6 +173,14 @@ struct shell {
 	 * they stay open until it finishes. */
 	int *procsub_fds;
 	size_t nprocsub_fds, procsub_cap;
+	/* exec.c: $BASH_COMMAND, the simple command, [[ ]] or (( )) running
+	 * (borrowed from its tree while it runs), else the text of the last
+	 * one started, kept only while a trap could read it. */
+	const struct node *current_command;
+	char *last_command_text;
+	/* exec.c: the command whose DEBUG trap the shell ran before forking
+	 * it; the child does not run it again. */
+	const struct node *debug_ran;
 	/* exec.c: how the last status may still trigger errexit and the ERR
 	 * trap (EXEC_STATUS_* bits in exec.c): exempt after a failed left side
 	 * of && / || or a ! pipeline, handled once an inner command acted. */

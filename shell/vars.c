@@ -6,6 +6,7 @@
 #include "shell/vars.h"
 #include "shell/arith.h"
 #include "shell/cmdhash.h"
+#include "shell/exec.h"
 #include "shell/name_hash.h"
 
 #include <ctype.h>
@@ -28,8 +29,9 @@ enum {
 	VAR_DYN_EPOCHREAL = 1 << 21,  /* EPOCHREALTIME */
 	VAR_DYN_STACK = 1 << 22,      /* FUNCNAME, BASH_SOURCE, BASH_LINENO: from sh->frames */
 	VAR_DYN_PID = 1 << 23,        /* BASHPID: this process, subshells included */
+	VAR_DYN_COMMAND = 1 << 24,    /* BASH_COMMAND */
 	VAR_DYNAMIC = VAR_DYN_RANDOM | VAR_DYN_SECONDS | VAR_DYN_LINENO | VAR_DYN_PIPESTATUS | VAR_DYN_EPOCH |
-	              VAR_DYN_EPOCHREAL | VAR_DYN_STACK | VAR_DYN_PID,
+	              VAR_DYN_EPOCHREAL | VAR_DYN_STACK | VAR_DYN_PID | VAR_DYN_COMMAND,
 };
 
 /* Arrays are dense (a slot per index, unlike bash's sparse ones): a larger
@@ -240,6 +242,18 @@ static void refresh_dynamic(struct shell *sh, struct var *v)
 	}
 	if (v->flags & VAR_DYN_STACK) {
 		stack_array(sh, v);
+		return;
+	}
+	if (v->flags & VAR_DYN_COMMAND) {
+		char *text = exec_command_text(sh);
+		if (v->array) {
+			free(v->array[0]);
+			v->array[0] = text;
+		} else {
+			free(v->value);
+			v->value = text;
+		}
+		v->flags &= ~(unsigned)VAR_NOVALUE;
 		return;
 	}
 	if (v->flags & VAR_DYN_RANDOM) {
@@ -1162,6 +1176,7 @@ void vars_init(struct shell *sh, char **envp)
 	add_dynamic(sh, "EPOCHSECONDS", VAR_DYN_EPOCH);
 	add_dynamic(sh, "EPOCHREALTIME", VAR_DYN_EPOCHREAL);
 	add_dynamic(sh, "BASHPID", VAR_DYN_PID);
+	add_dynamic(sh, "BASH_COMMAND", VAR_DYN_COMMAND);
 	add_dynamic(sh, "FUNCNAME", VAR_DYN_STACK);
 	add_dynamic(sh, "BASH_SOURCE", VAR_DYN_STACK);
 	add_dynamic(sh, "BASH_LINENO", VAR_DYN_STACK);
