@@ -353,6 +353,41 @@ static const char *const shopt_names[] = {
 	"xpg_echo",
 };
 
+/* Inserts name into a sorted vector. */
+static void push_sorted(struct strvec *v, const char *name)
+{
+	size_t at = v->len;
+	while (at > 0 && strcmp(v->items[at - 1], name) > 0)
+		at--;
+	strvec_push(v, name);
+	for (size_t i = v->len - 1; i > at; i--) {
+		char *tmp = v->items[i];
+		v->items[i] = v->items[i - 1];
+		v->items[i - 1] = tmp;
+	}
+}
+
+char *shopt_enabled_names(struct shell *sh)
+{
+	struct strvec on;
+	strvec_init(&on);
+	for (size_t i = 0; i < sizeof shopt_names / sizeof shopt_names[0]; i++)
+		if (*shopt_flag(sh, shopt_names[i]))
+			push_sorted(&on, shopt_names[i]);
+	for (size_t i = 0; i < sizeof shopt_noop_names / sizeof shopt_noop_names[0]; i++)
+		if ((sh->opt.shopt_noop >> i) & 1)
+			push_sorted(&on, shopt_noop_names[i]);
+	struct strbuf sb;
+	strbuf_init(&sb);
+	for (size_t i = 0; i < on.len; i++) {
+		if (i)
+			strbuf_addc(&sb, ':');
+		strbuf_adds(&sb, on.items[i]);
+	}
+	strvec_free(&on);
+	return strbuf_detach(&sb);
+}
+
 static void shopt_show(struct shell *sh, const char *name, bool reusable)
 {
 	bool on = *shopt_flag(sh, name);

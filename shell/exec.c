@@ -408,6 +408,22 @@ int exec_replace(struct shell *sh, char **argv, const char *argv0)
 	return err == ENOENT ? STATUS_NOTFOUND : STATUS_NOEXEC;
 }
 
+/* An assignment before a command failed (`r=1 cmd` with r read-only):
+ * whether the command still runs, as in bash; under set -o posix a
+ * non-interactive shell exits instead, and an expansion error that
+ * abandoned the line stops it. */
+static bool temp_assign_failed(struct shell *sh)
+{
+	if (sh->jump != JUMP_NONE)
+		return false;
+	if (sh->opt.posix && !sh->opt.interactive) {
+		sh->jump = JUMP_EXIT;
+		sh->exit_status = 1;
+		return false;
+	}
+	return true;
+}
+
 /* What a command name resolves to. */
 struct resolved {
 	const struct builtin *builtin;
@@ -464,10 +480,7 @@ static int run_command(struct shell *sh, const struct node *n, int argc, char **
 		if (assign_apply(sh, assigns, nassigns, scoped ? ASSIGN_TEMP : ASSIGN_PERSIST) != 0) {
 			if (scoped)
 				vars_pop_scope(sh);
-			if (!sh->opt.interactive && sh->jump == JUMP_NONE) {
-				sh->jump = JUMP_EXIT;
-				sh->exit_status = 1;
-			}
+			shell_abandon_line(sh);
 			return 1;
 		}
 		struct redir_saved save = {0};
@@ -500,7 +513,7 @@ static int run_command(struct shell *sh, const struct node *n, int argc, char **
 		bool scoped = nassigns > 0;
 		if (scoped) {
 			vars_push_scope(sh);
-			if (assign_apply(sh, assigns, nassigns, ASSIGN_TEMP) != 0) {
+			if (assign_apply(sh, assigns, nassigns, ASSIGN_TEMP) != 0 && !temp_assign_failed(sh)) {
 				vars_pop_scope(sh);
 				return 1;
 			}
@@ -537,7 +550,7 @@ static int run_command(struct shell *sh, const struct node *n, int argc, char **
 	bool scoped = nassigns > 0;
 	if (scoped) {
 		vars_push_scope(sh);
-		if (assign_apply(sh, assigns, nassigns, ASSIGN_TEMP) != 0) {
+		if (assign_apply(sh, assigns, nassigns, ASSIGN_TEMP) != 0 && !temp_assign_failed(sh)) {
 			vars_pop_scope(sh);
 			return 1;
 		}
@@ -715,10 +728,7 @@ static int run_simple_command(struct shell *sh, const struct node *n, unsigned f
 		/* Assignments and redirections only. */
 		if (assign_apply(sh, n->u.simple.assigns, n->u.simple.nassigns, ASSIGN_PERSIST) != 0) {
 			strvec_free(&args);
-			if (!sh->opt.interactive && sh->jump == JUMP_NONE) {
-				sh->jump = JUMP_EXIT;
-				sh->exit_status = 1;
-			}
+			shell_abandon_line(sh);
 			return 1;
 		}
 		status = sh->cmdsub_count != cmdsubs_before ? sh->last_status : 0;
@@ -1494,6 +1504,10 @@ static int exec_text(struct shell *sh, const char *text, size_t len, const char 
 		ast_node_free(node);
 		if (top && !sh->opt.interactive)
 			sh->interrupted = false;
+		if (sh->jump == JUMP_DISCARD) {
+			sh->jump = JUMP_NONE;
+			sh->last_status = status = 1;
+		}
 		if (sh->jump != JUMP_NONE || sh->interrupted)
 			break;
 	}

@@ -40,6 +40,19 @@ void shell_init(struct shell *sh, char **envp)
 	note_own_files(sh);
 }
 
+void shell_abandon_line(struct shell *sh)
+{
+	sh->last_status = 1;
+	if (sh->jump != JUMP_NONE)
+		return;
+	if (sh->opt.posix && !sh->opt.interactive) {
+		sh->jump = JUMP_EXIT;
+		sh->exit_status = 1;
+	} else {
+		sh->jump = JUMP_DISCARD;
+	}
+}
+
 bool shell_fd_reserved(int fd)
 {
 	if (fd <= 2)

@@ -64,6 +64,11 @@ enum exec_jump {
 	JUMP_CONTINUE,
 	JUMP_RETURN,
 	JUMP_EXIT,
+	/* bash's answer to some errors (an assignment to a read-only
+	 * variable, an arithmetic error): the rest of the command line is
+	 * abandoned, up to the nearest eval, sourced file, trap action or
+	 * the top level, which go on with the next line (status 1). */
+	JUMP_DISCARD,
 };
 
 /* Opaque tables, each owned by its module. */
@@ -221,6 +226,11 @@ void shell_free(struct shell *sh);
 void shell_error(struct shell *sh, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A syntax error from the parser, at its line, "syntax error" in front. */
 void shell_syntax_error(struct shell *sh, const struct parse_error *e);
+/* After an error bash answers by abandoning the command line
+ * (JUMP_DISCARD); under set -o posix a non-interactive shell exits
+ * instead, as POSIX 2.8.1 and dash have it. Does nothing when a jump is
+ * already under way. */
+void shell_abandon_line(struct shell *sh);
 /* Like shell_error but without the source position (usage messages). */
 void shell_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Writes sb to stderr in one write, after flushing stdout: messages, set -x

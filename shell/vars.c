@@ -7,6 +7,8 @@
 #include "shell/arith.h"
 #include "shell/cmdhash.h"
 #include "shell/exec.h"
+#include "shell/options.h"
+#include "builtins/builtins.h"
 #include "shell/name_hash.h"
 
 #include <ctype.h>
@@ -30,8 +32,9 @@ enum {
 	VAR_DYN_STACK = 1 << 22,      /* FUNCNAME, BASH_SOURCE, BASH_LINENO: from sh->frames */
 	VAR_DYN_PID = 1 << 23,        /* BASHPID: this process, subshells included */
 	VAR_DYN_COMMAND = 1 << 24,    /* BASH_COMMAND */
+	VAR_DYN_OPTIONS = 1 << 25,    /* SHELLOPTS, BASHOPTS: from sh->opt */
 	VAR_DYNAMIC = VAR_DYN_RANDOM | VAR_DYN_SECONDS | VAR_DYN_LINENO | VAR_DYN_PIPESTATUS | VAR_DYN_EPOCH |
-	              VAR_DYN_EPOCHREAL | VAR_DYN_STACK | VAR_DYN_PID | VAR_DYN_COMMAND,
+	              VAR_DYN_EPOCHREAL | VAR_DYN_STACK | VAR_DYN_PID | VAR_DYN_COMMAND | VAR_DYN_OPTIONS,
 };
 
 /* Arrays are dense (a slot per index, unlike bash's sparse ones): a larger
@@ -56,6 +59,7 @@ struct var_table {
 	size_t cap;
 	char **env;      /* cached NAME=value array for execve */
 	bool env_dirty;
+	bool env_dynamic; /* an exported variable is computed (export SHELLOPTS) */
 };
 
 bool vars_valid_name(const char *s)
@@ -244,8 +248,10 @@ static void refresh_dynamic(struct shell *sh, struct var *v)
 		stack_array(sh, v);
 		return;
 	}
-	if (v->flags & VAR_DYN_COMMAND) {
-		char *text = exec_command_text(sh);
+	if (v->flags & (VAR_DYN_COMMAND | VAR_DYN_OPTIONS)) {
+		char *text = (v->flags & VAR_DYN_COMMAND) ? exec_command_text(sh)
+		             : v->name[0] == 'S'           ? options_enabled_names(sh)
+		                                           : shopt_enabled_names(sh);
 		if (v->array) {
 			free(v->array[0]);
 			v->array[0] = text;
@@ -929,19 +935,22 @@ static struct var **collect_visible(struct var_table *t, size_t *count)
 char **vars_environ(struct shell *sh)
 {
 	struct var_table *t = sh->vars;
-	if (t->env && !t->env_dirty)
+	if (t->env && !t->env_dirty && !t->env_dynamic)
 		return t->env;
 	strv_free(t->env);
 	size_t n;
 	struct var **list = collect_visible(t, &n);
 	struct strvec env;
 	strvec_init(&env);
+	t->env_dynamic = false;
 	for (size_t i = 0; i < n; i++) {
 		struct var *v = list[i];
 		if (!(v->flags & VAR_EXPORT) || (v->flags & (VAR_NOVALUE | VAR_ARRAY | VAR_NAMEREF)))
 			continue;
-		if (v->flags & VAR_DYNAMIC)
+		if (v->flags & VAR_DYNAMIC) {
 			refresh_dynamic(sh, v);
+			t->env_dynamic = true; /* its value may change unseen: rebuilt each time */
+		}
 		if (!v->value)
 			continue;
 		strvec_push_owned(&env, xasprintf("%s=%s", v->name, v->value));
@@ -1146,7 +1155,7 @@ void vars_init(struct shell *sh, char **envp)
 	snprintf(buf, sizeof buf, "%ld", (long)getuid());
 	vars_set(sh, "UID", buf, 0);
 	char host[256];
-	if (gethostname(host, sizeof host) == 0) {
+	if (!scope_find(&t->scopes[0], "HOSTNAME", name_hash("HOSTNAME")) && gethostname(host, sizeof host) == 0) {
 		host[sizeof host - 1] = '\0';
 		vars_set(sh, "HOSTNAME", host, 0);
 	}
@@ -1177,6 +1186,15 @@ void vars_init(struct shell *sh, char **envp)
 	add_dynamic(sh, "EPOCHREALTIME", VAR_DYN_EPOCHREAL);
 	add_dynamic(sh, "BASHPID", VAR_DYN_PID);
 	add_dynamic(sh, "BASH_COMMAND", VAR_DYN_COMMAND);
+	/* Options from an exported $SHELLOPTS are on from the start, as in
+	 * bash; both lists are read-only, computed from the options. */
+	{
+		struct var_entry *e = scope_find(&t->scopes[0], "SHELLOPTS", name_hash("SHELLOPTS"));
+		if (e && e->v.value && (e->v.flags & VAR_EXPORT))
+			options_import(sh, e->v.value);
+	}
+	add_dynamic(sh, "SHELLOPTS", VAR_DYN_OPTIONS | VAR_READONLY);
+	add_dynamic(sh, "BASHOPTS", VAR_DYN_OPTIONS | VAR_READONLY);
 	add_dynamic(sh, "FUNCNAME", VAR_DYN_STACK);
 	add_dynamic(sh, "BASH_SOURCE", VAR_DYN_STACK);
 	add_dynamic(sh, "BASH_LINENO", VAR_DYN_STACK);

@@ -60,6 +60,25 @@ char *input_expand_prompt(struct shell *sh, const char *ps, bool markers)
 	return xstrdup(ps);
 }
 
+/* $BASH_COMMAND and $BASHOPTS: the evaluator's and the shopt builtin's. */
+char *exec_command_text(struct shell *sh)
+{
+	(void)sh;
+	return xstrdup("");
+}
+
+char *shopt_enabled_names(struct shell *sh)
+{
+	(void)sh;
+	return xstrdup("");
+}
+
+/* An arithmetic error abandons the line: here the next word goes on. */
+void shell_abandon_line(struct shell *sh)
+{
+	sh->last_status = 1;
+}
+
 /* ~user may start getent: the real one loads the terminal guard first. */
 int shell_guard_before_program(struct shell *sh)
 {

@@ -243,3 +243,50 @@ echo "${!n}"
 6
 abc
 --- tags bash
+
+### assigning a read-only variable abandons the rest of the line only
+readonly x=1
+x=2; echo same-line
+echo "next $?"
+f() { x=4; echo in-f; }
+f; echo after-f
+eval 'x=5'; echo "eval $?"
+--- mode file
+--- tags nodash
+--- stdout
+next 1
+eval 1
+--- stderr-nonempty
+
+### an assignment to a read-only variable before a command still runs it
+readonly x=1
+x=3 echo ran
+--- tags nodash
+--- stdout
+ran
+--- stderr-nonempty
+
+### an arithmetic error abandons the rest of the line only
+echo $((1/0)); echo same-line
+echo "next $?"
+a=(1 2)
+echo ${a[2/0]}; echo same-line
+echo done
+--- mode file
+--- tags bash
+--- stdout
+next 1
+done
+--- stderr-nonempty
+
+### under set -o posix a read-only assignment ends the script
+set -o posix
+readonly x=1
+x=2
+echo not-reached
+--- mode file
+--- tags bash
+--- stdout
+--- stderr-nonempty
+--- status
+1
