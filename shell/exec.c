@@ -1452,6 +1452,18 @@ int exec_node(struct shell *sh, const struct node *n)
 
 /* ---- running text ----------------------------------------------------------- */
 
+int exec_catch_discard(struct shell *sh)
+{
+	sh->jump = JUMP_NONE;
+	sh->last_status = 1;
+	/* The abandoned line failed: set -e acts on it. */
+	if (sh->opt.errexit && sh->errexit_ignored == 0) {
+		sh->jump = JUMP_EXIT;
+		sh->exit_status = 1;
+	}
+	return 1;
+}
+
 static bool only_blank_left(const char *text, size_t len, size_t off)
 {
 	while (off < len) {
@@ -1504,10 +1516,8 @@ static int exec_text(struct shell *sh, const char *text, size_t len, const char 
 		ast_node_free(node);
 		if (top && !sh->opt.interactive)
 			sh->interrupted = false;
-		if (sh->jump == JUMP_DISCARD) {
-			sh->jump = JUMP_NONE;
-			sh->last_status = status = 1;
-		}
+		if (sh->jump == JUMP_DISCARD)
+			status = exec_catch_discard(sh);
 		if (sh->jump != JUMP_NONE || sh->interrupted)
 			break;
 	}

@@ -231,14 +231,6 @@ static int fatal_expansion_error(struct shell *sh)
 	return -1;
 }
 
-/* An arithmetic error or a bad name: bash abandons the command line and
- * goes on with the next one; POSIX (set -o posix) ends the shell. */
-static int line_expansion_error(struct shell *sh)
-{
-	shell_abandon_line(sh);
-	return -1;
-}
-
 /* ---- parameter values --------------------------------------------------- */
 
 enum pval_kind { PV_UNSET, PV_SCALAR, PV_LIST };
@@ -288,20 +280,10 @@ static bool is_digits(const char *s)
 	return true;
 }
 
-/* Arithmetic inside an expansion (a subscript, an offset); -1 after
- * reporting, the command line abandoned as bash does. */
-static int expansion_arith(struct shell *sh, const char *text, intmax_t *out)
-{
-	if (arith_eval(sh, text, out) == 0)
-		return 0;
-	shell_abandon_line(sh);
-	return -1;
-}
-
 /* Evaluates a subscript given as text; -1 after reporting. */
 static int eval_subscript(struct expander *ex, const char *text, intmax_t *index)
 {
-	return expansion_arith(ex->sh, text, index);
+	return arith_eval(ex->sh, text, index);
 }
 
 static void positional_list(struct shell *sh, struct strvec *list)
@@ -742,7 +724,7 @@ static int substring_bounds(struct expander *ex, const struct word_param *p, int
 	if (!off_text)
 		return -1;
 	intmax_t off = 0;
-	int r = expansion_arith(ex->sh, off_text, &off);
+	int r = arith_eval(ex->sh, off_text, &off);
 	free(off_text);
 	if (r < 0)
 		return -1;
@@ -758,7 +740,7 @@ static int substring_bounds(struct expander *ex, const struct word_param *p, int
 		if (!len_text)
 			return -1;
 		intmax_t count = 0;
-		r = expansion_arith(ex->sh, len_text, &count);
+		r = arith_eval(ex->sh, len_text, &count);
 		if (r < 0) {
 			free(len_text);
 			return -1;
@@ -810,12 +792,12 @@ static int slice_list(struct expander *ex, const struct word_param *p, const cha
 	intmax_t off = 0, count = -1;
 	int r = 0;
 	char *text = expand_to_string(ex, p->arg, EXPAND_NOTILDE, NULL);
-	if (!text || expansion_arith(sh, text, &off) < 0)
+	if (!text || arith_eval(sh, text, &off) < 0)
 		r = -1;
 	free(text);
 	if (r == 0 && p->arg2) {
 		text = expand_to_string(ex, p->arg2, EXPAND_NOTILDE, NULL);
-		if (!text || expansion_arith(sh, text, &count) < 0) {
+		if (!text || arith_eval(sh, text, &count) < 0) {
 			r = -1;
 		} else if (count < 0) {
 			shell_error(sh, "%s: substring expression < 0", text);
@@ -1303,7 +1285,7 @@ static int expand_param(struct expander *ex, const struct word_param *p, bool qu
 			shell_error(sh, "%s: invalid variable name", name);
 			free(owned_name);
 			free(subscript);
-			return line_expansion_error(sh);
+			return fatal_expansion_error(sh);
 		}
 	} else {
 		name = p->name;
@@ -1566,7 +1548,7 @@ static int expand_arith(struct expander *ex, const struct word_part *part, bool 
 		free(text);
 	}
 	if (r < 0)
-		return line_expansion_error(ex->sh);
+		return fatal_expansion_error(ex->sh);
 	char buf[ARITH_FORMAT_SIZE];
 	size_t len = arith_format(value, buf);
 	xbuf_addmem(xb, buf, len, quoted ? CF_QUOTED : CF_SPLIT);

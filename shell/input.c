@@ -131,10 +131,8 @@ static int run_text(struct shell *sh, const char *text, size_t len, const char *
 		/* A command abandoned by a nesting limit ends at the top level. */
 		if (sh->eval_depth == 0 && sh->func_depth == 0 && sh->source_depth == 0 && !sh->opt.interactive)
 			sh->interrupted = false;
-		if (sh->jump == JUMP_DISCARD) {
-			sh->jump = JUMP_NONE;
-			sh->last_status = status = 1;
-		}
+		if (sh->jump == JUMP_DISCARD)
+			status = exec_catch_discard(sh);
 		if (sh->jump != JUMP_NONE || sh->interrupted)
 			break;
 	}
@@ -578,10 +576,8 @@ static int run_reader(struct reader *r)
 			ast_node_free(node);
 			/* A command line abandoned (Ctrl-C, a nesting limit) ends here. */
 			sh->interrupted = false;
-			if (sh->jump == JUMP_DISCARD) {
-				sh->jump = JUMP_NONE;
-				sh->last_status = status = 1;
-			}
+			if (sh->jump == JUMP_DISCARD)
+				status = exec_catch_discard(sh);
 			if (interactive) {
 				if (sh->jump == JUMP_BREAK || sh->jump == JUMP_CONTINUE || sh->jump == JUMP_RETURN)
 					sh->jump = JUMP_NONE;

@@ -73,12 +73,6 @@ char *shopt_enabled_names(struct shell *sh)
 	return xstrdup("");
 }
 
-/* An arithmetic error abandons the line: here the next word goes on. */
-void shell_abandon_line(struct shell *sh)
-{
-	sh->last_status = 1;
-}
-
 /* ~user may start getent: the real one loads the terminal guard first. */
 int shell_guard_before_program(struct shell *sh)
 {

@@ -266,18 +266,16 @@ x=3 echo ran
 ran
 --- stderr-nonempty
 
-### an arithmetic error abandons the rest of the line only
-echo $((1/0)); echo same-line
-echo "next $?"
-a=(1 2)
-echo ${a[2/0]}; echo same-line
-echo done
+### a read-only assignment under set -e ends the script
+set -e
+readonly x=1
+x=2
+echo not-reached
 --- mode file
---- tags bash
---- stdout
-next 1
-done
+--- tags nodash
 --- stderr-nonempty
+--- status
+1
 
 ### under set -o posix a read-only assignment ends the script
 set -o posix
