@@ -130,7 +130,9 @@ static struct cond_expr *parse_cond_primary(struct parser *p)
 		c->rhs = rx;
 		p->last_end = lex_pos(&p->lx);
 	} else {
+		p->lx.cond_pattern = c->op[0] == '=' || c->op[0] == '!';
 		t = parser_peek(p);
+		p->lx.cond_pattern = false;
 		if (!cond_operand_ok(t)) {
 			fail_cond(p, t);
 			return NULL;

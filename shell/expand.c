@@ -136,6 +136,10 @@ static bool needs_escape(char c, const char *escape)
 	switch (c) {
 	case '*': case '?': case '[': case ']': case '\\':
 		return true;
+	/* Special inside brackets ([!a-z] [^]) and in extglob groups: quoted,
+	 * they are plain characters ([x\-y], '@(a)'). */
+	case '-': case '!': case '^': case '(': case ')': case '|': case '@': case '+':
+		return true;
 	case '&':
 		return escape == replacement_specials;
 	default:
@@ -1865,6 +1869,9 @@ static int finish_field(struct expander *ex, const struct xbuf *xb, size_t from,
 				open_bracket = true;
 			else if (c == ']' && open_bracket && i > from && xb->chars[i - 1] != '[')
 				magic = true;
+			else if (c == '(' && sh->opt.extglob && i > from && strchr("@+!", xb->chars[i - 1]) &&
+			         !(xb->flags[i - 1] & CF_QUOTED))
+				magic = true; /* an extglob group (*( and ?( have their * and ?) */
 		}
 	}
 	if (magic) {
@@ -2276,7 +2283,7 @@ static bool word_is_plain(const struct word *w)
 	size_t len = w->parts[0].u.literal.len;
 	if (len == 0 || strlen(t) != len)
 		return false;
-	return strpbrk(t, "{~*?[") == NULL;
+	return strpbrk(t, "{~*?[(") == NULL; /* ( only in an extglob group */
 }
 
 static int expand_word_fields(struct expander *ex, const struct word *w, struct strvec *out)

@@ -557,6 +557,7 @@ enum wmode {
 	WM_HEREDOC,   /* an unquoted here-document body (to the end of text) */
 	WM_PARAM,     /* the operand of ${x op ...} (up to `}` or `stop`) */
 	WM_ARITH,     /* inside $(( )) / (( )) (up to an unbalanced `)` or `stop`) */
+	WM_ARITH_BRACKET, /* inside bash's old $[ ] (up to an unbalanced `]`) */
 	WM_SUBSCRIPT, /* inside a[...] (up to an unbalanced `]`): quoted text, but
 	               * quotes and backslashes are removed as in a plain word */
 	WM_REGEX,     /* the right side of =~ in [[ ]] */
@@ -1175,6 +1176,30 @@ static bool lex_dollar(struct lexer *lx, struct parts *ps, bool quoted)
 		wp->range.end = lex_pos(lx);
 		return true;
 	}
+	if (c1 == '[') {
+		/* $[ expr ]: bash's old spelling of $(( expr )). */
+		parts_flush(lx, ps);
+		if (!lex_enter(lx))
+			return false;
+		advance(lx);
+		advance(lx);
+		struct word *expr = lex_mode_word(lx, lex_pos(lx), WM_ARITH_BRACKET, true, 0);
+		bool ok = expr != NULL;
+		if (ok && la(lx, 0) != ']') {
+			lex_fail_eof(lx, "]");
+			ok = false;
+		}
+		if (ok)
+			advance(lx);
+		lex_leave(lx);
+		if (!ok)
+			return false;
+		struct word_part *wp = parts_push(lx, ps, WORD_ARITH);
+		wp->u.arith.expr = expr;
+		wp->range.begin = begin;
+		wp->range.end = lex_pos(lx);
+		return true;
+	}
 	if (c1 == '\'' && !quoted)
 		return lex_dollar_single(lx, ps);
 	if (c1 == '"' && !quoted) {
@@ -1271,7 +1296,9 @@ static bool extglob_opens(const struct lexer *lx, const struct parts *ps)
 	if (!strchr("@*+?!", op))
 		return false;
 	bool on = lx->extglob && *lx->extglob;
-	return on || (lx->in_cond && op != '!');
+	/* In [[ ]] groups need no option, as in bash; `!(` is a negation
+	 * there, except in the pattern after == or != (cond_pattern). */
+	return on || (lx->in_cond && (op != '!' || lx->cond_pattern));
 }
 
 static bool lex_parts(struct lexer *lx, struct parts *ps, const struct wopts *wo)
@@ -1279,7 +1306,7 @@ static bool lex_parts(struct lexer *lx, struct parts *ps, const struct wopts *wo
 	int depth = 0;
 	int xdepth = 0; /* nesting of extglob groups: their ( | ) are the word's */
 	enum wmode mode = wo->mode;
-	bool quoted = mode == WM_DQUOTE || mode == WM_HEREDOC || mode == WM_ARITH ||
+	bool quoted = mode == WM_DQUOTE || mode == WM_HEREDOC || mode == WM_ARITH || mode == WM_ARITH_BRACKET ||
 	              mode == WM_SUBSCRIPT || (mode == WM_PARAM && wo->dq);
 	enum quote_style litq = quoted ? QUOTE_DOUBLE : QUOTE_NONE;
 	bool bulk = mode == WM_NORMAL || mode == WM_DQUOTE || mode == WM_HEREDOC;
@@ -1314,6 +1341,9 @@ static bool lex_parts(struct lexer *lx, struct parts *ps, const struct wopts *wo
 				return false;
 			case WM_ARITH:
 				lex_fail_eof(lx, ")");
+				return false;
+			case WM_ARITH_BRACKET:
+				lex_fail_eof(lx, "]");
 				return false;
 			case WM_SUBSCRIPT:
 				lex_fail_eof(lx, "]");
@@ -1379,6 +1409,10 @@ static bool lex_parts(struct lexer *lx, struct parts *ps, const struct wopts *wo
 			break;
 		case WM_ARITH:
 			if (nesting_ends(c, '(', ')', wo->stop, &depth))
+				return true;
+			break;
+		case WM_ARITH_BRACKET:
+			if (nesting_ends(c, '[', ']', END_OF_INPUT, &depth))
 				return true;
 			break;
 		case WM_SUBSCRIPT:

@@ -230,9 +230,10 @@ struct lexer {
 	/* Literal text being gathered; nested words stack theirs on top. */
 	struct strbuf lit;
 	/* Extglob groups are words' parts: with the option on, and inside
-	 * [[ ]] (all but !( ), as bash reads them there. */
+	 * [[ ]] (!( ) only in a pattern after == or !=), as bash reads them. */
 	const bool *extglob;
 	bool in_cond;
+	bool cond_pattern; /* lexing the pattern after [[ x == */
 	/* Whether the next word may be a command's assignment, where a
 	 * subscript may hold blanks (a[i + 1]=v): true but while the parser
 	 * reads a simple command's arguments. */

@@ -283,3 +283,53 @@ case y.sh in !(*.sh)) echo wrong ;; *) echo shell ;; esac
 --- stdout
 not-shell
 shell
+
+### extglob groups match file names
+shopt -s extglob
+touch aa ab ac ba 'a b'
+echo @(aa|ba)
+echo !(a*)
+echo a+([bc])
+echo @(a b|zz)
+shopt -s nullglob
+echo x@(no|ne)
+echo end
+--- mode file
+--- tags bash
+--- stdout
+aa ba
+ba
+ab ac
+a b
+
+end
+
+### a quoted dash in a bracket expression is a plain character
+touch x.- x.C x.E
+echo x.[C\-E]
+echo x.[C"-"E]
+case - in [a\-z]) echo dash ;; esac
+--- stdout
+x.- x.C x.E
+x.- x.C x.E
+dash
+
+### quoted extglob text in [[ == ]] is not a pattern
+[[ cc == @(cc) ]] && echo group
+[[ cc == '@(cc)' ]] || echo quoted
+[[ '@(cc)' == '@(cc)' ]] && echo literal
+--- tags bash
+--- stdout
+group
+quoted
+literal
+
+### !( ) after == in [[ ]] needs no shopt
+[[ --oops == --!(help|verbose) ]] && echo other
+[[ --help == --!(help|verbose) ]] || echo listed
+[[ !(x) ]] || echo negation
+--- tags bash
+--- stdout
+other
+listed
+negation
