@@ -313,6 +313,10 @@ static bool *shopt_flag(struct shell *sh, const char *name)
 		return &sh->opt.xpg_echo;
 	if (strcmp(name, "extglob") == 0)
 		return &sh->opt.extglob;
+	if (strcmp(name, "extdebug") == 0)
+		return &sh->opt.extdebug;
+	if (strcmp(name, "globskipdots") == 0)
+		return &sh->opt.globskipdots;
 	return NULL;
 }
 
@@ -349,8 +353,8 @@ static void shopt_noop_store(struct shell *sh, const char *name, bool on)
 }
 
 static const char *const shopt_names[] = {
-	"dotglob", "expand_aliases", "extglob", "failglob", "globstar", "lastpipe", "nocaseglob", "nocasematch", "nullglob",
-	"xpg_echo",
+	"dotglob", "expand_aliases", "extdebug", "extglob", "failglob", "globskipdots", "globstar", "lastpipe",
+	"nocaseglob", "nocasematch", "nullglob", "xpg_echo",
 };
 
 /* Inserts name into a sorted vector. */

@@ -2,6 +2,7 @@
  * `[ "$x" = -n ]` means what it says), a recursive-descent parser with the
  * XSI -a -o ( ) beyond that, and the bash operators agents use. */
 #include "builtins/builtins.h"
+#include "shell/expand.h"
 #include "shell/vars.h"
 #include "shell/arith.h"
 
@@ -154,7 +155,11 @@ static bool variable_is_set(struct test_state *ts, const char *spec)
 	if (!bracket || spec[len - 1] != ']')
 		return vars_get(ts->sh, spec) != NULL;
 	char *name = xstrndup(spec, (size_t)(bracket - spec));
-	char *index_text = xstrndup(bracket + 1, len - (size_t)(bracket - spec) - 2);
+	char *text = xstrndup(bracket + 1, len - (size_t)(bracket - spec) - 2);
+	/* The subscript is shell text, expanded: test -v 'a[$k]' (bash). */
+	char *index_text = strcmp(text, "@") == 0 || strcmp(text, "*") == 0 ? xstrdup(text)
+	                                                                     : expand_subscript_text(ts->sh, text);
+	free(text);
 	bool set = false;
 	struct var *v = vars_lookup(ts->sh, name);
 	if (v && !(v->flags & VAR_NOVALUE)) {

@@ -1,6 +1,7 @@
 /* Variable builtins: export, readonly, unset, set, shift, local,
  * declare/typeset, let, getopts, read and mapfile/readarray. */
 #include "builtins/builtins.h"
+#include "shell/expand.h"
 #include "shell/parser.h"
 #include "shell/vars.h"
 #include "shell/options.h"
@@ -529,7 +530,11 @@ BUILTIN_FN(unset)
 		}
 		if (br) {
 			char *name = xstrndup(arg, len);
-			char *sub = xstrndup(br + 1, strlen(br + 1) - 1);
+			char *text = xstrndup(br + 1, strlen(br + 1) - 1);
+			/* The subscript is shell text: unset 'a["$k"]' (bash). */
+			char *sub = strcmp(text, "@") == 0 || strcmp(text, "*") == 0 ? xstrdup(text)
+			                                                               : expand_subscript_text(sh, text);
+			free(text);
 			if (strcmp(sub, "@") == 0 || strcmp(sub, "*") == 0) {
 				if (vars_unset(sh, name) < 0)
 					status = 1;
@@ -738,13 +743,20 @@ static int declare_common(struct shell *sh, int argc, char **argv, const char *c
 		}
 		int status = 0;
 		for (; i < argc; i++) {
-			const struct node *body = funcs_lookup(sh, argv[i]);
+			const struct func *f = funcs_find(sh, argv[i]);
+			const struct node *body = f ? f->body : NULL;
 			if (!body) {
 				status = 1;
 				continue;
 			}
-			if (func_names)
-				printf("%s\n", argv[i]); /* declare -F NAME: just the name, as bash */
+			/* declare -F NAME: just the name, as bash; with shopt -s
+			 * extdebug its line and file too (bash's "environment" for
+			 * -c text, "main" for standard input). */
+			if (func_names && sh->opt.extdebug)
+				printf("%s %u %s\n", argv[i], body->range.begin.line,
+				       f->source ? f->source : sh->opt.cmd_string ? "environment" : "main");
+			else if (func_names)
+				printf("%s\n", argv[i]);
 			else
 				print_function(argv[i], body, &fc);
 		}

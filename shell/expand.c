@@ -1769,7 +1769,7 @@ static void glob_walk(struct glob_state *g, struct strbuf *prefix, size_t index)
 	struct dirent *de;
 	while ((de = readdir(dir)) != NULL) {
 		const char *name = de->d_name;
-		if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+		if ((strcmp(name, ".") == 0 || strcmp(name, "..") == 0) && g->sh->opt.globskipdots)
 			continue;
 		if (!pattern_match(comp, name, pflags))
 			continue;

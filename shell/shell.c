@@ -34,6 +34,7 @@ void shell_init(struct shell *sh, char **envp)
 	sh->opt.hashall = true;
 	sh->opt.braceexpand = true;
 	sh->opt.interactive_comments = true;
+	sh->opt.globskipdots = true;
 	vars_init(sh, envp);
 	trap_init(sh);
 	jobs_init(sh);

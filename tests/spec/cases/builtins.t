@@ -450,3 +450,38 @@ ulimit -f
 --- tags bash
 --- stdout
 unlimited
+
+### type -f skips functions, type -ap lists files despite a builtin
+mkdir bin
+printf '#!/bin/sh\n' > bin/pwd
+chmod +x bin/pwd
+PATH=$PWD/bin:$PATH
+pwd() { echo func; }
+type -f pwd
+type -ap pwd | head -n 1 | sed "s|^$PWD/||"
+type -p pwd
+--- tags bash
+--- stdout
+pwd is a shell builtin
+bin/pwd
+
+### declare -F with shopt -s extdebug tells where a function was defined
+f() { :; }
+shopt -s extdebug
+declare -F f
+shopt -u extdebug
+declare -F f
+--- tags bash
+--- stdout
+f 1 environment
+f
+
+### help describes a builtin and fails for an unknown topic
+help cd >/dev/null
+echo "status $?"
+help no-such-topic 2>/dev/null
+echo "status $?"
+--- tags bash
+--- stdout
+status 0
+status 1

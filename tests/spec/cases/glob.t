@@ -333,3 +333,13 @@ literal
 other
 listed
 negation
+
+### shopt -u globskipdots lets .* match . and ..
+touch .h
+echo .*
+shopt -u globskipdots
+echo .*
+--- tags bash
+--- stdout
+.h
+. .. .h
