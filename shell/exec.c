@@ -424,6 +424,36 @@ static bool temp_assign_failed(struct shell *sh)
 	return true;
 }
 
+/* `v=1 export v` and `v=1 readonly v` (bash): a temporary that the
+ * builtin named outlives the command, with the attribute it was given.
+ * Pops the temporary scope. */
+static void keep_declared_temporaries(struct shell *sh, const struct assign *assigns, size_t nassigns, int argc,
+                                      char **argv)
+{
+	struct strvec names, values;
+	strvec_init(&names);
+	strvec_init(&values);
+	for (size_t i = 0; i < nassigns; i++) {
+		const char *name = assigns[i].name;
+		size_t len = strlen(name);
+		bool named = false;
+		for (int k = 1; k < argc && !named; k++)
+			named = strncmp(argv[k], name, len) == 0 && (argv[k][len] == '\0' || argv[k][len] == '=');
+		const char *value = named ? vars_get(sh, name) : NULL;
+		if (value) {
+			strvec_push(&names, name);
+			strvec_push(&values, value);
+		}
+	}
+	vars_pop_scope(sh);
+	unsigned flag = strcmp(argv[0], "readonly") == 0 ? VAR_READONLY : VAR_EXPORT;
+	for (size_t i = 0; i < names.len; i++)
+		if (vars_set(sh, names.items[i], values.items[i], 0) == 0)
+			vars_set_flags(sh, names.items[i], flag, 0);
+	strvec_free(&names);
+	strvec_free(&values);
+}
+
 /* What a command name resolves to. */
 struct resolved {
 	const struct builtin *builtin;
@@ -471,16 +501,19 @@ static int run_command(struct shell *sh, const struct node *n, int argc, char **
 		/* exec with only redirections (and maybe --) makes them permanent */
 		bool is_exec = strcmp(argv[0], "exec") == 0;
 		bool permanent = is_exec && (argc == 1 || (argc == 2 && strcmp(argv[1], "--") == 0));
-		/* Special builtin: assignments persist; its errors are fatal to a
-		 * non-interactive shell. Those of `v=1 exec cmd` are the
-		 * environment of cmd instead, as in bash and dash. */
-		bool scoped = is_exec && !permanent && nassigns > 0;
+		/* The assignments before a special builtin persist under set -o
+		 * posix (POSIX 2.14, dash); bash makes them temporary as for any
+		 * command, but keeps those that export or readonly then name.
+		 * Those of `v=1 exec cmd` are the environment of cmd either way. */
+		bool scoped = nassigns > 0 && (!sh->opt.posix || (is_exec && !permanent));
 		if (scoped)
-			vars_push_scope(sh);
-		if (assign_apply(sh, assigns, nassigns, scoped ? ASSIGN_TEMP : ASSIGN_PERSIST) != 0) {
+			vars_push_temp_scope(sh);
+		if (assign_apply(sh, assigns, nassigns, scoped ? ASSIGN_TEMP : ASSIGN_PERSIST) != 0 &&
+		    !(scoped && temp_assign_failed(sh))) {
 			if (scoped)
 				vars_pop_scope(sh);
-			shell_abandon_line(sh);
+			else
+				shell_abandon_line(sh);
 			return 1;
 		}
 		struct redir_saved save = {0};
@@ -498,7 +531,9 @@ static int run_command(struct shell *sh, const struct node *n, int argc, char **
 		}
 		status = run_builtin(sh, r.builtin, argc, argv);
 		redir_restore(&save);
-		if (scoped)
+		if (scoped && (r.builtin->flags & BUILTIN_DECLARATION))
+			keep_declared_temporaries(sh, assigns, nassigns, argc, argv);
+		else if (scoped)
 			vars_pop_scope(sh);
 		if (status != 0 && sh->opt.posix && !sh->opt.interactive && sh->jump == JUMP_NONE &&
 		    special_error_exits(argv[0])) {
@@ -512,7 +547,7 @@ static int run_command(struct shell *sh, const struct node *n, int argc, char **
 	if (r.func || r.builtin) {
 		bool scoped = nassigns > 0;
 		if (scoped) {
-			vars_push_scope(sh);
+			vars_push_temp_scope(sh);
 			if (assign_apply(sh, assigns, nassigns, ASSIGN_TEMP) != 0 && !temp_assign_failed(sh)) {
 				vars_pop_scope(sh);
 				return 1;
@@ -549,7 +584,7 @@ static int run_command(struct shell *sh, const struct node *n, int argc, char **
 	 * PATH=... assignment is used for the search, then into the child. */
 	bool scoped = nassigns > 0;
 	if (scoped) {
-		vars_push_scope(sh);
+		vars_push_temp_scope(sh);
 		if (assign_apply(sh, assigns, nassigns, ASSIGN_TEMP) != 0 && !temp_assign_failed(sh)) {
 			vars_pop_scope(sh);
 			return 1;

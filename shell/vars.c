@@ -51,6 +51,7 @@ struct scope {
 	struct var_entry **buckets;
 	size_t nbuckets; /* a power of two */
 	size_t count;
+	bool temp; /* the assignments before one command, not a function's */
 };
 
 struct var_table {
@@ -830,6 +831,13 @@ void vars_push_scope(struct shell *sh)
 		t->scopes = xreallocarray(t->scopes, t->cap, sizeof *t->scopes);
 	}
 	scope_init(&t->scopes[t->nscopes++], 8);
+	t->scopes[t->nscopes - 1].temp = false;
+}
+
+void vars_push_temp_scope(struct shell *sh)
+{
+	vars_push_scope(sh);
+	sh->vars->scopes[sh->vars->nscopes - 1].temp = true;
 }
 
 void vars_pop_scope(struct shell *sh)
@@ -863,7 +871,12 @@ int vars_make_local(struct shell *sh, const char *name)
 		return -1;
 	if (!vars_valid_name(name))
 		return name_error(sh, name);
-	struct scope *sc = &t->scopes[t->nscopes - 1];
+	/* The function's scope, under the temporaries of the command that
+	 * declares (`tmp= local x`, `tmp= eval 'local x'`). */
+	size_t at = t->nscopes - 1;
+	while (at > 1 && t->scopes[at].temp)
+		at--;
+	struct scope *sc = &t->scopes[at];
 	size_t h = name_hash(name);
 	if (scope_find(sc, name, h))
 		return 0;
