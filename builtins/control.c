@@ -60,8 +60,11 @@ static int loop_jump(struct shell *sh, int argc, char **argv, enum exec_jump kin
 		}
 	}
 	if (sh->loop_depth == 0) {
-		/* bash reports it and carries on with status 0 */
-		shell_error(sh, "%s: only meaningful in a `for', `while', or `until' loop", argv[0]);
+		/* bash reports it and carries on with status 0; under set -o
+		 * posix it is silent, as in dash (a function called in a loop
+		 * does not break the caller's: loops are lexical) */
+		if (!sh->opt.posix)
+			shell_error(sh, "%s: only meaningful in a `for', `while', or `until' loop", argv[0]);
 		return 0;
 	}
 	if ((unsigned long)n > sh->loop_depth)

@@ -317,6 +317,8 @@ static bool *shopt_flag(struct shell *sh, const char *name)
 		return &sh->opt.extdebug;
 	if (strcmp(name, "globskipdots") == 0)
 		return &sh->opt.globskipdots;
+	if (strcmp(name, "inherit_errexit") == 0)
+		return &sh->opt.inherit_errexit;
 	return NULL;
 }
 
@@ -353,8 +355,8 @@ static void shopt_noop_store(struct shell *sh, const char *name, bool on)
 }
 
 static const char *const shopt_names[] = {
-	"dotglob", "expand_aliases", "extdebug", "extglob", "failglob", "globskipdots", "globstar", "lastpipe",
-	"nocaseglob", "nocasematch", "nullglob", "xpg_echo",
+	"dotglob", "expand_aliases", "extdebug", "extglob", "failglob", "globskipdots", "globstar",
+	"inherit_errexit", "lastpipe", "nocaseglob", "nocasematch", "nullglob", "xpg_echo",
 };
 
 /* Inserts name into a sorted vector. */

@@ -14,8 +14,9 @@ static void print_trap(struct shell *sh, int sig)
 	fputs("trap -- ", stdout);
 	builtin_print_single_quoted(action);
 	const char *name = trap_signal_name(sig);
-	/* bash prints real signals with their SIG prefix, EXIT and ERR bare */
-	if (sig == 0 || sig >= trap_signal_count())
+	/* bash prints real signals with their SIG prefix, EXIT and ERR bare;
+	 * POSIX (set -o posix, dash) all of them bare */
+	if (sig == 0 || sig >= trap_signal_count() || sh->opt.posix)
 		printf(" %s\n", name);
 	else
 		printf(" SIG%s\n", name);

@@ -654,8 +654,12 @@ BUILTIN_FN(shift)
 			return 1;
 		}
 	}
-	if ((size_t)n > sh->npositional)
-		return 1; /* silently, as bash does */
+	if ((size_t)n > sh->npositional) {
+		/* silently, as bash does; set -o posix says why, as dash */
+		if (sh->opt.posix)
+			shell_error(sh, "shift: %ld: shift count out of range", n);
+		return 1;
+	}
 	shell_set_positional(sh, sh->positional + n, sh->npositional - (size_t)n);
 	return 0;
 }

@@ -309,6 +309,13 @@ int main(int argc, char **argv)
 	struct main_options mo = {0};
 	if (argv[0] && argv[0][0] == '-')
 		mo.login = true;
+	/* Run by the name sh (a link), POSIX mode is on, as in bash. */
+	if (argv[0]) {
+		const char *base = strrchr(argv[0], '/');
+		base = base ? base + 1 : argv[0];
+		if (strcmp(base, "sh") == 0 || strcmp(base, "-sh") == 0)
+			options_set_name(&sh, "posix", true);
+	}
 	int i = parse_options(&sh, argc, argv, &mo);
 	if (i < 0)
 		exit(STATUS_SYNTAX);

@@ -1362,6 +1362,25 @@ static int run_arith(struct shell *sh, const struct node *n)
 	return v != 0 ? 0 : 1;
 }
 
+/* Under set -o posix a function needs a name that is a variable name and
+ * no special builtin's, or a non-interactive shell exits (as bash --posix
+ * and dash). */
+static bool posix_function_name(struct shell *sh, const char *name)
+{
+	const struct builtin *b = builtin_find(name);
+	if (vars_valid_name(name) && !(b && (b->flags & BUILTIN_SPECIAL)))
+		return true;
+	if (vars_valid_name(name))
+		shell_error(sh, "`%s': is a special builtin", name);
+	else
+		shell_error(sh, "`%s': not a valid identifier", name);
+	if (!sh->opt.interactive && sh->jump == JUMP_NONE) {
+		sh->jump = JUMP_EXIT;
+		sh->exit_status = STATUS_SYNTAX;
+	}
+	return false;
+}
+
 /* ---- the dispatcher ------------------------------------------------------ */
 
 static int run_compound(struct shell *sh, const struct node *n, unsigned flags)
@@ -1399,6 +1418,9 @@ static int run_compound(struct shell *sh, const struct node *n, unsigned flags)
 	case NODE_CASE:
 		return run_case(sh, n, flags);
 	case NODE_FUNCDEF:
+		sh->lineno = n->range.begin.line;
+		if (sh->opt.posix && !posix_function_name(sh, n->u.funcdef.name))
+			return STATUS_SYNTAX;
 		funcs_define(sh, n->u.funcdef.name, n->u.funcdef.body);
 		return 0;
 	case NODE_COND:
@@ -1542,6 +1564,12 @@ static int exec_text(struct shell *sh, const char *text, size_t len, const char 
 			shell_syntax_error(sh, parser_error(p));
 			status = STATUS_SYNTAX;
 			sh->last_status = status;
+			/* POSIX (set -o posix, dash): a syntax error in eval's text
+			 * ends a non-interactive shell; bash goes on. */
+			if (!top && sh->opt.posix && !sh->opt.interactive) {
+				sh->jump = JUMP_EXIT;
+				sh->exit_status = status;
+			}
 			break;
 		}
 		bool last = may_exec && only_blank_left(text, len, parser_offset(p));
@@ -1648,6 +1676,10 @@ int exec_cmdsub(struct shell *sh, const struct node *program, struct strbuf *out
 		}
 		sh->eval_depth++;
 		sh->cmdsub_depth++;
+		/* bash clears -e in a command substitution; POSIX (set -o posix)
+		 * and shopt -s inherit_errexit keep it, as dash does. */
+		if (!sh->opt.posix && !sh->opt.inherit_errexit)
+			sh->opt.errexit = false;
 		const struct redir *file = cmdsub_file_redir(program);
 		if (file)
 			exec_exit(sh, copy_redirected_file(sh, file));

@@ -1492,8 +1492,9 @@ static void expand_literal(struct expander *ex, const struct word_part *part, bo
 	/* In NAME=value arguments of declaration builtins, ~ after the first
 	 * = expands too. */
 	const char *first_eq = word_start ? memchr(text, '=', len) : NULL;
-	/* bash expands ~ in arguments that look like assignments, too */
-	if (!assign && ex->fields && word_start && first_eq && first_eq > text) {
+	/* bash expands ~ in arguments that look like assignments, too (not
+	 * under set -o posix, as dash) */
+	if (!assign && ex->fields && word_start && first_eq && first_eq > text && !ex->sh->opt.posix) {
 		bool name = !isdigit((unsigned char)text[0]);
 		for (const char *q = text; q < first_eq && name; q++)
 			name = *q == '_' || isalnum((unsigned char)*q);

@@ -122,6 +122,12 @@ static int run_text(struct shell *sh, const char *text, size_t len, const char *
 			shell_syntax_error(sh, parser_error(p));
 			status = STATUS_SYNTAX;
 			sh->last_status = status;
+			/* In a sourced file it ends a non-interactive shell under
+			 * set -o posix, as in dash; bash returns from the file. */
+			if (sh->source_depth > 0 && sh->opt.posix && !sh->opt.interactive) {
+				sh->jump = JUMP_EXIT;
+				sh->exit_status = status;
+			}
 			break;
 		}
 		policy_line_begin(sh, node);

@@ -51,6 +51,7 @@ struct shell_options {
 	bool extglob;  /* @( ) *( ) +( ) ?( ) !( ) in words and patterns */
 	bool extdebug; /* declare -F NAME also tells where NAME was defined */
 	bool globskipdots; /* globs never match . and .. (bash 5.2's default) */
+	bool inherit_errexit; /* command substitutions keep set -e */
 	/* bash's -o names that snapshots of a bash session set: accepted and
 	 * listed, without effect here (brace expansion is always on). */
 	bool braceexpand, interactive_comments, histexpand, history, errtrace, functrace;
