@@ -213,12 +213,11 @@ BUILTIN_FN(type)
 		if (P || p) {
 			/* -p: only when the name would run a file (-a: every file
 			 * in PATH anyway); -P: search anyway */
-			bool other = !P && !a &&
-			             (alias_lookup(sh, argv[i]) || exec_is_keyword(argv[i]) ||
-			              (!f && funcs_lookup(sh, argv[i])) || builtin_find(argv[i]));
-			ok = other ? true : describe(sh, argv[i], DESCRIBE_PATH, a, true, false, f);
-			if (other)
+			bool other = !P && (alias_lookup(sh, argv[i]) || exec_is_keyword(argv[i]) ||
+			                    (!f && funcs_lookup(sh, argv[i])) || builtin_find(argv[i]));
+			if (other && !a)
 				continue;
+			ok = describe(sh, argv[i], DESCRIBE_PATH, a, true, false, f) || other;
 		} else {
 			/* -f: functions are not looked up */
 			ok = describe(sh, argv[i], t ? DESCRIBE_TYPE : DESCRIBE_VERBOSE, a, false, false, f);

@@ -43,12 +43,23 @@ static bool parse_long(const char *s, long *out)
 	return true;
 }
 
+/* More operands than the one count or status: bash abandons the command
+ * line (set -o posix: the shell exits). */
+static int too_many_arguments(struct shell *sh, const char *name)
+{
+	shell_error(sh, "%s: too many arguments", name);
+	shell_abandon_line(sh);
+	return 1;
+}
+
 static int loop_jump(struct shell *sh, int argc, char **argv, enum exec_jump kind)
 {
 	long n = 1;
 	int i = 1;
 	if (i < argc && strcmp(argv[i], "--") == 0)
 		i++;
+	if (i + 1 < argc)
+		return too_many_arguments(sh, argv[0]);
 	if (i < argc) {
 		if (!parse_long(argv[i], &n)) {
 			shell_error(sh, "%s: %s: numeric argument required", argv[0], argv[i]);
@@ -93,6 +104,8 @@ BUILTIN_FN(return)
 	if (i < argc && !parse_long(argv[i], &n)) {
 		shell_error(sh, "return: %s: numeric argument required", argv[i]);
 		n = 2;
+	} else if (i + 1 < argc) {
+		return too_many_arguments(sh, "return");
 	}
 	if (sh->func_depth == 0 && sh->source_depth == 0) {
 		shell_error(sh, "return: can only `return' from a function or sourced script");
@@ -114,8 +127,7 @@ BUILTIN_FN(exit)
 			shell_error(sh, "exit: %s: numeric argument required", argv[i]);
 			n = 2;
 		} else if (i + 1 < argc) {
-			shell_error(sh, "exit: too many arguments");
-			return 1;
+			return too_many_arguments(sh, "exit");
 		}
 	}
 	if (sh->opt.interactive && !sh->in_subshell)

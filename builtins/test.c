@@ -303,12 +303,9 @@ static bool parse_primary(struct test_state *ts)
 	}
 	const char *b = peek(ts, 1);
 	const char *c = peek(ts, 2);
-	/* A binary operator in second place wins over everything else, so
-	 * `[ ! = x ]` and `[ ( = ( ]` compare strings. */
-	if (b && c && is_binary_op(b) && strcmp(b, "-a") != 0 && strcmp(b, "-o") != 0) {
-		ts->pos += 3;
-		return binary_test(ts, a, b, c);
-	}
+	/* Past four operands `!` and `(` come first, as in bash: in
+	 * `[ 0 -eq 0 -a ( = ) ]` the parentheses group. (Up to four,
+	 * test_args's POSIX rules compare `[ ( = ) ]` as strings.) */
 	if (strcmp(a, "!") == 0) {
 		ts->pos++;
 		return !parse_primary(ts);
@@ -323,6 +320,10 @@ static bool parse_primary(struct test_state *ts)
 		}
 		ts->pos++;
 		return v;
+	}
+	if (b && c && is_binary_op(b) && strcmp(b, "-a") != 0 && strcmp(b, "-o") != 0) {
+		ts->pos += 3;
+		return binary_test(ts, a, b, c);
 	}
 	if (is_unary_op(a) && b) {
 		ts->pos += 2;

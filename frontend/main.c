@@ -370,6 +370,14 @@ int main(int argc, char **argv)
 		vars_set(&sh, "PS1", ps1, 0);
 		free(ps1);
 	}
+	if (interactive && !vars_get(&sh, "HISTFILE")) {
+		/* Where the history goes, as bash tells (the file was opened
+		 * before confinement: setting HISTFILE changes nothing). */
+		char *hist = util_history_path(vars_get(&sh, "XDG_STATE_HOME"), vars_get(&sh, "HOME"));
+		if (hist)
+			vars_set(&sh, "HISTFILE", hist, 0);
+		free(hist);
+	}
 	sh.opt.login = mo.login;
 	if (interactive && !mo.monitor_set)
 		sh.opt.monitor = true;

@@ -70,7 +70,7 @@ static int fail(struct arith *a, const char *what, const char *token)
 
 static void skip_space(struct arith *a)
 {
-	while (*a->p == ' ' || *a->p == '\t' || *a->p == '\n' || *a->p == '\r')
+	while (*a->p == ' ' || *a->p == '\t' || *a->p == '\n')
 		a->p++;
 }
 

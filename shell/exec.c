@@ -309,6 +309,37 @@ static int call_function(struct shell *sh, struct func *f, int argc, char **argv
 	return status;
 }
 
+/* A file without a #! line that execve refused is a script for a new
+ * shell, run in this process as the one execve would have started: it
+ * sees the exported variables only, no functions, aliases or traps, and
+ * the options a shell starts with. Never returns. */
+_Noreturn static void run_as_new_shell(struct shell *sh, const char *path, char **argv, const char *arg0)
+{
+	char **env = strv_copy(vars_environ(sh));
+	vars_free(sh);
+	vars_init(sh, env);
+	strv_free(env);
+	alias_clear(sh);
+	funcs_clear(sh);
+	trap_reset_for_subshell(sh);
+	trap_forget_inherited(sh);
+	bool posix = sh->opt.posix;
+	unsigned noop = sh->opt.shopt_noop;
+	memset(&sh->opt, 0, sizeof sh->opt);
+	sh->opt.hashall = sh->opt.braceexpand = sh->opt.interactive_comments = true;
+	sh->opt.globskipdots = sh->opt.expand_aliases = true;
+	sh->opt.posix = posix;
+	sh->opt.shopt_noop = noop;
+	free(sh->arg0);
+	sh->arg0 = xstrdup(arg0);
+	int argc = (int)strv_len(argv);
+	shell_set_positional(sh, argv + 1, (size_t)(argc > 0 ? argc - 1 : 0));
+	sh->func_depth = sh->loop_depth = sh->source_depth = 0;
+	shell_set_main_script(sh, path);
+	int status = input_run_file(sh, path, true);
+	exec_exit(sh, status);
+}
+
 /* Runs an external program in this process (a child, or the last command
  * of the shell). Never returns. */
 _Noreturn static void exec_program(struct shell *sh, const char *path, char **argv)
@@ -319,21 +350,8 @@ _Noreturn static void exec_program(struct shell *sh, const char *path, char **ar
 	char **env = vars_environ(sh);
 	execve(path, argv, env);
 	int err = errno;
-	if (err == ENOEXEC) {
-		/* Not a binary: a script for this shell, run in this child. */
-		alias_clear(sh);
-		funcs_clear(sh);
-		free(sh->arg0);
-		sh->arg0 = xstrdup(argv[0]);
-		int argc = 0;
-		while (argv[argc])
-			argc++;
-		shell_set_positional(sh, argv + 1, (size_t)(argc > 0 ? argc - 1 : 0));
-		sh->func_depth = sh->loop_depth = sh->source_depth = 0;
-		shell_set_main_script(sh, path);
-		int status = input_run_file(sh, path, true);
-		exec_exit(sh, status);
-	}
+	if (err == ENOEXEC)
+		run_as_new_shell(sh, path, argv, argv[0]); /* Not a binary: a script for this shell. */
 	if (err == ENOENT && strchr(argv[0], '/') == NULL) {
 		shell_error(sh, "%s: not found", argv[0]);
 		_exit(STATUS_NOTFOUND);
@@ -391,14 +409,7 @@ int exec_replace(struct shell *sh, char **argv, const char *argv0)
 	argv[0] = saved;
 	if (err == ENOEXEC) {
 		/* A script: run it here, as the replaced process would. */
-		int argc = (int)strv_len(argv);
-		free(sh->arg0);
-		sh->arg0 = xstrdup(path);
-		shell_set_positional(sh, argv + 1, (size_t)(argc - 1));
-		shell_set_main_script(sh, path);
-		int st = input_run_file(sh, path, true);
-		free(path);
-		exec_exit(sh, st);
+		run_as_new_shell(sh, path, argv, path);
 	} else {
 		shell_error(sh, "%s: %s", argv[0], strerror(err));
 		free(path);

@@ -34,6 +34,7 @@ enum char_flags {
 	CF_SPLIT = 1 << 1,  /* produced by an unquoted expansion */
 	CF_MARK = 1 << 2,   /* zero-width: the field exists even if empty */
 	CF_BREAK = 1 << 3,  /* zero-width: the field ends here */
+	CF_IFS = 1 << 4,    /* a multibyte IFS character, folded into one byte */
 };
 
 /* Most words are short: their buffer lives on the stack and only a long
@@ -230,6 +231,8 @@ static int fatal_expansion_error(struct shell *sh)
 	if (!sh->opt.interactive) {
 		sh->jump = JUMP_EXIT;
 		sh->exit_status = 1;
+	} else if (sh->jump == JUMP_NONE) {
+		sh->jump = JUMP_DISCARD; /* an interactive shell drops the line */
 	}
 	sh->last_status = 1;
 	return -1;
@@ -456,6 +459,17 @@ static void emit_text(struct xbuf *xb, const char *s, bool quoted)
 		xbuf_mark(xb);
 }
 
+/* The byte length of the UTF-8 character s starts with (1 for a stray
+ * byte). */
+static size_t char_length(const char *s)
+{
+	size_t n = 1;
+	if ((unsigned char)s[0] >= 0xc0)
+		while (n < 4 && ((unsigned char)s[n] & 0xc0) == 0x80)
+			n++;
+	return n;
+}
+
 static void emit_pval(struct expander *ex, const struct pval *pv, bool quoted, struct xbuf *xb)
 {
 	switch (pv->kind) {
@@ -476,8 +490,15 @@ static void emit_pval(struct expander *ex, const struct pval *pv, bool quoted, s
 			free(s);
 			return;
 		}
+		/* Unquoted, the elements are joined by IFS's first character,
+		 * left to field splitting, as bash does: with IFS=x, $@ of
+		 * (a "" b) is three fields, the middle one empty. */
+		const char *ifs = quoted ? "" : ifs_value(ex->sh);
+		size_t sep_len = ifs[0] ? char_length(ifs) : 0;
 		for (size_t i = 0; i < pv->list.len; i++) {
-			if (i > 0)
+			if (i > 0 && sep_len)
+				xbuf_addmem(xb, ifs, sep_len, CF_SPLIT);
+			else if (i > 0)
 				xbuf_break(xb);
 			emit_text(xb, pv->list.items[i], quoted);
 		}
@@ -1892,6 +1913,52 @@ static int finish_field(struct expander *ex, const struct xbuf *xb, size_t from,
 	return 0;
 }
 
+/* IFS holds a character of several bytes and the locale is UTF-8: it
+ * separates as a whole, never by its bytes. */
+static bool utf8_ifs(struct shell *sh, const char *ifs)
+{
+	for (const char *c = ifs; *c; c++)
+		if ((unsigned char)*c >= 0x80)
+			return vars_utf8_locale(sh);
+	return false;
+}
+
+/* Each splittable run of xb that is one of IFS's multibyte characters
+ * becomes one byte flagged CF_IFS (separators never reach a field, so
+ * their bytes need not survive); IFS's own bytes past 0x7f stop counting
+ * one by one. */
+static void fold_multibyte_ifs(struct xbuf *xb, const char *ifs, bool *is_ifs)
+{
+	for (const char *c = ifs; *c; c++)
+		if ((unsigned char)*c >= 0x80)
+			is_ifs[(unsigned char)*c] = false;
+	size_t out = 0;
+	for (size_t i = 0; i < xb->len;) {
+		size_t clen = (unsigned char)xb->chars[i] >= 0xc0 ? char_length(xb->chars + i) : 1;
+		bool sep = false;
+		if (clen > 1 && i + clen <= xb->len) {
+			bool splittable = true;
+			for (size_t k = i; k < i + clen; k++)
+				splittable = splittable && (xb->flags[k] & (CF_SPLIT | CF_QUOTED)) == CF_SPLIT;
+			for (const char *c = ifs; splittable && !sep && *c;) {
+				size_t l = char_length(c);
+				sep = l == clen && memcmp(c, xb->chars + i, clen) == 0;
+				c += l;
+			}
+		}
+		if (sep) {
+			xb->chars[out] = xb->chars[i];
+			xb->flags[out++] = CF_SPLIT | CF_IFS;
+			i += clen;
+			continue;
+		}
+		xb->chars[out] = xb->chars[i];
+		xb->flags[out++] = xb->flags[i];
+		i++;
+	}
+	xb->len = out;
+}
+
 /* Splits the expanded word into fields and globs each one. Splitting
  * only removes characters between fields, so every field is a run
  * [start, i) of xb itself (zero-width entries inside it are skipped when
@@ -1907,6 +1974,8 @@ static int split_and_glob(struct expander *ex, struct xbuf *xb, struct strvec *o
 		for (const char *c = ifs; *c; c++)
 			is_ifs[(unsigned char)*c] = true;
 	}
+	if (split && utf8_ifs(ex->sh, ifs))
+		fold_multibyte_ifs(xb, ifs, is_ifs);
 	size_t n = xb->len;
 	size_t i = 0;
 	size_t start = 0;
@@ -1914,7 +1983,7 @@ static int split_and_glob(struct expander *ex, struct xbuf *xb, struct strvec *o
 	int result = 0;
 
 #define SPLITTABLE(k) (split && (xb->flags[k] & (CF_SPLIT | CF_QUOTED)) == CF_SPLIT && \
-                       is_ifs[(unsigned char)xb->chars[k]])
+                       ((xb->flags[k] & CF_IFS) || is_ifs[(unsigned char)xb->chars[k]]))
 #define SPLIT_SPACE(k) (SPLITTABLE(k) && is_ifs_space(xb->chars[k]))
 
 	while (i < n && SPLIT_SPACE(i))

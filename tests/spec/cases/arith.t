@@ -226,3 +226,9 @@ echo $[1 + 2] "$[v * 3]" $[v[0] + 1]
 --- tags bash
 --- stdout
 3 12 5
+
+### a carriage return in an arithmetic expression is an error
+cr=$(printf '\r')
+"$SHELL" -c "echo \$((1 +$cr 2))" 2>/dev/null || echo failed
+--- stdout
+failed

@@ -186,3 +186,13 @@ test-no
 elem-yes
 b-no
 c-yes
+
+### [[ -f == ]] tests a file named ==, [[ -z ]] is a syntax error
+[[ -f == ]]; echo $?
+[[ -n == ]]; echo $?
+eval '[[ -z ]]' 2>/dev/null; echo $?
+--- tags bash
+--- stdout
+1
+0
+2

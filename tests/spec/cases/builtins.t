@@ -485,3 +485,48 @@ echo "status $?"
 --- stdout
 status 0
 status 1
+
+### continue with more than one operand abandons the line
+for i in 1 2; do echo "i$i"; continue 1 extra; done; echo same-line
+echo next
+--- mode file
+--- tags nodash
+--- stdout
+i1
+next
+--- stderr-nonempty
+
+### wait -n for something that is no job is status 127
+wait -n no-such-job 2>/dev/null
+echo "status $?"
+--- tags bash
+--- stdout
+status 127
+
+### wait reports a background job killed by a signal
+sleep 5 &
+kill -KILL $!
+wait $! 2>err
+echo "status $?"
+grep -c Killed err
+--- tags bash
+--- stdout
+status 137
+1
+
+### test with more than four operands groups parentheses first
+test 0 -eq 0 -a '(' = ')'; echo $?
+test '(' = ')'; echo $?
+[ x -a ! = y ] 2>/dev/null; echo $?
+--- stdout
+0
+1
+2
+
+### type -ap of a function is found
+f() { :; }
+type -ap f
+echo "status $?"
+--- tags bash
+--- stdout
+status 0

@@ -415,3 +415,11 @@ ln -s "$SHELL" sh
 ./sh -c 'trap "echo x" TERM; trap'
 --- stdout
 trap -- 'echo x' TERM
+
+### an interactive shell drops the rest of a line after an unbound variable
+"$SHELL" -i -c 'set -u; echo before; echo $nope; echo dropped
+echo next' 2>/dev/null
+--- tags bash
+--- stdout
+before
+next

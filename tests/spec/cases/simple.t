@@ -226,3 +226,14 @@ echo "a
 b" | wc -l
 --- stdout
 2
+
+### a script without #! runs in a new shell: no unexported variables or functions
+printf 'echo "v=$v e=$e"\ntype f >/dev/null 2>&1 || echo no-function\n' > noshebang
+chmod +x noshebang
+v=1
+export e=2
+f() { :; }
+./noshebang
+--- stdout
+v= e=2
+no-function
