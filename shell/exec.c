@@ -1590,8 +1590,14 @@ static int exec_text(struct shell *sh, const char *text, size_t len, const char 
 		ast_node_free(node);
 		if (top && !sh->opt.interactive)
 			sh->interrupted = false;
-		if (sh->jump == JUMP_DISCARD)
+		/* Text given whole (-c, eval, a trap action) is given up as a
+		 * whole, as in bash: its status is 1 (a -c shell exits); an
+		 * interactive shell goes on with the next line. */
+		if (sh->jump == JUMP_DISCARD) {
 			status = exec_catch_discard(sh);
+			if (!sh->opt.interactive)
+				break;
+		}
 		if (sh->jump != JUMP_NONE || sh->interrupted)
 			break;
 	}

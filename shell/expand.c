@@ -490,15 +490,10 @@ static void emit_pval(struct expander *ex, const struct pval *pv, bool quoted, s
 			free(s);
 			return;
 		}
-		/* Unquoted, the elements are joined by IFS's first character,
-		 * left to field splitting, as bash does: with IFS=x, $@ of
-		 * (a "" b) is three fields, the middle one empty. */
-		const char *ifs = quoted ? "" : ifs_value(ex->sh);
-		size_t sep_len = ifs[0] ? char_length(ifs) : 0;
+		/* Unquoted, an empty element makes no field, whatever IFS (as
+		 * dash; bash keeps it when IFS is not blank: POSIX allows both). */
 		for (size_t i = 0; i < pv->list.len; i++) {
-			if (i > 0 && sep_len)
-				xbuf_addmem(xb, ifs, sep_len, CF_SPLIT);
-			else if (i > 0)
+			if (i > 0)
 				xbuf_break(xb);
 			emit_text(xb, pv->list.items[i], quoted);
 		}

@@ -68,9 +68,10 @@ enum exec_jump {
 	JUMP_RETURN,
 	JUMP_EXIT,
 	/* bash's answer to some errors (an assignment to a read-only
-	 * variable, an arithmetic error): the rest of the command line is
-	 * abandoned, up to the nearest eval, sourced file, trap action or
-	 * the top level, which go on with the next line (status 1). */
+	 * variable, extra operands to break): the rest of the command line is
+	 * abandoned, up to the nearest eval, -c text or trap action (which
+	 * end there, status 1) or the line of a file or standard input (the
+	 * next line runs). */
 	JUMP_DISCARD,
 };
 

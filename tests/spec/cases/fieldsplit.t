@@ -182,15 +182,15 @@ echo $#
 --- stdout
 2
 
-### unquoted $@ with a non-blank IFS keeps empty parameters as fields
+### unquoted $@ with a non-blank IFS drops empty parameters
 set -- one "" two
 IFS=x
 for i in $@; do printf '[%s]' "$i"; done; echo
 IFS=' '
 for i in $@; do printf '[%s]' "$i"; done; echo
---- tags bash
+--- tags nobash
 --- stdout
-[one][][two]
+[one][two]
 [one][two]
 
 ### a multibyte IFS character separates as a whole

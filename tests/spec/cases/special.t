@@ -288,3 +288,12 @@ echo not-reached
 --- stderr-nonempty
 --- status
 1
+
+### a read-only assignment gives up the rest of -c text
+"$SHELL" -c 'readonly x=1
+x=2
+echo not-reached' 2>/dev/null
+echo "status $?"
+--- tags nodash
+--- stdout
+status 1
