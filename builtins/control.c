@@ -44,11 +44,12 @@ static bool parse_long(const char *s, long *out)
 }
 
 /* More operands than the one count or status: bash abandons the command
- * line (set -o posix: the shell exits). */
+ * line, and -c or eval text whole (set -o posix: the shell exits). */
 static int too_many_arguments(struct shell *sh, const char *name)
 {
 	shell_error(sh, "%s: too many arguments", name);
 	shell_abandon_line(sh);
+	sh->discard_text = sh->jump == JUMP_DISCARD;
 	return 1;
 }
 

@@ -1523,6 +1523,7 @@ int exec_node(struct shell *sh, const struct node *n)
 int exec_catch_discard(struct shell *sh)
 {
 	sh->jump = JUMP_NONE;
+	sh->discard_text = false;
 	sh->last_status = 1;
 	/* The abandoned line failed: set -e acts on it. */
 	if (sh->opt.errexit && sh->errexit_ignored == 0) {
@@ -1590,12 +1591,13 @@ static int exec_text(struct shell *sh, const char *text, size_t len, const char 
 		ast_node_free(node);
 		if (top && !sh->opt.interactive)
 			sh->interrupted = false;
-		/* Text given whole (-c, eval, a trap action) is given up as a
-		 * whole, as in bash: its status is 1 (a -c shell exits); an
+		/* Some errors give up text given whole (-c, eval) as a whole,
+		 * as in bash: its status is 1 (a -c shell exits); an
 		 * interactive shell goes on with the next line. */
 		if (sh->jump == JUMP_DISCARD) {
+			bool whole = sh->discard_text && !sh->opt.interactive;
 			status = exec_catch_discard(sh);
-			if (!sh->opt.interactive)
+			if (whole)
 				break;
 		}
 		if (sh->jump != JUMP_NONE || sh->interrupted)

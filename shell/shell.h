@@ -69,9 +69,9 @@ enum exec_jump {
 	JUMP_EXIT,
 	/* bash's answer to some errors (an assignment to a read-only
 	 * variable, extra operands to break): the rest of the command line is
-	 * abandoned, up to the nearest eval, -c text or trap action (which
-	 * end there, status 1) or the line of a file or standard input (the
-	 * next line runs). */
+	 * abandoned, up to the nearest eval, sourced file or top level, which
+	 * go on with the next line (status 1). With discard_text set, -c and
+	 * eval text end there instead, as in bash. */
 	JUMP_DISCARD,
 };
 
@@ -120,6 +120,7 @@ struct shell {
 	enum exec_jump jump;
 	unsigned jump_count;  /* break N / continue N: levels still to unwind */
 	int exit_status;      /* for JUMP_EXIT */
+	bool discard_text;    /* JUMP_DISCARD also ends -c and eval text */
 
 	unsigned loop_depth;  /* enclosing loops, for break / continue */
 	unsigned func_depth;  /* function calls in progress */

@@ -289,9 +289,18 @@ echo not-reached
 --- status
 1
 
-### a read-only assignment gives up the rest of -c text
+### in -c text a read-only assignment abandons its line, the next one runs
 "$SHELL" -c 'readonly x=1
-x=2
+x=2; echo same-line
+echo next-line' 2>/dev/null
+echo "status $?"
+--- tags nodash
+--- stdout
+next-line
+status 0
+
+### extra operands to continue give up -c text as a whole
+"$SHELL" -c 'for i in 1; do continue 1 2; done
 echo not-reached' 2>/dev/null
 echo "status $?"
 --- tags nodash
