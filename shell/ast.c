@@ -567,6 +567,7 @@ struct printer {
 	struct strbuf *out;
 	const struct redir **hd; /* here-documents waiting for the next newline */
 	size_t nhd, caphd;
+	size_t limit; /* stop printing commands past this many bytes (0: never) */
 };
 
 static void pr_node(struct printer *pr, const struct node *n);
@@ -593,7 +594,7 @@ static void pr_flush_heredocs(struct printer *pr)
 		/* The delimiter line: quote removal of the printed target. */
 		struct strbuf t;
 		strbuf_init(&t);
-		struct printer sub = {&t, NULL, 0, 0};
+		struct printer sub = {&t, NULL, 0, 0, 0};
 		pr_word(&sub, r->target, PC_NORMAL);
 		bool quoted;
 		char *delim = lex_heredoc_delimiter(t.data ? t.data : "", t.len, &quoted);
@@ -627,6 +628,38 @@ static bool is_dq_ctx(enum pctx ctx)
 	       ctx == PC_HEREDOC;
 }
 
+/* Which characters need a backslash in front, by context: a table each,
+ * so that runs of ordinary text are copied whole (the printer writes every
+ * line's text for the records). */
+enum { ESC_NORMAL = 1, ESC_PARAM = 2, ESC_REGEX = 4, ESC_DQ = 8, ESC_HEREDOC = 16, ESC_PARAM_DQ = 32 };
+
+#define ESC_QUOTE (ESC_NORMAL | ESC_PARAM | ESC_REGEX)
+static const unsigned char esc_table[256] = {
+	[' '] = ESC_NORMAL, ['\t'] = ESC_NORMAL, ['\n'] = ESC_NORMAL, [';'] = ESC_NORMAL,
+	['&'] = ESC_NORMAL, ['|'] = ESC_NORMAL, ['<'] = ESC_NORMAL, ['>'] = ESC_NORMAL,
+	['('] = ESC_NORMAL, [')'] = ESC_NORMAL, ['\''] = ESC_QUOTE,
+	['"'] = ESC_QUOTE | ESC_DQ | ESC_PARAM_DQ,
+	['\\'] = ESC_QUOTE | ESC_DQ | ESC_PARAM_DQ | ESC_HEREDOC,
+	['`'] = ESC_QUOTE | ESC_DQ | ESC_PARAM_DQ | ESC_HEREDOC,
+	['$'] = ESC_DQ | ESC_PARAM_DQ | ESC_HEREDOC,
+	['}'] = ESC_PARAM | ESC_PARAM_DQ,
+};
+
+/* Copies s[0..len), a backslash before each character whose table entry
+ * has bit; the run-by-run copy keeps plain text cheap. */
+static void add_escaped(struct strbuf *out, const char *s, size_t len, unsigned char bit)
+{
+	size_t run = 0;
+	for (size_t i = 0; i < len; i++) {
+		if (!(esc_table[(unsigned char)s[i]] & bit))
+			continue;
+		strbuf_addmem(out, s + run, i - run);
+		strbuf_addc(out, '\\');
+		run = i;
+	}
+	strbuf_addmem(out, s + run, len - run);
+}
+
 static void pr_literal(struct printer *pr, const struct word_part *wp, enum pctx ctx,
                        const struct word_part *next)
 {
@@ -634,32 +667,33 @@ static void pr_literal(struct printer *pr, const struct word_part *wp, enum pctx
 	const char *s = wp->u.literal.text;
 	size_t len = wp->u.literal.len;
 	switch (wp->u.literal.quote) {
-	case QUOTE_NONE:
+	case QUOTE_NONE: {
 		if (is_dq_ctx(ctx))
 			goto dq_text;
+		unsigned char bit = ctx == PC_NORMAL ? ESC_NORMAL : ctx == PC_PARAM ? ESC_PARAM : ctx == PC_REGEX ? ESC_REGEX : 0;
+		size_t run = 0;
 		for (size_t i = 0; i < len; i++) {
 			char c = s[i];
-			bool esc = false;
-			if (ctx == PC_NORMAL) {
-				esc = (c && strchr(" \t\n;&|<>()'\"\\`", c)) ||
-				      (c == '#' && i == 0 &&
-				       (out->len == 0 || strchr(" \t\n(", out->data[out->len - 1])));
-			} else if (ctx == PC_PARAM) {
-				esc = strchr("'\"\\`}", c) != NULL;
-			} else if (ctx == PC_REGEX) {
-				esc = strchr("'\"\\`", c) != NULL;
-			}
+			bool esc = c && (esc_table[(unsigned char)c] & bit);
+			if (ctx == PC_NORMAL && c == '#' && i == 0 &&
+			    (out->len == 0 || strchr(" \t\n(", out->data[out->len - 1])))
+				esc = true;
 			if (c == '$' && i + 1 == len && next)
 				esc = true;
-			if (c == '\n' && esc) {
+			if (!esc)
+				continue;
+			strbuf_addmem(out, s + run, i - run);
+			run = i + 1;
+			if (c == '\n') {
 				pr_single_quoted(out, "\n", 1);
 				continue;
 			}
-			if (esc)
-				strbuf_addc(out, '\\');
+			strbuf_addc(out, '\\');
 			strbuf_addc(out, c);
 		}
+		strbuf_addmem(out, s + run, len - run);
 		return;
+	}
 	case QUOTE_BACKSLASH:
 		if (is_dq_ctx(ctx))
 			goto dq_text;
@@ -686,27 +720,13 @@ static void pr_literal(struct printer *pr, const struct word_part *wp, enum pctx
 		if (is_dq_ctx(ctx))
 			goto dq_text;
 		strbuf_addc(out, '"');
-		for (size_t i = 0; i < len; i++) {
-			if (strchr("$`\"\\", s[i]) && s[i])
-				strbuf_addc(out, '\\');
-			strbuf_addc(out, s[i]);
-		}
+		add_escaped(out, s, len, ESC_DQ);
 		strbuf_addc(out, '"');
 		return;
 	}
 	return;
 dq_text:
-	for (size_t i = 0; i < len; i++) {
-		char c = s[i];
-		bool esc = c == '$' || c == '`' || c == '\\';
-		if (c == '"' && ctx != PC_HEREDOC)
-			esc = true;
-		if (c == '}' && ctx == PC_PARAM_DQ)
-			esc = true;
-		if (esc)
-			strbuf_addc(out, '\\');
-		strbuf_addc(out, c);
-	}
+	add_escaped(out, s, len, ctx == PC_HEREDOC ? ESC_HEREDOC : ctx == PC_PARAM_DQ ? ESC_PARAM_DQ : ESC_DQ);
 }
 
 static const char *param_op_text(const struct word_param *p)
@@ -827,7 +847,7 @@ static void pr_param(struct printer *pr, const struct word_param *p, enum pctx c
 
 static void pr_program_in_parens(struct printer *pr, const struct node *program)
 {
-	struct printer sub = {pr->out, NULL, 0, 0};
+	struct printer sub = {pr->out, NULL, 0, 0, pr->limit};
 	size_t start = pr->out->len;
 	if (program) {
 		pr_node(&sub, program);
@@ -950,6 +970,8 @@ static void pr_list_items(struct printer *pr, const struct node *list, bool *las
 		return;
 	}
 	for (size_t i = 0; i < list->u.list.nitems; i++) {
+		if (pr->limit && pr->out->len > pr->limit)
+			break;
 		if (i > 0)
 			pr_terminate(pr, list->u.list.items[i - 1].async);
 		pr_node(pr, list->u.list.items[i].node);
@@ -1063,7 +1085,7 @@ static void pr_simple(struct printer *pr, const struct node *n)
 
 static void pr_node(struct printer *pr, const struct node *n)
 {
-	if (!n)
+	if (!n || (pr->limit && pr->out->len > pr->limit))
 		return;
 	struct strbuf *out = pr->out;
 	bool async;
@@ -1237,7 +1259,7 @@ static void pr_node(struct printer *pr, const struct node *n)
 
 void ast_print_node(struct strbuf *out, const struct node *n)
 {
-	struct printer pr = {out, NULL, 0, 0};
+	struct printer pr = {out, NULL, 0, 0, 0};
 	pr_node(&pr, n);
 	if (pr.nhd)
 		pr_flush_heredocs(&pr);
@@ -1246,7 +1268,7 @@ void ast_print_node(struct strbuf *out, const struct node *n)
 
 void ast_print_word(struct strbuf *out, const struct word *w)
 {
-	struct printer pr = {out, NULL, 0, 0};
+	struct printer pr = {out, NULL, 0, 0, 0};
 	pr_word(&pr, w, PC_NORMAL);
 	free(pr.hd);
 }
@@ -1255,8 +1277,17 @@ char *ast_line_text(const struct node *n)
 {
 	struct strbuf sb;
 	strbuf_init(&sb);
-	if (n)
-		ast_print_node(&sb, n);
+	if (n) {
+		/* A record needs the head of a long line, not all of it (a
+		 * script of one `if` a megabyte long). */
+		struct printer pr = {&sb, NULL, 0, 0, AST_LINE_TEXT_MAX};
+		pr_node(&pr, n);
+		if (pr.nhd)
+			pr_flush_heredocs(&pr);
+		free(pr.hd);
+		if (sb.len > AST_LINE_TEXT_MAX)
+			strbuf_adds(&sb, " ...");
+	}
 	while (sb.len && (sb.data[sb.len - 1] == '\n' || sb.data[sb.len - 1] == ' '))
 		strbuf_truncate(&sb, sb.len - 1);
 	char *text = strbuf_detach(&sb);

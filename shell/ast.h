@@ -328,7 +328,9 @@ char *ast_arena_strndup(struct ast_arena *a, const char *s, size_t len);
 void ast_print_node(struct strbuf *out, const struct node *n);
 /* A command line as one line of text for a record (the event stream, a
  * checkpoint): ast_print_node without the trailing newline and spaces;
- * malloc'd ("" for NULL). */
+ * malloc'd ("" for NULL). Past AST_LINE_TEXT_MAX bytes the rest of the
+ * commands is left out, and " ..." says so. */
+#define AST_LINE_TEXT_MAX 65536
 char *ast_line_text(const struct node *n);
 void ast_print_word(struct strbuf *out, const struct word *w);
 /* True when the word is made of literal parts only; *out gets its value

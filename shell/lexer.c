@@ -316,14 +316,22 @@ static int cur_next(const struct lexer *lx, struct cursor *c)
 	return ch;
 }
 
-/* The k-th logical character ahead (line continuations removed). */
-static int la(const struct lexer *lx, size_t k)
+static int la_slow(const struct lexer *lx, size_t k);
+
+/* The k-th logical character ahead (line continuations removed). Inline:
+ * the lexer asks for the next character at every step. */
+static inline int la(const struct lexer *lx, size_t k)
 {
 	if (k == 0 && lx->nframes == 1) {
 		const struct lex_frame *f = &lx->frames[0];
 		if (f->pos < f->len && f->text[f->pos] != '\\')
 			return (unsigned char)f->text[f->pos];
 	}
+	return la_slow(lx, k);
+}
+
+static int la_slow(const struct lexer *lx, size_t k)
+{
 	const struct lex_frame *top = &lx->frames[lx->nframes - 1];
 	if (lx->nframes == 1 && top->pos + k < top->len) {
 		/* Fast path: no backslash in the way. */
@@ -387,7 +395,9 @@ static void raw_advance(struct lexer *lx)
 }
 
 /* Consumes one logical character (and the line continuations before it). */
-static void advance(struct lexer *lx)
+static void advance_slow(struct lexer *lx);
+
+static inline void advance(struct lexer *lx)
 {
 	if (lx->nframes == 1) {
 		/* Fast path: the text itself, no line continuation here. */
@@ -401,6 +411,11 @@ static void advance(struct lexer *lx)
 			return;
 		}
 	}
+	advance_slow(lx);
+}
+
+static void advance_slow(struct lexer *lx)
+{
 	for (;;) {
 		struct cursor c = cur_top(lx);
 		int ch = cur_raw(lx, &c);

@@ -158,7 +158,7 @@ static inline const char *lex_token_plain(const struct token *t)
 static inline bool lex_token_is_kw(const struct token *t, const char *kw)
 {
 	const char *s = t->kind == TK_WORD ? lex_token_plain(t) : NULL;
-	return s && strcmp(s, kw) == 0;
+	return s && s[0] == kw[0] && strcmp(s, kw) == 0;
 }
 
 /* ---- the lexer ---------------------------------------------------------- */
