@@ -9,11 +9,14 @@
 
 #include "lib/util.h"
 
-/* 1-based line and column; offset is the byte offset into the parsed text. */
+/* 1-based line and column; offset is the byte offset into the parsed text
+ * (32 bits, as line and column: every word carries two of these, and a
+ * large script's tree is mostly words; a text past 4 GiB, which the shell
+ * never holds, would wrap only this display offset). */
 struct src_pos {
 	unsigned line;
 	unsigned col;
-	size_t offset;
+	unsigned offset;
 };
 
 struct src_range {

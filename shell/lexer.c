@@ -259,7 +259,8 @@ void lex_leave(struct lexer *lx)
 
 /* ---- the reader --------------------------------------------------------- */
 
-struct src_pos lex_pos(const struct lexer *lx)
+/* Inline in this file: every token and part asks for its position. */
+static inline struct src_pos pos_here(const struct lexer *lx)
 {
 	const struct lex_frame *f = &lx->frames[0];
 	struct src_pos pos;
@@ -267,9 +268,15 @@ struct src_pos lex_pos(const struct lexer *lx)
 	pos.col = (unsigned)(f->pos - lx->line_start + 1);
 	if (lx->line == lx->first_line)
 		pos.col += lx->first_col - 1;
-	pos.offset = lx->base_offset + f->pos;
+	pos.offset = (unsigned)(lx->base_offset + f->pos);
 	return pos;
 }
+
+struct src_pos lex_pos(const struct lexer *lx)
+{
+	return pos_here(lx);
+}
+#define lex_pos(lx) pos_here(lx)
 
 static struct cursor cur_top(const struct lexer *lx)
 {
@@ -1690,8 +1697,52 @@ static bool lex_named_fd(struct lexer *lx, struct token *t)
 	return true;
 }
 
+/* A character a short plain word may hold on the fast path below: none
+ * that starts quoting, an expansion, an operator or an assignment. */
+static inline bool fast_word_char(unsigned char c)
+{
+	return !normal_special(c) && c != '=' && c != '[' && c != '\0';
+}
+
+/* The common word (a command name, an option, a file name): up to
+ * TOKEN_TEXT_MAX plain characters straight from the text, ending where a
+ * word ends. Lexed at once into the token; false leaves everything as it
+ * was for the general way. */
+static bool lex_fast_word(struct lexer *lx, struct token *t)
+{
+	if (lx->nframes != 1)
+		return false;
+	struct lex_frame *f = &lx->frames[0];
+	const char *s = f->text + f->pos;
+	size_t avail = f->len - f->pos, k = 0;
+	while (k < avail && k <= TOKEN_TEXT_MAX && fast_word_char((unsigned char)s[k]))
+		k++;
+	if (k == 0 || k > TOKEN_TEXT_MAX || s[0] == '{')
+		return false; /* {fd}> needs the general way */
+	if (k < avail) {
+		switch (s[k]) {
+		case ' ': case '\t': case '\n': case ';': case '&': case '|': case ')':
+			break;
+		default:
+			return false; /* a redirection (2>), a group (@( ), a quote... */
+		}
+	}
+	memcpy(t->text, s, k);
+	t->text[k] = '\0';
+	t->text_len = k;
+	t->lit_range.begin = t->range.begin;
+	f->pos += k;
+	t->kind = TK_WORD;
+	t->lazy = true;
+	t->plain = true;
+	t->range.end = t->lit_range.end = lex_pos(lx);
+	return true;
+}
+
 static void lex_word_token(struct lexer *lx, struct token *t)
 {
+	if (lex_fast_word(lx, t))
+		return;
 	struct src_pos begin = t->range.begin;
 	/* An IO number: digits right before a redirection operator. */
 	struct cursor c = cur_top(lx);
@@ -1814,7 +1865,8 @@ void lex_next_token(struct lexer *lx, struct token *t)
 	t->range.begin = lex_pos(lx);
 	/* Raw position of the first character (after line continuations). */
 	struct cursor rc = cur_top(lx);
-	int c = cur_peek(lx, &rc);
+	const struct lex_frame *top = &lx->frames[rc.f];
+	int c = rc.pos < top->len && top->text[rc.pos] != '\\' ? (unsigned char)top->text[rc.pos] : cur_peek(lx, &rc);
 	t->raw_frame = rc.f;
 	t->raw_frame_id = lx->frames[rc.f].id;
 	t->after_blank_alias = blank_alias || (lx->nframes > 1 && blank_alias_above(lx, rc.f));

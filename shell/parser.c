@@ -42,7 +42,7 @@ static char *arena_str(struct parser *p, const char *s, size_t len)
 
 static bool expand_alias(struct parser *p, struct token *t);
 
-struct token *parser_peek(struct parser *p)
+struct token *parser_peek_lex(struct parser *p)
 {
 	/* The first word of an alias's text is checked for one too. */
 	bool first_of_alias = false;
