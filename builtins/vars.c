@@ -336,9 +336,16 @@ static bool parse_assignment_arg(const char *cmd, const char *arg, char **name, 
 	return true;
 }
 
+/* Whether argv[i] of the declaration builtin running was written as an
+ * array literal NAME=(...). */
+static bool builtin_array_arg(const struct shell *sh, int i)
+{
+	return sh->decl_array_args && sh->decl_array_args[i];
+}
+
 /* Assigns one NAME[=value] argument with the given flags. */
 static int declare_one(struct shell *sh, const char *cmd, const char *arg, unsigned set, unsigned clear,
-                       bool make_local, bool assoc)
+                       bool make_local, bool assoc, bool array_literal)
 {
 	char *name;
 	const char *value;
@@ -400,7 +407,9 @@ static int declare_one(struct shell *sh, const char *cmd, const char *arg, unsig
 	}
 	if (value) {
 		size_t vlen = strlen(value);
-		bool array_syntax = strcmp(cmd, "export") != 0 && strcmp(cmd, "readonly") != 0;
+		/* NAME=(...) written so; a quoted '(a b)' is an array only for
+		 * declare -a / -A, as in bash */
+		bool array_syntax = array_literal || (set & VAR_ARRAY) || assoc;
 		if (array_syntax && !subscript && value[0] == '(' && vlen >= 2 && value[vlen - 1] == ')') {
 			char *inside = xstrndup(value + 1, vlen - 2);
 			r = assign_array_literal(sh, name, inside, append);
@@ -481,7 +490,7 @@ static int export_or_readonly(struct shell *sh, int argc, char **argv, unsigned 
 				status = 1;
 			continue;
 		}
-		if (declare_one(sh, cmd, argv[i], flag, 0, false, false) < 0)
+		if (declare_one(sh, cmd, argv[i], flag, 0, false, false, builtin_array_arg(sh, i)) < 0)
 			status = 1;
 	}
 	return status;
@@ -794,7 +803,7 @@ static int declare_common(struct shell *sh, int argc, char **argv, const char *c
 	for (; i < argc; i++) {
 		if (strcmp(argv[i], "-") == 0 && is_local)
 			continue; /* bash's `local -`: accepted, options are not saved */
-		if (declare_one(sh, cmd, argv[i], set, clear, make_local, assoc) < 0)
+		if (declare_one(sh, cmd, argv[i], set, clear, make_local, assoc, builtin_array_arg(sh, i)) < 0)
 			status = 1;
 	}
 	return status;

@@ -753,7 +753,8 @@ static int run_simple_command(struct shell *sh, const struct node *n, unsigned f
 	struct strvec args;
 	strvec_init(&args);
 	unsigned cmdsubs_before = sh->cmdsub_count;
-	if (assign_expand_argv(sh, n->u.simple.words, n->u.simple.nwords, &args) != 0) {
+	bool *array_args = NULL;
+	if (assign_expand_argv(sh, n->u.simple.words, n->u.simple.nwords, &args, &array_args) != 0) {
 		strvec_free(&args);
 		if (sh->jump == JUMP_NONE && !sh->opt.interactive && sh->opt.posix) {
 			sh->jump = JUMP_EXIT;
@@ -762,6 +763,7 @@ static int run_simple_command(struct shell *sh, const struct node *n, unsigned f
 		return 1;
 	}
 	if (sh->jump != JUMP_NONE) {
+		free(array_args);
 		strvec_free(&args);
 		return sh->jump == JUMP_EXIT ? sh->exit_status : 1;
 	}
@@ -771,6 +773,7 @@ static int run_simple_command(struct shell *sh, const struct node *n, unsigned f
 	sh->last_arg = args.len ? xstrdup(args.items[args.len - 1]) : NULL;
 	int status;
 	if (args.len == 0) {
+		free(array_args); /* NULL: no declaration builtin */
 		/* Assignments and redirections only. */
 		if (assign_apply(sh, n->u.simple.assigns, n->u.simple.nassigns, ASSIGN_PERSIST) != 0) {
 			strvec_free(&args);
@@ -790,10 +793,14 @@ static int run_simple_command(struct shell *sh, const struct node *n, unsigned f
 	if (sh->opt.xtrace)
 		xtrace_argv(sh, args.items);
 	const struct node *outer = sh->running_simple;
+	const bool *outer_arrays = sh->decl_array_args;
 	sh->running_simple = n;
+	sh->decl_array_args = array_args;
 	status = run_command(sh, n, (int)args.len, args.items, n->u.simple.assigns, n->u.simple.nassigns,
 	                     n->redirs, n->nredirs, flags, 0);
 	sh->running_simple = outer;
+	sh->decl_array_args = outer_arrays;
+	free(array_args);
 	strvec_free(&args);
 	return status;
 }

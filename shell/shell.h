@@ -188,6 +188,9 @@ struct shell {
 	 * one started, kept only while a trap could read it. */
 	const struct node *current_command;
 	char *last_command_text;
+	/* exec.c: while a declaration builtin runs, a flag per argv entry,
+	 * true for a NAME=(...) array literal (shell/assign.c); else NULL. */
+	const bool *decl_array_args;
 	/* exec.c: the command whose DEBUG trap the shell ran before forking
 	 * it; the child does not run it again. */
 	const struct node *debug_ran;
