@@ -688,9 +688,7 @@ static void print_function(const char *name, const struct node *body, void *ctx)
 	}
 	struct strbuf sb;
 	strbuf_init(&sb);
-	strbuf_addf(&sb, "%s () \n", name);
-	ast_print_node(&sb, body);
-	strbuf_addc(&sb, '\n');
+	funcs_print(&sb, name, body);
 	fputs(sb.data, stdout);
 	strbuf_free(&sb);
 }

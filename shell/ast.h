@@ -336,6 +336,9 @@ void ast_print_node(struct strbuf *out, const struct node *n);
 #define AST_LINE_TEXT_MAX 65536
 char *ast_line_text(const struct node *n);
 void ast_print_word(struct strbuf *out, const struct word *w);
+/* A function's definition as bash shows it (`type`, `declare -f`): the
+ * body on lines of its own, indented by four, ending in a newline. */
+void ast_print_function(struct strbuf *out, const char *name, const struct node *body);
 /* True when the word is made of literal parts only; *out gets its value
  * after quote removal (caller frees). Used by the classifier and for
  * keywords such as `in`. */

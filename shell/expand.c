@@ -1849,10 +1849,18 @@ static size_t glob_expand(struct shell *sh, const char *pattern, struct strvec *
 	size_t n = results.len;
 	if (n > 1)
 		qsort(results.items, n, sizeof *results.items, compare_strings);
-	for (size_t i = 0; i < n; i++)
+	/* Two globstars in a row reach a path more than once: listed once. */
+	size_t kept = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (kept > 0 && strcmp(out->items[out->len - 1], results.items[i]) == 0) {
+			free(results.items[i]);
+			continue;
+		}
 		strvec_push_owned(out, results.items[i]);
+		kept++;
+	}
 	free(results.items);
-	return n;
+	return kept;
 }
 
 size_t expand_glob(struct shell *sh, const char *pattern, struct strvec *out)

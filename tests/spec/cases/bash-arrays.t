@@ -336,3 +336,12 @@ echo "${#d[@]}"
 --- tags bash
 --- stdout
 0
+
+### quotes around an associative key inside (( )) are removed
+declare -A m=([spam]=42)
+(( x = m['spam'] ))
+(( m["eggs"] = 7 ))
+echo "$x ${m[eggs]}"
+--- tags bash
+--- stdout
+42 7

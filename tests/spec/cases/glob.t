@@ -343,3 +343,12 @@ echo .*
 --- stdout
 .h
 . .. .h
+
+### two globstars in a row list each path once
+shopt -s globstar
+mkdir -p c/sub
+touch top.md c/a.md c/sub/b.md
+echo **/**/*.md
+--- tags bash
+--- stdout
+c/a.md c/sub/b.md top.md
