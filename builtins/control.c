@@ -63,7 +63,16 @@ static int loop_jump(struct shell *sh, int argc, char **argv, enum exec_jump kin
 		return too_many_arguments(sh, argv[0]);
 	if (i < argc) {
 		if (!parse_long(argv[i], &n)) {
+			/* bash ends a script here with status 128 (an interactive
+			 * shell drops the line); going on would leave a `while
+			 * true` loop with no way out */
 			shell_error(sh, "%s: %s: numeric argument required", argv[0], argv[i]);
+			if (sh->opt.interactive) {
+				shell_abandon_line(sh);
+			} else if (sh->jump == JUMP_NONE) {
+				sh->jump = JUMP_EXIT;
+			}
+			sh->exit_status = 128;
 			return 128;
 		}
 		if (n < 1) {

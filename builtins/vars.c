@@ -466,15 +466,18 @@ done:
 static int export_or_readonly(struct shell *sh, int argc, char **argv, unsigned flag, const char *cmd)
 {
 	struct builtin_getopt g = {.index = 1};
-	bool remove = false;
+	bool remove = false, assoc = false;
+	unsigned kind = 0;
 	int c;
-	while ((c = builtin_getopt(&g, argc, argv, flag == VAR_EXPORT ? "fnp" : "afp", cmd)) != -1) {
+	while ((c = builtin_getopt(&g, argc, argv, flag == VAR_EXPORT ? "fnp" : "aAfp", cmd)) != -1) {
 		switch (c) {
 		case 'p': break; /* listing is what no names does anyway */
 		case 'n': remove = true; break;
-		case 'f': case 'a': break;
+		case 'f': break;
+		case 'a': kind = VAR_ARRAY; break; /* readonly -a / -A: of an array kind */
+		case 'A': assoc = true; break;
 		default:
-			shell_warn("usage: %s [-p] [name[=value] ...]", cmd);
+			shell_warn("usage: %s [-%sp] [name[=value] ...]", cmd, flag == VAR_EXPORT ? "fn" : "aAf");
 			return 2;
 		}
 	}
@@ -490,7 +493,7 @@ static int export_or_readonly(struct shell *sh, int argc, char **argv, unsigned 
 				status = 1;
 			continue;
 		}
-		if (declare_one(sh, cmd, argv[i], flag, 0, false, false, builtin_array_arg(sh, i)) < 0)
+		if (declare_one(sh, cmd, argv[i], flag | (assoc ? 0 : kind), 0, false, assoc, builtin_array_arg(sh, i)) < 0)
 			status = 1;
 	}
 	return status;

@@ -1529,15 +1529,16 @@ int exec_node(struct shell *sh, const struct node *n)
 
 int exec_catch_discard(struct shell *sh)
 {
+	int status = sh->exit_status ? sh->exit_status : 1;
 	sh->jump = JUMP_NONE;
 	sh->discard_text = false;
-	sh->last_status = 1;
+	sh->last_status = status;
 	/* The abandoned line failed: set -e acts on it. */
 	if (sh->opt.errexit && sh->errexit_ignored == 0) {
 		sh->jump = JUMP_EXIT;
-		sh->exit_status = 1;
+		sh->exit_status = status;
 	}
-	return 1;
+	return status;
 }
 
 static bool only_blank_left(const char *text, size_t len, size_t off)

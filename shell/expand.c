@@ -196,12 +196,27 @@ static const char *ifs_value(struct shell *sh)
 
 /* ---- UTF-8 helpers: lengths and offsets count characters ------------- */
 
+/* The bytes of the character at s: a whole UTF-8 sequence, or 1 for a
+ * byte that starts none (a stray continuation, a truncated or overlong
+ * sequence), which counts as a character of its own, as in bash. */
+static size_t utf8_step(const char *s)
+{
+	unsigned char c = (unsigned char)s[0];
+	size_t n = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 1;
+	if (c >= 0xF5)
+		n = 1;
+	for (size_t k = 1; k < n; k++)
+		if (((unsigned char)s[k] & 0xC0) != 0x80)
+			return 1;
+	return n;
+}
+
 static size_t utf8_length(const char *s)
 {
 	size_t n = 0;
-	for (; *s; s++) {
-		if (((unsigned char)*s & 0xC0) != 0x80)
-			n++;
+	while (*s) {
+		s += (unsigned char)*s < 0x80 ? 1 : utf8_step(s);
+		n++;
 	}
 	return n;
 }
@@ -211,9 +226,7 @@ static size_t utf8_offset(const char *s, size_t index)
 {
 	size_t i = 0;
 	while (s[i] && index > 0) {
-		i++;
-		while (((unsigned char)s[i] & 0xC0) == 0x80)
-			i++;
+		i += (unsigned char)s[i] < 0x80 ? 1 : utf8_step(s + i);
 		index--;
 	}
 	return i;
@@ -233,6 +246,7 @@ static int fatal_expansion_error(struct shell *sh)
 		sh->exit_status = 1;
 	} else if (sh->jump == JUMP_NONE) {
 		sh->jump = JUMP_DISCARD; /* an interactive shell drops the line */
+		sh->exit_status = 1;
 	}
 	sh->last_status = 1;
 	return -1;
@@ -1376,8 +1390,11 @@ static int expand_param(struct expander *ex, const struct word_param *p, bool qu
 			size_t n;
 			if (pv.is_list)
 				n = pv.kind == PV_LIST ? pv.list.len : 0;
+			else if (pv.kind == PV_SCALAR)
+				/* characters in a UTF-8 locale, else bytes (bash) */
+				n = vars_utf8_locale(sh) ? utf8_length(pv.str) : strlen(pv.str);
 			else
-				n = pv.kind == PV_SCALAR ? utf8_length(pv.str) : 0;
+				n = 0;
 			char buf[32];
 			snprintf(buf, sizeof buf, "%zu", n);
 			emit_text(xb, buf, quoted);

@@ -102,8 +102,8 @@ char *options_dollar_dash(struct shell *sh)
 {
 	struct strbuf sb;
 	strbuf_init(&sb);
-	/* Roughly bash's order: lower-case letters, then C, then s / c. */
-	static const char order[] = "abefhimnuvxC";
+	/* bash's order: lower-case letters, then upper-case, then s / c. */
+	static const char order[] = "abefhikmnptuvxBCEHPT";
 	for (const char *p = order; *p; p++) {
 		if (*p == 'i') {
 			if (sh->opt.interactive)

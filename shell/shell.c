@@ -46,12 +46,8 @@ void shell_abandon_line(struct shell *sh)
 	sh->last_status = 1;
 	if (sh->jump != JUMP_NONE)
 		return;
-	if (sh->opt.posix && !sh->opt.interactive) {
-		sh->jump = JUMP_EXIT;
-		sh->exit_status = 1;
-	} else {
-		sh->jump = JUMP_DISCARD;
-	}
+	sh->jump = sh->opt.posix && !sh->opt.interactive ? JUMP_EXIT : JUMP_DISCARD;
+	sh->exit_status = 1; /* the status the line ends with (a caller may raise it) */
 }
 
 bool shell_fd_reserved(int fd)

@@ -70,8 +70,8 @@ enum exec_jump {
 	/* bash's answer to some errors (an assignment to a read-only
 	 * variable, extra operands to break): the rest of the command line is
 	 * abandoned, up to the nearest eval, sourced file or top level, which
-	 * go on with the next line (status 1). With discard_text set, -c and
-	 * eval text end there instead, as in bash. */
+	 * go on with the next line (status exit_status, 1 mostly). With
+	 * discard_text set, -c and eval text end there instead, as in bash. */
 	JUMP_DISCARD,
 };
 

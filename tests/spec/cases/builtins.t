@@ -530,3 +530,28 @@ echo "status $?"
 --- tags bash
 --- stdout
 status 0
+
+### break with a word that is no number ends the script
+x=oops
+while true; do
+	echo once
+	break $x
+done
+echo not-reached
+--- mode file
+--- tags nodash
+--- stdout
+once
+--- stderr-nonempty
+--- status
+128
+
+### readonly -A makes a read-only associative array
+readonly -A m=([k]=v)
+echo "${m[k]}"
+m[j]=w 2>/dev/null
+echo "${#m[@]}"
+--- tags bash
+--- stdout
+v
+1

@@ -423,3 +423,12 @@ echo next' 2>/dev/null
 --- stdout
 before
 next
+
+### $- lists B for brace expansion, as bash does
+case $- in *B*) echo has-B ;; esac
+set +B
+case $- in *B*) echo still ;; *) echo no-B ;; esac
+--- tags bash
+--- stdout
+has-B
+no-B
