@@ -489,8 +489,13 @@ static int export_or_readonly(struct shell *sh, int argc, char **argv, unsigned 
 	int status = 0;
 	for (int i = g.index; i < argc; i++) {
 		if (remove) {
-			if (vars_set_flags(sh, argv[i], 0, flag) < 0)
+			/* export -n name=value: assigned, then no longer exported */
+			const char *eq = strchr(argv[i], '=');
+			char *name = eq ? xstrndup(argv[i], (size_t)(eq - argv[i])) : xstrdup(argv[i]);
+			if ((eq && declare_one(sh, cmd, argv[i], 0, 0, false, false, false) < 0) ||
+			    vars_set_flags(sh, name, 0, flag) < 0)
 				status = 1;
+			free(name);
 			continue;
 		}
 		if (declare_one(sh, cmd, argv[i], flag | (assoc ? 0 : kind), 0, false, assoc, builtin_array_arg(sh, i)) < 0)

@@ -771,6 +771,8 @@ static int run_simple_command(struct shell *sh, const struct node *n, unsigned f
 	/* $_ is the last word as expanded; a command of assignments only empties it */
 	free(sh->last_arg);
 	sh->last_arg = args.len ? xstrdup(args.items[args.len - 1]) : NULL;
+	if (array_args && args.len && array_args[args.len - 1])
+		sh->last_arg[strcspn(sh->last_arg, "=+")] = '\0'; /* declare a=(1 2): $_ is a, as bash */
 	int status;
 	if (args.len == 0) {
 		free(array_args); /* NULL: no declaration builtin */

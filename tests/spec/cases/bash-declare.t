@@ -386,3 +386,14 @@ same
 1
 body x
 g
+
+### $_ after declaring an array is its name; export -n name=value
+declare a=(1 2)
+echo "[$_]"
+export foo=old
+export -n foo=new
+echo "$foo $(env | grep -c '^foo=')"
+--- tags bash
+--- stdout
+[a]
+new 0
