@@ -196,3 +196,13 @@ eval '[[ -z ]]' 2>/dev/null; echo $?
 1
 0
 2
+
+### a tilde at the start of the =~ pattern expands and matches as text
+HOME='^a$'
+[[ $HOME =~ ~ ]] && echo literal
+HOME=/h
+[[ /h/x =~ ~/x ]] && echo prefix
+--- tags bash
+--- stdout
+literal
+prefix
