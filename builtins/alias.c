@@ -6,11 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* bash always single-quotes alias values in listings. */
+/* bash always single-quotes alias values in listings; under set -o posix
+ * without -p, as dash, without the leading `alias '. */
 static void print_alias(const char *name, const char *value, void *ctx)
 {
-	(void)ctx;
-	printf("alias %s=", name);
+	const bool *bare = ctx;
+	printf(bare && *bare ? "%s=" : "alias %s=", name);
 	builtin_print_single_quoted(value);
 	putchar('\n');
 }
@@ -18,12 +19,15 @@ static void print_alias(const char *name, const char *value, void *ctx)
 BUILTIN_FN(alias)
 {
 	int i = 1;
-	if (i < argc && strcmp(argv[i], "-p") == 0)
+	bool bare = sh->opt.posix;
+	if (i < argc && strcmp(argv[i], "-p") == 0) {
+		bare = false;
 		i++;
+	}
 	if (i < argc && strcmp(argv[i], "--") == 0)
 		i++;
 	if (i >= argc) {
-		alias_foreach(sh, print_alias, NULL);
+		alias_foreach(sh, print_alias, &bare);
 		return 0;
 	}
 	int status = 0;
@@ -37,7 +41,7 @@ BUILTIN_FN(alias)
 		}
 		const char *value = alias_lookup(sh, argv[i]);
 		if (value) {
-			print_alias(argv[i], value, NULL);
+			print_alias(argv[i], value, &bare);
 		} else {
 			shell_error(sh, "alias: %s: not found", argv[i]);
 			status = 1;

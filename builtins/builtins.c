@@ -29,6 +29,7 @@ const struct builtin builtin_table[] = {
 	{"fg", builtin_fg, 0},
 	{"getopts", builtin_getopts, 0},
 	{"hash", builtin_hash, 0},
+	{"help", builtin_help, 0},
 	{"jobs", builtin_jobs, 0},
 	{"kill", builtin_kill, 0},
 	{"let", builtin_let, 0},

@@ -75,6 +75,9 @@ BUILTIN_FN(pwd);
 BUILTIN_FN(alias);
 BUILTIN_FN(unalias);
 BUILTIN_FN(shopt);
+BUILTIN_FN(help);
+/* $BASHOPTS: the shopt options that are on, sorted, colon-separated (malloc'd). */
+char *shopt_enabled_names(struct shell *sh);
 BUILTIN_FN(escape);
 BUILTIN_FN(compgen);
 

@@ -21,7 +21,8 @@ enum describe_style {
 
 /* Prints what name is; returns false when it is nothing. all: every
  * match (type -a). */
-static bool describe(struct shell *sh, const char *name, enum describe_style style, bool all, bool path_only, bool default_path)
+static bool describe(struct shell *sh, const char *name, enum describe_style style, bool all, bool path_only,
+                     bool default_path, bool no_funcs)
 {
 	bool found = false;
 	if (!path_only) {
@@ -51,7 +52,7 @@ static bool describe(struct shell *sh, const char *name, enum describe_style sty
 			if (!all)
 				return true;
 		}
-		const struct node *body = funcs_lookup(sh, name);
+		const struct node *body = no_funcs ? NULL : funcs_lookup(sh, name);
 		if (body) {
 			found = true;
 			if (style == DESCRIBE_SHORT) {
@@ -158,7 +159,7 @@ BUILTIN_FN(command)
 	if (v || V) {
 		int status = 0;
 		for (int i = g.index; i < argc; i++) {
-			if (!describe(sh, argv[i], V ? DESCRIBE_VERBOSE : DESCRIBE_SHORT, false, false, p)) {
+			if (!describe(sh, argv[i], V ? DESCRIBE_VERBOSE : DESCRIBE_SHORT, false, false, p, false)) {
 				if (V)
 					shell_error(sh, "command: %s: not found", argv[i]);
 				status = 1;
@@ -206,19 +207,20 @@ BUILTIN_FN(type)
 			return 2;
 		}
 	}
-	(void)f;
 	int status = 0;
 	for (int i = g.index; i < argc; i++) {
 		bool ok;
 		if (P || p) {
-			/* -p: only when the name would run a file; -P: search anyway */
+			/* -p: only when the name would run a file (-a: every file
+			 * in PATH anyway); -P: search anyway */
 			bool other = !P && (alias_lookup(sh, argv[i]) || exec_is_keyword(argv[i]) ||
-			                    funcs_lookup(sh, argv[i]) || builtin_find(argv[i]));
-			ok = other ? true : describe(sh, argv[i], DESCRIBE_PATH, a, true, false);
-			if (other)
+			                    (!f && funcs_lookup(sh, argv[i])) || builtin_find(argv[i]));
+			if (other && !a)
 				continue;
+			ok = describe(sh, argv[i], DESCRIBE_PATH, a, true, false, f) || other;
 		} else {
-			ok = describe(sh, argv[i], t ? DESCRIBE_TYPE : DESCRIBE_VERBOSE, a, false, false);
+			/* -f: functions are not looked up */
+			ok = describe(sh, argv[i], t ? DESCRIBE_TYPE : DESCRIBE_VERBOSE, a, false, false, f);
 		}
 		if (!ok) {
 			if (!t && !p && !P)

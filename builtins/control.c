@@ -43,15 +43,36 @@ static bool parse_long(const char *s, long *out)
 	return true;
 }
 
+/* More operands than the one count or status: bash abandons the command
+ * line, and -c or eval text whole (set -o posix: the shell exits). */
+static int too_many_arguments(struct shell *sh, const char *name)
+{
+	shell_error(sh, "%s: too many arguments", name);
+	shell_abandon_line(sh);
+	sh->discard_text = sh->jump == JUMP_DISCARD;
+	return 1;
+}
+
 static int loop_jump(struct shell *sh, int argc, char **argv, enum exec_jump kind)
 {
 	long n = 1;
 	int i = 1;
 	if (i < argc && strcmp(argv[i], "--") == 0)
 		i++;
+	if (i + 1 < argc)
+		return too_many_arguments(sh, argv[0]);
 	if (i < argc) {
 		if (!parse_long(argv[i], &n)) {
+			/* bash ends a script here with status 128 (an interactive
+			 * shell drops the line); going on would leave a `while
+			 * true` loop with no way out */
 			shell_error(sh, "%s: %s: numeric argument required", argv[0], argv[i]);
+			if (sh->opt.interactive) {
+				shell_abandon_line(sh);
+			} else if (sh->jump == JUMP_NONE) {
+				sh->jump = JUMP_EXIT;
+			}
+			sh->exit_status = 128;
 			return 128;
 		}
 		if (n < 1) {
@@ -60,8 +81,11 @@ static int loop_jump(struct shell *sh, int argc, char **argv, enum exec_jump kin
 		}
 	}
 	if (sh->loop_depth == 0) {
-		/* bash reports it and carries on with status 0 */
-		shell_error(sh, "%s: only meaningful in a `for', `while', or `until' loop", argv[0]);
+		/* bash reports it and carries on with status 0; under set -o
+		 * posix it is silent, as in dash (a function called in a loop
+		 * does not break the caller's: loops are lexical) */
+		if (!sh->opt.posix)
+			shell_error(sh, "%s: only meaningful in a `for', `while', or `until' loop", argv[0]);
 		return 0;
 	}
 	if ((unsigned long)n > sh->loop_depth)
@@ -90,6 +114,8 @@ BUILTIN_FN(return)
 	if (i < argc && !parse_long(argv[i], &n)) {
 		shell_error(sh, "return: %s: numeric argument required", argv[i]);
 		n = 2;
+	} else if (i + 1 < argc) {
+		return too_many_arguments(sh, "return");
 	}
 	if (sh->func_depth == 0 && sh->source_depth == 0) {
 		shell_error(sh, "return: can only `return' from a function or sourced script");
@@ -111,8 +137,7 @@ BUILTIN_FN(exit)
 			shell_error(sh, "exit: %s: numeric argument required", argv[i]);
 			n = 2;
 		} else if (i + 1 < argc) {
-			shell_error(sh, "exit: too many arguments");
-			return 1;
+			return too_many_arguments(sh, "exit");
 		}
 	}
 	if (sh->opt.interactive && !sh->in_subshell)

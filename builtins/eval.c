@@ -1,5 +1,6 @@
 /* eval, . and source, exec */
 #include "builtins/builtins.h"
+#include "shell/trap.h"
 #include "shell/vars.h"
 #include "shell/exec.h"
 #include "shell/input.h"
@@ -110,12 +111,14 @@ BUILTIN_FN(dot)
 	sh->source_depth++;
 	shell_push_frame(sh, "source", path, sh->lineno);
 	int status = input_run_file(sh, path, true);
-	shell_pop_frame(sh);
-	sh->source_depth--;
 	if (sh->jump == JUMP_RETURN) {
 		sh->jump = JUMP_NONE;
 		status = sh->last_status;
 	}
+	if (sh->jump != JUMP_EXIT)
+		trap_run_return(sh);
+	shell_pop_frame(sh);
+	sh->source_depth--;
 	if (with_args) {
 		strv_free(sh->positional);
 		sh->positional = saved_pos;

@@ -12,7 +12,20 @@
 static int list_signals(struct shell *sh, int argc, char **argv, int i)
 {
 	if (i >= argc) {
-		builtin_list_signals();
+		if (!sh->opt.posix) {
+			builtin_list_signals();
+			return 0;
+		}
+		/* POSIX's format (bash --posix): the names on one line */
+		bool first = true;
+		for (int sig = 1; sig < trap_signal_count(); sig++) {
+			const char *name = trap_signal_name(sig);
+			if (name) {
+				printf(first ? "%s" : " %s", name);
+				first = false;
+			}
+		}
+		putchar('\n');
 		return 0;
 	}
 	int status = 0;

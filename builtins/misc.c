@@ -313,6 +313,12 @@ static bool *shopt_flag(struct shell *sh, const char *name)
 		return &sh->opt.xpg_echo;
 	if (strcmp(name, "extglob") == 0)
 		return &sh->opt.extglob;
+	if (strcmp(name, "extdebug") == 0)
+		return &sh->opt.extdebug;
+	if (strcmp(name, "globskipdots") == 0)
+		return &sh->opt.globskipdots;
+	if (strcmp(name, "inherit_errexit") == 0)
+		return &sh->opt.inherit_errexit;
 	return NULL;
 }
 
@@ -349,9 +355,44 @@ static void shopt_noop_store(struct shell *sh, const char *name, bool on)
 }
 
 static const char *const shopt_names[] = {
-	"dotglob", "expand_aliases", "extglob", "failglob", "globstar", "lastpipe", "nocaseglob", "nocasematch", "nullglob",
-	"xpg_echo",
+	"dotglob", "expand_aliases", "extdebug", "extglob", "failglob", "globskipdots", "globstar",
+	"inherit_errexit", "lastpipe", "nocaseglob", "nocasematch", "nullglob", "xpg_echo",
 };
+
+/* Inserts name into a sorted vector. */
+static void push_sorted(struct strvec *v, const char *name)
+{
+	size_t at = v->len;
+	while (at > 0 && strcmp(v->items[at - 1], name) > 0)
+		at--;
+	strvec_push(v, name);
+	for (size_t i = v->len - 1; i > at; i--) {
+		char *tmp = v->items[i];
+		v->items[i] = v->items[i - 1];
+		v->items[i - 1] = tmp;
+	}
+}
+
+char *shopt_enabled_names(struct shell *sh)
+{
+	struct strvec on;
+	strvec_init(&on);
+	for (size_t i = 0; i < sizeof shopt_names / sizeof shopt_names[0]; i++)
+		if (*shopt_flag(sh, shopt_names[i]))
+			push_sorted(&on, shopt_names[i]);
+	for (size_t i = 0; i < sizeof shopt_noop_names / sizeof shopt_noop_names[0]; i++)
+		if ((sh->opt.shopt_noop >> i) & 1)
+			push_sorted(&on, shopt_noop_names[i]);
+	struct strbuf sb;
+	strbuf_init(&sb);
+	for (size_t i = 0; i < on.len; i++) {
+		if (i)
+			strbuf_addc(&sb, ':');
+		strbuf_adds(&sb, on.items[i]);
+	}
+	strvec_free(&on);
+	return strbuf_detach(&sb);
+}
 
 static void shopt_show(struct shell *sh, const char *name, bool reusable)
 {

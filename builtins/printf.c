@@ -2,6 +2,7 @@
  * -v var). Output is built in a buffer so -v can store it and so a
  * conversion error mid-way still prints what came before, as bash does. */
 #include "builtins/builtins.h"
+#include "shell/expand.h"
 #include "shell/lexer.h"
 #include "shell/vars.h"
 #include "shell/arith.h"
@@ -457,7 +458,9 @@ static int store_output(struct shell *sh, const char *target, const char *value)
 	if (name_len == len)
 		return vars_set(sh, target, value, 0) == 0 ? 0 : 1;
 	char *name = xstrndup(target, name_len);
-	char *subscript = xstrndup(target + name_len + 1, len - name_len - 2);
+	char *text = xstrndup(target + name_len + 1, len - name_len - 2);
+	char *subscript = expand_subscript_text(sh, text); /* printf -v 'a["k"]' */
+	free(text);
 	int r;
 	const struct var *v = vars_lookup(sh, name);
 	if (v && (v->flags & VAR_ASSOC)) {

@@ -2,6 +2,7 @@
  * `[ "$x" = -n ]` means what it says), a recursive-descent parser with the
  * XSI -a -o ( ) beyond that, and the bash operators agents use. */
 #include "builtins/builtins.h"
+#include "shell/expand.h"
 #include "shell/vars.h"
 #include "shell/arith.h"
 
@@ -154,7 +155,11 @@ static bool variable_is_set(struct test_state *ts, const char *spec)
 	if (!bracket || spec[len - 1] != ']')
 		return vars_get(ts->sh, spec) != NULL;
 	char *name = xstrndup(spec, (size_t)(bracket - spec));
-	char *index_text = xstrndup(bracket + 1, len - (size_t)(bracket - spec) - 2);
+	char *text = xstrndup(bracket + 1, len - (size_t)(bracket - spec) - 2);
+	/* The subscript is shell text, expanded: test -v 'a[$k]' (bash). */
+	char *index_text = strcmp(text, "@") == 0 || strcmp(text, "*") == 0 ? xstrdup(text)
+	                                                                     : expand_subscript_text(ts->sh, text);
+	free(text);
 	bool set = false;
 	struct var *v = vars_lookup(ts->sh, name);
 	if (v && !(v->flags & VAR_NOVALUE)) {
@@ -298,12 +303,9 @@ static bool parse_primary(struct test_state *ts)
 	}
 	const char *b = peek(ts, 1);
 	const char *c = peek(ts, 2);
-	/* A binary operator in second place wins over everything else, so
-	 * `[ ! = x ]` and `[ ( = ( ]` compare strings. */
-	if (b && c && is_binary_op(b) && strcmp(b, "-a") != 0 && strcmp(b, "-o") != 0) {
-		ts->pos += 3;
-		return binary_test(ts, a, b, c);
-	}
+	/* Past four operands `!` and `(` come first, as in bash: in
+	 * `[ 0 -eq 0 -a ( = ) ]` the parentheses group. (Up to four,
+	 * test_args's POSIX rules compare `[ ( = ) ]` as strings.) */
 	if (strcmp(a, "!") == 0) {
 		ts->pos++;
 		return !parse_primary(ts);
@@ -318,6 +320,10 @@ static bool parse_primary(struct test_state *ts)
 		}
 		ts->pos++;
 		return v;
+	}
+	if (b && c && is_binary_op(b) && strcmp(b, "-a") != 0 && strcmp(b, "-o") != 0) {
+		ts->pos += 3;
+		return binary_test(ts, a, b, c);
 	}
 	if (is_unary_op(a) && b) {
 		ts->pos += 2;

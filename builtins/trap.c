@@ -8,14 +8,15 @@
 
 static void print_trap(struct shell *sh, int sig)
 {
-	const char *action = trap_get(sh, sig);
+	const char *action = trap_get_listed(sh, sig);
 	if (!action)
 		return;
 	fputs("trap -- ", stdout);
 	builtin_print_single_quoted(action);
 	const char *name = trap_signal_name(sig);
-	/* bash prints real signals with their SIG prefix, EXIT and ERR bare */
-	if (sig == 0 || sig == trap_signal_count())
+	/* bash prints real signals with their SIG prefix, EXIT and ERR bare;
+	 * POSIX (set -o posix, dash) all of them bare */
+	if (sig == 0 || sig >= trap_signal_count() || sh->opt.posix)
 		printf(" %s\n", name);
 	else
 		printf(" SIG%s\n", name);
@@ -81,7 +82,7 @@ BUILTIN_FN(trap)
 	}
 	if (i >= argc || print) {
 		if (i >= argc) {
-			for (int sig = 0; sig <= trap_signal_count(); sig++)
+			for (int sig = 0; sig < TRAP_SLOTS; sig++)
 				print_trap(sh, sig);
 			return 0;
 		}

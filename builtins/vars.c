@@ -1,6 +1,7 @@
 /* Variable builtins: export, readonly, unset, set, shift, local,
  * declare/typeset, let, getopts, read and mapfile/readarray. */
 #include "builtins/builtins.h"
+#include "shell/expand.h"
 #include "shell/parser.h"
 #include "shell/vars.h"
 #include "shell/options.h"
@@ -335,9 +336,16 @@ static bool parse_assignment_arg(const char *cmd, const char *arg, char **name, 
 	return true;
 }
 
+/* Whether argv[i] of the declaration builtin running was written as an
+ * array literal NAME=(...). */
+static bool builtin_array_arg(const struct shell *sh, int i)
+{
+	return sh->decl_array_args && sh->decl_array_args[i];
+}
+
 /* Assigns one NAME[=value] argument with the given flags. */
 static int declare_one(struct shell *sh, const char *cmd, const char *arg, unsigned set, unsigned clear,
-                       bool make_local, bool assoc)
+                       bool make_local, bool assoc, bool array_literal)
 {
 	char *name;
 	const char *value;
@@ -399,7 +407,9 @@ static int declare_one(struct shell *sh, const char *cmd, const char *arg, unsig
 	}
 	if (value) {
 		size_t vlen = strlen(value);
-		bool array_syntax = strcmp(cmd, "export") != 0 && strcmp(cmd, "readonly") != 0;
+		/* NAME=(...) written so; a quoted '(a b)' is an array only for
+		 * declare -a / -A, as in bash */
+		bool array_syntax = array_literal || (set & VAR_ARRAY) || assoc;
 		if (array_syntax && !subscript && value[0] == '(' && vlen >= 2 && value[vlen - 1] == ')') {
 			char *inside = xstrndup(value + 1, vlen - 2);
 			r = assign_array_literal(sh, name, inside, append);
@@ -456,15 +466,18 @@ done:
 static int export_or_readonly(struct shell *sh, int argc, char **argv, unsigned flag, const char *cmd)
 {
 	struct builtin_getopt g = {.index = 1};
-	bool remove = false;
+	bool remove = false, assoc = false;
+	unsigned kind = 0;
 	int c;
-	while ((c = builtin_getopt(&g, argc, argv, flag == VAR_EXPORT ? "fnp" : "afp", cmd)) != -1) {
+	while ((c = builtin_getopt(&g, argc, argv, flag == VAR_EXPORT ? "fnp" : "aAfp", cmd)) != -1) {
 		switch (c) {
 		case 'p': break; /* listing is what no names does anyway */
 		case 'n': remove = true; break;
-		case 'f': case 'a': break;
+		case 'f': break;
+		case 'a': kind = VAR_ARRAY; break; /* readonly -a / -A: of an array kind */
+		case 'A': assoc = true; break;
 		default:
-			shell_warn("usage: %s [-p] [name[=value] ...]", cmd);
+			shell_warn("usage: %s [-%sp] [name[=value] ...]", cmd, flag == VAR_EXPORT ? "fn" : "aAf");
 			return 2;
 		}
 	}
@@ -476,11 +489,16 @@ static int export_or_readonly(struct shell *sh, int argc, char **argv, unsigned 
 	int status = 0;
 	for (int i = g.index; i < argc; i++) {
 		if (remove) {
-			if (vars_set_flags(sh, argv[i], 0, flag) < 0)
+			/* export -n name=value: assigned, then no longer exported */
+			const char *eq = strchr(argv[i], '=');
+			char *name = eq ? xstrndup(argv[i], (size_t)(eq - argv[i])) : xstrdup(argv[i]);
+			if ((eq && declare_one(sh, cmd, argv[i], 0, 0, false, false, false) < 0) ||
+			    vars_set_flags(sh, name, 0, flag) < 0)
 				status = 1;
+			free(name);
 			continue;
 		}
-		if (declare_one(sh, cmd, argv[i], flag, 0, false, false) < 0)
+		if (declare_one(sh, cmd, argv[i], flag | (assoc ? 0 : kind), 0, false, assoc, builtin_array_arg(sh, i)) < 0)
 			status = 1;
 	}
 	return status;
@@ -529,7 +547,11 @@ BUILTIN_FN(unset)
 		}
 		if (br) {
 			char *name = xstrndup(arg, len);
-			char *sub = xstrndup(br + 1, strlen(br + 1) - 1);
+			char *text = xstrndup(br + 1, strlen(br + 1) - 1);
+			/* The subscript is shell text: unset 'a["$k"]' (bash). */
+			char *sub = strcmp(text, "@") == 0 || strcmp(text, "*") == 0 ? xstrdup(text)
+			                                                               : expand_subscript_text(sh, text);
+			free(text);
 			if (strcmp(sub, "@") == 0 || strcmp(sub, "*") == 0) {
 				if (vars_unset(sh, name) < 0)
 					status = 1;
@@ -649,8 +671,12 @@ BUILTIN_FN(shift)
 			return 1;
 		}
 	}
-	if ((size_t)n > sh->npositional)
-		return 1; /* silently, as bash does */
+	if ((size_t)n > sh->npositional) {
+		/* silently, as bash does; set -o posix says why, as dash */
+		if (sh->opt.posix)
+			shell_error(sh, "shift: %ld: shift count out of range", n);
+		return 1;
+	}
 	shell_set_positional(sh, sh->positional + n, sh->npositional - (size_t)n);
 	return 0;
 }
@@ -670,9 +696,7 @@ static void print_function(const char *name, const struct node *body, void *ctx)
 	}
 	struct strbuf sb;
 	strbuf_init(&sb);
-	strbuf_addf(&sb, "%s () \n", name);
-	ast_print_node(&sb, body);
-	strbuf_addc(&sb, '\n');
+	funcs_print(&sb, name, body);
 	fputs(sb.data, stdout);
 	strbuf_free(&sb);
 }
@@ -738,13 +762,20 @@ static int declare_common(struct shell *sh, int argc, char **argv, const char *c
 		}
 		int status = 0;
 		for (; i < argc; i++) {
-			const struct node *body = funcs_lookup(sh, argv[i]);
+			const struct func *f = funcs_find(sh, argv[i]);
+			const struct node *body = f ? f->body : NULL;
 			if (!body) {
 				status = 1;
 				continue;
 			}
-			if (func_names)
-				printf("%s\n", argv[i]); /* declare -F NAME: just the name, as bash */
+			/* declare -F NAME: just the name, as bash; with shopt -s
+			 * extdebug its line and file too (bash's "environment" for
+			 * -c text, "main" for standard input). */
+			if (func_names && sh->opt.extdebug)
+				printf("%s %u %s\n", argv[i], body->range.begin.line,
+				       f->source ? f->source : sh->opt.cmd_string ? "environment" : "main");
+			else if (func_names)
+				printf("%s\n", argv[i]);
 			else
 				print_function(argv[i], body, &fc);
 		}
@@ -778,7 +809,7 @@ static int declare_common(struct shell *sh, int argc, char **argv, const char *c
 	for (; i < argc; i++) {
 		if (strcmp(argv[i], "-") == 0 && is_local)
 			continue; /* bash's `local -`: accepted, options are not saved */
-		if (declare_one(sh, cmd, argv[i], set, clear, make_local, assoc) < 0)
+		if (declare_one(sh, cmd, argv[i], set, clear, make_local, assoc, builtin_array_arg(sh, i)) < 0)
 			status = 1;
 	}
 	return status;

@@ -322,6 +322,13 @@ int main(int argc, char **argv)
 	struct main_options mo = {0};
 	if (argv[0] && argv[0][0] == '-')
 		mo.login = true;
+	/* Run by the name sh (a link), POSIX mode is on, as in bash. */
+	if (argv[0]) {
+		const char *base = strrchr(argv[0], '/');
+		base = base ? base + 1 : argv[0];
+		if (strcmp(base, "sh") == 0 || strcmp(base, "-sh") == 0)
+			options_set_name(&sh, "posix", true);
+	}
 	int i = parse_options(&sh, argc, argv, &mo);
 	if (i < 0)
 		exit(STATUS_SYNTAX);
@@ -376,6 +383,14 @@ int main(int argc, char **argv)
 		                            : xasprintf("[%s] \\$ ", tag);
 		vars_set(&sh, "PS1", ps1, 0);
 		free(ps1);
+	}
+	if (interactive && !vars_get(&sh, "HISTFILE")) {
+		/* Where the history goes, as bash tells (the file was opened
+		 * before confinement: setting HISTFILE changes nothing). */
+		char *hist = util_history_path(vars_get(&sh, "XDG_STATE_HOME"), vars_get(&sh, "HOME"));
+		if (hist)
+			vars_set(&sh, "HISTFILE", hist, 0);
+		free(hist);
 	}
 	sh.opt.login = mo.login;
 	if (interactive && !mo.monitor_set)

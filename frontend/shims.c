@@ -60,7 +60,7 @@ static bool may_replace(const char *path)
 	return access(path, F_OK) != 0 ? errno == ENOENT : shims_is_ours(path);
 }
 
-char *shims_script(const char *who)
+static char *shim_text(const char *who, bool posix)
 {
 	char *sbsh = running_binary(who);
 	if (!sbsh)
@@ -70,9 +70,20 @@ char *shims_script(const char *who)
 	strbuf_addf(&script, "#!/bin/sh\n%s\n# Runs sbsh wherever a tool runs `bash` or `sh` by name.\nexec ",
 	            shim_marker);
 	strbuf_add_single_quoted(&script, sbsh, strlen(sbsh));
-	strbuf_adds(&script, " \"$@\"\n");
+	/* Run as sh, a shell is in POSIX mode, as bash is (and dash always) */
+	strbuf_adds(&script, posix ? " --posix \"$@\"\n" : " \"$@\"\n");
 	free(sbsh);
 	return strbuf_detach(&script);
+}
+
+char *shims_script(const char *who)
+{
+	return shim_text(who, false);
+}
+
+char *shims_sh_script(const char *who)
+{
+	return shim_text(who, true);
 }
 
 int shims_write(const char *dir, const char *name, const char *script, const char *who)
@@ -138,9 +149,11 @@ int shims_main(const char *dir)
 		free(real_dir);
 		return 1;
 	}
-	int rc = shims_write(real_dir, "bash", script, "--shims");
+	char *sh_script = shims_sh_script("--shims");
+	int rc = sh_script ? shims_write(real_dir, "bash", script, "--shims") : 1;
 	if (rc == 0)
-		rc = shims_write(real_dir, "sh", script, "--shims");
+		rc = shims_write(real_dir, "sh", sh_script, "--shims");
+	free(sh_script);
 	if (rc == 0) {
 		/* stdout is an eval-able line: eval "$(sbsh --shims DIR)" */
 		struct strbuf line;

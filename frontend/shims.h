@@ -14,6 +14,8 @@ int shims_main(const char *dir);
 /* The text of a shim that runs the sbsh running now (/proc/self/exe), or
  * NULL after reporting it as `sbsh: WHO: ...` (who NULL: quietly). Malloc'd. */
 char *shims_script(const char *who);
+/* The same for the `sh` shim: sbsh in POSIX mode (--posix). */
+char *shims_sh_script(const char *who);
 
 /* Writes DIR/NAME with script, atomically, replacing only a missing file
  * or one of our own shims. Returns 0, or 1 after reporting as WHO. */

@@ -857,10 +857,12 @@ static bool holds_expansion(const char *s)
 /* Whether a command of the static pass is to be asked as it runs rather
  * than up front: its words still hold expansions, or a glob or a tilde
  * (the static text shows `b*` and `~/x` quoted, and an earlier command of
- * the line may make `b*` match another folder). */
-static bool not_decidable_now(const char *command)
+ * the line may make `b*` match another folder). A ? or * inside a known
+ * word (`bash -c 'rm x; echo "$?"'`) is no pattern: the classifier says
+ * which words are. */
+static bool not_decidable_now(const struct classify_item *it)
 {
-	return holds_expansion(command) || strpbrk(command, "*?[~") != NULL;
+	return holds_expansion(it->command) || it->globbed;
 }
 
 void policy_line_begin(struct shell *sh, const struct node *line)
@@ -933,7 +935,7 @@ void policy_line_begin(struct shell *sh, const struct node *line)
 		for (size_t i = b->first; i < b->end && i < r->nitems && !open; i++)
 			open = r->items[i].verdict > VERDICT_SAFE &&
 			       (r->items[i].verdict == VERDICT_ASK || !r->items[i].command ||
-			        not_decidable_now(r->items[i].command));
+			        not_decidable_now(&r->items[i]));
 		for (size_t i = b->first; open && i < b->end && i < r->nitems; i++)
 			later[i] = true;
 	}
@@ -949,7 +951,7 @@ void policy_line_begin(struct shell *sh, const struct node *line)
 			continue;
 		/* A command whose words still hold expansions is asked when it
 		 * runs, so the human sees what will really run. */
-		if (not_decidable_now(it->command))
+		if (not_decidable_now(it))
 			continue;
 		struct strvec words;
 		strvec_init(&words);

@@ -1173,6 +1173,7 @@ static void fill_item(struct cctx *c, size_t slot, struct judgement j, const str
 		if (j.at >= 0 && (size_t)j.at == i)
 			it->word_at = sb.len;
 		add_arg_text(&sb, &a[i]);
+		it->globbed = it->globbed || a[i].pattern || (a[i].known && a[i].text[0] == '~');
 	}
 	it->command = strbuf_detach(&sb);
 	if (j.at >= 0 && (size_t)j.at < n) {

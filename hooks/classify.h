@@ -34,6 +34,9 @@ struct classify_item {
 	struct src_range range; /* of that word (static pass), when has_range */
 	bool has_range;
 	unsigned depth; /* 0 for the line itself, > 0 inside sh -c / eval text */
+	/* A word is a pattern pathname expansion may change, or starts with
+	 * ~: what it names is known only when it runs. */
+	bool globbed;
 };
 
 /* Where a command's standard input comes from, as far as it is known. */

@@ -99,13 +99,6 @@ void strbuf_reserve(struct strbuf *sb, size_t extra)
 		sb->data[0] = '\0';
 }
 
-void strbuf_addc(struct strbuf *sb, char c)
-{
-	strbuf_reserve(sb, 1);
-	sb->data[sb->len++] = c;
-	sb->data[sb->len] = '\0';
-}
-
 void strbuf_addmem(struct strbuf *sb, const char *s, size_t n)
 {
 	strbuf_reserve(sb, n);

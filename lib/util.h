@@ -28,7 +28,14 @@ struct strbuf {
 
 void strbuf_init(struct strbuf *sb);
 void strbuf_reserve(struct strbuf *sb, size_t extra);
-void strbuf_addc(struct strbuf *sb, char c);
+/* Inline: the lexer and the printer add a character at a time. */
+static inline void strbuf_addc(struct strbuf *sb, char c)
+{
+	if (sb->len + 2 > sb->cap)
+		strbuf_reserve(sb, 1);
+	sb->data[sb->len++] = c;
+	sb->data[sb->len] = '\0';
+}
 void strbuf_addmem(struct strbuf *sb, const char *s, size_t n);
 void strbuf_adds(struct strbuf *sb, const char *s);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

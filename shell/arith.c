@@ -3,6 +3,7 @@
  * that && || ?: do not take, so they have no side effects. */
 #include "shell/shell.h"
 #include "shell/vars.h"
+#include "shell/expand.h"
 #include "shell/arith.h"
 
 #include <ctype.h>
@@ -70,7 +71,7 @@ static int fail(struct arith *a, const char *what, const char *token)
 
 static void skip_space(struct arith *a)
 {
-	while (*a->p == ' ' || *a->p == '\t' || *a->p == '\n' || *a->p == '\r')
+	while (*a->p == ' ' || *a->p == '\t' || *a->p == '\n')
 		a->p++;
 }
 
@@ -313,6 +314,13 @@ static int parse_lvalue(struct arith *a, struct lvalue *lv)
 			if (*a->p != ']')
 				return fail(a, "syntax error: missing `]'", a->p);
 			lv->key = xstrndup(start_key, (size_t)(a->p - start_key));
+			/* Quotes around the key are removed, as bash does:
+			 * (( n = m['k'] )). */
+			if (strpbrk(lv->key, "'\"\\")) {
+				char *unquoted = expand_subscript_text(a->sh, lv->key);
+				free(lv->key);
+				lv->key = unquoted;
+			}
 			a->p++;
 			lv->has_index = true;
 			return 0;

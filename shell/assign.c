@@ -474,22 +474,39 @@ static int expand_declaration_array(struct shell *sh, const struct word *w, stru
 	return 0;
 }
 
-int assign_expand_argv(struct shell *sh, struct word *const *words, size_t nwords, struct strvec *out)
+int assign_expand_argv(struct shell *sh, struct word *const *words, size_t nwords, struct strvec *out,
+                       bool **array_args)
 {
+	*array_args = NULL;
 	if (nwords == 0 || !is_declaration_word(words[0]))
 		return expand_words(sh, words, nwords, out);
-	for (size_t i = 0; i < nwords; i++) {
+	/* Where the array literals land in out: such an operand is an array,
+	 * a value that only looks like one (declare x='(a b)') a string. */
+	size_t *at = NULL, nat = 0;
+	int rc = 0;
+	for (size_t i = 0; i < nwords && rc == 0; i++) {
 		if (i > 0 && is_declaration_array(words[i])) {
-			if (expand_declaration_array(sh, words[i], out) != 0)
-				return -1;
+			rc = expand_declaration_array(sh, words[i], out);
+			if (rc == 0) {
+				at = xreallocarray(at, nat + 1, sizeof *at);
+				at[nat++] = out->len - 1;
+			}
 		} else if (i > 0 && is_assignment_operand(words[i])) {
 			char *s = expand_word_str(sh, words[i], EXPAND_ASSIGN);
 			if (!s)
-				return -1;
-			strvec_push_owned(out, s);
+				rc = -1;
+			else
+				strvec_push_owned(out, s);
 		} else if (expand_words(sh, &words[i], 1, out) != 0) {
-			return -1;
+			rc = -1;
 		}
 	}
-	return 0;
+	if (rc == 0 && nat > 0) {
+		bool *marks = xcalloc(out->len, sizeof *marks);
+		for (size_t k = 0; k < nat; k++)
+			marks[at[k]] = true;
+		*array_args = marks;
+	}
+	free(at);
+	return rc;
 }

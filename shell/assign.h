@@ -20,7 +20,10 @@ int assign_apply(struct shell *sh, const struct assign *as, size_t n, enum assig
 /* A simple command's words expanded into out, as expand_words does; but
  * when the command is a declaration builtin, its NAME=value and
  * NAME=(...) operands are expanded as assignments (no field splitting or
- * globbing of the value). Returns 0, or -1 after reporting. */
-int assign_expand_argv(struct shell *sh, struct word *const *words, size_t nwords, struct strvec *out);
+ * globbing of the value). *array_args: NULL, or a malloc'd flag per entry
+ * of out, true where a NAME=(...) array literal was written. Returns 0,
+ * or -1 after reporting. */
+int assign_expand_argv(struct shell *sh, struct word *const *words, size_t nwords, struct strvec *out,
+                       bool **array_args);
 
 #endif

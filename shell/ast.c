@@ -567,6 +567,8 @@ struct printer {
 	struct strbuf *out;
 	const struct redir **hd; /* here-documents waiting for the next newline */
 	size_t nhd, caphd;
+	size_t limit; /* stop printing commands past this many bytes (0: never) */
+	bool spaced;  /* `> file` rather than `>file` (bash's layout of functions) */
 };
 
 static void pr_node(struct printer *pr, const struct node *n);
@@ -593,7 +595,7 @@ static void pr_flush_heredocs(struct printer *pr)
 		/* The delimiter line: quote removal of the printed target. */
 		struct strbuf t;
 		strbuf_init(&t);
-		struct printer sub = {&t, NULL, 0, 0};
+		struct printer sub = {&t, NULL, 0, 0, 0, false};
 		pr_word(&sub, r->target, PC_NORMAL);
 		bool quoted;
 		char *delim = lex_heredoc_delimiter(t.data ? t.data : "", t.len, &quoted);
@@ -627,6 +629,38 @@ static bool is_dq_ctx(enum pctx ctx)
 	       ctx == PC_HEREDOC;
 }
 
+/* Which characters need a backslash in front, by context: a table each,
+ * so that runs of ordinary text are copied whole (the printer writes every
+ * line's text for the records). */
+enum { ESC_NORMAL = 1, ESC_PARAM = 2, ESC_REGEX = 4, ESC_DQ = 8, ESC_HEREDOC = 16, ESC_PARAM_DQ = 32 };
+
+#define ESC_QUOTE (ESC_NORMAL | ESC_PARAM | ESC_REGEX)
+static const unsigned char esc_table[256] = {
+	[' '] = ESC_NORMAL, ['\t'] = ESC_NORMAL, ['\n'] = ESC_NORMAL, [';'] = ESC_NORMAL,
+	['&'] = ESC_NORMAL, ['|'] = ESC_NORMAL, ['<'] = ESC_NORMAL, ['>'] = ESC_NORMAL,
+	['('] = ESC_NORMAL, [')'] = ESC_NORMAL, ['\''] = ESC_QUOTE,
+	['"'] = ESC_QUOTE | ESC_DQ | ESC_PARAM_DQ,
+	['\\'] = ESC_QUOTE | ESC_DQ | ESC_PARAM_DQ | ESC_HEREDOC,
+	['`'] = ESC_QUOTE | ESC_DQ | ESC_PARAM_DQ | ESC_HEREDOC,
+	['$'] = ESC_DQ | ESC_PARAM_DQ | ESC_HEREDOC,
+	['}'] = ESC_PARAM | ESC_PARAM_DQ,
+};
+
+/* Copies s[0..len), a backslash before each character whose table entry
+ * has bit; the run-by-run copy keeps plain text cheap. */
+static void add_escaped(struct strbuf *out, const char *s, size_t len, unsigned char bit)
+{
+	size_t run = 0;
+	for (size_t i = 0; i < len; i++) {
+		if (!(esc_table[(unsigned char)s[i]] & bit))
+			continue;
+		strbuf_addmem(out, s + run, i - run);
+		strbuf_addc(out, '\\');
+		run = i;
+	}
+	strbuf_addmem(out, s + run, len - run);
+}
+
 static void pr_literal(struct printer *pr, const struct word_part *wp, enum pctx ctx,
                        const struct word_part *next)
 {
@@ -634,32 +668,33 @@ static void pr_literal(struct printer *pr, const struct word_part *wp, enum pctx
 	const char *s = wp->u.literal.text;
 	size_t len = wp->u.literal.len;
 	switch (wp->u.literal.quote) {
-	case QUOTE_NONE:
+	case QUOTE_NONE: {
 		if (is_dq_ctx(ctx))
 			goto dq_text;
+		unsigned char bit = ctx == PC_NORMAL ? ESC_NORMAL : ctx == PC_PARAM ? ESC_PARAM : ctx == PC_REGEX ? ESC_REGEX : 0;
+		size_t run = 0;
 		for (size_t i = 0; i < len; i++) {
 			char c = s[i];
-			bool esc = false;
-			if (ctx == PC_NORMAL) {
-				esc = (c && strchr(" \t\n;&|<>()'\"\\`", c)) ||
-				      (c == '#' && i == 0 &&
-				       (out->len == 0 || strchr(" \t\n(", out->data[out->len - 1])));
-			} else if (ctx == PC_PARAM) {
-				esc = strchr("'\"\\`}", c) != NULL;
-			} else if (ctx == PC_REGEX) {
-				esc = strchr("'\"\\`", c) != NULL;
-			}
+			bool esc = c && (esc_table[(unsigned char)c] & bit);
+			if (ctx == PC_NORMAL && c == '#' && i == 0 &&
+			    (out->len == 0 || strchr(" \t\n(", out->data[out->len - 1])))
+				esc = true;
 			if (c == '$' && i + 1 == len && next)
 				esc = true;
-			if (c == '\n' && esc) {
+			if (!esc)
+				continue;
+			strbuf_addmem(out, s + run, i - run);
+			run = i + 1;
+			if (c == '\n') {
 				pr_single_quoted(out, "\n", 1);
 				continue;
 			}
-			if (esc)
-				strbuf_addc(out, '\\');
+			strbuf_addc(out, '\\');
 			strbuf_addc(out, c);
 		}
+		strbuf_addmem(out, s + run, len - run);
 		return;
+	}
 	case QUOTE_BACKSLASH:
 		if (is_dq_ctx(ctx))
 			goto dq_text;
@@ -686,27 +721,13 @@ static void pr_literal(struct printer *pr, const struct word_part *wp, enum pctx
 		if (is_dq_ctx(ctx))
 			goto dq_text;
 		strbuf_addc(out, '"');
-		for (size_t i = 0; i < len; i++) {
-			if (strchr("$`\"\\", s[i]) && s[i])
-				strbuf_addc(out, '\\');
-			strbuf_addc(out, s[i]);
-		}
+		add_escaped(out, s, len, ESC_DQ);
 		strbuf_addc(out, '"');
 		return;
 	}
 	return;
 dq_text:
-	for (size_t i = 0; i < len; i++) {
-		char c = s[i];
-		bool esc = c == '$' || c == '`' || c == '\\';
-		if (c == '"' && ctx != PC_HEREDOC)
-			esc = true;
-		if (c == '}' && ctx == PC_PARAM_DQ)
-			esc = true;
-		if (esc)
-			strbuf_addc(out, '\\');
-		strbuf_addc(out, c);
-	}
+	add_escaped(out, s, len, ctx == PC_HEREDOC ? ESC_HEREDOC : ctx == PC_PARAM_DQ ? ESC_PARAM_DQ : ESC_DQ);
 }
 
 static const char *param_op_text(const struct word_param *p)
@@ -827,7 +848,7 @@ static void pr_param(struct printer *pr, const struct word_param *p, enum pctx c
 
 static void pr_program_in_parens(struct printer *pr, const struct node *program)
 {
-	struct printer sub = {pr->out, NULL, 0, 0};
+	struct printer sub = {pr->out, NULL, 0, 0, pr->limit, pr->spaced};
 	size_t start = pr->out->len;
 	if (program) {
 		pr_node(&sub, program);
@@ -844,9 +865,51 @@ static void pr_program_in_parens(struct printer *pr, const struct node *program)
 	strbuf_addc(pr->out, ')');
 }
 
+static bool same_range(const struct src_range *a, const struct src_range *b)
+{
+	return a->begin.offset == b->begin.offset && a->end.offset == b->end.offset &&
+	       a->begin.line == b->begin.line && a->begin.col == b->begin.col;
+}
+
+/* An operand `name=(e1 e2)` of a declaration builtin, as the lexer keeps
+ * it: `name=(`, the elements between one-blank markers (a quoted blank
+ * with the range of the first part), `)`. It prints as written. */
+static bool pr_declaration_array(struct printer *pr, const struct word *w)
+{
+	if (w->nparts < 2)
+		return false;
+	const struct word_part *first = &w->parts[0], *last = &w->parts[w->nparts - 1];
+	if (first->kind != WORD_LITERAL || first->u.literal.quote != QUOTE_NONE || last->kind != WORD_LITERAL ||
+	    last->u.literal.quote != QUOTE_NONE || last->u.literal.len != 1 || last->u.literal.text[0] != ')' ||
+	    first->u.literal.len < 3 || first->u.literal.text[first->u.literal.len - 1] != '(' ||
+	    first->u.literal.text[first->u.literal.len - 2] != '=' || !same_range(&first->range, &last->range))
+		return false;
+	strbuf_addmem(pr->out, first->u.literal.text, first->u.literal.len);
+	size_t i = 1;
+	while (i < w->nparts - 1) {
+		size_t j = i;
+		while (j < w->nparts - 1) {
+			const struct word_part *m = &w->parts[j];
+			if (m->kind == WORD_LITERAL && m->u.literal.quote == QUOTE_SINGLE && m->u.literal.len == 1 &&
+			    m->u.literal.text[0] == ' ' && same_range(&m->range, &first->range))
+				break;
+			j++;
+		}
+		struct word elem = {.parts = (struct word_part *)&w->parts[i], .nparts = j - i, .range = w->range};
+		if (i > 1)
+			strbuf_addc(pr->out, ' ');
+		pr_word(pr, &elem, PC_NORMAL);
+		i = j + 1;
+	}
+	strbuf_addc(pr->out, ')');
+	return true;
+}
+
 static void pr_word(struct printer *pr, const struct word *w, enum pctx ctx)
 {
 	if (!w)
+		return;
+	if (ctx == PC_NORMAL && w->nparts >= 2 && pr_declaration_array(pr, w))
 		return;
 	for (size_t i = 0; i < w->nparts; i++) {
 		const struct word_part *wp = &w->parts[i];
@@ -917,6 +980,9 @@ static void pr_redirs(struct printer *pr, const struct node *n, bool leading_spa
 		else if (r->fd >= 0)
 			strbuf_addf(pr->out, "%d", r->fd);
 		strbuf_adds(pr->out, redir_op_text(r->op));
+		if (pr->spaced && r->op != REDIR_DUP_IN && r->op != REDIR_DUP_OUT && r->op != REDIR_HEREDOC &&
+		    r->op != REDIR_HEREDOC_STRIP)
+			strbuf_addc(pr->out, ' ');
 		pr_word(pr, r->target, PC_NORMAL);
 		if (r->op == REDIR_HEREDOC || r->op == REDIR_HEREDOC_STRIP) {
 			if (pr->nhd == pr->caphd) {
@@ -950,6 +1016,8 @@ static void pr_list_items(struct printer *pr, const struct node *list, bool *las
 		return;
 	}
 	for (size_t i = 0; i < list->u.list.nitems; i++) {
+		if (pr->limit && pr->out->len > pr->limit)
+			break;
 		if (i > 0)
 			pr_terminate(pr, list->u.list.items[i - 1].async);
 		pr_node(pr, list->u.list.items[i].node);
@@ -1063,7 +1131,7 @@ static void pr_simple(struct printer *pr, const struct node *n)
 
 static void pr_node(struct printer *pr, const struct node *n)
 {
-	if (!n)
+	if (!n || (pr->limit && pr->out->len > pr->limit))
 		return;
 	struct strbuf *out = pr->out;
 	bool async;
@@ -1235,9 +1303,230 @@ static void pr_node(struct printer *pr, const struct node *n)
 	pr_redirs(pr, n, true);
 }
 
+/* ---- functions, laid out as bash shows them ------------------------------- */
+
+static void pp_node(struct printer *pr, const struct node *n, unsigned indent);
+
+static void pp_indent(struct printer *pr, unsigned indent)
+{
+	for (unsigned i = 0; i < indent; i++)
+		strbuf_adds(pr->out, "    ");
+}
+
+/* The items of a list, one a line at indent; a line after a here-document
+ * starts after its body. The last item has no terminator. */
+static void pp_list(struct printer *pr, const struct node *list, unsigned indent, bool subshell)
+{
+	if (!list)
+		return;
+	if (list->kind != NODE_LIST) {
+		pp_node(pr, list, indent);
+		return;
+	}
+	for (size_t i = 0; i < list->u.list.nitems; i++) {
+		const struct list_item *it = &list->u.list.items[i];
+		if (i > 0) {
+			const struct list_item *prev = &list->u.list.items[i - 1];
+			if (prev->async) {
+				strbuf_adds(pr->out, " & ");
+			} else {
+				if (pr->nhd)
+					pr_flush_heredocs(pr);
+				else
+					strbuf_addc(pr->out, ';');
+				strbuf_addc(pr->out, '\n');
+				if (!subshell || indent)
+					pp_indent(pr, indent);
+			}
+		}
+		pp_node(pr, it->node, indent);
+	}
+	if (list->u.list.nitems && list->u.list.items[list->u.list.nitems - 1].async)
+		strbuf_adds(pr->out, " &");
+}
+
+/* A body on its own lines, one level deeper than indent; semi: its last
+ * command ends in `;` too (bash does so in if and loop bodies). */
+static void pp_body(struct printer *pr, const struct node *body, unsigned indent, bool semi)
+{
+	pp_indent(pr, indent + 1);
+	pp_list(pr, body, indent + 1, false);
+	if (pr->nhd) {
+		pr_flush_heredocs(pr);
+		return;
+	}
+	if (semi && pr->out->len && pr->out->data[pr->out->len - 1] != '&')
+		strbuf_addc(pr->out, ';');
+	strbuf_addc(pr->out, '\n');
+}
+
+/* A list on one line (conditions of if and while). */
+static void pp_inline(struct printer *pr, const struct node *list, unsigned indent)
+{
+	if (list && list->kind == NODE_LIST) {
+		for (size_t i = 0; i < list->u.list.nitems; i++) {
+			if (i > 0)
+				strbuf_adds(pr->out, list->u.list.items[i - 1].async ? " & " : "; ");
+			pp_node(pr, list->u.list.items[i].node, indent);
+		}
+	} else {
+		pp_node(pr, list, indent);
+	}
+}
+
+static void pp_group(struct printer *pr, const struct node *body, unsigned indent)
+{
+	strbuf_adds(pr->out, "{ \n");
+	pp_body(pr, body, indent, false);
+	pp_indent(pr, indent);
+	strbuf_addc(pr->out, '}');
+}
+
+static void pp_node(struct printer *pr, const struct node *n, unsigned indent)
+{
+	if (!n)
+		return;
+	struct strbuf *out = pr->out;
+	switch (n->kind) {
+	case NODE_PIPELINE:
+		if (n->u.pipeline.timed)
+			strbuf_adds(out, "time ");
+		if (n->u.pipeline.bang)
+			strbuf_adds(out, "! ");
+		for (size_t i = 0; i < n->u.pipeline.ncmds; i++) {
+			if (i > 0)
+				strbuf_adds(out, n->u.pipeline.stderr_too[i - 1] ? " |& " : " | ");
+			pp_node(pr, n->u.pipeline.cmds[i], indent);
+		}
+		break;
+	case NODE_AND_OR:
+		pp_node(pr, n->u.and_or.left, indent);
+		strbuf_adds(out, n->u.and_or.is_or ? " || " : " && ");
+		pp_node(pr, n->u.and_or.right, indent);
+		break;
+	case NODE_LIST:
+		pp_list(pr, n, indent, false);
+		break;
+	case NODE_SUBSHELL:
+		strbuf_adds(out, "( ");
+		pp_list(pr, n->u.group.body, indent, true);
+		if (pr->nhd)
+			pr_flush_heredocs(pr);
+		strbuf_adds(out, " )");
+		break;
+	case NODE_BRACE_GROUP:
+		pp_group(pr, n->u.group.body, indent);
+		break;
+	case NODE_IF:
+		strbuf_adds(out, "if ");
+		pp_inline(pr, n->u.if_.cond, indent);
+		strbuf_adds(out, "; then\n");
+		pp_body(pr, n->u.if_.then_part, indent, true);
+		if (n->u.if_.else_part) {
+			/* elif is shown as an if inside else, as bash does */
+			pp_indent(pr, indent);
+			strbuf_adds(out, "else\n");
+			pp_body(pr, n->u.if_.else_part, indent, true);
+		}
+		pp_indent(pr, indent);
+		strbuf_adds(out, "fi");
+		break;
+	case NODE_LOOP:
+		strbuf_adds(out, n->u.loop.until ? "until " : "while ");
+		pp_inline(pr, n->u.loop.cond, indent);
+		strbuf_adds(out, "; do\n");
+		pp_body(pr, n->u.loop.body, indent, true);
+		pp_indent(pr, indent);
+		strbuf_adds(out, "done");
+		break;
+	case NODE_FOR:
+	case NODE_ARITH_FOR:
+		if (n->kind == NODE_FOR) {
+			strbuf_adds(out, "for ");
+			strbuf_adds(out, n->u.for_.var);
+			if (n->u.for_.has_in) {
+				strbuf_adds(out, " in");
+				pr_words(pr, n->u.for_.words, n->u.for_.nwords);
+			}
+			strbuf_adds(out, ";\n");
+		} else {
+			strbuf_adds(out, "for ((");
+			pr_word(pr, n->u.arith_for.init, PC_ARITH);
+			strbuf_adds(out, ";");
+			pr_word(pr, n->u.arith_for.cond, PC_ARITH);
+			strbuf_adds(out, ";");
+			pr_word(pr, n->u.arith_for.step, PC_ARITH);
+			strbuf_adds(out, "))\n");
+		}
+		pp_indent(pr, indent);
+		strbuf_adds(out, "do\n");
+		pp_body(pr, n->kind == NODE_FOR ? n->u.for_.body : n->u.arith_for.body, indent, true);
+		pp_indent(pr, indent);
+		strbuf_adds(out, "done");
+		break;
+	case NODE_CASE:
+		strbuf_adds(out, "case ");
+		pr_word(pr, n->u.case_.subject, PC_NORMAL);
+		strbuf_adds(out, " in \n");
+		for (size_t i = 0; i < n->u.case_.nitems; i++) {
+			const struct case_item *ci = &n->u.case_.items[i];
+			pp_indent(pr, indent + 1);
+			for (size_t j = 0; j < ci->npatterns; j++) {
+				if (j)
+					strbuf_adds(out, " | ");
+				pr_word(pr, ci->patterns[j], PC_NORMAL);
+			}
+			strbuf_adds(out, ")\n");
+			if (ci->body)
+				pp_body(pr, ci->body, indent + 1, false);
+			pp_indent(pr, indent + 1);
+			strbuf_adds(out, ci->terminator == CASE_FALLTHROUGH ? ";&"
+			               : ci->terminator == CASE_CONTINUE ? ";;&" : ";;");
+			strbuf_addc(out, '\n');
+		}
+		pp_indent(pr, indent);
+		strbuf_adds(out, "esac");
+		break;
+	case NODE_FUNCDEF:
+		strbuf_adds(out, "function ");
+		strbuf_adds(out, n->u.funcdef.name);
+		strbuf_adds(out, " () \n");
+		pp_indent(pr, indent);
+		pp_node(pr, n->u.funcdef.body, indent);
+		return; /* the body printed its own redirections */
+	case NODE_SIMPLE:
+	case NODE_COND:
+	case NODE_ARITH:
+		pr_node(pr, n);
+		return;
+	}
+	pr_redirs(pr, n, true);
+}
+
+void ast_print_function(struct strbuf *out, const char *name, const struct node *body)
+{
+	struct printer pr = {out, NULL, 0, 0, 0, true};
+	strbuf_adds(out, name);
+	strbuf_adds(out, " () \n");
+	/* The body is a compound command: a brace group shows as bash's
+	 * `{ ... }` block, anything else inside one. */
+	if (body && body->kind == NODE_BRACE_GROUP) {
+		pp_node(&pr, body, 0);
+	} else {
+		strbuf_adds(out, "{ \n");
+		pp_indent(&pr, 1);
+		pp_node(&pr, body, 1);
+		strbuf_adds(out, "\n}");
+	}
+	if (pr.nhd)
+		pr_flush_heredocs(&pr);
+	strbuf_addc(out, '\n');
+	free(pr.hd);
+}
+
 void ast_print_node(struct strbuf *out, const struct node *n)
 {
-	struct printer pr = {out, NULL, 0, 0};
+	struct printer pr = {out, NULL, 0, 0, 0, false};
 	pr_node(&pr, n);
 	if (pr.nhd)
 		pr_flush_heredocs(&pr);
@@ -1246,7 +1535,7 @@ void ast_print_node(struct strbuf *out, const struct node *n)
 
 void ast_print_word(struct strbuf *out, const struct word *w)
 {
-	struct printer pr = {out, NULL, 0, 0};
+	struct printer pr = {out, NULL, 0, 0, 0, false};
 	pr_word(&pr, w, PC_NORMAL);
 	free(pr.hd);
 }
@@ -1255,8 +1544,17 @@ char *ast_line_text(const struct node *n)
 {
 	struct strbuf sb;
 	strbuf_init(&sb);
-	if (n)
-		ast_print_node(&sb, n);
+	if (n) {
+		/* A record needs the head of a long line, not all of it (a
+		 * script of one `if` a megabyte long). */
+		struct printer pr = {&sb, NULL, 0, 0, AST_LINE_TEXT_MAX, false};
+		pr_node(&pr, n);
+		if (pr.nhd)
+			pr_flush_heredocs(&pr);
+		free(pr.hd);
+		if (sb.len > AST_LINE_TEXT_MAX)
+			strbuf_adds(&sb, " ...");
+	}
 	while (sb.len && (sb.data[sb.len - 1] == '\n' || sb.data[sb.len - 1] == ' '))
 		strbuf_truncate(&sb, sb.len - 1);
 	char *text = strbuf_detach(&sb);

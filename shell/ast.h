@@ -9,11 +9,14 @@
 
 #include "lib/util.h"
 
-/* 1-based line and column; offset is the byte offset into the parsed text. */
+/* 1-based line and column; offset is the byte offset into the parsed text
+ * (32 bits, as line and column: every word carries two of these, and a
+ * large script's tree is mostly words; a text past 4 GiB, which the shell
+ * never holds, would wrap only this display offset). */
 struct src_pos {
 	unsigned line;
 	unsigned col;
-	size_t offset;
+	unsigned offset;
 };
 
 struct src_range {
@@ -328,9 +331,14 @@ char *ast_arena_strndup(struct ast_arena *a, const char *s, size_t len);
 void ast_print_node(struct strbuf *out, const struct node *n);
 /* A command line as one line of text for a record (the event stream, a
  * checkpoint): ast_print_node without the trailing newline and spaces;
- * malloc'd ("" for NULL). */
+ * malloc'd ("" for NULL). Past AST_LINE_TEXT_MAX bytes the rest of the
+ * commands is left out, and " ..." says so. */
+#define AST_LINE_TEXT_MAX 65536
 char *ast_line_text(const struct node *n);
 void ast_print_word(struct strbuf *out, const struct word *w);
+/* A function's definition as bash shows it (`type`, `declare -f`): the
+ * body on lines of its own, indented by four, ending in a newline. */
+void ast_print_function(struct strbuf *out, const char *name, const struct node *body);
 /* True when the word is made of literal parts only; *out gets its value
  * after quote removal (caller frees). Used by the classifier and for
  * keywords such as `in`. */

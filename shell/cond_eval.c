@@ -31,7 +31,27 @@ static char *expand_regex_word(struct shell *sh, const struct word *w)
 		struct word one = {.parts = (struct word_part *)p, .nparts = 1, .range = p->range};
 		bool quoted = p->kind == WORD_DQUOTE || (p->kind == WORD_LITERAL && p->u.literal.quote != QUOTE_NONE);
 		if (p->kind == WORD_LITERAL && !quoted) {
-			strbuf_addmem(&out, p->u.literal.text, p->u.literal.len);
+			const char *t = p->u.literal.text;
+			size_t len = p->u.literal.len, start = 0;
+			if (i == 0 && len > 0 && t[0] == '~') {
+				/* A tilde prefix expands, and matches as plain text
+				 * (bash): [[ $HOME =~ ~ ]]. */
+				size_t end = 1;
+				while (end < len && t[end] != '/')
+					end++;
+				struct word_part tp = *p;
+				tp.u.literal.text = xstrndup(t, end);
+				tp.u.literal.len = end;
+				struct word tw = {.parts = &tp, .nparts = 1, .range = p->range};
+				char *home = (end < len || w->nparts == 1) ? expand_word_str(sh, &tw, 0) : NULL;
+				free(tp.u.literal.text);
+				if (home && strcmp(home, "~") != 0 && home[0] != '~') {
+					regex_escape(&out, home);
+					start = end;
+				}
+				free(home);
+			}
+			strbuf_addmem(&out, t + start, len - start);
 			continue;
 		}
 		char *s = expand_word_str(sh, &one, EXPAND_NOTILDE);

@@ -90,6 +90,13 @@ static struct cond_expr *parse_cond_primary(struct parser *p)
 	}
 	struct word *first = parser_take_word(p);
 	struct token *next = parser_peek(p);
+	/* `[[ -z ]]`: a unary operator needs its operand (bash). */
+	if (lex_word_is_plain(first) && is_cond_unary(first->parts[0].u.literal.text) &&
+	    lex_token_is_kw(next, "]]")) {
+		lex_fail_at(&p->lx, next->range.begin, false,
+		            "syntax error: unexpected argument `]]' to conditional unary operator");
+		return NULL;
+	}
 	/* Unary test: an operator word followed by an operand. */
 	if (lex_word_is_plain(first) && is_cond_unary(first->parts[0].u.literal.text) &&
 	    cond_operand_ok(next)) {
@@ -118,7 +125,17 @@ static struct cond_expr *parse_cond_primary(struct parser *p)
 	struct cond_expr *c = new_cond(p, COND_BINARY, begin);
 	c->op = ast_arena_strndup(p->lx.arena, op, strlen(op));
 	c->lhs = first;
-	parser_consume(p);
+	struct word *op_word = next->kind == TK_WORD ? parser_take_word(p) : (parser_consume(p), NULL);
+	/* `[[ -f == ]]`: with nothing after it the operator is the operand
+	 * of the unary test, as bash reads it. */
+	if (op_word && strcmp(c->op, "=~") != 0 && lex_word_is_plain(first) &&
+	    is_cond_unary(first->parts[0].u.literal.text) && lex_token_is_kw(parser_peek(p), "]]")) {
+		c->kind = COND_UNARY;
+		c->op = first->parts[0].u.literal.text;
+		c->lhs = op_word;
+		c->range.end = p->last_end;
+		return c;
+	}
 	if (strcmp(c->op, "=~") == 0) {
 		struct word *rx = lex_regex_word(&p->lx);
 		if (!rx)
@@ -130,7 +147,9 @@ static struct cond_expr *parse_cond_primary(struct parser *p)
 		c->rhs = rx;
 		p->last_end = lex_pos(&p->lx);
 	} else {
+		p->lx.cond_pattern = c->op[0] == '=' || c->op[0] == '!';
 		t = parser_peek(p);
+		p->lx.cond_pattern = false;
 		if (!cond_operand_ok(t)) {
 			fail_cond(p, t);
 			return NULL;

@@ -48,6 +48,7 @@ enum {
 };
 
 static int run_node(struct shell *sh, const struct node *n, unsigned flags);
+static int run_simple_command(struct shell *sh, const struct node *n, unsigned flags);
 
 /* Nesting limit for subshell processes inside each other ($( ), pipelines,
  * ( ), &): far above what scripts use, far below what a machine holds. */
@@ -279,13 +280,22 @@ static int call_function(struct shell *sh, struct func *f, int argc, char **argv
 	sh->func_depth++;
 	/* bash says "environment" for a function that no file defined */
 	shell_push_frame(sh, f->name, f->source ? f->source : "environment", sh->lineno);
+	struct trap_frame traps;
+	trap_enter_function(sh, &traps);
+	/* A DEBUG trap the function sees (set -T) runs once as it starts. */
+	if (trap_debug_set(sh))
+		trap_run_debug(sh, f->body->range.begin.line);
 
-	int status = run_node(sh, f->body, 0);
-	shell_pop_frame(sh);
+	int status = sh->jump == JUMP_NONE ? run_node(sh, f->body, 0) : sh->last_status;
 	if (sh->jump == JUMP_RETURN) {
 		sh->jump = JUMP_NONE;
 		status = sh->last_status;
+		sh->last_status = 0; /* what bash's RETURN trap sees after `return N` */
 	}
+	if (sh->jump != JUMP_EXIT)
+		trap_run_return(sh);
+	trap_leave_function(sh, &traps);
+	shell_pop_frame(sh);
 
 	sh->func_depth--;
 	sh->loop_depth = saved_loops;
@@ -293,9 +303,41 @@ static int call_function(struct shell *sh, struct func *f, int argc, char **argv
 	sh->positional = saved_pos;
 	sh->npositional = saved_npos;
 	funcs_release(f);
-	/* errexit looks at the call as a whole, ERR does not fire twice */
-	sh->status_flags &= ~(unsigned)EXEC_STATUS_EXEMPT;
+	/* errexit and ERR look at the call as a whole, whatever its last
+	 * command was (an ERR trap inside, with -E, fires for both). */
+	sh->status_flags = 0;
 	return status;
+}
+
+/* A file without a #! line that execve refused is a script for a new
+ * shell, run in this process as the one execve would have started: it
+ * sees the exported variables only, no functions, aliases or traps, and
+ * the options a shell starts with. Never returns. */
+_Noreturn static void run_as_new_shell(struct shell *sh, const char *path, char **argv, const char *arg0)
+{
+	char **env = strv_copy(vars_environ(sh));
+	vars_free(sh);
+	vars_init(sh, env);
+	strv_free(env);
+	alias_clear(sh);
+	funcs_clear(sh);
+	trap_reset_for_subshell(sh);
+	trap_forget_inherited(sh);
+	bool posix = sh->opt.posix;
+	unsigned noop = sh->opt.shopt_noop;
+	memset(&sh->opt, 0, sizeof sh->opt);
+	sh->opt.hashall = sh->opt.braceexpand = sh->opt.interactive_comments = true;
+	sh->opt.globskipdots = sh->opt.expand_aliases = true;
+	sh->opt.posix = posix;
+	sh->opt.shopt_noop = noop;
+	free(sh->arg0);
+	sh->arg0 = xstrdup(arg0);
+	int argc = (int)strv_len(argv);
+	shell_set_positional(sh, argv + 1, (size_t)(argc > 0 ? argc - 1 : 0));
+	sh->func_depth = sh->loop_depth = sh->source_depth = 0;
+	shell_set_main_script(sh, path);
+	int status = input_run_file(sh, path, true);
+	exec_exit(sh, status);
 }
 
 /* Runs an external program in this process (a child, or the last command
@@ -308,21 +350,8 @@ _Noreturn static void exec_program(struct shell *sh, const char *path, char **ar
 	char **env = vars_environ(sh);
 	execve(path, argv, env);
 	int err = errno;
-	if (err == ENOEXEC) {
-		/* Not a binary: a script for this shell, run in this child. */
-		alias_clear(sh);
-		funcs_clear(sh);
-		free(sh->arg0);
-		sh->arg0 = xstrdup(argv[0]);
-		int argc = 0;
-		while (argv[argc])
-			argc++;
-		shell_set_positional(sh, argv + 1, (size_t)(argc > 0 ? argc - 1 : 0));
-		sh->func_depth = sh->loop_depth = sh->source_depth = 0;
-		shell_set_main_script(sh, path);
-		int status = input_run_file(sh, path, true);
-		exec_exit(sh, status);
-	}
+	if (err == ENOEXEC)
+		run_as_new_shell(sh, path, argv, argv[0]); /* Not a binary: a script for this shell. */
 	if (err == ENOENT && strchr(argv[0], '/') == NULL) {
 		shell_error(sh, "%s: not found", argv[0]);
 		_exit(STATUS_NOTFOUND);
@@ -380,14 +409,7 @@ int exec_replace(struct shell *sh, char **argv, const char *argv0)
 	argv[0] = saved;
 	if (err == ENOEXEC) {
 		/* A script: run it here, as the replaced process would. */
-		int argc = (int)strv_len(argv);
-		free(sh->arg0);
-		sh->arg0 = xstrdup(path);
-		shell_set_positional(sh, argv + 1, (size_t)(argc - 1));
-		shell_set_main_script(sh, path);
-		int st = input_run_file(sh, path, true);
-		free(path);
-		exec_exit(sh, st);
+		run_as_new_shell(sh, path, argv, path);
 	} else {
 		shell_error(sh, "%s: %s", argv[0], strerror(err));
 		free(path);
@@ -395,6 +417,52 @@ int exec_replace(struct shell *sh, char **argv, const char *argv0)
 	/* restore what trap_reset_for_exec undid */
 	trap_setup_interactive(sh, sh->opt.interactive, sh->opt.monitor);
 	return err == ENOENT ? STATUS_NOTFOUND : STATUS_NOEXEC;
+}
+
+/* An assignment before a command failed (`r=1 cmd` with r read-only):
+ * whether the command still runs, as in bash; under set -o posix a
+ * non-interactive shell exits instead, and an expansion error that
+ * abandoned the line stops it. */
+static bool temp_assign_failed(struct shell *sh)
+{
+	if (sh->jump != JUMP_NONE)
+		return false;
+	if (sh->opt.posix && !sh->opt.interactive) {
+		sh->jump = JUMP_EXIT;
+		sh->exit_status = 1;
+		return false;
+	}
+	return true;
+}
+
+/* `v=1 export v` and `v=1 readonly v` (bash): a temporary that the
+ * builtin named outlives the command, with the attribute it was given.
+ * Pops the temporary scope. */
+static void keep_declared_temporaries(struct shell *sh, const struct assign *assigns, size_t nassigns, int argc,
+                                      char **argv)
+{
+	struct strvec names, values;
+	strvec_init(&names);
+	strvec_init(&values);
+	for (size_t i = 0; i < nassigns; i++) {
+		const char *name = assigns[i].name;
+		size_t len = strlen(name);
+		bool named = false;
+		for (int k = 1; k < argc && !named; k++)
+			named = strncmp(argv[k], name, len) == 0 && (argv[k][len] == '\0' || argv[k][len] == '=');
+		const char *value = named ? vars_get(sh, name) : NULL;
+		if (value) {
+			strvec_push(&names, name);
+			strvec_push(&values, value);
+		}
+	}
+	vars_pop_scope(sh);
+	unsigned flag = strcmp(argv[0], "readonly") == 0 ? VAR_READONLY : VAR_EXPORT;
+	for (size_t i = 0; i < names.len; i++)
+		if (vars_set(sh, names.items[i], values.items[i], 0) == 0)
+			vars_set_flags(sh, names.items[i], flag, 0);
+	strvec_free(&names);
+	strvec_free(&values);
 }
 
 /* What a command name resolves to. */
@@ -444,19 +512,19 @@ static int run_command(struct shell *sh, const struct node *n, int argc, char **
 		/* exec with only redirections (and maybe --) makes them permanent */
 		bool is_exec = strcmp(argv[0], "exec") == 0;
 		bool permanent = is_exec && (argc == 1 || (argc == 2 && strcmp(argv[1], "--") == 0));
-		/* Special builtin: assignments persist; its errors are fatal to a
-		 * non-interactive shell. Those of `v=1 exec cmd` are the
-		 * environment of cmd instead, as in bash and dash. */
-		bool scoped = is_exec && !permanent && nassigns > 0;
+		/* The assignments before a special builtin persist under set -o
+		 * posix (POSIX 2.14, dash); bash makes them temporary as for any
+		 * command, but keeps those that export or readonly then name.
+		 * Those of `v=1 exec cmd` are the environment of cmd either way. */
+		bool scoped = nassigns > 0 && (!sh->opt.posix || (is_exec && !permanent));
 		if (scoped)
-			vars_push_scope(sh);
-		if (assign_apply(sh, assigns, nassigns, scoped ? ASSIGN_TEMP : ASSIGN_PERSIST) != 0) {
+			vars_push_temp_scope(sh);
+		if (assign_apply(sh, assigns, nassigns, scoped ? ASSIGN_TEMP : ASSIGN_PERSIST) != 0 &&
+		    !(scoped && temp_assign_failed(sh))) {
 			if (scoped)
 				vars_pop_scope(sh);
-			if (!sh->opt.interactive && sh->jump == JUMP_NONE) {
-				sh->jump = JUMP_EXIT;
-				sh->exit_status = 1;
-			}
+			else
+				shell_abandon_line(sh);
 			return 1;
 		}
 		struct redir_saved save = {0};
@@ -474,7 +542,9 @@ static int run_command(struct shell *sh, const struct node *n, int argc, char **
 		}
 		status = run_builtin(sh, r.builtin, argc, argv);
 		redir_restore(&save);
-		if (scoped)
+		if (scoped && (r.builtin->flags & BUILTIN_DECLARATION))
+			keep_declared_temporaries(sh, assigns, nassigns, argc, argv);
+		else if (scoped)
 			vars_pop_scope(sh);
 		if (status != 0 && sh->opt.posix && !sh->opt.interactive && sh->jump == JUMP_NONE &&
 		    special_error_exits(argv[0])) {
@@ -488,8 +558,8 @@ static int run_command(struct shell *sh, const struct node *n, int argc, char **
 	if (r.func || r.builtin) {
 		bool scoped = nassigns > 0;
 		if (scoped) {
-			vars_push_scope(sh);
-			if (assign_apply(sh, assigns, nassigns, ASSIGN_TEMP) != 0) {
+			vars_push_temp_scope(sh);
+			if (assign_apply(sh, assigns, nassigns, ASSIGN_TEMP) != 0 && !temp_assign_failed(sh)) {
 				vars_pop_scope(sh);
 				return 1;
 			}
@@ -525,8 +595,8 @@ static int run_command(struct shell *sh, const struct node *n, int argc, char **
 	 * PATH=... assignment is used for the search, then into the child. */
 	bool scoped = nassigns > 0;
 	if (scoped) {
-		vars_push_scope(sh);
-		if (assign_apply(sh, assigns, nassigns, ASSIGN_TEMP) != 0) {
+		vars_push_temp_scope(sh);
+		if (assign_apply(sh, assigns, nassigns, ASSIGN_TEMP) != 0 && !temp_assign_failed(sh)) {
 			vars_pop_scope(sh);
 			return 1;
 		}
@@ -630,13 +700,61 @@ static int run_command(struct shell *sh, const struct node *n, int argc, char **
 	return status_done;
 }
 
+/* $BASH_COMMAND: the command running, or the last one started when a
+ * trap reads it; "" before any. */
+char *exec_command_text(struct shell *sh)
+{
+	if (sh->current_command)
+		return node_text(sh->current_command);
+	return xstrdup(sh->last_command_text ? sh->last_command_text : "");
+}
+
+/* n starts: it is $BASH_COMMAND (not for the commands of a trap action).
+ * A trap may read it after n's tree is gone, so then its text is kept. */
+static const struct node *command_begin(struct shell *sh, const struct node *n)
+{
+	const struct node *outer = sh->current_command;
+	if (trap_running(sh))
+		return outer;
+	sh->current_command = n;
+	if (trap_any_set(sh)) {
+		free(sh->last_command_text);
+		sh->last_command_text = node_text(n);
+	}
+	return outer;
+}
+
+/* bash's DEBUG trap, before a command of n's kind runs (a pipeline ran
+ * it already in the parent for a stage it then forked). */
+static void debug_trap(struct shell *sh, const struct node *n)
+{
+	if (sh->debug_ran == n) {
+		sh->debug_ran = NULL;
+		return;
+	}
+	if (trap_debug_set(sh))
+		trap_run_debug(sh, n->range.begin.line);
+}
+
 static int run_simple(struct shell *sh, const struct node *n, unsigned flags)
 {
 	sh->lineno = n->range.begin.line;
+	const struct node *outer = command_begin(sh, n);
+	int status = run_simple_command(sh, n, flags);
+	sh->current_command = outer;
+	return status;
+}
+
+static int run_simple_command(struct shell *sh, const struct node *n, unsigned flags)
+{
+	debug_trap(sh, n);
+	if (sh->jump != JUMP_NONE)
+		return sh->jump == JUMP_EXIT ? sh->exit_status : sh->last_status;
 	struct strvec args;
 	strvec_init(&args);
 	unsigned cmdsubs_before = sh->cmdsub_count;
-	if (assign_expand_argv(sh, n->u.simple.words, n->u.simple.nwords, &args) != 0) {
+	bool *array_args = NULL;
+	if (assign_expand_argv(sh, n->u.simple.words, n->u.simple.nwords, &args, &array_args) != 0) {
 		strvec_free(&args);
 		if (sh->jump == JUMP_NONE && !sh->opt.interactive && sh->opt.posix) {
 			sh->jump = JUMP_EXIT;
@@ -645,6 +763,7 @@ static int run_simple(struct shell *sh, const struct node *n, unsigned flags)
 		return 1;
 	}
 	if (sh->jump != JUMP_NONE) {
+		free(array_args);
 		strvec_free(&args);
 		return sh->jump == JUMP_EXIT ? sh->exit_status : 1;
 	}
@@ -652,15 +771,15 @@ static int run_simple(struct shell *sh, const struct node *n, unsigned flags)
 	/* $_ is the last word as expanded; a command of assignments only empties it */
 	free(sh->last_arg);
 	sh->last_arg = args.len ? xstrdup(args.items[args.len - 1]) : NULL;
+	if (array_args && args.len && array_args[args.len - 1])
+		sh->last_arg[strcspn(sh->last_arg, "=+")] = '\0'; /* declare a=(1 2): $_ is a, as bash */
 	int status;
 	if (args.len == 0) {
+		free(array_args); /* NULL: no declaration builtin */
 		/* Assignments and redirections only. */
 		if (assign_apply(sh, n->u.simple.assigns, n->u.simple.nassigns, ASSIGN_PERSIST) != 0) {
 			strvec_free(&args);
-			if (!sh->opt.interactive && sh->jump == JUMP_NONE) {
-				sh->jump = JUMP_EXIT;
-				sh->exit_status = 1;
-			}
+			shell_abandon_line(sh);
 			return 1;
 		}
 		status = sh->cmdsub_count != cmdsubs_before ? sh->last_status : 0;
@@ -676,10 +795,14 @@ static int run_simple(struct shell *sh, const struct node *n, unsigned flags)
 	if (sh->opt.xtrace)
 		xtrace_argv(sh, args.items);
 	const struct node *outer = sh->running_simple;
+	const bool *outer_arrays = sh->decl_array_args;
 	sh->running_simple = n;
+	sh->decl_array_args = array_args;
 	status = run_command(sh, n, (int)args.len, args.items, n->u.simple.assigns, n->u.simple.nassigns,
 	                     n->redirs, n->nredirs, flags, 0);
 	sh->running_simple = outer;
+	sh->decl_array_args = outer_arrays;
+	free(array_args);
 	strvec_free(&args);
 	return status;
 }
@@ -693,6 +816,12 @@ int exec_argv_flags(struct shell *sh, char **argv, unsigned aflags)
 }
 
 /* ---- pipelines and lists --------------------------------------------------- */
+
+/* A command that runs by itself, without commands inside it. */
+static bool is_leaf(const struct node *n)
+{
+	return n->kind == NODE_SIMPLE || n->kind == NODE_COND || n->kind == NODE_ARITH;
+}
 
 static void timeval_sub(struct timeval *a, const struct timeval *b)
 {
@@ -718,6 +847,9 @@ static int run_pipeline_stages(struct shell *sh, const struct node *n, unsigned 
 	free(sh->last_arg);
 	sh->last_arg = NULL;
 
+	/* The stages run elsewhere: what an earlier command here left in the
+	 * flags says nothing about this pipeline's status. */
+	sh->status_flags = 0;
 	pid_t *pids = xcalloc(ncmds, sizeof *pids);
 	size_t npids = 0;
 	pid_t pgid = 0;
@@ -760,7 +892,25 @@ static int run_pipeline_stages(struct shell *sh, const struct node *n, unsigned 
 			redir_restore(&save);
 			break;
 		}
+		/* A command the stage runs by itself gets its DEBUG trap here, in
+		 * the shell, before the fork, as in bash. */
+		if (is_leaf(cmd) && trap_debug_set(sh)) {
+			const struct node *outer = command_begin(sh, cmd);
+			trap_run_debug(sh, cmd->range.begin.line);
+			sh->current_command = outer;
+			if (sh->jump != JUMP_NONE) {
+				if (p[0] >= 0) {
+					close(p[0]);
+					close(p[1]);
+				}
+				failed = true;
+				break;
+			}
+			sh->debug_ran = cmd;
+		}
 		pid_t pid = fork_child(sh, pgid, true);
+		if (pid != 0)
+			sh->debug_ran = NULL;
 		if (pid < 0) {
 			if (p[0] >= 0) {
 				close(p[0]);
@@ -775,6 +925,10 @@ static int run_pipeline_stages(struct shell *sh, const struct node *n, unsigned 
 				close(prev_read);
 			}
 			sh->stdin_producer = i > 0 ? n->u.pipeline.cmds[i - 1] : NULL;
+			/* bash forks a stage that is one command after its checks,
+			 * so no ERR trap fires in the child for it, even with -E. */
+			if (cmd->kind == NODE_SIMPLE)
+				sh->errexit_ignored++;
 			if (p[1] >= 0) {
 				dup2(p[1], 1);
 				if (n->u.pipeline.stderr_too && n->u.pipeline.stderr_too[i])
@@ -873,10 +1027,22 @@ static int run_async(struct shell *sh, const struct node *n)
 	 * group of their own so that they outlive it, as under a bash -c,
 	 * which leads no session. */
 	bool own_group = !job_control && sh->session_leader;
+	if (is_leaf(n) && trap_debug_set(sh)) {
+		const struct node *outer = command_begin(sh, n);
+		trap_run_debug(sh, n->range.begin.line);
+		sh->current_command = outer;
+		if (sh->jump != JUMP_NONE)
+			return sh->last_status;
+		sh->debug_ran = n;
+	}
 	pid_t pid = fork_child(sh, 0, false);
+	if (pid != 0)
+		sh->debug_ran = NULL;
 	if (pid < 0)
 		return 1;
 	if (pid == 0) {
+		if (n->kind == NODE_SIMPLE)
+			sh->errexit_ignored++; /* as in a pipeline's stage */
 		if (own_group)
 			setpgid(0, 0); /* and in the parent: whichever runs first */
 		if (!job_control) {
@@ -1068,6 +1234,9 @@ static int run_for(struct shell *sh, const struct node *n)
 	int status = 0;
 	sh->loop_depth++;
 	for (size_t i = 0; i < items.len; i++) {
+		debug_trap(sh, n);
+		if (sh->jump != JUMP_NONE)
+			break;
 		if (sh->opt.xtrace)
 			xtrace_value(sh, items.items[i], "for %s in ", n->u.for_.var);
 		if (vars_set(sh, n->u.for_.var, items.items[i], 0) != 0) {
@@ -1096,16 +1265,27 @@ static int eval_arith_word(struct shell *sh, const struct word *w, intmax_t *out
 	return rc;
 }
 
+/* One expression of a for (( )): its DEBUG trap, then its value; -1
+ * after an error or when the trap ended the loop. */
+static int arith_for_step(struct shell *sh, const struct node *n, const struct word *w, intmax_t *v)
+{
+	sh->lineno = n->range.begin.line;
+	debug_trap(sh, n);
+	if (sh->jump != JUMP_NONE)
+		return -1;
+	sh->lineno = n->range.begin.line;
+	return eval_arith_word(sh, w, v);
+}
+
 static int run_arith_for(struct shell *sh, const struct node *n)
 {
 	intmax_t v;
-	sh->lineno = n->range.begin.line;
-	if (n->u.arith_for.init && eval_arith_word(sh, n->u.arith_for.init, &v) != 0)
+	if (arith_for_step(sh, n, n->u.arith_for.init, &v) != 0)
 		return 1;
 	int status = 0;
 	sh->loop_depth++;
 	for (;;) {
-		if (eval_arith_word(sh, n->u.arith_for.cond, &v) != 0) {
+		if (arith_for_step(sh, n, n->u.arith_for.cond, &v) != 0) {
 			status = 1;
 			break;
 		}
@@ -1113,7 +1293,7 @@ static int run_arith_for(struct shell *sh, const struct node *n)
 			break;
 		if (run_loop_body(sh, n->u.arith_for.body, &status))
 			break;
-		if (n->u.arith_for.step && eval_arith_word(sh, n->u.arith_for.step, &v) != 0) {
+		if (arith_for_step(sh, n, n->u.arith_for.step, &v) != 0) {
 			status = 1;
 			break;
 		}
@@ -1125,6 +1305,9 @@ static int run_arith_for(struct shell *sh, const struct node *n)
 static int run_case(struct shell *sh, const struct node *n, unsigned flags)
 {
 	sh->lineno = n->range.begin.line;
+	debug_trap(sh, n);
+	if (sh->jump != JUMP_NONE)
+		return sh->last_status;
 	char *subject = expand_word_str(sh, n->u.case_.subject, 0);
 	if (!subject)
 		return 1;
@@ -1162,6 +1345,11 @@ static int run_case(struct shell *sh, const struct node *n, unsigned flags)
 static int run_cond(struct shell *sh, const struct node *n)
 {
 	sh->lineno = n->range.begin.line;
+	const struct node *outer = command_begin(sh, n);
+	debug_trap(sh, n);
+	sh->current_command = outer;
+	if (sh->jump != JUMP_NONE)
+		return sh->last_status;
 	if (sh->opt.xtrace) {
 		char *text = node_text(n);
 		xtrace_text(sh, text);
@@ -1173,6 +1361,11 @@ static int run_cond(struct shell *sh, const struct node *n)
 static int run_arith(struct shell *sh, const struct node *n)
 {
 	sh->lineno = n->range.begin.line;
+	const struct node *outer = command_begin(sh, n);
+	debug_trap(sh, n);
+	sh->current_command = outer;
+	if (sh->jump != JUMP_NONE)
+		return sh->last_status;
 	char *s = expand_word_str(sh, n->u.arith.expr, EXPAND_NOTILDE);
 	if (!s)
 		return 1;
@@ -1187,6 +1380,25 @@ static int run_arith(struct shell *sh, const struct node *n)
 	if (rc != 0)
 		return 1;
 	return v != 0 ? 0 : 1;
+}
+
+/* Under set -o posix a function needs a name that is a variable name and
+ * no special builtin's, or a non-interactive shell exits (as bash --posix
+ * and dash). */
+static bool posix_function_name(struct shell *sh, const char *name)
+{
+	const struct builtin *b = builtin_find(name);
+	if (vars_valid_name(name) && !(b && (b->flags & BUILTIN_SPECIAL)))
+		return true;
+	if (vars_valid_name(name))
+		shell_error(sh, "`%s': is a special builtin", name);
+	else
+		shell_error(sh, "`%s': not a valid identifier", name);
+	if (!sh->opt.interactive && sh->jump == JUMP_NONE) {
+		sh->jump = JUMP_EXIT;
+		sh->exit_status = STATUS_SYNTAX;
+	}
+	return false;
 }
 
 /* ---- the dispatcher ------------------------------------------------------ */
@@ -1226,6 +1438,9 @@ static int run_compound(struct shell *sh, const struct node *n, unsigned flags)
 	case NODE_CASE:
 		return run_case(sh, n, flags);
 	case NODE_FUNCDEF:
+		sh->lineno = n->range.begin.line;
+		if (sh->opt.posix && !posix_function_name(sh, n->u.funcdef.name))
+			return STATUS_SYNTAX;
 		funcs_define(sh, n->u.funcdef.name, n->u.funcdef.body);
 		return 0;
 	case NODE_COND:
@@ -1262,6 +1477,7 @@ static int run_node(struct shell *sh, const struct node *n, unsigned flags)
 		struct redir_saved save = {0};
 		if (redir_apply(sh, n->redirs, n->nredirs, for_good ? NULL : &save) != 0) {
 			status = 1;
+			sh->status_flags = 0; /* no command inside ran: errexit and ERR act here */
 		} else {
 			status = run_compound(sh, n, flags);
 			fflush(stdout);
@@ -1292,14 +1508,12 @@ static int run_node(struct shell *sh, const struct node *n, unsigned flags)
 	sh->last_status = status;
 	if (status != 0 && !(sh->status_flags & (EXEC_STATUS_EXEMPT | EXEC_STATUS_HANDLED)) &&
 	    sh->errexit_ignored == 0 && n->kind != NODE_LIST && n->kind != NODE_AND_OR) {
-		/* Functions do not inherit the ERR trap (bash without -E): the
-		 * call fails as a whole in its caller. */
-		if (sh->func_depth == 0) {
-			sh->status_flags |= EXEC_STATUS_HANDLED;
-			sh->lineno = n->range.begin.line ? n->range.begin.line : sh->lineno;
-			trap_run_err(sh);
-			sh->last_status = status;
-		}
+		/* Functions do not see the ERR trap (bash without -E, trap.c):
+		 * the call fails as a whole in its caller. */
+		sh->status_flags |= EXEC_STATUS_HANDLED;
+		sh->lineno = n->range.begin.line ? n->range.begin.line : sh->lineno;
+		trap_run_err(sh);
+		sh->last_status = status;
 		if (sh->opt.errexit && sh->jump == JUMP_NONE) {
 			sh->jump = JUMP_EXIT;
 			sh->exit_status = status;
@@ -1314,6 +1528,20 @@ int exec_node(struct shell *sh, const struct node *n)
 }
 
 /* ---- running text ----------------------------------------------------------- */
+
+int exec_catch_discard(struct shell *sh)
+{
+	int status = sh->exit_status ? sh->exit_status : 1;
+	sh->jump = JUMP_NONE;
+	sh->discard_text = false;
+	sh->last_status = status;
+	/* The abandoned line failed: set -e acts on it. */
+	if (sh->opt.errexit && sh->errexit_ignored == 0) {
+		sh->jump = JUMP_EXIT;
+		sh->exit_status = status;
+	}
+	return status;
+}
 
 static bool only_blank_left(const char *text, size_t len, size_t off)
 {
@@ -1358,6 +1586,12 @@ static int exec_text(struct shell *sh, const char *text, size_t len, const char 
 			shell_syntax_error(sh, parser_error(p));
 			status = STATUS_SYNTAX;
 			sh->last_status = status;
+			/* POSIX (set -o posix, dash): a syntax error in eval's text
+			 * ends a non-interactive shell; bash goes on. */
+			if (!top && sh->opt.posix && !sh->opt.interactive) {
+				sh->jump = JUMP_EXIT;
+				sh->exit_status = status;
+			}
 			break;
 		}
 		bool last = may_exec && only_blank_left(text, len, parser_offset(p));
@@ -1367,6 +1601,15 @@ static int exec_text(struct shell *sh, const char *text, size_t len, const char 
 		ast_node_free(node);
 		if (top && !sh->opt.interactive)
 			sh->interrupted = false;
+		/* Some errors give up text given whole (-c, eval) as a whole,
+		 * as in bash: its status is 1 (a -c shell exits); an
+		 * interactive shell goes on with the next line. */
+		if (sh->jump == JUMP_DISCARD) {
+			bool whole = sh->discard_text && !sh->opt.interactive;
+			status = exec_catch_discard(sh);
+			if (whole)
+				break;
+		}
 		if (sh->jump != JUMP_NONE || sh->interrupted)
 			break;
 	}
@@ -1462,6 +1705,10 @@ int exec_cmdsub(struct shell *sh, const struct node *program, struct strbuf *out
 		}
 		sh->eval_depth++;
 		sh->cmdsub_depth++;
+		/* bash clears -e in a command substitution; POSIX (set -o posix)
+		 * and shopt -s inherit_errexit keep it, as dash does. */
+		if (!sh->opt.posix && !sh->opt.inherit_errexit)
+			sh->opt.errexit = false;
 		const struct redir *file = cmdsub_file_redir(program);
 		if (file)
 			exec_exit(sh, copy_redirected_file(sh, file));

@@ -12,6 +12,11 @@
 
 /* Runs a node; returns its exit status (also stored in sh->last_status). */
 int exec_node(struct shell *sh, const struct node *n);
+/* Where a JUMP_DISCARD lands (an eval, a sourced file, the top level):
+ * clears it and returns the status, 1; under set -e the shell exits. */
+int exec_catch_discard(struct shell *sh);
+/* $BASH_COMMAND's value, malloc'd. */
+char *exec_command_text(struct shell *sh);
 /* Parses and runs text (eval, ., -c, traps): command by command, so aliases
  * defined early apply later. A syntax error is reported and returns 2. */
 int exec_string(struct shell *sh, const char *text, size_t len, const char *source_name,

@@ -34,6 +34,7 @@ enum char_flags {
 	CF_SPLIT = 1 << 1,  /* produced by an unquoted expansion */
 	CF_MARK = 1 << 2,   /* zero-width: the field exists even if empty */
 	CF_BREAK = 1 << 3,  /* zero-width: the field ends here */
+	CF_IFS = 1 << 4,    /* a multibyte IFS character, folded into one byte */
 };
 
 /* Most words are short: their buffer lives on the stack and only a long
@@ -136,6 +137,10 @@ static bool needs_escape(char c, const char *escape)
 	switch (c) {
 	case '*': case '?': case '[': case ']': case '\\':
 		return true;
+	/* Special inside brackets ([!a-z] [^]) and in extglob groups: quoted,
+	 * they are plain characters ([x\-y], '@(a)'). */
+	case '-': case '!': case '^': case '(': case ')': case '|': case '@': case '+':
+		return true;
 	case '&':
 		return escape == replacement_specials;
 	default:
@@ -191,12 +196,27 @@ static const char *ifs_value(struct shell *sh)
 
 /* ---- UTF-8 helpers: lengths and offsets count characters ------------- */
 
+/* The bytes of the character at s: a whole UTF-8 sequence, or 1 for a
+ * byte that starts none (a stray continuation, a truncated or overlong
+ * sequence), which counts as a character of its own, as in bash. */
+static size_t utf8_step(const char *s)
+{
+	unsigned char c = (unsigned char)s[0];
+	size_t n = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 1;
+	if (c >= 0xF5)
+		n = 1;
+	for (size_t k = 1; k < n; k++)
+		if (((unsigned char)s[k] & 0xC0) != 0x80)
+			return 1;
+	return n;
+}
+
 static size_t utf8_length(const char *s)
 {
 	size_t n = 0;
-	for (; *s; s++) {
-		if (((unsigned char)*s & 0xC0) != 0x80)
-			n++;
+	while (*s) {
+		s += (unsigned char)*s < 0x80 ? 1 : utf8_step(s);
+		n++;
 	}
 	return n;
 }
@@ -206,9 +226,7 @@ static size_t utf8_offset(const char *s, size_t index)
 {
 	size_t i = 0;
 	while (s[i] && index > 0) {
-		i++;
-		while (((unsigned char)s[i] & 0xC0) == 0x80)
-			i++;
+		i += (unsigned char)s[i] < 0x80 ? 1 : utf8_step(s + i);
 		index--;
 	}
 	return i;
@@ -225,6 +243,9 @@ static int fatal_expansion_error(struct shell *sh)
 {
 	if (!sh->opt.interactive) {
 		sh->jump = JUMP_EXIT;
+		sh->exit_status = 1;
+	} else if (sh->jump == JUMP_NONE) {
+		sh->jump = JUMP_DISCARD; /* an interactive shell drops the line */
 		sh->exit_status = 1;
 	}
 	sh->last_status = 1;
@@ -452,6 +473,17 @@ static void emit_text(struct xbuf *xb, const char *s, bool quoted)
 		xbuf_mark(xb);
 }
 
+/* The byte length of the UTF-8 character s starts with (1 for a stray
+ * byte). */
+static size_t char_length(const char *s)
+{
+	size_t n = 1;
+	if ((unsigned char)s[0] >= 0xc0)
+		while (n < 4 && ((unsigned char)s[n] & 0xc0) == 0x80)
+			n++;
+	return n;
+}
+
 static void emit_pval(struct expander *ex, const struct pval *pv, bool quoted, struct xbuf *xb)
 {
 	switch (pv->kind) {
@@ -472,6 +504,8 @@ static void emit_pval(struct expander *ex, const struct pval *pv, bool quoted, s
 			free(s);
 			return;
 		}
+		/* Unquoted, an empty element makes no field, whatever IFS (as
+		 * dash; bash keeps it when IFS is not blank: POSIX allows both). */
 		for (size_t i = 0; i < pv->list.len; i++) {
 			if (i > 0)
 				xbuf_break(xb);
@@ -1356,8 +1390,11 @@ static int expand_param(struct expander *ex, const struct word_param *p, bool qu
 			size_t n;
 			if (pv.is_list)
 				n = pv.kind == PV_LIST ? pv.list.len : 0;
+			else if (pv.kind == PV_SCALAR)
+				/* characters in a UTF-8 locale, else bytes (bash) */
+				n = vars_utf8_locale(sh) ? utf8_length(pv.str) : strlen(pv.str);
 			else
-				n = pv.kind == PV_SCALAR ? utf8_length(pv.str) : 0;
+				n = 0;
 			char buf[32];
 			snprintf(buf, sizeof buf, "%zu", n);
 			emit_text(xb, buf, quoted);
@@ -1488,8 +1525,9 @@ static void expand_literal(struct expander *ex, const struct word_part *part, bo
 	/* In NAME=value arguments of declaration builtins, ~ after the first
 	 * = expands too. */
 	const char *first_eq = word_start ? memchr(text, '=', len) : NULL;
-	/* bash expands ~ in arguments that look like assignments, too */
-	if (!assign && ex->fields && word_start && first_eq && first_eq > text) {
+	/* bash expands ~ in arguments that look like assignments, too (not
+	 * under set -o posix, as dash) */
+	if (!assign && ex->fields && word_start && first_eq && first_eq > text && !ex->sh->opt.posix) {
 		bool name = !isdigit((unsigned char)text[0]);
 		for (const char *q = text; q < first_eq && name; q++)
 			name = *q == '_' || isalnum((unsigned char)*q);
@@ -1765,7 +1803,7 @@ static void glob_walk(struct glob_state *g, struct strbuf *prefix, size_t index)
 	struct dirent *de;
 	while ((de = readdir(dir)) != NULL) {
 		const char *name = de->d_name;
-		if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+		if ((strcmp(name, ".") == 0 || strcmp(name, "..") == 0) && g->sh->opt.globskipdots)
 			continue;
 		if (!pattern_match(comp, name, pflags))
 			continue;
@@ -1828,10 +1866,18 @@ static size_t glob_expand(struct shell *sh, const char *pattern, struct strvec *
 	size_t n = results.len;
 	if (n > 1)
 		qsort(results.items, n, sizeof *results.items, compare_strings);
-	for (size_t i = 0; i < n; i++)
+	/* Two globstars in a row reach a path more than once: listed once. */
+	size_t kept = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (kept > 0 && strcmp(out->items[out->len - 1], results.items[i]) == 0) {
+			free(results.items[i]);
+			continue;
+		}
 		strvec_push_owned(out, results.items[i]);
+		kept++;
+	}
 	free(results.items);
-	return n;
+	return kept;
 }
 
 size_t expand_glob(struct shell *sh, const char *pattern, struct strvec *out)
@@ -1865,6 +1911,9 @@ static int finish_field(struct expander *ex, const struct xbuf *xb, size_t from,
 				open_bracket = true;
 			else if (c == ']' && open_bracket && i > from && xb->chars[i - 1] != '[')
 				magic = true;
+			else if (c == '(' && sh->opt.extglob && i > from && strchr("@+!", xb->chars[i - 1]) &&
+			         !(xb->flags[i - 1] & CF_QUOTED))
+				magic = true; /* an extglob group (*( and ?( have their * and ?) */
 		}
 	}
 	if (magic) {
@@ -1884,6 +1933,52 @@ static int finish_field(struct expander *ex, const struct xbuf *xb, size_t from,
 	return 0;
 }
 
+/* IFS holds a character of several bytes and the locale is UTF-8: it
+ * separates as a whole, never by its bytes. */
+static bool utf8_ifs(struct shell *sh, const char *ifs)
+{
+	for (const char *c = ifs; *c; c++)
+		if ((unsigned char)*c >= 0x80)
+			return vars_utf8_locale(sh);
+	return false;
+}
+
+/* Each splittable run of xb that is one of IFS's multibyte characters
+ * becomes one byte flagged CF_IFS (separators never reach a field, so
+ * their bytes need not survive); IFS's own bytes past 0x7f stop counting
+ * one by one. */
+static void fold_multibyte_ifs(struct xbuf *xb, const char *ifs, bool *is_ifs)
+{
+	for (const char *c = ifs; *c; c++)
+		if ((unsigned char)*c >= 0x80)
+			is_ifs[(unsigned char)*c] = false;
+	size_t out = 0;
+	for (size_t i = 0; i < xb->len;) {
+		size_t clen = (unsigned char)xb->chars[i] >= 0xc0 ? char_length(xb->chars + i) : 1;
+		bool sep = false;
+		if (clen > 1 && i + clen <= xb->len) {
+			bool splittable = true;
+			for (size_t k = i; k < i + clen; k++)
+				splittable = splittable && (xb->flags[k] & (CF_SPLIT | CF_QUOTED)) == CF_SPLIT;
+			for (const char *c = ifs; splittable && !sep && *c;) {
+				size_t l = char_length(c);
+				sep = l == clen && memcmp(c, xb->chars + i, clen) == 0;
+				c += l;
+			}
+		}
+		if (sep) {
+			xb->chars[out] = xb->chars[i];
+			xb->flags[out++] = CF_SPLIT | CF_IFS;
+			i += clen;
+			continue;
+		}
+		xb->chars[out] = xb->chars[i];
+		xb->flags[out++] = xb->flags[i];
+		i++;
+	}
+	xb->len = out;
+}
+
 /* Splits the expanded word into fields and globs each one. Splitting
  * only removes characters between fields, so every field is a run
  * [start, i) of xb itself (zero-width entries inside it are skipped when
@@ -1899,6 +1994,8 @@ static int split_and_glob(struct expander *ex, struct xbuf *xb, struct strvec *o
 		for (const char *c = ifs; *c; c++)
 			is_ifs[(unsigned char)*c] = true;
 	}
+	if (split && utf8_ifs(ex->sh, ifs))
+		fold_multibyte_ifs(xb, ifs, is_ifs);
 	size_t n = xb->len;
 	size_t i = 0;
 	size_t start = 0;
@@ -1906,7 +2003,7 @@ static int split_and_glob(struct expander *ex, struct xbuf *xb, struct strvec *o
 	int result = 0;
 
 #define SPLITTABLE(k) (split && (xb->flags[k] & (CF_SPLIT | CF_QUOTED)) == CF_SPLIT && \
-                       is_ifs[(unsigned char)xb->chars[k]])
+                       ((xb->flags[k] & CF_IFS) || is_ifs[(unsigned char)xb->chars[k]]))
 #define SPLIT_SPACE(k) (SPLITTABLE(k) && is_ifs_space(xb->chars[k]))
 
 	while (i < n && SPLIT_SPACE(i))
@@ -2276,7 +2373,7 @@ static bool word_is_plain(const struct word *w)
 	size_t len = w->parts[0].u.literal.len;
 	if (len == 0 || strlen(t) != len)
 		return false;
-	return strpbrk(t, "{~*?[") == NULL;
+	return strpbrk(t, "{~*?[(") == NULL; /* ( only in an extglob group */
 }
 
 static int expand_word_fields(struct expander *ex, const struct word *w, struct strvec *out)

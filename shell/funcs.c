@@ -145,9 +145,5 @@ void funcs_foreach(struct shell *sh, void (*fn)(const char *name, const struct n
 
 void funcs_print(struct strbuf *out, const char *name, const struct node *body)
 {
-	strbuf_adds(out, name);
-	strbuf_adds(out, " () \n");
-	ast_print_node(out, body);
-	if (out->len == 0 || out->data[out->len - 1] != '\n')
-		strbuf_addc(out, '\n');
+	ast_print_function(out, name, body);
 }

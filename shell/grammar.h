@@ -23,8 +23,13 @@ struct parser {
 	bool arena_shared;
 };
 
-/* The next token, lexed when needed (an EOF token after an error). */
-struct token *parser_peek(struct parser *p);
+/* The next token, lexed when needed (an EOF token after an error).
+ * Inline: the grammar asks again and again for the one it holds. */
+struct token *parser_peek_lex(struct parser *p);
+static inline struct token *parser_peek(struct parser *p)
+{
+	return p->have_tok ? &p->tok : parser_peek_lex(p);
+}
 void parser_consume(struct parser *p);
 /* Takes the word out of the current token and consumes it. */
 struct word *parser_take_word(struct parser *p);

@@ -88,71 +88,61 @@ static int slurp_file(struct shell *sh, const char *path, struct strbuf *out, in
 	return 0;
 }
 
-/* Runs a parsed program item by item. When an item changes the aliases,
- * the rest is parsed again from the next line, so aliases defined earlier
- * in a file apply later, as when reading line by line. */
-static int run_program(struct shell *sh, const struct node *prog, const char *text, size_t len, const char *name)
+/* Runs a file's text one command at a time, each parsed just before it
+ * runs, as bash and dash read a script: `shopt -s extglob` and aliases
+ * defined by one command apply to the commands after it, and a syntax
+ * error ends the file where it is, after what came before has run. */
+static int run_text(struct shell *sh, const char *text, size_t len, const char *name)
 {
+	struct parser_options o = {
+		.source_name = name,
+		.first_line = 1,
+		.alias_lookup = alias_lookup_for_parser,
+		.alias_ctx = sh,
+		.at_eof = true,
+		.extglob = &sh->opt.extglob,
+	};
+	struct parser *p = parser_create(text, len, &o);
 	int status = 0;
-	unsigned gen = sh->alias_generation;
-	size_t n = prog->u.list.nitems;
 	size_t printed = 0; /* set -v: the text echoed so far */
-	for (size_t i = 0; i < n; i++) {
-		/* set -v: echo the input up to the end of this command's line,
-		 * as a reader going line by line would. */
-		size_t end = prog->u.list.items[i].node->range.end.offset;
-		if (end > len)
-			end = len;
-		/* Items of one long line end before what was printed already:
-		 * scanning to the newline again for each would be quadratic. */
-		if (end > printed) {
-			while (end < len && text[end] != '\n')
-				end++;
-			if (end < len)
-				end++;
-			if (sh->opt.verbose) {
-				fwrite(text + printed, 1, end - printed, stderr);
-				fflush(stderr);
-			}
-			printed = end;
+	for (;;) {
+		struct node *node = NULL;
+		int rc = parser_next(p, &node);
+		/* set -v: echo the input read for this command, as a reader going
+		 * line by line would, before it runs (or is reported). */
+		size_t end = rc < 0 ? len : parser_offset(p);
+		if (sh->opt.verbose && end > printed) {
+			fwrite(text + printed, 1, end - printed, stderr);
+			fflush(stderr);
 		}
-		struct node one = {.kind = NODE_LIST, .range = prog->u.list.items[i].node->range};
-		one.u.list.items = &prog->u.list.items[i];
-		one.u.list.nitems = 1;
-		policy_line_begin(sh, &one);
-		status = exec_node(sh, &one);
+		printed = end;
+		if (rc == 0)
+			break;
+		if (rc < 0) {
+			shell_syntax_error(sh, parser_error(p));
+			status = STATUS_SYNTAX;
+			sh->last_status = status;
+			/* In a sourced file it ends a non-interactive shell under
+			 * set -o posix, as in dash; bash returns from the file. */
+			if (sh->source_depth > 0 && sh->opt.posix && !sh->opt.interactive) {
+				sh->jump = JUMP_EXIT;
+				sh->exit_status = status;
+			}
+			break;
+		}
+		policy_line_begin(sh, node);
+		status = exec_node(sh, node);
 		policy_line_end(sh);
+		ast_node_free(node);
 		/* A command abandoned by a nesting limit ends at the top level. */
 		if (sh->eval_depth == 0 && sh->func_depth == 0 && sh->source_depth == 0 && !sh->opt.interactive)
 			sh->interrupted = false;
+		if (sh->jump == JUMP_DISCARD)
+			status = exec_catch_discard(sh);
 		if (sh->jump != JUMP_NONE || sh->interrupted)
-			return status;
-		if (sh->alias_generation != gen) {
-			unsigned line = prog->u.list.items[i].node->range.end.line;
-			size_t j = i + 1;
-			while (j < n && prog->u.list.items[j].node->range.begin.line <= line)
-				j++;
-			/* Items left on the same line keep the old aliases. */
-			for (size_t k = i + 1; k < j; k++) {
-				struct node rest = {.kind = NODE_LIST, .range = prog->u.list.items[k].node->range};
-				rest.u.list.items = &prog->u.list.items[k];
-				rest.u.list.nitems = 1;
-				policy_line_begin(sh, &rest);
-				status = exec_node(sh, &rest);
-				policy_line_end(sh);
-				if (sh->jump != JUMP_NONE)
-					return status;
-			}
-			if (j >= n)
-				return status;
-			const struct node *next = prog->u.list.items[j].node;
-			size_t off = next->range.begin.offset;
-			/* Back up to the start of its line so columns stay right. */
-			while (off > 0 && text[off - 1] != '\n')
-				off--;
-			return exec_string(sh, text + off, len - off, name, next->range.begin.line);
-		}
+			break;
 	}
+	parser_destroy(p);
 	return status;
 }
 
@@ -168,24 +158,7 @@ int input_run_file(struct shell *sh, const char *path, bool must_exist)
 	const char *saved_name = sh->source_name;
 	unsigned saved_line = sh->lineno;
 	sh->source_name = path;
-	struct parser_options o = {
-		.source_name = path,
-		.first_line = 1,
-		.alias_lookup = alias_lookup_for_parser,
-		.alias_ctx = sh,
-		.at_eof = true,
-		.extglob = &sh->opt.extglob,
-	};
-	struct node *prog = NULL;
-	struct parse_error err = {0};
-	if (parse_program(text.data, text.len, &o, &prog, &err) != 0) {
-		shell_syntax_error(sh, &err);
-		free(err.message);
-		status = STATUS_SYNTAX;
-	} else {
-		status = run_program(sh, prog, text.data, text.len, path);
-		ast_node_free(prog);
-	}
+	status = run_text(sh, text.data ? text.data : "", text.len, path);
 	sh->source_name = saved_name;
 	sh->lineno = saved_line;
 	strbuf_free(&text);
@@ -609,6 +582,8 @@ static int run_reader(struct reader *r)
 			ast_node_free(node);
 			/* A command line abandoned (Ctrl-C, a nesting limit) ends here. */
 			sh->interrupted = false;
+			if (sh->jump == JUMP_DISCARD)
+				status = exec_catch_discard(sh);
 			if (interactive) {
 				if (sh->jump == JUMP_BREAK || sh->jump == JUMP_CONTINUE || sh->jump == JUMP_RETURN)
 					sh->jump = JUMP_NONE;

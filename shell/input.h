@@ -10,8 +10,8 @@
 /* Runs commands from an fd until EOF (scripts, stdin, interactive). Returns
  * the last status. */
 int input_run_fd(struct shell *sh, int fd, const char *source_name);
-/* Runs a whole file (. and source, scripts): syntax is checked for the whole
- * text before anything runs. */
+/* Runs a file (. and source, scripts) one command at a time, each parsed
+ * just before it runs. */
 int input_run_file(struct shell *sh, const char *path, bool must_exist);
 int input_run_interactive(struct shell *sh);
 /* Runs a file if it exists (profile, rc files); silent when missing. */

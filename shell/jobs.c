@@ -626,6 +626,23 @@ static int wait_interrupted(struct shell *sh)
 
 static int wait_builtin(struct shell *sh, int argc, char **argv);
 
+/* bash, non-interactive: a job that `wait` finds killed by a signal is
+ * reported ("Killed", "Hangup"), but for the signals a script sends its
+ * own jobs as a matter of course (INT, TERM, PIPE). */
+static void report_signaled(struct shell *sh, const struct job *j)
+{
+	if (sh->opt.interactive || !j->background || j->nprocs == 0)
+		return;
+	const struct proc *p = &j->procs[j->nprocs - 1];
+	if (!p->done || !WIFSIGNALED(p->wstatus))
+		return;
+	int sig = WTERMSIG(p->wstatus);
+	if (sig == SIGINT || sig == SIGTERM || sig == SIGPIPE)
+		return;
+	const char *desc = strsignal(sig);
+	shell_error(sh, "%ld %-24s%s", (long)p->pid, desc ? desc : "Killed", j->text ? j->text : "");
+}
+
 BUILTIN_FN(wait)
 {
 	trap_set_interruptible(sh, true);
@@ -716,8 +733,12 @@ static int wait_builtin(struct shell *sh, int argc, char **argv)
 			char *end;
 			long n = strtol(spec, &end, 10);
 			if (*spec == '\0' || *end || n <= 0) {
-				shell_error(sh, "wait: `%s': not a pid or valid job spec", spec);
-				status = 2;
+				/* wait -n: no such job, 127, as bash */
+				if (any)
+					shell_error(sh, "wait: %s: no such job", spec);
+				else
+					shell_error(sh, "wait: `%s': not a pid or valid job spec", spec);
+				status = any ? 127 : 2;
 				continue;
 			}
 			pid = (pid_t)n;
@@ -754,8 +775,10 @@ static int wait_builtin(struct shell *sh, int argc, char **argv)
 			if (st < 0)
 				return wait_interrupted(sh);
 		}
-		if (job_state(j) == JOB_DONE)
+		if (job_state(j) == JOB_DONE) {
+			report_signaled(sh, j);
 			remove_job(sh, j);
+		}
 		status = st;
 	}
 	return status;

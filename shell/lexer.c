@@ -259,7 +259,8 @@ void lex_leave(struct lexer *lx)
 
 /* ---- the reader --------------------------------------------------------- */
 
-struct src_pos lex_pos(const struct lexer *lx)
+/* Inline in this file: every token and part asks for its position. */
+static inline struct src_pos pos_here(const struct lexer *lx)
 {
 	const struct lex_frame *f = &lx->frames[0];
 	struct src_pos pos;
@@ -267,9 +268,15 @@ struct src_pos lex_pos(const struct lexer *lx)
 	pos.col = (unsigned)(f->pos - lx->line_start + 1);
 	if (lx->line == lx->first_line)
 		pos.col += lx->first_col - 1;
-	pos.offset = lx->base_offset + f->pos;
+	pos.offset = (unsigned)(lx->base_offset + f->pos);
 	return pos;
 }
+
+struct src_pos lex_pos(const struct lexer *lx)
+{
+	return pos_here(lx);
+}
+#define lex_pos(lx) pos_here(lx)
 
 static struct cursor cur_top(const struct lexer *lx)
 {
@@ -316,14 +323,22 @@ static int cur_next(const struct lexer *lx, struct cursor *c)
 	return ch;
 }
 
-/* The k-th logical character ahead (line continuations removed). */
-static int la(const struct lexer *lx, size_t k)
+static int la_slow(const struct lexer *lx, size_t k);
+
+/* The k-th logical character ahead (line continuations removed). Inline:
+ * the lexer asks for the next character at every step. */
+static inline int la(const struct lexer *lx, size_t k)
 {
 	if (k == 0 && lx->nframes == 1) {
 		const struct lex_frame *f = &lx->frames[0];
 		if (f->pos < f->len && f->text[f->pos] != '\\')
 			return (unsigned char)f->text[f->pos];
 	}
+	return la_slow(lx, k);
+}
+
+static int la_slow(const struct lexer *lx, size_t k)
+{
 	const struct lex_frame *top = &lx->frames[lx->nframes - 1];
 	if (lx->nframes == 1 && top->pos + k < top->len) {
 		/* Fast path: no backslash in the way. */
@@ -387,7 +402,9 @@ static void raw_advance(struct lexer *lx)
 }
 
 /* Consumes one logical character (and the line continuations before it). */
-static void advance(struct lexer *lx)
+static void advance_slow(struct lexer *lx);
+
+static inline void advance(struct lexer *lx)
 {
 	if (lx->nframes == 1) {
 		/* Fast path: the text itself, no line continuation here. */
@@ -401,6 +418,11 @@ static void advance(struct lexer *lx)
 			return;
 		}
 	}
+	advance_slow(lx);
+}
+
+static void advance_slow(struct lexer *lx)
+{
 	for (;;) {
 		struct cursor c = cur_top(lx);
 		int ch = cur_raw(lx, &c);
@@ -557,6 +579,7 @@ enum wmode {
 	WM_HEREDOC,   /* an unquoted here-document body (to the end of text) */
 	WM_PARAM,     /* the operand of ${x op ...} (up to `}` or `stop`) */
 	WM_ARITH,     /* inside $(( )) / (( )) (up to an unbalanced `)` or `stop`) */
+	WM_ARITH_BRACKET, /* inside bash's old $[ ] (up to an unbalanced `]`) */
 	WM_SUBSCRIPT, /* inside a[...] (up to an unbalanced `]`): quoted text, but
 	               * quotes and backslashes are removed as in a plain word */
 	WM_REGEX,     /* the right side of =~ in [[ ]] */
@@ -1175,6 +1198,30 @@ static bool lex_dollar(struct lexer *lx, struct parts *ps, bool quoted)
 		wp->range.end = lex_pos(lx);
 		return true;
 	}
+	if (c1 == '[') {
+		/* $[ expr ]: bash's old spelling of $(( expr )). */
+		parts_flush(lx, ps);
+		if (!lex_enter(lx))
+			return false;
+		advance(lx);
+		advance(lx);
+		struct word *expr = lex_mode_word(lx, lex_pos(lx), WM_ARITH_BRACKET, true, 0);
+		bool ok = expr != NULL;
+		if (ok && la(lx, 0) != ']') {
+			lex_fail_eof(lx, "]");
+			ok = false;
+		}
+		if (ok)
+			advance(lx);
+		lex_leave(lx);
+		if (!ok)
+			return false;
+		struct word_part *wp = parts_push(lx, ps, WORD_ARITH);
+		wp->u.arith.expr = expr;
+		wp->range.begin = begin;
+		wp->range.end = lex_pos(lx);
+		return true;
+	}
 	if (c1 == '\'' && !quoted)
 		return lex_dollar_single(lx, ps);
 	if (c1 == '"' && !quoted) {
@@ -1271,7 +1318,9 @@ static bool extglob_opens(const struct lexer *lx, const struct parts *ps)
 	if (!strchr("@*+?!", op))
 		return false;
 	bool on = lx->extglob && *lx->extglob;
-	return on || (lx->in_cond && op != '!');
+	/* In [[ ]] groups need no option, as in bash; `!(` is a negation
+	 * there, except in the pattern after == or != (cond_pattern). */
+	return on || (lx->in_cond && (op != '!' || lx->cond_pattern));
 }
 
 static bool lex_parts(struct lexer *lx, struct parts *ps, const struct wopts *wo)
@@ -1279,7 +1328,7 @@ static bool lex_parts(struct lexer *lx, struct parts *ps, const struct wopts *wo
 	int depth = 0;
 	int xdepth = 0; /* nesting of extglob groups: their ( | ) are the word's */
 	enum wmode mode = wo->mode;
-	bool quoted = mode == WM_DQUOTE || mode == WM_HEREDOC || mode == WM_ARITH ||
+	bool quoted = mode == WM_DQUOTE || mode == WM_HEREDOC || mode == WM_ARITH || mode == WM_ARITH_BRACKET ||
 	              mode == WM_SUBSCRIPT || (mode == WM_PARAM && wo->dq);
 	enum quote_style litq = quoted ? QUOTE_DOUBLE : QUOTE_NONE;
 	bool bulk = mode == WM_NORMAL || mode == WM_DQUOTE || mode == WM_HEREDOC;
@@ -1314,6 +1363,9 @@ static bool lex_parts(struct lexer *lx, struct parts *ps, const struct wopts *wo
 				return false;
 			case WM_ARITH:
 				lex_fail_eof(lx, ")");
+				return false;
+			case WM_ARITH_BRACKET:
+				lex_fail_eof(lx, "]");
 				return false;
 			case WM_SUBSCRIPT:
 				lex_fail_eof(lx, "]");
@@ -1379,6 +1431,10 @@ static bool lex_parts(struct lexer *lx, struct parts *ps, const struct wopts *wo
 			break;
 		case WM_ARITH:
 			if (nesting_ends(c, '(', ')', wo->stop, &depth))
+				return true;
+			break;
+		case WM_ARITH_BRACKET:
+			if (nesting_ends(c, '[', ']', END_OF_INPUT, &depth))
 				return true;
 			break;
 		case WM_SUBSCRIPT:
@@ -1641,8 +1697,52 @@ static bool lex_named_fd(struct lexer *lx, struct token *t)
 	return true;
 }
 
+/* A character a short plain word may hold on the fast path below: none
+ * that starts quoting, an expansion, an operator or an assignment. */
+static inline bool fast_word_char(unsigned char c)
+{
+	return !normal_special(c) && c != '=' && c != '[' && c != '\0';
+}
+
+/* The common word (a command name, an option, a file name): up to
+ * TOKEN_TEXT_MAX plain characters straight from the text, ending where a
+ * word ends. Lexed at once into the token; false leaves everything as it
+ * was for the general way. */
+static bool lex_fast_word(struct lexer *lx, struct token *t)
+{
+	if (lx->nframes != 1)
+		return false;
+	struct lex_frame *f = &lx->frames[0];
+	const char *s = f->text + f->pos;
+	size_t avail = f->len - f->pos, k = 0;
+	while (k < avail && k <= TOKEN_TEXT_MAX && fast_word_char((unsigned char)s[k]))
+		k++;
+	if (k == 0 || k > TOKEN_TEXT_MAX || s[0] == '{')
+		return false; /* {fd}> needs the general way */
+	if (k < avail) {
+		switch (s[k]) {
+		case ' ': case '\t': case '\n': case ';': case '&': case '|': case ')':
+			break;
+		default:
+			return false; /* a redirection (2>), a group (@( ), a quote... */
+		}
+	}
+	memcpy(t->text, s, k);
+	t->text[k] = '\0';
+	t->text_len = k;
+	t->lit_range.begin = t->range.begin;
+	f->pos += k;
+	t->kind = TK_WORD;
+	t->lazy = true;
+	t->plain = true;
+	t->range.end = t->lit_range.end = lex_pos(lx);
+	return true;
+}
+
 static void lex_word_token(struct lexer *lx, struct token *t)
 {
+	if (lex_fast_word(lx, t))
+		return;
 	struct src_pos begin = t->range.begin;
 	/* An IO number: digits right before a redirection operator. */
 	struct cursor c = cur_top(lx);
@@ -1765,7 +1865,8 @@ void lex_next_token(struct lexer *lx, struct token *t)
 	t->range.begin = lex_pos(lx);
 	/* Raw position of the first character (after line continuations). */
 	struct cursor rc = cur_top(lx);
-	int c = cur_peek(lx, &rc);
+	const struct lex_frame *top = &lx->frames[rc.f];
+	int c = rc.pos < top->len && top->text[rc.pos] != '\\' ? (unsigned char)top->text[rc.pos] : cur_peek(lx, &rc);
 	t->raw_frame = rc.f;
 	t->raw_frame_id = lx->frames[rc.f].id;
 	t->after_blank_alias = blank_alias || (lx->nframes > 1 && blank_alias_above(lx, rc.f));

@@ -158,7 +158,7 @@ static inline const char *lex_token_plain(const struct token *t)
 static inline bool lex_token_is_kw(const struct token *t, const char *kw)
 {
 	const char *s = t->kind == TK_WORD ? lex_token_plain(t) : NULL;
-	return s && strcmp(s, kw) == 0;
+	return s && s[0] == kw[0] && strcmp(s, kw) == 0;
 }
 
 /* ---- the lexer ---------------------------------------------------------- */
@@ -230,9 +230,10 @@ struct lexer {
 	/* Literal text being gathered; nested words stack theirs on top. */
 	struct strbuf lit;
 	/* Extglob groups are words' parts: with the option on, and inside
-	 * [[ ]] (all but !( ), as bash reads them there. */
+	 * [[ ]] (!( ) only in a pattern after == or !=), as bash reads them. */
 	const bool *extglob;
 	bool in_cond;
+	bool cond_pattern; /* lexing the pattern after [[ x == */
 	/* Whether the next word may be a command's assignment, where a
 	 * subscript may hold blanks (a[i + 1]=v): true but while the parser
 	 * reads a simple command's arguments. */

@@ -102,8 +102,8 @@ char *options_dollar_dash(struct shell *sh)
 {
 	struct strbuf sb;
 	strbuf_init(&sb);
-	/* Roughly bash's order: lower-case letters, then C, then s / c. */
-	static const char order[] = "abefhimnuvxC";
+	/* bash's order: lower-case letters, then upper-case, then s / c. */
+	static const char order[] = "abefhikmnptuvxBCEHPT";
 	for (const char *p = order; *p; p++) {
 		if (*p == 'i') {
 			if (sh->opt.interactive)
@@ -130,5 +130,39 @@ void options_print(struct shell *sh, bool reusable)
 			printf("set %co %s\n", on ? '-' : '+', option_defs[i].name);
 		else
 			printf("%-15s\t%s\n", option_defs[i].name, on ? "on" : "off");
+	}
+}
+
+char *options_enabled_names(struct shell *sh)
+{
+	struct strbuf sb;
+	strbuf_init(&sb);
+	for (size_t i = 0; i < noption_defs; i++) {
+		if (!*option_field(sh, &option_defs[i]))
+			continue;
+		if (sb.len)
+			strbuf_addc(&sb, ':');
+		strbuf_adds(&sb, option_defs[i].name);
+	}
+	return strbuf_detach(&sb);
+}
+
+void options_import(struct shell *sh, const char *list)
+{
+	const char *p = list;
+	while (*p) {
+		size_t n = strcspn(p, ":");
+		char name[32];
+		if (n > 0 && n < sizeof name) {
+			memcpy(name, p, n);
+			name[n] = '\0';
+			/* Job control and the line editor follow the terminal, not
+			 * what a parent had. */
+			if (strcmp(name, "monitor") != 0 && strcmp(name, "vi") != 0 && strcmp(name, "emacs") != 0)
+				options_set_name(sh, name, true);
+		}
+		p += n;
+		if (*p == ':')
+			p++;
 	}
 }

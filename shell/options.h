@@ -18,5 +18,11 @@ const char *options_name_at(size_t i);
 char *options_dollar_dash(struct shell *sh);
 /* `set -o` (reusable false) or `set +o` (reusable true) listing to stdout. */
 void options_print(struct shell *sh, bool reusable);
+/* $SHELLOPTS: the long names of the options that are on, colon-separated
+ * (malloc'd). */
+char *options_enabled_names(struct shell *sh);
+/* Turns on the options a $SHELLOPTS from the environment names, as bash
+ * does at startup; unknown names are skipped. */
+void options_import(struct shell *sh, const char *list);
 
 #endif

@@ -42,7 +42,7 @@ static char *arena_str(struct parser *p, const char *s, size_t len)
 
 static bool expand_alias(struct parser *p, struct token *t);
 
-struct token *parser_peek(struct parser *p)
+struct token *parser_peek_lex(struct parser *p)
 {
 	/* The first word of an alias's text is checked for one too. */
 	bool first_of_alias = false;
@@ -140,21 +140,49 @@ void parser_skip_newlines(struct parser *p)
 		parser_consume(p);
 }
 
-/* s is one of the n words of kws (compared first by their first byte: most
- * words are no keyword at all). */
-static bool in_words(const char *s, const char *const *kws, size_t n)
+/* The reserved words, told apart by a switch on the first byte: most
+ * words are none, and every command word is asked. */
+enum keyword {
+	KW_NONE,
+	KW_BRACE, KW_IF, KW_WHILE, KW_UNTIL, KW_FOR, KW_CASE, KW_COND, KW_FUNCTION, /* open a command */
+	KW_CLOSING,  /* then else elif fi do done esac } */
+	KW_OTHER,    /* ! in select ]] time */
+};
+
+static enum keyword keyword_of(const char *s)
 {
-	for (size_t i = 0; i < n; i++)
-		if (kws[i][0] == s[0] && strcmp(s, kws[i]) == 0)
-			return true;
-	return false;
+#define IS(w) (s[1] == (w)[1] && strcmp(s, w) == 0)
+	switch (s[0]) {
+	case '{': return s[1] ? KW_NONE : KW_BRACE;
+	case '}': return s[1] ? KW_NONE : KW_CLOSING;
+	case '!': return s[1] ? KW_NONE : KW_OTHER;
+	case '[': return IS("[[") ? KW_COND : KW_NONE;
+	case ']': return IS("]]") ? KW_OTHER : KW_NONE;
+	case 'c': return IS("case") ? KW_CASE : KW_NONE;
+	case 'd': return IS("do") || IS("done") ? KW_CLOSING : KW_NONE;
+	case 'e': return IS("else") || IS("elif") || IS("esac") ? KW_CLOSING : KW_NONE;
+	case 'f': return IS("for") ? KW_FOR : IS("fi") ? KW_CLOSING : IS("function") ? KW_FUNCTION : KW_NONE;
+	case 'i': return IS("if") ? KW_IF : IS("in") ? KW_OTHER : KW_NONE;
+	case 's': return IS("select") ? KW_OTHER : KW_NONE;
+	case 't': return IS("then") ? KW_CLOSING : IS("time") ? KW_OTHER : KW_NONE;
+	case 'u': return IS("until") ? KW_UNTIL : KW_NONE;
+	case 'w': return IS("while") ? KW_WHILE : KW_NONE;
+	default: return KW_NONE;
+	}
+#undef IS
+}
+
+/* A word that opens a compound command (or function's), else KW_NONE. */
+static enum keyword compound_keyword(const char *s)
+{
+	enum keyword k = keyword_of(s);
+	return k == KW_CLOSING || k == KW_OTHER ? KW_NONE : k;
 }
 
 static bool is_closing_kw(const struct token *t)
 {
-	static const char *const kws[] = {"then", "else", "elif", "fi", "do", "done", "esac", "}"};
 	const char *s = t->kind == TK_WORD ? lex_token_plain(t) : NULL;
-	return s && in_words(s, kws, sizeof kws / sizeof kws[0]);
+	return s && keyword_of(s) == KW_CLOSING;
 }
 
 static bool can_start_command(const struct token *t)
@@ -172,10 +200,7 @@ static bool can_start_command(const struct token *t)
 
 static bool is_reserved(const char *s)
 {
-	static const char *const kws[] = {"if", "then", "else", "elif", "fi", "do", "done",
-	                                  "case", "esac", "while", "until", "for", "{", "}",
-	                                  "!", "in", "function", "select", "[[", "]]", "time"};
-	return in_words(s, kws, sizeof kws / sizeof kws[0]);
+	return keyword_of(s) != KW_NONE;
 }
 
 /* Replaces t (the lookahead) by the alias it names, if any: its text is
@@ -728,29 +753,41 @@ static struct node *parse_command(struct parser *p)
 		bool compound = true;
 		if (!lex_enter(&p->lx))
 			return NULL;
-		static const char *const closers[][2] = {{"{", "}"}, {"if", "fi"}, {"while", "done"},
-		                                         {"until", "done"}, {"case", "esac"}, {"[[", "]]"}};
-		for (size_t i = 0; i < sizeof closers / sizeof closers[0]; i++)
-			if (strcmp(s, closers[i][0]) == 0)
-				p->lx.expect = closers[i][1];
-		if (strcmp(s, "{") == 0)
+		switch (compound_keyword(s)) {
+		case KW_BRACE:
+			p->lx.expect = "}";
 			n = parse_brace_or_subshell(p, false);
-		else if (strcmp(s, "if") == 0)
+			break;
+		case KW_IF:
+			p->lx.expect = "fi";
 			n = parse_if(p);
-		else if (strcmp(s, "while") == 0)
+			break;
+		case KW_WHILE:
+			p->lx.expect = "done";
 			n = parse_loop(p, false);
-		else if (strcmp(s, "until") == 0)
+			break;
+		case KW_UNTIL:
+			p->lx.expect = "done";
 			n = parse_loop(p, true);
-		else if (strcmp(s, "for") == 0)
+			break;
+		case KW_FOR:
 			n = parse_for(p);
-		else if (strcmp(s, "case") == 0)
+			break;
+		case KW_CASE:
+			p->lx.expect = "esac";
 			n = parse_case(p);
-		else if (strcmp(s, "[[") == 0)
+			break;
+		case KW_COND:
+			p->lx.expect = "]]";
 			n = parse_cond_command(p);
-		else if (strcmp(s, "function") == 0)
+			break;
+		case KW_FUNCTION:
 			n = parse_function_keyword(p);
-		else
+			break;
+		default:
 			compound = false;
+			break;
+		}
 		p->lx.expect = outer_expect;
 		lex_leave(&p->lx);
 		if (!compound) {

@@ -34,10 +34,20 @@ void shell_init(struct shell *sh, char **envp)
 	sh->opt.hashall = true;
 	sh->opt.braceexpand = true;
 	sh->opt.interactive_comments = true;
+	sh->opt.globskipdots = true;
 	vars_init(sh, envp);
 	trap_init(sh);
 	jobs_init(sh);
 	note_own_files(sh);
+}
+
+void shell_abandon_line(struct shell *sh)
+{
+	sh->last_status = 1;
+	if (sh->jump != JUMP_NONE)
+		return;
+	sh->jump = sh->opt.posix && !sh->opt.interactive ? JUMP_EXIT : JUMP_DISCARD;
+	sh->exit_status = 1; /* the status the line ends with (a caller may raise it) */
 }
 
 bool shell_fd_reserved(int fd)
@@ -100,6 +110,8 @@ void shell_free(struct shell *sh)
 	vars_free(sh);
 	free(sh->arg0);
 	free(sh->last_arg);
+	free(sh->last_command_text);
+	sh->last_command_text = NULL;
 	sh->last_arg = NULL;
 	free(sh->pipestatus);
 	free(sh->own_files);

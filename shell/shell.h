@@ -49,6 +49,9 @@ struct shell_options {
 	bool lastpipe;
 	bool xpg_echo; /* echo interprets backslash escapes by default */
 	bool extglob;  /* @( ) *( ) +( ) ?( ) !( ) in words and patterns */
+	bool extdebug; /* declare -F NAME also tells where NAME was defined */
+	bool globskipdots; /* globs never match . and .. (bash 5.2's default) */
+	bool inherit_errexit; /* command substitutions keep set -e */
 	/* bash's -o names that snapshots of a bash session set: accepted and
 	 * listed, without effect here (brace expansion is always on). */
 	bool braceexpand, interactive_comments, histexpand, history, errtrace, functrace;
@@ -64,6 +67,12 @@ enum exec_jump {
 	JUMP_CONTINUE,
 	JUMP_RETURN,
 	JUMP_EXIT,
+	/* bash's answer to some errors (an assignment to a read-only
+	 * variable, extra operands to break): the rest of the command line is
+	 * abandoned, up to the nearest eval, sourced file or top level, which
+	 * go on with the next line (status exit_status, 1 mostly). With
+	 * discard_text set, -c and eval text end there instead, as in bash. */
+	JUMP_DISCARD,
 };
 
 /* Opaque tables, each owned by its module. */
@@ -111,6 +120,7 @@ struct shell {
 	enum exec_jump jump;
 	unsigned jump_count;  /* break N / continue N: levels still to unwind */
 	int exit_status;      /* for JUMP_EXIT */
+	bool discard_text;    /* JUMP_DISCARD also ends -c and eval text */
 
 	unsigned loop_depth;  /* enclosing loops, for break / continue */
 	unsigned func_depth;  /* function calls in progress */
@@ -177,6 +187,17 @@ struct shell {
 	 * they stay open until it finishes. */
 	int *procsub_fds;
 	size_t nprocsub_fds, procsub_cap;
+	/* exec.c: $BASH_COMMAND, the simple command, [[ ]] or (( )) running
+	 * (borrowed from its tree while it runs), else the text of the last
+	 * one started, kept only while a trap could read it. */
+	const struct node *current_command;
+	char *last_command_text;
+	/* exec.c: while a declaration builtin runs, a flag per argv entry,
+	 * true for a NAME=(...) array literal (shell/assign.c); else NULL. */
+	const bool *decl_array_args;
+	/* exec.c: the command whose DEBUG trap the shell ran before forking
+	 * it; the child does not run it again. */
+	const struct node *debug_ran;
 	/* exec.c: how the last status may still trigger errexit and the ERR
 	 * trap (EXEC_STATUS_* bits in exec.c): exempt after a failed left side
 	 * of && / || or a ! pipeline, handled once an inner command acted. */
@@ -217,6 +238,11 @@ void shell_free(struct shell *sh);
 void shell_error(struct shell *sh, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A syntax error from the parser, at its line, "syntax error" in front. */
 void shell_syntax_error(struct shell *sh, const struct parse_error *e);
+/* After an error bash answers by abandoning the command line
+ * (JUMP_DISCARD); under set -o posix a non-interactive shell exits
+ * instead, as POSIX 2.8.1 and dash have it. Does nothing when a jump is
+ * already under way. */
+void shell_abandon_line(struct shell *sh);
 /* Like shell_error but without the source position (usage messages). */
 void shell_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Writes sb to stderr in one write, after flushing stdout: messages, set -x

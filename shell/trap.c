@@ -12,9 +12,8 @@
 #include <string.h>
 #include <strings.h>
 
-/* Index 0 is EXIT, NSIG is ERR; real signals in between. */
-#define TRAP_ERR NSIG
-#define TRAP_SLOTS (NSIG + 1)
+/* Index 0 is EXIT, real signals after it, then bash's DEBUG, ERR and
+ * RETURN (trap.h), in the order `trap` lists them. */
 
 static volatile sig_atomic_t signal_pending[NSIG];
 static volatile sig_atomic_t any_signal_pending;
@@ -27,7 +26,14 @@ struct trap_table {
 	bool shell_catches_int;   /* interactive: SIGINT cancels the line */
 	bool shell_ignores[NSIG]; /* interactive / job control own ignores */
 	bool exit_ran;
-	bool running;             /* inside a trap action: no nesting */
+	/* Inside an action of that kind: a signal's (or EXIT's) action runs
+	 * no other signal's; DEBUG and ERR do not run inside themselves, but
+	 * each inside the other and inside a signal's, as in bash. */
+	bool running_signal, running_debug, running_err, running_return;
+	/* In a subshell, until a trap is changed there: the parent's actions,
+	 * which `trap` still lists (bash; POSIX lets $(trap) show them). */
+	char *inherited[TRAP_SLOTS];
+	bool show_inherited;
 	/* What we last installed, so resets touch only what changed. */
 	void (*installed[NSIG])(int);
 	bool touched[NSIG];
@@ -97,8 +103,10 @@ void trap_free(struct shell *sh)
 	struct trap_table *t = sh->traps;
 	if (!t)
 		return;
-	for (int i = 0; i < TRAP_SLOTS; i++)
+	for (int i = 0; i < TRAP_SLOTS; i++) {
 		free(t->action[i]);
+		free(t->inherited[i]);
+	}
 	free(t);
 	sh->traps = NULL;
 }
@@ -113,8 +121,12 @@ const char *trap_signal_name(int sig)
 	static char rt_name[NSIG][12];
 	if (sig == 0)
 		return "EXIT";
+	if (sig == TRAP_DEBUG)
+		return "DEBUG";
 	if (sig == TRAP_ERR)
 		return "ERR";
+	if (sig == TRAP_RETURN)
+		return "RETURN";
 	for (size_t i = 0; i < sizeof signal_names / sizeof signal_names[0]; i++)
 		if (signal_names[i].num == sig)
 			return signal_names[i].name;
@@ -150,6 +162,10 @@ int trap_signal_number(const char *name)
 		return 0;
 	if (strcasecmp(name, "ERR") == 0)
 		return TRAP_ERR;
+	if (strcasecmp(name, "DEBUG") == 0)
+		return TRAP_DEBUG;
+	if (strcasecmp(name, "RETURN") == 0)
+		return TRAP_RETURN;
 	if (strncasecmp(name, "SIG", 3) == 0)
 		name += 3;
 	for (int sig = 1; sig < NSIG; sig++) {
@@ -228,6 +244,7 @@ int trap_set(struct shell *sh, int sig, const char *action)
 		learn_entry(t, sig);
 	if (sig > 0 && sig < NSIG && t->ignored_at_entry[sig] && !sh->opt.interactive)
 		return 0; /* POSIX: silently keeps the inherited ignore */
+	trap_forget_inherited(sh);
 	free(t->action[sig]);
 	t->action[sig] = action ? xstrdup(action) : NULL;
 	if (sig > 0 && sig < NSIG) {
@@ -245,6 +262,27 @@ const char *trap_get(struct shell *sh, int sig)
 	if (!sh->traps || sig < 0 || sig >= TRAP_SLOTS)
 		return NULL;
 	return sh->traps->action[sig];
+}
+
+const char *trap_get_listed(struct shell *sh, int sig)
+{
+	if (!sh->traps || sig < 0 || sig >= TRAP_SLOTS)
+		return NULL;
+	if (sh->traps->show_inherited)
+		return sh->traps->inherited[sig] ? sh->traps->inherited[sig] : sh->traps->action[sig];
+	return sh->traps->action[sig];
+}
+
+void trap_forget_inherited(struct shell *sh)
+{
+	struct trap_table *t = sh->traps;
+	if (!t->show_inherited)
+		return;
+	t->show_inherited = false;
+	for (int i = 0; i < TRAP_SLOTS; i++) {
+		free(t->inherited[i]);
+		t->inherited[i] = NULL;
+	}
 }
 
 bool trap_any_set(struct shell *sh)
@@ -269,18 +307,19 @@ bool trap_take_sigint(void)
 	return true;
 }
 
-/* Runs one action with $? preserved, as POSIX requires. */
-static void run_action(struct shell *sh, const char *action, int sig)
+/* Runs one action with $? preserved, as POSIX requires. A signal's
+ * action counts its lines from 1 (bash); DEBUG's and ERR's are at the
+ * line of the command they are about. */
+static void run_action(struct shell *sh, const char *action, bool *running, unsigned first_line)
 {
-	struct trap_table *t = sh->traps;
 	char *copy = xstrdup(action); /* the action may replace itself */
 	int saved_status = sh->last_status;
 	unsigned saved_flags = sh->status_flags;
 	unsigned saved_line = sh->lineno;
-	t->running = true;
-	(void)sig;
-	exec_string(sh, copy, strlen(copy), sh->source_name, sh->lineno);
-	t->running = false;
+	bool was_running = *running;
+	*running = true;
+	exec_string(sh, copy, strlen(copy), sh->source_name, first_line);
+	*running = was_running;
 	free(copy);
 	sh->lineno = saved_line;
 	if (sh->jump != JUMP_EXIT) {
@@ -295,7 +334,7 @@ static void run_action(struct shell *sh, const char *action, int sig)
 void trap_run_pending(struct shell *sh)
 {
 	struct trap_table *t = sh->traps;
-	if (!any_signal_pending || t->running)
+	if (!any_signal_pending || t->running_signal)
 		return;
 	any_signal_pending = 0;
 	for (int sig = 1; sig < NSIG; sig++) {
@@ -304,7 +343,7 @@ void trap_run_pending(struct shell *sh)
 		signal_pending[sig] = 0;
 		const char *a = t->action[sig];
 		if (a && *a) {
-			run_action(sh, a, sig);
+			run_action(sh, a, &t->running_signal, 1);
 			if (sh->jump == JUMP_EXIT)
 				return;
 		} else if (dies_with_exit_trap(t, sig)) {
@@ -338,9 +377,9 @@ void trap_run_exit(struct shell *sh)
 		 * stays what it was when the shell started exiting. */
 		int status = sh->last_status;
 		sh->jump = JUMP_NONE;
-		t->running = true;
-		exec_string(sh, a, strlen(a), sh->source_name, sh->lineno);
-		t->running = false;
+		t->running_signal = true;
+		exec_string(sh, a, strlen(a), sh->source_name, 1);
+		t->running_signal = false;
 		if (sh->jump == JUMP_EXIT)
 			sh->last_status = sh->exit_status;
 		else
@@ -354,23 +393,103 @@ void trap_run_err(struct shell *sh)
 {
 	struct trap_table *t = sh->traps;
 	const char *a = t->action[TRAP_ERR];
-	if (!a || !*a || t->running || sh->errexit_ignored)
+	if (!a || !*a || t->running_err || sh->errexit_ignored)
 		return;
-	run_action(sh, a, TRAP_ERR);
+	run_action(sh, a, &t->running_err, sh->lineno);
+}
+
+bool trap_running(const struct shell *sh)
+{
+	const struct trap_table *t = sh->traps;
+	return t->running_signal || t->running_debug || t->running_err || t->running_return;
+}
+
+bool trap_debug_set(const struct shell *sh)
+{
+	const char *a = sh->traps->action[TRAP_DEBUG];
+	return a && *a && !sh->traps->running_debug;
+}
+
+void trap_run_debug(struct shell *sh, unsigned line)
+{
+	struct trap_table *t = sh->traps;
+	const char *a = t->action[TRAP_DEBUG];
+	if (!a || !*a || t->running_debug)
+		return;
+	sh->lineno = line;
+	run_action(sh, a, &t->running_debug, line);
+	sh->lineno = line;
+}
+
+void trap_run_return(struct shell *sh)
+{
+	struct trap_table *t = sh->traps;
+	const char *a = t->action[TRAP_RETURN];
+	if (!a || !*a)
+		return;
+	/* Its own return ends the action only; the caller's jump stays. */
+	enum exec_jump jump = sh->jump;
+	sh->jump = JUMP_NONE;
+	run_action(sh, a, &t->running_return, sh->lineno);
+	if (sh->jump == JUMP_NONE || sh->jump == JUMP_RETURN)
+		sh->jump = jump;
+}
+
+/* bash's DEBUG, ERR and RETURN traps belong to the code that set them: a
+ * function does not see them (unless -T for DEBUG and RETURN, -E for
+ * ERR), and gets back the caller's after its body unless it set its own. */
+static bool trap_function_scoped(const struct shell *sh, int slot)
+{
+	return slot == TRAP_ERR ? !sh->opt.errtrace : !sh->opt.functrace;
+}
+
+void trap_enter_function(struct shell *sh, struct trap_frame *saved)
+{
+	static const int slots[3] = {TRAP_DEBUG, TRAP_ERR, TRAP_RETURN};
+	struct trap_table *t = sh->traps;
+	for (int i = 0; i < 3; i++) {
+		saved->action[i] = NULL;
+		saved->hidden[i] = trap_function_scoped(sh, slots[i]);
+		if (saved->hidden[i]) {
+			saved->action[i] = t->action[slots[i]];
+			t->action[slots[i]] = NULL;
+		}
+	}
+}
+
+void trap_leave_function(struct shell *sh, struct trap_frame *saved)
+{
+	static const int slots[3] = {TRAP_DEBUG, TRAP_ERR, TRAP_RETURN};
+	struct trap_table *t = sh->traps;
+	for (int i = 0; i < 3; i++) {
+		if (!saved->hidden[i])
+			continue;
+		if (t->action[slots[i]])
+			free(saved->action[i]); /* the function set its own: it stays */
+		else
+			t->action[slots[i]] = saved->action[i];
+		saved->action[i] = NULL;
+	}
 }
 
 void trap_reset_for_subshell(struct shell *sh)
 {
 	struct trap_table *t = sh->traps;
 	t->exit_ran = false;
-	t->running = false;
+	t->running_signal = t->running_debug = t->running_err = t->running_return = false;
 	t->shell_catches_int = false;
 	t->hup_jobs = false;
+	trap_forget_inherited(sh);
 	for (int i = 0; i < TRAP_SLOTS; i++) {
-		if (t->action[i] && t->action[i][0]) {
-			free(t->action[i]);
-			t->action[i] = NULL;
-		}
+		if (!t->action[i] || !t->action[i][0])
+			continue;
+		/* -E keeps ERR, -T keeps DEBUG and RETURN, in subshells too. */
+		if ((i == TRAP_ERR && sh->opt.errtrace) ||
+		    ((i == TRAP_DEBUG || i == TRAP_RETURN) && sh->opt.functrace))
+			continue;
+		t->inherited[i] = t->action[i];
+		t->action[i] = NULL;
+		t->show_inherited = true;
 	}
 	for (int sig = 1; sig < NSIG; sig++) {
 		t->shell_ignores[sig] = false;

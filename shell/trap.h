@@ -2,10 +2,19 @@
 #ifndef SBSH_TRAP_H
 #define SBSH_TRAP_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "shell/shell.h"
+
+/* The trap slots: 0 is EXIT, then the signals, then bash's conditions. */
+enum trap_condition {
+	TRAP_DEBUG = NSIG, /* before each simple command, for, case, (( )), [[ ]] */
+	TRAP_ERR,          /* after a command fails, where errexit would act */
+	TRAP_RETURN,       /* when a function or a sourced file ends */
+	TRAP_SLOTS,
+};
 
 void trap_init(struct shell *sh);
 void trap_free(struct shell *sh);
@@ -20,8 +29,31 @@ void trap_reset_for_subshell(struct shell *sh);
 void trap_run_exit(struct shell *sh);
 /* Runs the ERR trap, if set, after a command failed. */
 void trap_run_err(struct shell *sh);
-/* Signal names without "SIG" ("INT"; "EXIT" for 0) and back. The number
- * parser accepts "INT", "SIGINT", "int", "2", "EXIT"; -1 when unknown. */
+/* A trap's action is running. */
+bool trap_running(const struct shell *sh);
+/* The DEBUG trap is set and not running (checked before each command). */
+bool trap_debug_set(const struct shell *sh);
+/* Runs the DEBUG trap before a command starting at line. */
+void trap_run_debug(struct shell *sh, unsigned line);
+/* Runs the RETURN trap, if set, as a function or sourced file ends. */
+void trap_run_return(struct shell *sh);
+/* Around a function call: the DEBUG, ERR and RETURN traps the function
+ * must not see (without -T / -E) are set aside, and put back after it
+ * unless it set its own. */
+struct trap_frame {
+	char *action[3];
+	bool hidden[3];
+};
+void trap_enter_function(struct shell *sh, struct trap_frame *saved);
+void trap_leave_function(struct shell *sh, struct trap_frame *saved);
+/* What `trap` lists for sig: in a subshell where no trap was changed
+ * yet, the parent's action. */
+const char *trap_get_listed(struct shell *sh, int sig);
+/* A trap changed: the parent's actions are no longer listed. */
+void trap_forget_inherited(struct shell *sh);
+/* Signal names without "SIG" ("INT"; "EXIT" for 0, "DEBUG", "ERR" and
+ * "RETURN" for the conditions) and back. The number parser accepts "INT",
+ * "SIGINT", "int", "2", "EXIT"; -1 when unknown. */
 int trap_signal_number(const char *name);
 const char *trap_signal_name(int sig);
 int trap_signal_count(void); /* one past the highest signal number */

@@ -6,6 +6,9 @@
 #include "shell/vars.h"
 #include "shell/arith.h"
 #include "shell/cmdhash.h"
+#include "shell/exec.h"
+#include "shell/options.h"
+#include "builtins/builtins.h"
 #include "shell/name_hash.h"
 
 #include <ctype.h>
@@ -28,8 +31,10 @@ enum {
 	VAR_DYN_EPOCHREAL = 1 << 21,  /* EPOCHREALTIME */
 	VAR_DYN_STACK = 1 << 22,      /* FUNCNAME, BASH_SOURCE, BASH_LINENO: from sh->frames */
 	VAR_DYN_PID = 1 << 23,        /* BASHPID: this process, subshells included */
+	VAR_DYN_COMMAND = 1 << 24,    /* BASH_COMMAND */
+	VAR_DYN_OPTIONS = 1 << 25,    /* SHELLOPTS, BASHOPTS: from sh->opt */
 	VAR_DYNAMIC = VAR_DYN_RANDOM | VAR_DYN_SECONDS | VAR_DYN_LINENO | VAR_DYN_PIPESTATUS | VAR_DYN_EPOCH |
-	              VAR_DYN_EPOCHREAL | VAR_DYN_STACK | VAR_DYN_PID,
+	              VAR_DYN_EPOCHREAL | VAR_DYN_STACK | VAR_DYN_PID | VAR_DYN_COMMAND | VAR_DYN_OPTIONS,
 };
 
 /* Arrays are dense (a slot per index, unlike bash's sparse ones): a larger
@@ -46,6 +51,7 @@ struct scope {
 	struct var_entry **buckets;
 	size_t nbuckets; /* a power of two */
 	size_t count;
+	bool temp; /* the assignments before one command, not a function's */
 };
 
 struct var_table {
@@ -54,6 +60,7 @@ struct var_table {
 	size_t cap;
 	char **env;      /* cached NAME=value array for execve */
 	bool env_dirty;
+	bool env_dynamic; /* an exported variable is computed (export SHELLOPTS) */
 };
 
 bool vars_valid_name(const char *s)
@@ -240,6 +247,20 @@ static void refresh_dynamic(struct shell *sh, struct var *v)
 	}
 	if (v->flags & VAR_DYN_STACK) {
 		stack_array(sh, v);
+		return;
+	}
+	if (v->flags & (VAR_DYN_COMMAND | VAR_DYN_OPTIONS)) {
+		char *text = (v->flags & VAR_DYN_COMMAND) ? exec_command_text(sh)
+		             : v->name[0] == 'S'           ? options_enabled_names(sh)
+		                                           : shopt_enabled_names(sh);
+		if (v->array) {
+			free(v->array[0]);
+			v->array[0] = text;
+		} else {
+			free(v->value);
+			v->value = text;
+		}
+		v->flags &= ~(unsigned)VAR_NOVALUE;
 		return;
 	}
 	if (v->flags & VAR_DYN_RANDOM) {
@@ -810,6 +831,13 @@ void vars_push_scope(struct shell *sh)
 		t->scopes = xreallocarray(t->scopes, t->cap, sizeof *t->scopes);
 	}
 	scope_init(&t->scopes[t->nscopes++], 8);
+	t->scopes[t->nscopes - 1].temp = false;
+}
+
+void vars_push_temp_scope(struct shell *sh)
+{
+	vars_push_scope(sh);
+	sh->vars->scopes[sh->vars->nscopes - 1].temp = true;
 }
 
 void vars_pop_scope(struct shell *sh)
@@ -843,7 +871,12 @@ int vars_make_local(struct shell *sh, const char *name)
 		return -1;
 	if (!vars_valid_name(name))
 		return name_error(sh, name);
-	struct scope *sc = &t->scopes[t->nscopes - 1];
+	/* The function's scope, under the temporaries of the command that
+	 * declares (`tmp= local x`, `tmp= eval 'local x'`). */
+	size_t at = t->nscopes - 1;
+	while (at > 1 && t->scopes[at].temp)
+		at--;
+	struct scope *sc = &t->scopes[at];
 	size_t h = name_hash(name);
 	if (scope_find(sc, name, h))
 		return 0;
@@ -915,7 +948,7 @@ static struct var **collect_visible(struct var_table *t, size_t *count)
 char **vars_environ(struct shell *sh)
 {
 	struct var_table *t = sh->vars;
-	if (t->env && !t->env_dirty)
+	if (t->env && !t->env_dirty && !t->env_dynamic)
 		return t->env;
 	strv_free(t->env);
 	size_t n;
@@ -924,14 +957,17 @@ char **vars_environ(struct shell *sh)
 	strvec_init(&env);
 	const char *pinned = sh->pinned_env;
 	size_t pinned_len = pinned ? (size_t)(strchr(pinned, '=') - pinned) : 0;
+	t->env_dynamic = false;
 	for (size_t i = 0; i < n; i++) {
 		struct var *v = list[i];
 		if (!(v->flags & VAR_EXPORT) || (v->flags & (VAR_NOVALUE | VAR_ARRAY | VAR_NAMEREF)))
 			continue;
 		if (pinned && strncmp(v->name, pinned, pinned_len) == 0 && v->name[pinned_len] == '\0')
 			continue;
-		if (v->flags & VAR_DYNAMIC)
+		if (v->flags & VAR_DYNAMIC) {
 			refresh_dynamic(sh, v);
+			t->env_dynamic = true; /* its value may change unseen: rebuilt each time */
+		}
 		if (!v->value)
 			continue;
 		strvec_push_owned(&env, xasprintf("%s=%s", v->name, v->value));
@@ -1138,7 +1174,7 @@ void vars_init(struct shell *sh, char **envp)
 	snprintf(buf, sizeof buf, "%ld", (long)getuid());
 	vars_set(sh, "UID", buf, 0);
 	char host[256];
-	if (gethostname(host, sizeof host) == 0) {
+	if (!scope_find(&t->scopes[0], "HOSTNAME", name_hash("HOSTNAME")) && gethostname(host, sizeof host) == 0) {
 		host[sizeof host - 1] = '\0';
 		vars_set(sh, "HOSTNAME", host, 0);
 	}
@@ -1168,6 +1204,16 @@ void vars_init(struct shell *sh, char **envp)
 	add_dynamic(sh, "EPOCHSECONDS", VAR_DYN_EPOCH);
 	add_dynamic(sh, "EPOCHREALTIME", VAR_DYN_EPOCHREAL);
 	add_dynamic(sh, "BASHPID", VAR_DYN_PID);
+	add_dynamic(sh, "BASH_COMMAND", VAR_DYN_COMMAND);
+	/* Options from an exported $SHELLOPTS are on from the start, as in
+	 * bash; both lists are read-only, computed from the options. */
+	{
+		struct var_entry *e = scope_find(&t->scopes[0], "SHELLOPTS", name_hash("SHELLOPTS"));
+		if (e && e->v.value && (e->v.flags & VAR_EXPORT))
+			options_import(sh, e->v.value);
+	}
+	add_dynamic(sh, "SHELLOPTS", VAR_DYN_OPTIONS | VAR_READONLY);
+	add_dynamic(sh, "BASHOPTS", VAR_DYN_OPTIONS | VAR_READONLY);
 	add_dynamic(sh, "FUNCNAME", VAR_DYN_STACK);
 	add_dynamic(sh, "BASH_SOURCE", VAR_DYN_STACK);
 	add_dynamic(sh, "BASH_LINENO", VAR_DYN_STACK);

@@ -72,6 +72,9 @@ int vars_unset_element(struct shell *sh, const char *name, long index);
 /* Scopes: a function call pushes one for `local`; a simple command with
  * assignments before a builtin or function pushes a temporary one. */
 void vars_push_scope(struct shell *sh);
+/* The scope of a command's temporary assignments: `local` under it
+ * declares in the function's scope. */
+void vars_push_temp_scope(struct shell *sh);
 void vars_pop_scope(struct shell *sh);
 /* Declares name in the innermost scope (local). Returns -1 outside a function. */
 int vars_make_local(struct shell *sh, const char *name);

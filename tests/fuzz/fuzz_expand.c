@@ -60,6 +60,19 @@ char *input_expand_prompt(struct shell *sh, const char *ps, bool markers)
 	return xstrdup(ps);
 }
 
+/* $BASH_COMMAND and $BASHOPTS: the evaluator's and the shopt builtin's. */
+char *exec_command_text(struct shell *sh)
+{
+	(void)sh;
+	return xstrdup("");
+}
+
+char *shopt_enabled_names(struct shell *sh)
+{
+	(void)sh;
+	return xstrdup("");
+}
+
 /* ~user may start getent: the real one loads the terminal guard first. */
 int shell_guard_before_program(struct shell *sh)
 {

@@ -1096,3 +1096,31 @@ Test(misc, huge_line_parses)
 	ast_node_free(l);
 	free(text);
 }
+
+/* A record's line text keeps the head of a very long line and says the
+ * rest is left out; a short line is printed whole. */
+Test(printer, line_text_of_a_long_line_is_cut)
+{
+	struct strbuf src;
+	strbuf_init(&src);
+	strbuf_adds(&src, "if false; then\n");
+	for (int i = 0; i < 20000; i++)
+		strbuf_addf(&src, "echo line%d\n", i);
+	strbuf_adds(&src, "fi\n");
+	struct node *n = parse_ok(src.data);
+	char *text = ast_line_text(n);
+	size_t len = strlen(text);
+	cr_assert_gt(len, AST_LINE_TEXT_MAX);
+	cr_assert_lt(len, AST_LINE_TEXT_MAX + 64);
+	cr_assert_str_eq(text + len - 4, " ...");
+	cr_assert_eq(strncmp(text, "if false; then echo line0; echo line1;", 38), 0, "%.60s", text);
+	free(text);
+	ast_node_free(n);
+	strbuf_free(&src);
+
+	n = parse_ok("echo a | tr a b");
+	text = ast_line_text(n);
+	cr_assert_str_eq(text, "echo a | tr a b");
+	free(text);
+	ast_node_free(n);
+}

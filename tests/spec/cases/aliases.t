@@ -135,3 +135,11 @@ FOR2 eye2 IN 1 2; do echo $i; done
 --- stdout
 1
 2
+
+### alias defined in a sourced file applies to its later lines
+printf '%s\n' "alias greet='echo hello from'" 'greet lib' > lib.sh
+. ./lib.sh
+greet caller
+--- stdout
+hello from lib
+hello from caller

@@ -219,3 +219,16 @@ for i in 1 2 3 4; do n=$((n + i)); done
 echo $n
 --- stdout
 10
+
+### $[ ] is bash's old spelling of $(( ))
+v=4
+echo $[1 + 2] "$[v * 3]" $[v[0] + 1]
+--- tags bash
+--- stdout
+3 12 5
+
+### a carriage return in an arithmetic expression is an error
+cr=$(printf '\r')
+"$SHELL" -c "echo \$((1 +$cr 2))" 2>/dev/null || echo failed
+--- stdout
+failed

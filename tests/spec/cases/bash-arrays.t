@@ -307,3 +307,41 @@ set --; f "${@+x}"; f "${u+x}"
 1
 0
 1
+
+### a subscript given as text to unset, printf -v and test -v is expanded
+declare -A m=([k]=1 [e]=)
+key=k
+test -v 'm[$key]' && echo set
+printf -v 'm["$key"]' '<%s>' new
+echo "${m[k]}"
+unset -v 'm["$key"]'
+test -v 'm[$key]' || echo gone
+a=(x y z)
+i=1
+unset 'a[$i]'
+echo "${a[@]}"
+--- tags bash
+--- stdout
+set
+<new>
+gone
+x z
+
+### unset of an associative element whose key holds brackets
+declare -A d
+key='1],a[1'
+d["$key"]=foo
+unset -v 'd["$key"]'
+echo "${#d[@]}"
+--- tags bash
+--- stdout
+0
+
+### quotes around an associative key inside (( )) are removed
+declare -A m=([spam]=42)
+(( x = m['spam'] ))
+(( m["eggs"] = 7 ))
+echo "$x ${m[eggs]}"
+--- tags bash
+--- stdout
+42 7

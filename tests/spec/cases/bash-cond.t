@@ -186,3 +186,23 @@ test-no
 elem-yes
 b-no
 c-yes
+
+### [[ -f == ]] tests a file named ==, [[ -z ]] is a syntax error
+[[ -f == ]]; echo $?
+[[ -n == ]]; echo $?
+eval '[[ -z ]]' 2>/dev/null; echo $?
+--- tags bash
+--- stdout
+1
+0
+2
+
+### a tilde at the start of the =~ pattern expands and matches as text
+HOME='^a$'
+[[ $HOME =~ ~ ]] && echo literal
+HOME=/h
+[[ /h/x =~ ~/x ]] && echo prefix
+--- tags bash
+--- stdout
+literal
+prefix

@@ -39,3 +39,26 @@ printf '%s|' "${n[@]}"; echo
 --- tags bash
 --- stdout
 a	b| |
+
+### a quoted value that looks like an array stays a string
+declare x='(a b)'
+echo "[$x] ${#x[@]}"
+local_test() { local y="(c d)"; echo "[$y]"; }
+local_test
+declare -a z='(1 2)'
+echo "${#z[@]}"
+--- tags bash
+--- stdout
+[(a b)] 1
+[(c d)]
+2
+
+### readonly and export take array literals too
+readonly r=(g h)
+echo "${r[1]}"
+readonly q+=(r e)
+echo "${q[@]}"
+--- tags bash
+--- stdout
+h
+r e

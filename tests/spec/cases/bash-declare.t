@@ -339,3 +339,61 @@ declare -n c1=c2; declare -n c2=c1; echo "[${c1-}]"
 self 1
 bad 1
 []
+
+### declare -f lays a function out as bash does
+f() { echo a; if true; then echo x; fi; for i in 1; do echo $i; done; case $1 in a) echo A;; esac; local v=(1 2) w=3; echo b >/dev/null 2>&1; }
+declare -f f
+--- tags bash
+--- stdout
+f () 
+{ 
+    echo a;
+    if true; then
+        echo x;
+    fi;
+    for i in 1;
+    do
+        echo $i;
+    done;
+    case $1 in 
+        a)
+            echo A
+        ;;
+    esac;
+    local v=(1 2) w=3;
+    echo b > /dev/null 2>&1
+}
+
+### a function printed by declare -f reads back the same
+f() {
+	local a=(x "y z") b
+	while read -r l; do echo "$l"; done < <(printf '1\n')
+	cat <<END
+body $a
+END
+	{ echo g; } 2>&1
+	sleep 0 & wait
+}
+declare -f f > one
+unset -f f
+. ./one
+declare -f f > two
+cmp one two && echo same
+f
+--- tags bash
+--- stdout
+same
+1
+body x
+g
+
+### $_ after declaring an array is its name; export -n name=value
+declare a=(1 2)
+echo "[$_]"
+export foo=old
+export -n foo=new
+echo "$foo $(env | grep -c '^foo=')"
+--- tags bash
+--- stdout
+[a]
+new 0

@@ -206,3 +206,17 @@ echo $# "$3"
 --- stderr-nonempty
 --- stdout
 failed
+
+### ${#s} counts bytes in the C locale and characters in UTF-8
+s=$'\xce\xbc'
+LC_ALL=C
+echo ${#s}
+LC_ALL=C.UTF-8
+echo ${#s}
+t=$'\xe2\x82'
+echo ${#t}
+--- tags bash
+--- stdout
+2
+1
+2

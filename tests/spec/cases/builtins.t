@@ -450,3 +450,108 @@ ulimit -f
 --- tags bash
 --- stdout
 unlimited
+
+### type -f skips functions, type -ap lists files despite a builtin
+mkdir bin
+printf '#!/bin/sh\n' > bin/pwd
+chmod +x bin/pwd
+PATH=$PWD/bin:$PATH
+pwd() { echo func; }
+type -f pwd
+type -ap pwd | head -n 1 | sed "s|^$PWD/||"
+type -p pwd
+--- tags bash
+--- stdout
+pwd is a shell builtin
+bin/pwd
+
+### declare -F with shopt -s extdebug tells where a function was defined
+f() { :; }
+shopt -s extdebug
+declare -F f
+shopt -u extdebug
+declare -F f
+--- tags bash
+--- stdout
+f 1 environment
+f
+
+### help describes a builtin and fails for an unknown topic
+help cd >/dev/null
+echo "status $?"
+help no-such-topic 2>/dev/null
+echo "status $?"
+--- tags bash
+--- stdout
+status 0
+status 1
+
+### continue with more than one operand abandons the line
+for i in 1 2; do echo "i$i"; continue 1 extra; done; echo same-line
+echo next
+--- mode file
+--- tags nodash
+--- stdout
+i1
+next
+--- stderr-nonempty
+
+### wait -n for something that is no job is status 127
+wait -n no-such-job 2>/dev/null
+echo "status $?"
+--- tags bash
+--- stdout
+status 127
+
+### wait reports a background job killed by a signal
+sleep 5 &
+kill -KILL $!
+wait $! 2>err
+echo "status $?"
+grep -c Killed err
+--- tags bash
+--- stdout
+status 137
+1
+
+### test with more than four operands groups parentheses first
+test 0 -eq 0 -a '(' = ')'; echo $?
+test '(' = ')'; echo $?
+[ x -a ! = y ] 2>/dev/null; echo $?
+--- stdout
+0
+1
+2
+
+### type -ap of a function is found
+f() { :; }
+type -ap f
+echo "status $?"
+--- tags bash
+--- stdout
+status 0
+
+### break with a word that is no number ends the script
+x=oops
+while true; do
+	echo once
+	break $x
+done
+echo not-reached
+--- mode file
+--- tags nodash
+--- stdout
+once
+--- stderr-nonempty
+--- status
+128
+
+### readonly -A makes a read-only associative array
+readonly -A m=([k]=v)
+echo "${m[k]}"
+m[j]=w 2>/dev/null
+echo "${#m[@]}"
+--- tags bash
+--- stdout
+v
+1

@@ -181,3 +181,23 @@ set -- $x
 echo $#
 --- stdout
 2
+
+### unquoted $@ with a non-blank IFS drops empty parameters
+set -- one "" two
+IFS=x
+for i in $@; do printf '[%s]' "$i"; done; echo
+IFS=' '
+for i in $@; do printf '[%s]' "$i"; done; echo
+--- tags nobash
+--- stdout
+[one][two]
+[one][two]
+
+### a multibyte IFS character separates as a whole
+LC_ALL=C.UTF-8
+x=aébçc
+IFS=ç
+printf '[%s]' $x; echo
+--- tags bash
+--- stdout
+[aéb][c]

@@ -263,3 +263,92 @@ shopt -u extglob; shopt -q extglob; echo $?
 1
 0
 1
+
+### shopt -s extglob in a script file applies to the lines after it
+shopt -s extglob
+case lib.h in *.@(c|h)) echo header ;; esac
+v=aaab
+echo ${v##+(a)}
+--- mode file
+--- tags bash
+--- stdout
+header
+b
+
+### shopt -s extglob in a sourced file applies to its later lines
+printf '%s\n' 'shopt -s extglob' 'case x.py in !(*.sh)) echo not-shell ;; esac' > lib.sh
+. ./lib.sh
+case y.sh in !(*.sh)) echo wrong ;; *) echo shell ;; esac
+--- tags bash
+--- stdout
+not-shell
+shell
+
+### extglob groups match file names
+shopt -s extglob
+touch aa ab ac ba 'a b'
+echo @(aa|ba)
+echo !(a*)
+echo a+([bc])
+echo @(a b|zz)
+shopt -s nullglob
+echo x@(no|ne)
+echo end
+--- mode file
+--- tags bash
+--- stdout
+aa ba
+ba
+ab ac
+a b
+
+end
+
+### a quoted dash in a bracket expression is a plain character
+touch x.- x.C x.E
+echo x.[C\-E]
+echo x.[C"-"E]
+case - in [a\-z]) echo dash ;; esac
+--- stdout
+x.- x.C x.E
+x.- x.C x.E
+dash
+
+### quoted extglob text in [[ == ]] is not a pattern
+[[ cc == @(cc) ]] && echo group
+[[ cc == '@(cc)' ]] || echo quoted
+[[ '@(cc)' == '@(cc)' ]] && echo literal
+--- tags bash
+--- stdout
+group
+quoted
+literal
+
+### !( ) after == in [[ ]] needs no shopt
+[[ --oops == --!(help|verbose) ]] && echo other
+[[ --help == --!(help|verbose) ]] || echo listed
+[[ !(x) ]] || echo negation
+--- tags bash
+--- stdout
+other
+listed
+negation
+
+### shopt -u globskipdots lets .* match . and ..
+touch .h
+echo .*
+shopt -u globskipdots
+echo .*
+--- tags bash
+--- stdout
+.h
+. .. .h
+
+### two globstars in a row list each path once
+shopt -s globstar
+mkdir -p c/sub
+touch top.md c/a.md c/sub/b.md
+echo **/**/*.md
+--- tags bash
+--- stdout
+c/a.md c/sub/b.md top.md

@@ -327,3 +327,108 @@ f
 echo end
 --- status
 1
+
+### posix mode: trap and alias listings in POSIX's format
+(set -o posix) 2>/dev/null && set -o posix
+trap 'echo bye' INT
+trap
+alias ll='ls -l'
+alias
+--- stdout
+trap -- 'echo bye' INT
+ll='ls -l'
+
+### posix mode: ~ after = in an ordinary argument stays
+(set -o posix) 2>/dev/null && set -o posix
+HOME=/home/u
+echo a=~/x
+v=b:~/y
+echo $v
+--- stdout
+a=~/x
+b:/home/u/y
+
+### bash expands ~ after = in an argument that looks like an assignment
+HOME=/home/u
+echo a=~/x
+--- tags nodash
+--- stdout
+a=/home/u/x
+
+### posix mode: a command substitution keeps set -e
+(set -o posix) 2>/dev/null && set -o posix
+set -e
+x=$(false; echo still)
+echo "not reached [$x]"
+--- stdout
+--- status
+1
+
+### bash clears set -e in a command substitution unless inherit_errexit
+set -e
+x=$(false; echo still)
+echo "[$x]"
+shopt -s inherit_errexit
+y=$(false; echo still)
+echo not reached
+--- tags bash
+--- stdout
+[still]
+--- status
+1
+
+### posix mode: shifting past the parameters is an error that ends the shell
+(set -o posix) 2>/dev/null && set -o posix
+shift 3
+echo not reached
+--- tags nobash
+--- stderr-nonempty
+--- status
+2
+
+### posix mode: break in a function called in a loop is silent and does not break it
+(set -o posix) 2>/dev/null && set -o posix
+f() { break; }
+for i in 1 2; do f; echo $i; done
+--- stdout
+1
+2
+
+### posix mode: a syntax error in eval ends the shell
+(set -o posix) 2>/dev/null && set -o posix
+eval 'if'
+echo not reached
+--- stderr-nonempty
+--- status
+2
+
+### posix mode: a function name must be a name
+(set -o posix) 2>/dev/null && set -o posix
+eval 'foo-bar() { :; }'
+echo not reached
+--- stderr-nonempty
+--- status
+2
+
+### run by the name sh the shell is in POSIX mode
+ln -s "$SHELL" sh
+./sh -c 'trap "echo x" TERM; trap'
+--- stdout
+trap -- 'echo x' TERM
+
+### an interactive shell drops the rest of a line after an unbound variable
+"$SHELL" -i -c 'set -u; echo before; echo $nope; echo dropped
+echo next' 2>/dev/null
+--- tags bash
+--- stdout
+before
+next
+
+### $- lists B for brace expansion, as bash does
+case $- in *B*) echo has-B ;; esac
+set +B
+case $- in *B*) echo still ;; *) echo no-B ;; esac
+--- tags bash
+--- stdout
+has-B
+no-B

@@ -252,3 +252,24 @@ x=$(printf 'a\001b\002c')
 printf '%s' "$x" | od -An -tx1 | tr -s ' '
 --- stdout
  61 01 62 02 63
+
+### a syntax error later in a script file ends it after the lines before ran
+echo before
+if then
+echo never
+--- mode file
+--- stdout
+before
+--- stderr-nonempty
+--- status
+2
+
+### a syntax error in a sourced file ends that file with status 2
+printf '%s\n' 'echo in-lib' 'fi' 'echo not-reached' > lib.sh
+. ./lib.sh
+echo "back $?"
+--- tags nodash
+--- stdout
+in-lib
+back 2
+--- stderr-nonempty

@@ -154,12 +154,48 @@ PATH=$PWD/bin:$PATH tool
 --- stdout
 found
 
-### assignment before special builtin persists
+### assignment before special builtin is temporary as in bash
+x=1 :
+echo "[$x]"
+y=2 eval 'echo "in $y"'
+echo "[$y]"
+--- tags nodash
+--- stdout
+[]
+in 2
+[]
+
+### assignment before special builtin persists under set -o posix
+set -o posix
 x=1 :
 echo $x
---- tags nobash
+--- tags bash
 --- stdout
 1
+
+### assignment before export or readonly persists for the name it declares
+v=1 export v
+w=2 readonly w
+u=3 export other=4
+echo "$v $w [$u] $other"
+sh -c 'echo "child $v"'
+--- tags nodash
+--- stdout
+1 2 [] 4
+child 1
+
+### local under a temporary assignment declares in the function
+f() {
+	tmp= local a=1
+	tmp= eval 'local b=2'
+	echo "$a $b"
+}
+f
+echo "[$a$b]"
+--- tags bash
+--- stdout
+1 2
+[]
 
 ### assignment before regular builtin does not persist
 x=1 true
@@ -190,3 +226,14 @@ echo "a
 b" | wc -l
 --- stdout
 2
+
+### a script without #! runs in a new shell: no unexported variables or functions
+printf 'echo "v=$v e=$e"\ntype f >/dev/null 2>&1 || echo no-function\n' > noshebang
+chmod +x noshebang
+v=1
+export e=2
+f() { :; }
+./noshebang
+--- stdout
+v= e=2
+no-function

@@ -243,3 +243,66 @@ echo "${!n}"
 6
 abc
 --- tags bash
+
+### assigning a read-only variable abandons the rest of the line only
+readonly x=1
+x=2; echo same-line
+echo "next $?"
+f() { x=4; echo in-f; }
+f; echo after-f
+eval 'x=5'; echo "eval $?"
+--- mode file
+--- tags nodash
+--- stdout
+next 1
+eval 1
+--- stderr-nonempty
+
+### an assignment to a read-only variable before a command still runs it
+readonly x=1
+x=3 echo ran
+--- tags nodash
+--- stdout
+ran
+--- stderr-nonempty
+
+### a read-only assignment under set -e ends the script
+set -e
+readonly x=1
+x=2
+echo not-reached
+--- mode file
+--- tags nodash
+--- stderr-nonempty
+--- status
+1
+
+### under set -o posix a read-only assignment ends the script
+set -o posix
+readonly x=1
+x=2
+echo not-reached
+--- mode file
+--- tags bash
+--- stdout
+--- stderr-nonempty
+--- status
+1
+
+### in -c text a read-only assignment abandons its line, the next one runs
+"$SHELL" -c 'readonly x=1
+x=2; echo same-line
+echo next-line' 2>/dev/null
+echo "status $?"
+--- tags nodash
+--- stdout
+next-line
+status 0
+
+### extra operands to continue give up -c text as a whole
+"$SHELL" -c 'for i in 1; do continue 1 2; done
+echo not-reached' 2>/dev/null
+echo "status $?"
+--- tags nodash
+--- stdout
+status 1

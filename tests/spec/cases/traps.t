@@ -176,3 +176,172 @@ echo "status $?"
 --- stdout
 status 0
 status 0
+
+### DEBUG trap runs before each command, at its line, keeping $?
+trap 'echo "debug $LINENO status $?"' DEBUG
+false
+echo one
+x=1; [[ $x == 1 ]]
+(( x++ ))
+--- tags bash
+--- stdout
+debug 2 status 0
+debug 3 status 1
+one
+debug 4 status 0
+debug 4 status 0
+debug 5 status 0
+
+### DEBUG trap before each for iteration, case and arithmetic for step
+trap 'echo "d $LINENO"' DEBUG
+for v in a b; do :; done
+case z in z) ;; esac
+for ((i = 0; i < 1; i++)); do :; done
+trap - DEBUG
+--- tags bash
+--- stdout
+d 2
+d 2
+d 2
+d 2
+d 3
+d 4
+d 4
+d 4
+d 4
+d 4
+d 5
+
+### DEBUG trap is not seen inside functions unless set -T
+f() {
+	echo in-f
+}
+trap 'echo "dbg $LINENO"' DEBUG
+f
+set -T
+f
+--- tags bash
+--- stdout
+dbg 5
+in-f
+dbg 6
+dbg 7
+dbg 1
+dbg 2
+in-f
+
+### DEBUG trap for each stage of a pipeline runs in the shell first
+trap 'echo "dbg $BASH_COMMAND"' DEBUG
+echo piped | tr a-z A-Z
+--- tags bash
+--- stdout
+dbg echo piped
+dbg tr a-z A-Z
+PIPED
+
+### DEBUG trap is not run inside its own action nor in subshells
+trap 'echo dbg; echo again' DEBUG
+(echo sub)
+x=$(echo cmdsub)
+--- tags bash
+--- stdout
+sub
+dbg
+again
+
+### RETURN trap set in a function fires as it returns and stays set
+f() { trap 'echo "returning from ${FUNCNAME[0]}"' RETURN; echo body; }
+g() { echo g-body; }
+f
+g
+trap -p RETURN
+--- tags bash
+--- stdout
+body
+returning from f
+g-body
+trap -- 'echo "returning from ${FUNCNAME[0]}"' RETURN
+
+### RETURN trap fires when a sourced file ends
+echo 'echo in-lib; return 3; echo not-here' > lib.sh
+trap 'echo source-done' RETURN
+. ./lib.sh
+echo "status $?"
+--- tags bash
+--- stdout
+in-lib
+source-done
+status 3
+
+### ERR trap is not seen in functions and subshells unless set -E
+trap 'echo "err at $LINENO"' ERR
+f() {
+	false
+	true
+}
+f
+(false; true)
+set -E
+f
+(false; true)
+--- tags bash
+--- stdout
+err at 3
+err at 10
+
+### ERR trap with set -E fires inside a function and for the failed call
+trap 'echo "err at $LINENO"' ERR
+set -E
+f() {
+	true
+	false
+}
+f
+--- tags bash
+--- stdout
+err at 5
+err at 7
+--- status
+1
+
+### ERR trap fires for every failing pipeline, not only the first
+trap 'echo "err ${PIPESTATUS[*]}"' ERR
+false | false
+echo x | grep -q y
+echo y | grep -q z | cat
+--- tags bash
+--- stdout
+err 1 1
+err 0 1
+
+### ERR trap fires when a compound command's redirection fails
+trap 'echo err' ERR
+false
+{ echo hidden; } < ./missing-file
+echo done
+--- tags bash
+--- stdout
+err
+err
+done
+
+### BASH_COMMAND in an ERR trap names the failed command
+trap 'echo "failed: $BASH_COMMAND"' ERR
+test -n ""
+--- tags bash
+--- stdout
+failed: test -n ""
+--- status
+1
+
+### trap in a subshell lists the parent's traps until one is changed
+trap 'echo bye' EXIT
+(trap)
+echo "[$(trap)]"
+(trap 'echo sub' INT; trap)
+trap - EXIT
+--- tags bash
+--- stdout
+trap -- 'echo bye' EXIT
+[trap -- 'echo bye' EXIT]
+trap -- 'echo sub' SIGINT
