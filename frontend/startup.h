@@ -10,6 +10,7 @@
 #include "lib/events.h"
 #include "trusted/warden.h"
 #include "hooks/checkpoint_client.h"
+#include "trusted/supervisor.h"
 
 struct classifier;
 
@@ -44,6 +45,8 @@ struct startup {
 	unsigned keep_sessions; /* checkpoint-keep-sessions in the config, or 0 */
 	unsigned keep_mib;      /* checkpoint-keep-mb in the config, or 0 */
 	struct checkpoint_client checkpoints; /* fd -1 when none are made */
+	struct strvec allow_sockets; /* allow-socket lines: unix sockets outside that stay reachable */
+	struct supervisor_policy supervision; /* what the supervisor is given (trusted/supervisor.h) */
 };
 
 /* Reads the config file and removes sbsh's own options from argv (shell

@@ -6,18 +6,22 @@
 
 #include <errno.h>
 #include <linux/audit.h>
+#include <linux/fs.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <netinet/in.h>
 #include <seccomp.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#include "lib/util.h"
 
 /* seccomp closes what Landlock leaves open: MPTCP (which Landlock's TCP
  * rules do not see), io_uring (which bypasses the socket syscalls), raw
@@ -76,7 +80,7 @@ int sandbox_seccomp_network(const struct sandbox_config *cfg, struct sandbox_sta
 /* The guard is a BPF program written by hand: loading one through
  * libseccomp cost 136 us here, more than the whole rest of the sandbox.
  * It is built from blocks whose jumps name labels, resolved at the end. */
-enum { LBL_ALLOW = 0, LBL_DENY, LBL_FIRST_FREE, LBL_MAX = 64, PROG_MAX = 160 };
+enum { LBL_ALLOW = 0, LBL_DENY, LBL_FIRST_FREE, LBL_MAX = 96, PROG_MAX = 256 };
 #define LBL_FALL 0xff /* no jump: the next instruction */
 
 struct guard_prog {
@@ -286,14 +290,233 @@ unsigned sandbox_guard_inherited(unsigned which)
 
 int sandbox_guard_terminal(struct sandbox_state *st)
 {
-	if (!st->guard_pending)
+	if (st->guard_pending) {
+		if (load_guard(st->guard_want) != 0)
+			return -1;
+		st->guard_pending = false;
+		if (st->guard_want & SANDBOX_GUARD_TERMINAL)
+			st->terminal_guarded = true;
+		if (st->guard_want & SANDBOX_GUARD_PROCESSES)
+			st->processes_guarded = true;
+	}
+	if (!st->supervise_pending)
 		return 0;
-	if (load_guard(st->guard_want) != 0)
+	st->supervise_pending = false;
+	return st->supervise ? st->supervise(st->supervise_ctx) : 0;
+}
+
+/* ---- the supervisor's filter ---------------------------------------------
+ * The calls Landlock ABI 7 leaves open are sent to the supervisor
+ * (trusted/supervisor.c), which reads their arguments and answers: pathname
+ * unix sockets (connect, and sendto/sendmsg/sendmmsg with an address, which
+ * needs reading memory: every sendmsg), and metadata (chmod, chown, times,
+ * extended attributes, the inode flags of chattr); and bind, only for the
+ * supervisor to note which sockets the session made. Everything else
+ * is allowed in the filter, so nothing else ever waits on the supervisor.
+ * io_uring would reach the same calls without a system call of each; it is
+ * refused. The i386 and x32 entry points are refused the covered calls
+ * (EPERM): the supervisor reads only the native layouts. */
+
+#ifndef __NR_fchmodat2
+#define __NR_fchmodat2 452
+#endif
+#ifndef __NR_setxattrat
+#define __NR_setxattrat 463
+#endif
+#ifndef __NR_removexattrat
+#define __NR_removexattrat 466
+#endif
+#ifndef __NR_file_setattr
+#define __NR_file_setattr 469
+#endif
+
+#define FS_IOC32_SETFLAGS_NR 0x40046602u
+#define FS_IOC32_SETVERSION_NR 0x40047602u
+
+#if defined(__x86_64__) || defined(__aarch64__)
+/* Sent always: a path or a message header in memory decides. */
+static const uint32_t notified_native[] = {
+#ifdef __NR_chmod
+	__NR_chmod, __NR_chown, __NR_lchown, __NR_utime, __NR_utimes, __NR_futimesat,
+#endif
+	__NR_fchmod, __NR_fchmodat, __NR_fchmodat2, __NR_fchown, __NR_fchownat, __NR_utimensat,
+	__NR_setxattr, __NR_lsetxattr, __NR_fsetxattr, __NR_removexattr, __NR_lremovexattr,
+	__NR_fremovexattr, __NR_setxattrat, __NR_removexattrat, __NR_file_setattr,
+	__NR_sendmsg, __NR_sendmmsg,
+};
+#endif
+
+/* The ioctls that change an inode's flags, version or encryption. */
+static const uint32_t notified_ioctls[] = {
+	FS_IOC_SETFLAGS, FS_IOC32_SETFLAGS_NR, FS_IOC_SETVERSION, FS_IOC32_SETVERSION_NR,
+	FS_IOC_FSSETXATTR, FS_IOC_SET_ENCRYPTION_POLICY,
+};
+
+/* i386 (int 0x80 from any program): the same calls, refused. */
+static const uint32_t refused_i386[] = {
+	15 /* chmod */, 16 /* lchown */, 30 /* utime */, 94 /* fchmod */, 95 /* fchown */, 182 /* chown */,
+	198 /* lchown32 */, 207 /* fchown32 */, 212 /* chown32 */, 226, 227, 228 /* set*xattr */,
+	235, 236, 237 /* remove*xattr */, 271 /* utimes */, 298 /* fchownat */, 299 /* futimesat */,
+	306 /* fchmodat */, 320 /* utimensat */, 345 /* sendmmsg */, 362 /* connect */, 369 /* sendto */,
+	370 /* sendmsg */, 412 /* utimensat_time64 */, 452, 463, 466, 469,
+};
+
+enum { LBL_NOTIFY = LBL_FIRST_FREE, LBL_NOSYS, LBL_SUPERVISOR_FREE };
+
+static void jump_any(struct guard_prog *p, const uint32_t *nrs, size_t n, int target)
+{
+	for (size_t i = 0; i < n; i++)
+		jump_if(p, nrs[i], target, LBL_FALL);
+}
+
+/* The accumulator is argument i's low half; jumps to yes when it lies in
+ * [lo, hi] (unsigned, as an int the kernel would refuse when negative). */
+static void jump_in_range(struct guard_prog *p, int i, uint32_t lo, uint32_t hi, int yes, int no)
+{
+	load_word(p, arg_lo(i));
+	int above_lo = new_label(p);
+	emit(p, BPF_JMP | BPF_JGE | BPF_K, lo, (uint8_t)above_lo, (uint8_t)no);
+	place(p, above_lo);
+	emit(p, BPF_JMP | BPF_JGT | BPF_K, hi, (uint8_t)no, (uint8_t)yes);
+}
+
+/* A unix socket address is 3 to 110 bytes (sun_family and at least one
+ * byte of path, up to sizeof(struct sockaddr_un)); the kernel refuses
+ * others for AF_UNIX, so those need no look. */
+enum { UNIX_ADDR_MIN = 3, UNIX_ADDR_MAX = 110 };
+
+static int build_supervisor(struct guard_prog *p)
+{
+#if defined(__x86_64__) || defined(__aarch64__)
+	for (int i = 0; i < LBL_SUPERVISOR_FREE; i++)
+		p->at[i] = -1;
+	p->labels = LBL_SUPERVISOR_FREE;
+	const uint32_t nr_at = (uint32_t)offsetof(struct seccomp_data, nr);
+	load_word(p, (uint32_t)offsetof(struct seccomp_data, arch));
+#if defined(__x86_64__)
+	int i386 = new_label(p);
+	int x32 = new_label(p);
+	jump_if(p, AUDIT_ARCH_X86_64, LBL_FALL, i386);
+	load_word(p, nr_at);
+	emit(p, BPF_JMP | BPF_JSET | BPF_K, 0x40000000u, (uint8_t)x32, LBL_FALL);
+#else
+	jump_if(p, AUDIT_ARCH_AARCH64, LBL_FALL, LBL_ALLOW);
+	load_word(p, nr_at);
+#endif
+	int l_connect = new_label(p), l_sendto = new_label(p), l_sendto_len = new_label(p), l_sendto_hi = new_label(p),
+	    l_ioctl = new_label(p);
+	jump_any(p, notified_native, sizeof notified_native / sizeof *notified_native, LBL_NOTIFY);
+	jump_if(p, __NR_connect, l_connect, LBL_FALL);
+	jump_if(p, __NR_bind, l_connect, LBL_FALL);
+	jump_if(p, __NR_sendto, l_sendto, LBL_FALL);
+	jump_if(p, __NR_ioctl, l_ioctl, LBL_FALL);
+	jump_if(p, __NR_io_uring_setup, LBL_NOSYS, LBL_FALL);
+	jump_if(p, __NR_io_uring_enter, LBL_NOSYS, LBL_FALL);
+	jump_if(p, __NR_io_uring_register, LBL_NOSYS, LBL_ALLOW);
+	place(p, l_connect);
+	jump_in_range(p, 2, UNIX_ADDR_MIN, UNIX_ADDR_MAX, LBL_NOTIFY, LBL_ALLOW);
+	/* sendto with an address: a NULL one is send() */
+	place(p, l_sendto);
+	load_word(p, arg_lo(4));
+	jump_if(p, 0, l_sendto_hi, l_sendto_len);
+	place(p, l_sendto_hi);
+	load_word(p, arg_lo(4) + 4);
+	jump_if(p, 0, LBL_ALLOW, l_sendto_len);
+	place(p, l_sendto_len);
+	jump_in_range(p, 5, UNIX_ADDR_MIN, UNIX_ADDR_MAX, LBL_NOTIFY, LBL_ALLOW);
+	place(p, l_ioctl);
+	load_word(p, arg_lo(1));
+	jump_any(p, notified_ioctls, sizeof notified_ioctls / sizeof *notified_ioctls, LBL_NOTIFY);
+	emit(p, BPF_RET | BPF_K, SECCOMP_RET_ALLOW, LBL_FALL, LBL_FALL);
+#if defined(__x86_64__)
+	/* x32: its own numbers for sendmsg (518), sendmmsg (538), ioctl (514) */
+	place(p, x32);
+	emit(p, BPF_ALU | BPF_AND | BPF_K, ~0x40000000u, LBL_FALL, LBL_FALL);
+	int x32_ioctl = new_label(p);
+	jump_any(p, notified_native, sizeof notified_native / sizeof *notified_native, LBL_DENY);
+	jump_if(p, __NR_connect, LBL_DENY, LBL_FALL);
+	jump_if(p, __NR_sendto, LBL_DENY, LBL_FALL);
+	jump_if(p, 518, LBL_DENY, LBL_FALL);
+	jump_if(p, 538, LBL_DENY, LBL_FALL);
+	jump_if(p, __NR_io_uring_setup, LBL_NOSYS, LBL_FALL);
+	jump_if(p, __NR_io_uring_enter, LBL_NOSYS, LBL_FALL);
+	jump_if(p, __NR_io_uring_register, LBL_NOSYS, LBL_FALL);
+	jump_if(p, 514, x32_ioctl, LBL_ALLOW);
+	place(p, x32_ioctl);
+	load_word(p, arg_lo(1));
+	jump_any(p, notified_ioctls, sizeof notified_ioctls / sizeof *notified_ioctls, LBL_DENY);
+	emit(p, BPF_RET | BPF_K, SECCOMP_RET_ALLOW, LBL_FALL, LBL_FALL);
+	place(p, i386);
+	jump_if(p, AUDIT_ARCH_I386, LBL_FALL, LBL_ALLOW);
+	load_word(p, nr_at);
+	int socketcall = new_label(p), i386_ioctl = new_label(p);
+	jump_any(p, refused_i386, sizeof refused_i386 / sizeof *refused_i386, LBL_DENY);
+	jump_if(p, 425, LBL_NOSYS, LBL_FALL);
+	jump_if(p, 426, LBL_NOSYS, LBL_FALL);
+	jump_if(p, 427, LBL_NOSYS, LBL_FALL);
+	jump_if(p, 54, i386_ioctl, LBL_FALL);
+	jump_if(p, 102, socketcall, LBL_ALLOW);
+	place(p, socketcall);
+	/* socketcall's first argument names the call: connect 3, sendto 11,
+	 * sendmsg 16, sendmmsg 20 */
+	load_word(p, arg_lo(0));
+	jump_if(p, 3, LBL_DENY, LBL_FALL);
+	jump_if(p, 11, LBL_DENY, LBL_FALL);
+	jump_if(p, 16, LBL_DENY, LBL_FALL);
+	jump_if(p, 20, LBL_DENY, LBL_ALLOW);
+	place(p, i386_ioctl);
+	load_word(p, arg_lo(1));
+	jump_any(p, notified_ioctls, sizeof notified_ioctls / sizeof *notified_ioctls, LBL_DENY);
+	emit(p, BPF_RET | BPF_K, SECCOMP_RET_ALLOW, LBL_FALL, LBL_FALL);
+#endif
+	place(p, LBL_ALLOW);
+	emit(p, BPF_RET | BPF_K, SECCOMP_RET_ALLOW, LBL_FALL, LBL_FALL);
+	place(p, LBL_NOTIFY);
+	emit(p, BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF, LBL_FALL, LBL_FALL);
+	place(p, LBL_DENY);
+	emit(p, BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA), LBL_FALL, LBL_FALL);
+	place(p, LBL_NOSYS);
+	emit(p, BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (ENOSYS & SECCOMP_RET_DATA), LBL_FALL, LBL_FALL);
+	return resolve(p);
+#else
+	(void)p;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
+int sandbox_supervisor_load(int *listener)
+{
+	*listener = -1;
+	struct guard_prog *p = xcalloc(1, sizeof *p);
+	p->labels = LBL_FIRST_FREE;
+	if (build_supervisor(p) != 0) {
+		free(p);
+		if (errno != ENOSYS)
+			errno = EOVERFLOW;
 		return -1;
-	st->guard_pending = false;
-	if (st->guard_want & SANDBOX_GUARD_TERMINAL)
-		st->terminal_guarded = true;
-	if (st->guard_want & SANDBOX_GUARD_PROCESSES)
-		st->processes_guarded = true;
+	}
+	struct sock_fprog fprog = {.len = (unsigned short)p->n, .filter = p->ins};
+	/* WAIT_KILLABLE_RECV: once the supervisor has the call, only a fatal
+	 * signal ends the wait, so a call it is completing on the caller's
+	 * behalf is never restarted and done twice. */
+	long fd = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+	                  SECCOMP_FILTER_FLAG_NEW_LISTENER | SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV, &fprog);
+	int saved = errno;
+	free(p);
+	if (fd < 0) {
+		errno = saved;
+		return -1;
+	}
+	*listener = (int)fd;
 	return 0;
+}
+
+size_t sandbox_supervisor_filter_size(void)
+{
+	struct guard_prog *p = xcalloc(1, sizeof *p);
+	p->labels = LBL_FIRST_FREE;
+	size_t n = build_supervisor(p) == 0 ? p->n : 0;
+	free(p);
+	return n;
 }

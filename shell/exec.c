@@ -133,11 +133,14 @@ int shell_guard_before_program(struct shell *sh)
 {
 	if (!sh->pending_guard)
 		return 0;
-	if (sandbox_guard_terminal(sh->pending_guard) != 0) {
+	int r = sandbox_guard_terminal(sh->pending_guard);
+	if (r < 0) {
 		shell_error(sh, "the terminal guard (seccomp) could not be loaded: %s; no program is started",
 		            strerror(errno));
 		return -1;
 	}
+	if (r == 1)
+		sh->top_pid = getpid(); /* the supervisor stays behind as $$ */
 	sh->pending_guard = NULL;
 	return 0;
 }

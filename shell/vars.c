@@ -245,7 +245,9 @@ static void refresh_dynamic(struct shell *sh, struct var *v)
 	if (v->flags & VAR_DYN_RANDOM) {
 		snprintf(buf, sizeof buf, "%" PRIu32, next_random(sh));
 	} else if (v->flags & VAR_DYN_PID) {
-		snprintf(buf, sizeof buf, "%ld", (long)getpid());
+		/* the top shell is $$, even once it runs below its supervisor */
+		pid_t me = getpid();
+		snprintf(buf, sizeof buf, "%ld", (long)(me == sh->top_pid ? sh->shell_pid : me));
 	} else if (v->flags & VAR_DYN_SECONDS) {
 		snprintf(buf, sizeof buf, "%lld", (long long)(time(NULL) - sh->start_time));
 	} else if (v->flags & (VAR_DYN_EPOCH | VAR_DYN_EPOCHREAL)) {
