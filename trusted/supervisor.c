@@ -38,6 +38,7 @@
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -332,4 +333,77 @@ int supervisor_start(const struct supervisor_policy *policy, char **why)
 	if (err)
 		*why = xasprintf("the supervisor's filter could not be loaded: %s", strerror(err));
 	return 1;
+}
+
+static int yama_scope(void)
+{
+	int scope = -1;
+	FILE *f = fopen("/proc/sys/kernel/yama/ptrace_scope", "re");
+	if (f) {
+		if (fscanf(f, "%d", &scope) != 1)
+			scope = -1;
+		fclose(f);
+	}
+	return scope;
+}
+
+void supervisor_report(struct supervisor_report *out)
+{
+	memset(out, 0, sizeof *out);
+	out->yama = yama_scope();
+	if (supervisor_outer_present()) {
+		out->outer = out->available = true;
+		snprintf(out->why, sizeof out->why, "an outer sbsh's supervisor covers this session");
+		return;
+	}
+	/* A child loads the filter and waits; this process, its parent as the
+	 * supervisor is the shell's, reads a word of its memory. */
+	int pipefd[2];
+	if (pipe2(pipefd, O_CLOEXEC) != 0) {
+		snprintf(out->why, sizeof out->why, "pipe: %s", strerror(errno));
+		return;
+	}
+	static volatile int marker = 0x53425356;
+	pid_t pid = fork();
+	if (pid == 0) {
+		int listener = -1;
+		int err = sandbox_supervisor_load(&listener) == 0 ? 0 : errno;
+		ssize_t ignored = write(pipefd[1], &err, sizeof err);
+		(void)ignored;
+		pause();
+		_exit(0);
+	}
+	close(pipefd[1]);
+	int err = EPIPE;
+	if (pid < 0 || read(pipefd[0], &err, sizeof err) != (ssize_t)sizeof err)
+		err = pid < 0 ? errno : EPIPE;
+	close(pipefd[0]);
+	int seen = 0;
+	bool readable = false;
+	if (pid > 0) {
+		struct iovec local = {.iov_base = &seen, .iov_len = sizeof seen};
+		struct iovec remote = {.iov_base = (void *)&marker, .iov_len = sizeof marker};
+		readable = process_vm_readv(pid, &local, 1, &remote, 1, 0) == (ssize_t)sizeof seen && seen == marker;
+		int saved = errno;
+		kill(pid, SIGKILL);
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {
+		}
+		errno = saved;
+	}
+	if (err == EBUSY)
+		snprintf(out->why, sizeof out->why, "another program's seccomp listener already covers this process");
+	else if (err == EINVAL || err == ENOSYS || err == EOPNOTSUPP)
+		snprintf(out->why, sizeof out->why,
+		         "this kernel lacks seccomp user notification with WAIT_KILLABLE_RECV (Linux 5.19): %s",
+		         strerror(err));
+	else if (err)
+		snprintf(out->why, sizeof out->why, "the filter could not be loaded: %s", strerror(err));
+	else if (!readable)
+		snprintf(out->why, sizeof out->why, "the supervisor cannot read its children's memory%s",
+		         out->yama >= 2 ? " (Yama's ptrace_scope is 2 or more: only CAP_SYS_PTRACE may)" : "");
+	else
+		out->available = true;
+	if (out->available && out->yama == 1)
+		snprintf(out->why, sizeof out->why,
+		         "Yama's ptrace_scope is 1: jobs that outlive the shell have their covered calls refused");
 }

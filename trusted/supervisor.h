@@ -58,9 +58,20 @@ bool supervisor_outer_present(void);
  * same process goes on, with *why set, malloc'd). */
 int supervisor_start(const struct supervisor_policy *policy, char **why);
 
+/* Whether a supervisor would work here, for --doctor: tried for real in a
+ * child of this (confined) process, as the shell would. */
+struct supervisor_report {
+	bool available;
+	bool outer;      /* an outer sbsh's supervisor covers this process */
+	int yama;        /* Yama's ptrace_scope, or -1 without Yama */
+	char why[256];   /* why it is not available, or a note */
+};
+void supervisor_report(struct supervisor_report *out);
+
 /* What the supervisor covers, in words (docs, --doctor). */
 #define SUPERVISOR_COVERS \
-	"connect, sendto, sendmsg and sendmmsg to pathname unix sockets; chmod, chown, utimes and " \
-	"extended attributes (and chattr's inode flags) outside the writable folders"
+	"connect, sendto, sendmsg and sendmmsg to pathname unix sockets outside the writable folders (and " \
+	"to sockets in the shared temp folders that this session did not make); chmod, chown, timestamps, " \
+	"extended attributes and chattr's inode flags of files outside the writable folders"
 
 #endif

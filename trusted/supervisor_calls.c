@@ -165,7 +165,7 @@ static long apply_on_fd(const struct meta_op *op, int fd)
 		r = ioctl(fd, op->cmd, op->arg);
 		break;
 	case META_SETATTR:
-		r = syscall(__NR_file_setattr, fd, "", op->attr, op->attr_size, AT_EMPTY_PATH);
+		errno = EBADF; /* file_setattr names a path; apply_on_object */
 		break;
 	}
 	return r < 0 ? -errno : r;
@@ -192,23 +192,24 @@ static long apply_on_object(const struct meta_op *op, const struct resolved *t)
 	case META_UTIMES:
 		r = utimensat(t->obj, "", op->times_now ? NULL : op->times, AT_EMPTY_PATH);
 		break;
-	case META_SETXATTR: {
-		struct {
-			uint64_t value;
-			uint32_t size, flags;
-		} args = {(uint64_t)(uintptr_t)op->value, (uint32_t)op->size, (uint32_t)op->xflags};
-		r = syscall(__NR_setxattrat, t->obj, "", AT_EMPTY_PATH, op->name, &args, sizeof args);
-		if (r < 0 && errno == ENOSYS)
-			r = link ? (errno = EPERM, -1) : setxattr(via, op->name, op->value, op->size, op->xflags);
+	/* The xattr and fileattr calls take no O_PATH descriptor (EBADF): the
+	 * object is named through its /proc/self/fd link, which the kernel
+	 * follows to it. A symlink has none of either an unprivileged process
+	 * may set (user.* is for files and folders). */
+	case META_SETXATTR:
+		if (link)
+			return -EPERM;
+		r = setxattr(via, op->name, op->value, op->size, op->xflags);
 		break;
-	}
 	case META_REMOVEXATTR:
-		r = syscall(__NR_removexattrat, t->obj, "", AT_EMPTY_PATH, op->name);
-		if (r < 0 && errno == ENOSYS)
-			r = link ? (errno = EPERM, -1) : removexattr(via, op->name);
+		if (link)
+			return -EPERM;
+		r = removexattr(via, op->name);
 		break;
 	case META_SETATTR:
-		r = syscall(__NR_file_setattr, t->obj, "", op->attr, op->attr_size, AT_EMPTY_PATH);
+		if (link)
+			return -EOPNOTSUPP;
+		r = syscall(__NR_file_setattr, AT_FDCWD, via, op->attr, op->attr_size, 0);
 		break;
 	case META_IOCTL:
 		return -EBADF;
