@@ -4,6 +4,7 @@
 #include "shell/shell.h"
 #include "shell/lexer.h"
 #include "shell/vars.h"
+#include "shell/exec.h"
 #include "shell/arith.h"
 #include "shell/cmdhash.h"
 #include "shell/name_hash.h"
@@ -245,9 +246,8 @@ static void refresh_dynamic(struct shell *sh, struct var *v)
 	if (v->flags & VAR_DYN_RANDOM) {
 		snprintf(buf, sizeof buf, "%" PRIu32, next_random(sh));
 	} else if (v->flags & VAR_DYN_PID) {
-		/* the top shell is $$, even once it runs below its supervisor */
-		pid_t me = getpid();
-		snprintf(buf, sizeof buf, "%ld", (long)(me == sh->top_pid ? sh->shell_pid : me));
+		shell_pid_settled(sh); /* the process the shell stays in */
+		snprintf(buf, sizeof buf, "%ld", (long)getpid());
 	} else if (v->flags & VAR_DYN_SECONDS) {
 		snprintf(buf, sizeof buf, "%lld", (long long)(time(NULL) - sh->start_time));
 	} else if (v->flags & (VAR_DYN_EPOCH | VAR_DYN_EPOCHREAL)) {

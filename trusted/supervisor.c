@@ -67,6 +67,14 @@ bool supervisor_outer_present(void)
 
 static const int forwarded[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM};
 
+/* The terminal's signals reach the shell's group, the shell included;
+ * but its hangup goes to the session's leader, which the supervisor is
+ * when the shell had a terminal of its own (the broker's pty). */
+static bool hangup_is_ours(const struct signalfd_siginfo *si)
+{
+	return si->ssi_signo == SIGHUP && getsid(0) == getpid();
+}
+
 static _Noreturn void end_as(int status)
 {
 	if (WIFSIGNALED(status)) {
@@ -154,7 +162,7 @@ static _Noreturn void serve(struct supervisor *s, int sigfd, pid_t shell)
 							shell_status = st;
 							shell_done = true;
 						}
-				} else if (!shell_done && si.ssi_code != SI_KERNEL) {
+				} else if (!shell_done && (si.ssi_code != SI_KERNEL || hangup_is_ours(&si))) {
 					kill(shell, (int)si.ssi_signo);
 				}
 			}
@@ -273,7 +281,7 @@ static _Noreturn void become_supervisor(const struct supervisor_policy *pol, pid
 			struct pollfd p = {.fd = sigfd, .events = POLLIN};
 			poll(&p, 1, -1);
 			while (read(sigfd, &si, sizeof si) == (ssize_t)sizeof si) {
-				if (si.ssi_signo != SIGCHLD && si.ssi_code != SI_KERNEL)
+				if (si.ssi_signo != SIGCHLD && (si.ssi_code != SI_KERNEL || hangup_is_ours(&si)))
 					kill(shell, (int)si.ssi_signo);
 			}
 			pid_t pid;
