@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -80,7 +81,7 @@ int sandbox_seccomp_network(const struct sandbox_config *cfg, struct sandbox_sta
 /* The guard is a BPF program written by hand: loading one through
  * libseccomp cost 136 us here, more than the whole rest of the sandbox.
  * It is built from blocks whose jumps name labels, resolved at the end. */
-enum { LBL_ALLOW = 0, LBL_DENY, LBL_FIRST_FREE, LBL_MAX = 96, PROG_MAX = 256 };
+enum { LBL_ALLOW = 0, LBL_DENY, LBL_FIRST_FREE, LBL_MAX = 200, PROG_MAX = 256 };
 #define LBL_FALL 0xff /* no jump: the next instruction */
 
 struct guard_prog {
@@ -333,16 +334,32 @@ int sandbox_guard_terminal(struct sandbox_state *st)
 #define FS_IOC32_SETFLAGS_NR 0x40046602u
 #define FS_IOC32_SETVERSION_NR 0x40047602u
 
+/* What the filter does with one system call number. */
+enum sv_action { SV_NOTIFY, SV_ADDR_LEN /* connect, bind: by the address's length */, SV_SENDTO, SV_IOCTL,
+	SV_NOSYS, SV_DENY };
+
+struct sv_entry {
+	uint32_t nr;
+	enum sv_action act;
+};
+
 #if defined(__x86_64__) || defined(__aarch64__)
-/* Sent always: a path or a message header in memory decides. */
-static const uint32_t notified_native[] = {
+/* The native calls, each with what decides it; sorted by number when the
+ * program is built. Sent always: those whose path or message header in
+ * memory decides. */
+static const struct sv_entry native_calls[] = {
 #ifdef __NR_chmod
-	__NR_chmod, __NR_chown, __NR_lchown, __NR_utime, __NR_utimes, __NR_futimesat,
+	{__NR_chmod, SV_NOTIFY}, {__NR_chown, SV_NOTIFY}, {__NR_lchown, SV_NOTIFY}, {__NR_utime, SV_NOTIFY},
+	{__NR_utimes, SV_NOTIFY}, {__NR_futimesat, SV_NOTIFY},
 #endif
-	__NR_fchmod, __NR_fchmodat, __NR_fchmodat2, __NR_fchown, __NR_fchownat, __NR_utimensat,
-	__NR_setxattr, __NR_lsetxattr, __NR_fsetxattr, __NR_removexattr, __NR_lremovexattr,
-	__NR_fremovexattr, __NR_setxattrat, __NR_removexattrat, __NR_file_setattr,
-	__NR_sendmsg, __NR_sendmmsg,
+	{__NR_fchmod, SV_NOTIFY}, {__NR_fchmodat, SV_NOTIFY}, {__NR_fchmodat2, SV_NOTIFY}, {__NR_fchown, SV_NOTIFY},
+	{__NR_fchownat, SV_NOTIFY}, {__NR_utimensat, SV_NOTIFY}, {__NR_setxattr, SV_NOTIFY},
+	{__NR_lsetxattr, SV_NOTIFY}, {__NR_fsetxattr, SV_NOTIFY}, {__NR_removexattr, SV_NOTIFY},
+	{__NR_lremovexattr, SV_NOTIFY}, {__NR_fremovexattr, SV_NOTIFY}, {__NR_setxattrat, SV_NOTIFY},
+	{__NR_removexattrat, SV_NOTIFY}, {__NR_file_setattr, SV_NOTIFY}, {__NR_sendmsg, SV_NOTIFY},
+	{__NR_sendmmsg, SV_NOTIFY}, {__NR_connect, SV_ADDR_LEN}, {__NR_bind, SV_ADDR_LEN}, {__NR_sendto, SV_SENDTO},
+	{__NR_ioctl, SV_IOCTL}, {__NR_io_uring_setup, SV_NOSYS}, {__NR_io_uring_enter, SV_NOSYS},
+	{__NR_io_uring_register, SV_NOSYS},
 };
 #endif
 
@@ -352,21 +369,56 @@ static const uint32_t notified_ioctls[] = {
 	FS_IOC_FSSETXATTR, FS_IOC_SET_ENCRYPTION_POLICY,
 };
 
-/* i386 (int 0x80 from any program): the same calls, refused. */
-static const uint32_t refused_i386[] = {
-	15 /* chmod */, 16 /* lchown */, 30 /* utime */, 94 /* fchmod */, 95 /* fchown */, 182 /* chown */,
-	198 /* lchown32 */, 207 /* fchown32 */, 212 /* chown32 */, 226, 227, 228 /* set*xattr */,
-	235, 236, 237 /* remove*xattr */, 271 /* utimes */, 298 /* fchownat */, 299 /* futimesat */,
-	306 /* fchmodat */, 320 /* utimensat */, 345 /* sendmmsg */, 362 /* connect */, 369 /* sendto */,
-	370 /* sendmsg */, 412 /* utimensat_time64 */, 452, 463, 466, 469,
+#if defined(__x86_64__)
+/* i386 (int 0x80 from any program): the same calls, refused; socketcall
+ * (102) and ioctl (54) by their first and second argument. */
+static const struct sv_entry i386_calls[] = {
+	{15, SV_DENY} /* chmod */, {16, SV_DENY} /* lchown */, {30, SV_DENY} /* utime */, {54, SV_IOCTL},
+	{94, SV_DENY} /* fchmod */, {95, SV_DENY} /* fchown */, {102, SV_SENDTO} /* socketcall */,
+	{182, SV_DENY} /* chown */, {198, SV_DENY}, {207, SV_DENY}, {212, SV_DENY} /* *chown32 */,
+	{226, SV_DENY}, {227, SV_DENY}, {228, SV_DENY} /* set*xattr */, {235, SV_DENY}, {236, SV_DENY},
+	{237, SV_DENY} /* remove*xattr */, {271, SV_DENY} /* utimes */, {298, SV_DENY} /* fchownat */,
+	{299, SV_DENY} /* futimesat */, {306, SV_DENY} /* fchmodat */, {320, SV_DENY} /* utimensat */,
+	{345, SV_DENY} /* sendmmsg */, {362, SV_DENY} /* connect */, {369, SV_DENY} /* sendto */,
+	{370, SV_DENY} /* sendmsg */, {412, SV_DENY} /* utimensat_time64 */, {425, SV_NOSYS}, {426, SV_NOSYS},
+	{427, SV_NOSYS} /* io_uring */, {452, SV_DENY}, {463, SV_DENY}, {466, SV_DENY}, {469, SV_DENY},
 };
+#endif
 
 enum { LBL_NOTIFY = LBL_FIRST_FREE, LBL_NOSYS, LBL_SUPERVISOR_FREE };
 
-static void jump_any(struct guard_prog *p, const uint32_t *nrs, size_t n, int target)
+static int by_nr(const void *a, const void *b)
 {
-	for (size_t i = 0; i < n; i++)
-		jump_if(p, nrs[i], target, LBL_FALL);
+	const struct sv_entry *x = a, *y = b;
+	return x->nr < y->nr ? -1 : x->nr > y->nr;
+}
+
+/* A binary search over entries (sorted) on the number in the accumulator:
+ * the seccomp cache replays the filter for every number at load, and the
+ * kernel runs it on every call, so the path must be short (a linear list
+ * of ~30 tests cost ~100 us more per load here). Each entry jumps to
+ * targets[act]. */
+static void emit_search(struct guard_prog *p, const struct sv_entry *e, size_t n, const int *targets)
+{
+	if (n <= 3) {
+		for (size_t i = 0; i < n; i++)
+			jump_if(p, e[i].nr, targets[e[i].act], i + 1 < n ? LBL_FALL : LBL_ALLOW);
+		return;
+	}
+	size_t mid = n / 2;
+	int high = new_label(p);
+	emit(p, BPF_JMP | BPF_JGE | BPF_K, e[mid].nr, (uint8_t)high, LBL_FALL);
+	emit_search(p, e, mid, targets);
+	place(p, high);
+	emit_search(p, e + mid, n - mid, targets);
+}
+
+/* A test of the low half of argument i against the ioctl list. */
+static void emit_ioctl(struct guard_prog *p, int hit)
+{
+	load_word(p, arg_lo(1));
+	for (size_t i = 0; i < sizeof notified_ioctls / sizeof *notified_ioctls; i++)
+		jump_if(p, notified_ioctls[i], hit, i + 1 < sizeof notified_ioctls / sizeof *notified_ioctls ? LBL_FALL : LBL_ALLOW);
 }
 
 /* The accumulator is argument i's low half; jumps to yes when it lies in
@@ -391,6 +443,9 @@ static int build_supervisor(struct guard_prog *p)
 	for (int i = 0; i < LBL_SUPERVISOR_FREE; i++)
 		p->at[i] = -1;
 	p->labels = LBL_SUPERVISOR_FREE;
+	struct sv_entry native[sizeof native_calls / sizeof *native_calls];
+	memcpy(native, native_calls, sizeof native);
+	qsort(native, sizeof native / sizeof *native, sizeof *native, by_nr);
 	const uint32_t nr_at = (uint32_t)offsetof(struct seccomp_data, nr);
 	load_word(p, (uint32_t)offsetof(struct seccomp_data, arch));
 #if defined(__x86_64__)
@@ -403,17 +458,12 @@ static int build_supervisor(struct guard_prog *p)
 	jump_if(p, AUDIT_ARCH_AARCH64, LBL_FALL, LBL_ALLOW);
 	load_word(p, nr_at);
 #endif
-	int l_connect = new_label(p), l_sendto = new_label(p), l_sendto_len = new_label(p), l_sendto_hi = new_label(p),
+	int l_addr = new_label(p), l_sendto = new_label(p), l_sendto_len = new_label(p), l_sendto_hi = new_label(p),
 	    l_ioctl = new_label(p);
-	jump_any(p, notified_native, sizeof notified_native / sizeof *notified_native, LBL_NOTIFY);
-	jump_if(p, __NR_connect, l_connect, LBL_FALL);
-	jump_if(p, __NR_bind, l_connect, LBL_FALL);
-	jump_if(p, __NR_sendto, l_sendto, LBL_FALL);
-	jump_if(p, __NR_ioctl, l_ioctl, LBL_FALL);
-	jump_if(p, __NR_io_uring_setup, LBL_NOSYS, LBL_FALL);
-	jump_if(p, __NR_io_uring_enter, LBL_NOSYS, LBL_FALL);
-	jump_if(p, __NR_io_uring_register, LBL_NOSYS, LBL_ALLOW);
-	place(p, l_connect);
+	const int native_targets[] = {[SV_NOTIFY] = LBL_NOTIFY, [SV_ADDR_LEN] = l_addr, [SV_SENDTO] = l_sendto,
+	                              [SV_IOCTL] = l_ioctl, [SV_NOSYS] = LBL_NOSYS, [SV_DENY] = LBL_DENY};
+	emit_search(p, native, sizeof native / sizeof *native, native_targets);
+	place(p, l_addr);
 	jump_in_range(p, 2, UNIX_ADDR_MIN, UNIX_ADDR_MAX, LBL_NOTIFY, LBL_ALLOW);
 	/* sendto with an address: a NULL one is send() */
 	place(p, l_sendto);
@@ -425,37 +475,35 @@ static int build_supervisor(struct guard_prog *p)
 	place(p, l_sendto_len);
 	jump_in_range(p, 5, UNIX_ADDR_MIN, UNIX_ADDR_MAX, LBL_NOTIFY, LBL_ALLOW);
 	place(p, l_ioctl);
-	load_word(p, arg_lo(1));
-	jump_any(p, notified_ioctls, sizeof notified_ioctls / sizeof *notified_ioctls, LBL_NOTIFY);
-	emit(p, BPF_RET | BPF_K, SECCOMP_RET_ALLOW, LBL_FALL, LBL_FALL);
+	emit_ioctl(p, LBL_NOTIFY);
 #if defined(__x86_64__)
-	/* x32: its own numbers for sendmsg (518), sendmmsg (538), ioctl (514) */
+	/* x32: the x86-64 numbers with bit 30, and its own for sendmsg (518),
+	 * sendmmsg (538) and ioctl (514): all refused */
 	place(p, x32);
 	emit(p, BPF_ALU | BPF_AND | BPF_K, ~0x40000000u, LBL_FALL, LBL_FALL);
+	struct sv_entry x32_calls[sizeof native / sizeof *native + 3];
+	size_t nx = 0;
+	for (size_t i = 0; i < sizeof native / sizeof *native; i++)
+		if (native[i].nr != __NR_bind)
+			x32_calls[nx++] = (struct sv_entry){native[i].nr, native[i].act == SV_NOSYS ? SV_NOSYS
+			                                                  : native[i].act == SV_IOCTL ? SV_IOCTL : SV_DENY};
+	x32_calls[nx++] = (struct sv_entry){514, SV_IOCTL};
+	x32_calls[nx++] = (struct sv_entry){518, SV_DENY};
+	x32_calls[nx++] = (struct sv_entry){538, SV_DENY};
+	qsort(x32_calls, nx, sizeof *x32_calls, by_nr);
 	int x32_ioctl = new_label(p);
-	jump_any(p, notified_native, sizeof notified_native / sizeof *notified_native, LBL_DENY);
-	jump_if(p, __NR_connect, LBL_DENY, LBL_FALL);
-	jump_if(p, __NR_sendto, LBL_DENY, LBL_FALL);
-	jump_if(p, 518, LBL_DENY, LBL_FALL);
-	jump_if(p, 538, LBL_DENY, LBL_FALL);
-	jump_if(p, __NR_io_uring_setup, LBL_NOSYS, LBL_FALL);
-	jump_if(p, __NR_io_uring_enter, LBL_NOSYS, LBL_FALL);
-	jump_if(p, __NR_io_uring_register, LBL_NOSYS, LBL_FALL);
-	jump_if(p, 514, x32_ioctl, LBL_ALLOW);
+	const int x32_targets[] = {[SV_NOTIFY] = LBL_DENY, [SV_ADDR_LEN] = LBL_DENY, [SV_SENDTO] = LBL_DENY,
+	                           [SV_IOCTL] = x32_ioctl, [SV_NOSYS] = LBL_NOSYS, [SV_DENY] = LBL_DENY};
+	emit_search(p, x32_calls, nx, x32_targets);
 	place(p, x32_ioctl);
-	load_word(p, arg_lo(1));
-	jump_any(p, notified_ioctls, sizeof notified_ioctls / sizeof *notified_ioctls, LBL_DENY);
-	emit(p, BPF_RET | BPF_K, SECCOMP_RET_ALLOW, LBL_FALL, LBL_FALL);
+	emit_ioctl(p, LBL_DENY);
 	place(p, i386);
 	jump_if(p, AUDIT_ARCH_I386, LBL_FALL, LBL_ALLOW);
 	load_word(p, nr_at);
 	int socketcall = new_label(p), i386_ioctl = new_label(p);
-	jump_any(p, refused_i386, sizeof refused_i386 / sizeof *refused_i386, LBL_DENY);
-	jump_if(p, 425, LBL_NOSYS, LBL_FALL);
-	jump_if(p, 426, LBL_NOSYS, LBL_FALL);
-	jump_if(p, 427, LBL_NOSYS, LBL_FALL);
-	jump_if(p, 54, i386_ioctl, LBL_FALL);
-	jump_if(p, 102, socketcall, LBL_ALLOW);
+	const int i386_targets[] = {[SV_NOTIFY] = LBL_DENY, [SV_ADDR_LEN] = LBL_DENY, [SV_SENDTO] = socketcall,
+	                            [SV_IOCTL] = i386_ioctl, [SV_NOSYS] = LBL_NOSYS, [SV_DENY] = LBL_DENY};
+	emit_search(p, i386_calls, sizeof i386_calls / sizeof *i386_calls, i386_targets);
 	place(p, socketcall);
 	/* socketcall's first argument names the call: connect 3, sendto 11,
 	 * sendmsg 16, sendmmsg 20 */
@@ -465,9 +513,7 @@ static int build_supervisor(struct guard_prog *p)
 	jump_if(p, 16, LBL_DENY, LBL_FALL);
 	jump_if(p, 20, LBL_DENY, LBL_ALLOW);
 	place(p, i386_ioctl);
-	load_word(p, arg_lo(1));
-	jump_any(p, notified_ioctls, sizeof notified_ioctls / sizeof *notified_ioctls, LBL_DENY);
-	emit(p, BPF_RET | BPF_K, SECCOMP_RET_ALLOW, LBL_FALL, LBL_FALL);
+	emit_ioctl(p, LBL_DENY);
 #endif
 	place(p, LBL_ALLOW);
 	emit(p, BPF_RET | BPF_K, SECCOMP_RET_ALLOW, LBL_FALL, LBL_FALL);
