@@ -200,6 +200,7 @@ static _Noreturn void serve(struct supervisor *s, int sigfd, pid_t shell)
 				if (s->hint_fd >= 0)
 					close(s->hint_fd);
 				s->hint_fd = -1;
+				s->self = getpid();
 				shell = 0;
 				continue;
 			}

@@ -754,6 +754,8 @@ static int translate_control(struct supervisor *s, struct caller *c, struct out_
 			continue;
 		if (cm->cmsg_type == SCM_RIGHTS) {
 			size_t n = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+			if (m->nfds + n > 253)
+				return -EINVAL; /* the kernel's SCM_MAX_FD */
 			int *fds = (int *)CMSG_DATA(cm);
 			for (size_t i = 0; i < n; i++) {
 				int theirs;
