@@ -64,6 +64,12 @@
  * than this is refused with EMSGSIZE (unix datagrams stop at the socket's
  * buffer, 208 KiB by default, well below). */
 enum { SEND_CAP = 1 << 20, CONTROL_CAP = 1 << 16, IOV_MAX_CALLS = 1024, MMSG_MAX = 1024 };
+/* What one sendmmsg gathers at most (the messages after it are left for
+ * the caller's next call, as a short count says), and what the calls
+ * waiting on full sockets may hold in all: the supervisor's memory is
+ * bounded whatever the sandbox sends. */
+#define MMSG_BYTES_CAP ((size_t)8 << 20)
+#define PENDING_BYTES_CAP ((size_t)64 << 20)
 
 void supervisor_respond(struct supervisor *s, uint64_t id, int64_t val, int err)
 {
@@ -840,10 +846,26 @@ static int socket_type(int fd)
 	return getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len) == 0 ? type : -1;
 }
 
+static size_t pending_bytes(const struct pending *p)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < p->nmsgs; i++)
+		n += p->msgs[i].len + p->msgs[i].controllen;
+	return n;
+}
+
 static void start_pending(struct supervisor *s, struct pending *p)
 {
 	p->checked_ms = now_ms();
 	if (pending_step(s, p, 0, p->checked_ms)) {
+		pending_free(p);
+		return;
+	}
+	size_t held = pending_bytes(p);
+	for (size_t i = 0; i < s->npend; i++)
+		held += pending_bytes(&s->pend[i]);
+	if (held > PENDING_BYTES_CAP) {
+		finish(s, p, p->kind == PENDING_SEND ? send_result(p, ENOBUFS) : -ENOBUFS);
 		pending_free(p);
 		return;
 	}
@@ -930,7 +952,8 @@ static void socket_call(struct supervisor *s, struct caller *c, int nr, const ui
 			struct mmsghdr *v = xcalloc(vlen ? vlen : 1, sizeof *v);
 			r = caller_read(&p.who, a[1], v, vlen * sizeof *v);
 			p.msgs = xcalloc(vlen ? vlen : 1, sizeof *p.msgs);
-			for (uint64_t i = 0; r == 0 && i < vlen; i++) {
+			size_t gathered = 0;
+			for (uint64_t i = 0; r == 0 && i < vlen && gathered < MMSG_BYTES_CAP; i++) {
 				int h2 = -1;
 				struct msghdr *h = &v[i].msg_hdr;
 				r = read_message(s, &p.who, sock, p.stream, (uint64_t)(uintptr_t)h->msg_name, h->msg_namelen,
@@ -938,6 +961,22 @@ static void socket_call(struct supervisor *s, struct caller *c, int nr, const ui
 				                 (uint64_t)(uintptr_t)h->msg_control, h->msg_controllen, &p.msgs[i], &h2);
 				p.msgs[i].len_at = a[1] + i * sizeof *v + offsetof(struct mmsghdr, msg_len);
 				p.nmsgs = i + 1;
+				gathered += p.msgs[i].len;
+				if (r < 0 && i > 0) {
+					/* as the kernel does: the messages before one that
+					 * fails are sent, and their count answered */
+					free(p.msgs[i].data);
+					free(p.msgs[i].control);
+					for (size_t k = 0; k < p.msgs[i].nfds; k++)
+						close(p.msgs[i].fds[k]);
+					free(p.msgs[i].fds);
+					memset(&p.msgs[i], 0, sizeof p.msgs[i]);
+					p.nmsgs = i;
+					if (h2 >= 0)
+						close(h2);
+					r = 0;
+					break;
+				}
 				/* the socket file stays held in the message's descriptors */
 				if (h2 >= 0) {
 					p.msgs[i].fds = xreallocarray(p.msgs[i].fds, p.msgs[i].nfds + 1, sizeof(int));

@@ -219,6 +219,17 @@ int main(int argc, char **argv)
 	} else if (strcmp(what, "sendto") == 0 || strcmp(what, "sendmsg") == 0 || strcmp(what, "sendmmsg") == 0 ||
 	           strcmp(what, "dgram-connect") == 0) {
 		say(what, dgram_to(path, what));
+	} else if (strcmp(what, "sendmmsg-mixed") == 0 && argc > 3) {
+		/* one message inside, one outside: the first is sent, the count
+		 * says one, the second goes nowhere */
+		struct sockaddr_un in, out;
+		fill(&in, path);
+		fill(&out, argv[3]);
+		int sk = socket(AF_UNIX, SOCK_DGRAM, 0);
+		struct iovec v = {.iov_base = "mixed\n", .iov_len = 6};
+		struct mmsghdr m[2] = {{.msg_hdr = {.msg_name = &in, .msg_namelen = sizeof in, .msg_iov = &v, .msg_iovlen = 1}},
+		                       {.msg_hdr = {.msg_name = &out, .msg_namelen = sizeof out, .msg_iov = &v, .msg_iovlen = 1}}};
+		printf("sendmmsg-mixed sent %d\n", sendmmsg(sk, m, 2, 0));
 	} else if (strcmp(what, "opath") == 0) {
 		/* an O_PATH descriptor of the socket, connected through /proc */
 		int o = open(path, O_PATH | O_CLOEXEC);
