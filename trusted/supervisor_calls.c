@@ -24,7 +24,10 @@
  *
  * After memory is read and descriptors copied, and before anything is done,
  * the notification's id is checked still valid: the caller may have died
- * and its thread id been given to another process. */
+ * and its thread id been given to another process.
+ *
+ * One call goes on as the caller made it: bind, which decides nothing (it
+ * only tells the supervisor which sockets the session made). */
 #include "trusted/supervisor_int.h"
 
 #include <errno.h>
