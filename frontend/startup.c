@@ -243,7 +243,10 @@ static int start_supervisor(void *ctx)
 		return 0;
 	pid_t was = getpid();
 	char *why = NULL;
-	int r = supervisor_start(&st->supervision, &why);
+	unsigned guard = st->state.guard_pending ? st->state.guard_want : 0;
+	int r = supervisor_start(&st->supervision, guard, &why);
+	if (r == 1 && !why)
+		sandbox_guard_loaded(&st->state); /* it was in the supervisor's filter */
 	free(why); /* --doctor says what is missing, and why */
 	if (r == 1) {
 		if (st->checkpoints.pid == was)

@@ -128,9 +128,12 @@ int sandbox_commit(const struct sandbox_config *cfg, struct sandbox_state *st);
 int sandbox_guard_terminal(struct sandbox_state *st);
 
 /* Loads the supervisor's filter in this process, with a new listener in
- * *listener (seccomp.c). 0, or -1 with errno (EBUSY: a filter above has a
+ * *listener (seccomp.c); guard (SANDBOX_GUARD_*): the guard's checks in
+ * the same program. 0, or -1 with errno (EBUSY: a filter above has a
  * listener already). */
-int sandbox_supervisor_load(int *listener);
+int sandbox_supervisor_load(int *listener, unsigned guard);
+/* The guard left pending is loaded (the supervisor's filter held it). */
+void sandbox_guard_loaded(struct sandbox_state *st);
 
 /* ---- the writable folders (writable.c) ---- */
 

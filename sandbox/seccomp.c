@@ -289,21 +289,30 @@ unsigned sandbox_guard_inherited(unsigned which)
 	return have;
 }
 
+void sandbox_guard_loaded(struct sandbox_state *st)
+{
+	st->guard_pending = false;
+	if (st->guard_want & SANDBOX_GUARD_TERMINAL)
+		st->terminal_guarded = true;
+	if (st->guard_want & SANDBOX_GUARD_PROCESSES)
+		st->processes_guarded = true;
+}
+
 int sandbox_guard_terminal(struct sandbox_state *st)
 {
+	/* the supervisor first: its filter holds the guard too (the
+	 * supervise call says so with sandbox_guard_loaded) */
+	int r = 0;
+	if (st->supervise_pending) {
+		st->supervise_pending = false;
+		r = st->supervise ? st->supervise(st->supervise_ctx) : 0;
+	}
 	if (st->guard_pending) {
 		if (load_guard(st->guard_want) != 0)
 			return -1;
-		st->guard_pending = false;
-		if (st->guard_want & SANDBOX_GUARD_TERMINAL)
-			st->terminal_guarded = true;
-		if (st->guard_want & SANDBOX_GUARD_PROCESSES)
-			st->processes_guarded = true;
+		sandbox_guard_loaded(st);
 	}
-	if (!st->supervise_pending)
-		return 0;
-	st->supervise_pending = false;
-	return st->supervise ? st->supervise(st->supervise_ctx) : 0;
+	return r;
 }
 
 /* ---- the supervisor's filter ---------------------------------------------
@@ -336,7 +345,8 @@ int sandbox_guard_terminal(struct sandbox_state *st)
 
 /* What the filter does with one system call number. */
 enum sv_action { SV_NOTIFY, SV_ADDR_LEN /* connect, bind: by the address's length */, SV_SENDTO, SV_IOCTL,
-	SV_NOSYS, SV_DENY };
+	SV_NOSYS, SV_DENY, SV_GUARD_PID, SV_GUARD_PRIO, SV_GUARD_IOPRIO /* the guard's: by their target */,
+	SV_ACTIONS };
 
 struct sv_entry {
 	uint32_t nr;
@@ -413,14 +423,6 @@ static void emit_search(struct guard_prog *p, const struct sv_entry *e, size_t n
 	emit_search(p, e + mid, n - mid, targets);
 }
 
-/* A test of the low half of argument i against the ioctl list. */
-static void emit_ioctl(struct guard_prog *p, int hit)
-{
-	load_word(p, arg_lo(1));
-	for (size_t i = 0; i < sizeof notified_ioctls / sizeof *notified_ioctls; i++)
-		jump_if(p, notified_ioctls[i], hit, i + 1 < sizeof notified_ioctls / sizeof *notified_ioctls ? LBL_FALL : LBL_ALLOW);
-}
-
 /* The accumulator is argument i's low half; jumps to yes when it lies in
  * [lo, hi] (unsigned, as an int the kernel would refuse when negative). */
 static void jump_in_range(struct guard_prog *p, int i, uint32_t lo, uint32_t hi, int yes, int no)
@@ -437,16 +439,81 @@ static void jump_in_range(struct guard_prog *p, int i, uint32_t lo, uint32_t hi,
  * others for AF_UNIX, so those need no look. */
 enum { UNIX_ADDR_MIN = 3, UNIX_ADDR_MAX = 110 };
 
-static int build_supervisor(struct guard_prog *p)
+/* The guard's calls (guarded_calls: limits and scheduling of other
+ * processes), as entries of the search, for the native, x32 or i386
+ * numbers. */
+static size_t guard_entries(struct sv_entry *out, bool i386)
+{
+	size_t n = 0;
+#if defined(__x86_64__) || defined(__aarch64__)
+	for (size_t i = 0; i < sizeof guarded_calls / sizeof *guarded_calls; i++) {
+		const struct guarded_call *c = &guarded_calls[i];
+		out[n++] = (struct sv_entry){i386 ? c->i386 : c->native,
+		                             c->how == PID_IN_A0         ? SV_GUARD_PID
+		                             : c->how == WHICH_WHO_PRIO ? SV_GUARD_PRIO
+		                                                        : SV_GUARD_IOPRIO};
+	}
+#else
+	(void)out;
+	(void)i386;
+#endif
+	return n;
+}
+
+/* ioctl: the terminal guard's requests refused (when it is wanted), the
+ * inode-flag ones sent (fs: LBL_NOTIFY) or refused. */
+static void emit_ioctl_checks(struct guard_prog *p, int fs, bool terminal)
+{
+	load_word(p, arg_lo(1));
+	if (terminal) {
+		jump_if(p, TIOCSTI, LBL_DENY, LBL_FALL);
+		jump_if(p, TIOCLINUX, LBL_DENY, LBL_FALL);
+	}
+	size_t n = sizeof notified_ioctls / sizeof *notified_ioctls;
+	for (size_t i = 0; i < n; i++)
+		jump_if(p, notified_ioctls[i], fs, i + 1 < n ? LBL_FALL : LBL_ALLOW);
+}
+
+/* The guard's checks of a target (shared by every entry point: the
+ * arguments lie at the same offsets). */
+static void emit_guard_blocks(struct guard_prog *p, int pid, int prio, int ioprio)
+{
+	place(p, pid);
+	load_word(p, arg_lo(0));
+	jump_if(p, 0, LBL_ALLOW, LBL_DENY);
+	/* self is (PRIO_PROCESS, 0) or (IOPRIO_WHO_PROCESS, 0); a group or a
+	 * user (who 0: our own) takes in the warden */
+	place(p, prio);
+	int who = new_label(p);
+	load_word(p, arg_lo(0));
+	jump_if(p, 0 /* PRIO_PROCESS */, who, LBL_DENY);
+	place(p, ioprio);
+	load_word(p, arg_lo(0));
+	jump_if(p, 1 /* IOPRIO_WHO_PROCESS */, who, LBL_DENY);
+	place(p, who);
+	load_word(p, arg_lo(1));
+	jump_if(p, 0, LBL_ALLOW, LBL_DENY);
+}
+
+/* The supervisor's program; with guard (SANDBOX_GUARD_*), the guard's
+ * checks too, so that the shell loads one filter, not two (each load
+ * replays the program for every call number: ~100 us apiece here). */
+static int build_supervisor(struct guard_prog *p, unsigned guard)
 {
 #if defined(__x86_64__) || defined(__aarch64__)
 	for (int i = 0; i < LBL_SUPERVISOR_FREE; i++)
 		p->at[i] = -1;
 	p->labels = LBL_SUPERVISOR_FREE;
-	struct sv_entry native[sizeof native_calls / sizeof *native_calls];
-	memcpy(native, native_calls, sizeof native);
-	qsort(native, sizeof native / sizeof *native, sizeof *native, by_nr);
+	bool terminal = (guard & SANDBOX_GUARD_TERMINAL) != 0, processes = (guard & SANDBOX_GUARD_PROCESSES) != 0;
+	enum { GUARD_MAX = 16 };
+	struct sv_entry native[sizeof native_calls / sizeof *native_calls + GUARD_MAX];
+	size_t nn = sizeof native_calls / sizeof *native_calls;
+	memcpy(native, native_calls, sizeof native_calls);
+	if (processes)
+		nn += guard_entries(native + nn, false);
+	qsort(native, nn, sizeof *native, by_nr);
 	const uint32_t nr_at = (uint32_t)offsetof(struct seccomp_data, nr);
+	int g_pid = new_label(p), g_prio = new_label(p), g_ioprio = new_label(p);
 	load_word(p, (uint32_t)offsetof(struct seccomp_data, arch));
 #if defined(__x86_64__)
 	int i386 = new_label(p);
@@ -460,9 +527,11 @@ static int build_supervisor(struct guard_prog *p)
 #endif
 	int l_addr = new_label(p), l_sendto = new_label(p), l_sendto_len = new_label(p), l_sendto_hi = new_label(p),
 	    l_ioctl = new_label(p);
-	const int native_targets[] = {[SV_NOTIFY] = LBL_NOTIFY, [SV_ADDR_LEN] = l_addr, [SV_SENDTO] = l_sendto,
-	                              [SV_IOCTL] = l_ioctl, [SV_NOSYS] = LBL_NOSYS, [SV_DENY] = LBL_DENY};
-	emit_search(p, native, sizeof native / sizeof *native, native_targets);
+	int native_targets[SV_ACTIONS] = {[SV_NOTIFY] = LBL_NOTIFY, [SV_ADDR_LEN] = l_addr, [SV_SENDTO] = l_sendto,
+	                                  [SV_IOCTL] = l_ioctl, [SV_NOSYS] = LBL_NOSYS, [SV_DENY] = LBL_DENY,
+	                                  [SV_GUARD_PID] = g_pid, [SV_GUARD_PRIO] = g_prio,
+	                                  [SV_GUARD_IOPRIO] = g_ioprio};
+	emit_search(p, native, nn, native_targets);
 	place(p, l_addr);
 	jump_in_range(p, 2, UNIX_ADDR_MIN, UNIX_ADDR_MAX, LBL_NOTIFY, LBL_ALLOW);
 	/* sendto with an address: a NULL one is send() */
@@ -475,35 +544,48 @@ static int build_supervisor(struct guard_prog *p)
 	place(p, l_sendto_len);
 	jump_in_range(p, 5, UNIX_ADDR_MIN, UNIX_ADDR_MAX, LBL_NOTIFY, LBL_ALLOW);
 	place(p, l_ioctl);
-	emit_ioctl(p, LBL_NOTIFY);
+	emit_ioctl_checks(p, LBL_NOTIFY, terminal);
 #if defined(__x86_64__)
 	/* x32: the x86-64 numbers with bit 30, and its own for sendmsg (518),
-	 * sendmmsg (538) and ioctl (514): all refused */
+	 * sendmmsg (538) and ioctl (514): the covered calls refused, the
+	 * guard's checked as natively */
 	place(p, x32);
 	emit(p, BPF_ALU | BPF_AND | BPF_K, ~0x40000000u, LBL_FALL, LBL_FALL);
 	struct sv_entry x32_calls[sizeof native / sizeof *native + 3];
 	size_t nx = 0;
-	for (size_t i = 0; i < sizeof native / sizeof *native; i++)
-		if (native[i].nr != __NR_bind)
-			x32_calls[nx++] = (struct sv_entry){native[i].nr, native[i].act == SV_NOSYS ? SV_NOSYS
-			                                                  : native[i].act == SV_IOCTL ? SV_IOCTL : SV_DENY};
+	for (size_t i = 0; i < nn; i++) {
+		enum sv_action a = native[i].act;
+		if (native[i].nr == __NR_bind || native[i].nr == __NR_ioctl)
+			continue;
+		if (a == SV_NOTIFY || a == SV_ADDR_LEN || a == SV_SENDTO)
+			a = SV_DENY;
+		x32_calls[nx++] = (struct sv_entry){native[i].nr, a};
+	}
 	x32_calls[nx++] = (struct sv_entry){514, SV_IOCTL};
 	x32_calls[nx++] = (struct sv_entry){518, SV_DENY};
 	x32_calls[nx++] = (struct sv_entry){538, SV_DENY};
 	qsort(x32_calls, nx, sizeof *x32_calls, by_nr);
-	int x32_ioctl = new_label(p);
-	const int x32_targets[] = {[SV_NOTIFY] = LBL_DENY, [SV_ADDR_LEN] = LBL_DENY, [SV_SENDTO] = LBL_DENY,
-	                           [SV_IOCTL] = x32_ioctl, [SV_NOSYS] = LBL_NOSYS, [SV_DENY] = LBL_DENY};
+	int refused_ioctl = new_label(p);
+	int x32_targets[SV_ACTIONS] = {[SV_NOTIFY] = LBL_DENY, [SV_ADDR_LEN] = LBL_DENY, [SV_SENDTO] = LBL_DENY,
+	                               [SV_IOCTL] = refused_ioctl, [SV_NOSYS] = LBL_NOSYS, [SV_DENY] = LBL_DENY,
+	                               [SV_GUARD_PID] = g_pid, [SV_GUARD_PRIO] = g_prio,
+	                               [SV_GUARD_IOPRIO] = g_ioprio};
 	emit_search(p, x32_calls, nx, x32_targets);
-	place(p, x32_ioctl);
-	emit_ioctl(p, LBL_DENY);
 	place(p, i386);
 	jump_if(p, AUDIT_ARCH_I386, LBL_FALL, LBL_ALLOW);
 	load_word(p, nr_at);
-	int socketcall = new_label(p), i386_ioctl = new_label(p);
-	const int i386_targets[] = {[SV_NOTIFY] = LBL_DENY, [SV_ADDR_LEN] = LBL_DENY, [SV_SENDTO] = socketcall,
-	                            [SV_IOCTL] = i386_ioctl, [SV_NOSYS] = LBL_NOSYS, [SV_DENY] = LBL_DENY};
-	emit_search(p, i386_calls, sizeof i386_calls / sizeof *i386_calls, i386_targets);
+	struct sv_entry i386s[sizeof i386_calls / sizeof *i386_calls + GUARD_MAX];
+	size_t ni = sizeof i386_calls / sizeof *i386_calls;
+	memcpy(i386s, i386_calls, sizeof i386_calls);
+	if (processes)
+		ni += guard_entries(i386s + ni, true);
+	qsort(i386s, ni, sizeof *i386s, by_nr);
+	int socketcall = new_label(p);
+	int i386_targets[SV_ACTIONS] = {[SV_NOTIFY] = LBL_DENY, [SV_ADDR_LEN] = LBL_DENY, [SV_SENDTO] = socketcall,
+	                                [SV_IOCTL] = refused_ioctl, [SV_NOSYS] = LBL_NOSYS, [SV_DENY] = LBL_DENY,
+	                                [SV_GUARD_PID] = g_pid, [SV_GUARD_PRIO] = g_prio,
+	                                [SV_GUARD_IOPRIO] = g_ioprio};
+	emit_search(p, i386s, ni, i386_targets);
 	place(p, socketcall);
 	/* socketcall's first argument names the call: connect 3, sendto 11,
 	 * sendmsg 16, sendmmsg 20 */
@@ -512,9 +594,10 @@ static int build_supervisor(struct guard_prog *p)
 	jump_if(p, 11, LBL_DENY, LBL_FALL);
 	jump_if(p, 16, LBL_DENY, LBL_FALL);
 	jump_if(p, 20, LBL_DENY, LBL_ALLOW);
-	place(p, i386_ioctl);
-	emit_ioctl(p, LBL_DENY);
+	place(p, refused_ioctl);
+	emit_ioctl_checks(p, LBL_DENY, terminal);
 #endif
+	emit_guard_blocks(p, g_pid, g_prio, g_ioprio);
 	place(p, LBL_ALLOW);
 	emit(p, BPF_RET | BPF_K, SECCOMP_RET_ALLOW, LBL_FALL, LBL_FALL);
 	place(p, LBL_NOTIFY);
@@ -526,17 +609,18 @@ static int build_supervisor(struct guard_prog *p)
 	return resolve(p);
 #else
 	(void)p;
+	(void)guard;
 	errno = ENOSYS;
 	return -1;
 #endif
 }
 
-int sandbox_supervisor_load(int *listener)
+int sandbox_supervisor_load(int *listener, unsigned guard)
 {
 	*listener = -1;
 	struct guard_prog *p = xcalloc(1, sizeof *p);
 	p->labels = LBL_FIRST_FREE;
-	if (build_supervisor(p) != 0) {
+	if (build_supervisor(p, guard) != 0) {
 		free(p);
 		if (errno != ENOSYS)
 			errno = EOVERFLOW;
@@ -562,7 +646,7 @@ size_t sandbox_supervisor_filter_size(void)
 {
 	struct guard_prog *p = xcalloc(1, sizeof *p);
 	p->labels = LBL_FIRST_FREE;
-	size_t n = build_supervisor(p) == 0 ? p->n : 0;
+	size_t n = build_supervisor(p, SANDBOX_GUARD_TERMINAL | SANDBOX_GUARD_PROCESSES) == 0 ? p->n : 0;
 	free(p);
 	return n;
 }

@@ -298,7 +298,7 @@ static _Noreturn void become_supervisor(const struct supervisor_policy *pol, pid
 	serve(&s, sigfd, shell);
 }
 
-int supervisor_start(const struct supervisor_policy *policy, char **why)
+int supervisor_start(const struct supervisor_policy *policy, unsigned guard, char **why)
 {
 	*why = NULL;
 	int sv[2];
@@ -330,7 +330,7 @@ int supervisor_start(const struct supervisor_policy *policy, char **why)
 	if (subreaper)
 		prctl(PR_SET_CHILD_SUBREAPER, 1);
 	int listener = -1;
-	int err = sandbox_supervisor_load(&listener) == 0 ? 0 : errno;
+	int err = sandbox_supervisor_load(&listener, guard) == 0 ? 0 : errno;
 	struct handover h = {.fd = listener, .err = err};
 	char done;
 	if (write(sv[1], &h, sizeof h) == (ssize_t)sizeof h)
@@ -376,7 +376,7 @@ void supervisor_report(struct supervisor_report *out)
 	pid_t pid = fork();
 	if (pid == 0) {
 		int listener = -1;
-		int err = sandbox_supervisor_load(&listener) == 0 ? 0 : errno;
+		int err = sandbox_supervisor_load(&listener, 0) == 0 ? 0 : errno;
 		ssize_t ignored = write(pipefd[1], &err, sizeof err);
 		(void)ignored;
 		pause();

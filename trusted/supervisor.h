@@ -51,12 +51,14 @@ void supervisor_policy_free(struct supervisor_policy *p);
 bool supervisor_outer_present(void);
 
 /* Starts the supervisor, from the confined shell before its first program.
- * The process forks; the child goes on as the shell and loads the filter,
- * the parent (the process the caller started, an ancestor of everything
- * the session will run) becomes the supervisor and never returns. Returns
- * 1 in the child, the shell from now on; 0 when nothing was started (the
- * same process goes on, with *why set, malloc'd). */
-int supervisor_start(const struct supervisor_policy *policy, char **why);
+ * The process forks; the child goes on as the shell and loads the filter
+ * (with the guard's checks in it, SANDBOX_GUARD_*), the parent (the process
+ * the caller started, an ancestor of everything the session will run)
+ * becomes the supervisor and never returns. Returns 1 in the child, the
+ * shell from now on (*why set, malloc'd, when its filter could not be
+ * loaded after all); 0 when nothing was started (the same process goes
+ * on, with *why set). */
+int supervisor_start(const struct supervisor_policy *policy, unsigned guard, char **why);
 
 /* Whether a supervisor would work here, for --doctor: tried for real in a
  * child of this (confined) process, as the shell would. */
