@@ -301,6 +301,12 @@ static _Noreturn void become_supervisor(const struct supervisor_policy *pol, pid
 int supervisor_start(const struct supervisor_policy *policy, unsigned guard, char **why)
 {
 	*why = NULL;
+	/* no fork for a supervisor the kernel could not give work to */
+	uint32_t notif = SECCOMP_RET_USER_NOTIF;
+	if (syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &notif) != 0) {
+		*why = xasprintf("seccomp user notification is not available: %s", strerror(errno));
+		return 0;
+	}
 	int sv[2];
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0) {
 		*why = xasprintf("socketpair: %s", strerror(errno));
