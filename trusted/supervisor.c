@@ -116,6 +116,15 @@ static void keep_only(const int *keep, size_t n)
 	}
 }
 
+static int above_stdio(int fd)
+{
+	if (fd < 0 || fd > 2)
+		return fd;
+	int moved = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	close(fd);
+	return moved;
+}
+
 static void drop_pending(struct supervisor *s, size_t i)
 {
 	pending_free(&s->pend[i]);
@@ -207,8 +216,13 @@ static _Noreturn void serve(struct supervisor *s, int sigfd, pid_t shell)
 			}
 			end_as(shell_status);
 		}
-		if (shell_done && nobody && s->npend == 0)
+		if (shell_done && nobody) {
+			/* nobody left to answer: calls still pending were of callers
+			 * killed meanwhile */
+			while (s->npend > 0)
+				drop_pending(s, s->npend - 1);
 			_exit(0);
+		}
 	}
 }
 
@@ -275,6 +289,10 @@ static _Noreturn void become_supervisor(const struct supervisor_policy *pol, pid
 	sigprocmask(SIG_SETMASK, &set, NULL);
 	int sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 	int hint = pol->hint_fd >= 0 ? fcntl(pol->hint_fd, F_DUPFD_CLOEXEC, 3) : -1;
+	/* above stdio, which keep_only points at /dev/null (a shell started
+	 * with stdin closed gets descriptors from 0) */
+	listener = above_stdio(listener);
+	sigfd = above_stdio(sigfd);
 	int keep[] = {listener, sigfd, hint};
 	keep_only(keep, sizeof keep / sizeof *keep);
 	struct supervisor s = {.listener = listener, .pol = pol, .hint_fd = hint, .self = getpid()};
