@@ -116,6 +116,11 @@ static void keep_only(const int *keep, size_t n)
 	}
 }
 
+static void note_child(int sig)
+{
+	(void)sig;
+}
+
 static int above_stdio(int fd)
 {
 	if (fd < 0 || fd > 2)
@@ -161,21 +166,29 @@ static _Noreturn void serve(struct supervisor *s, int sigfd, pid_t shell)
 		if (n < 0 && errno != EINTR)
 			_exit(70);
 		now = util_now_ms();
+		/* Signals first (one read may take the SIGCHLD of a child that
+		 * ends after the sweep below, which then finds it), then the
+		 * children: on a SIGCHLD, or when the listener hangs up (nobody
+		 * left: the shell has gone too, whether its SIGCHLD was read or
+		 * not). */
+		bool sweep = n > 0 && (pfd[0].revents & POLLHUP);
 		if (n > 0 && (pfd[1].revents & POLLIN)) {
 			struct signalfd_siginfo si;
 			while (read(sigfd, &si, sizeof si) == (ssize_t)sizeof si) {
-				if (si.ssi_signo == SIGCHLD) {
-					int st;
-					pid_t pid;
-					while ((pid = waitpid(-1, &st, WNOHANG)) > 0)
-						if (pid == shell) {
-							shell_status = st;
-							shell_done = true;
-						}
-				} else if (!shell_done && (si.ssi_code != SI_KERNEL || hangup_is_ours(&si))) {
+				if (si.ssi_signo == SIGCHLD)
+					sweep = true;
+				else if (!shell_done && (si.ssi_code != SI_KERNEL || hangup_is_ours(&si)))
 					kill(shell, (int)si.ssi_signo);
-				}
 			}
+		}
+		if (sweep) {
+			int st;
+			pid_t pid;
+			while ((pid = waitpid(-1, &st, WNOHANG)) > 0)
+				if (pid == shell) {
+					shell_status = st;
+					shell_done = true;
+				}
 		}
 		if (n > 0 && (pfd[0].revents & POLLIN)) {
 			memset(s->req, 0, s->req_size);
@@ -260,6 +273,15 @@ static int take_listener(int sock, pid_t child, int *err)
 /* The parent, once the shell runs in the child: never returns. */
 static _Noreturn void become_supervisor(const struct supervisor_policy *pol, pid_t shell, int sock)
 {
+	/* The shell's end and the signals to pass on wait from now on: a
+	 * SIGCHLD that came while this process still took the shell's
+	 * dispositions would be lost (its default is to drop it). */
+	sigset_t set;
+	sigemptyset(&set);
+	for (size_t i = 0; i < sizeof forwarded / sizeof *forwarded; i++)
+		sigaddset(&set, forwarded[i]);
+	sigaddset(&set, SIGCHLD);
+	sigprocmask(SIG_SETMASK, &set, NULL);
 	int err = 0;
 	int listener = take_listener(sock, shell, &err);
 	close(sock);
@@ -273,20 +295,18 @@ static _Noreturn void become_supervisor(const struct supervisor_policy *pol, pid
 	struct sock_fprog marker = {.len = 1, .filter = &allow};
 	syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &marker);
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	/* The shell's handlers go. SIGCHLD keeps one (never run: it is
+	 * blocked): set to its default, ignore, a pending one would be dropped,
+	 * the shell's end with it. */
 	for (int sig = 1; sig < NSIG; sig++)
-		if (sig != SIGKILL && sig != SIGSTOP)
+		if (sig != SIGKILL && sig != SIGSTOP && sig != SIGCHLD)
 			signal(sig, SIG_DFL);
+	signal(SIGCHLD, note_child);
 	/* the terminal's stop keys stop the shell's group, not its stand-in */
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGTSTP, SIG_IGN);
 	signal(SIGTTIN, SIG_IGN);
 	signal(SIGTTOU, SIG_IGN);
-	sigset_t set;
-	sigemptyset(&set);
-	for (size_t i = 0; i < sizeof forwarded / sizeof *forwarded; i++)
-		sigaddset(&set, forwarded[i]);
-	sigaddset(&set, SIGCHLD);
-	sigprocmask(SIG_SETMASK, &set, NULL);
 	int sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 	int hint = pol->hint_fd >= 0 ? fcntl(pol->hint_fd, F_DUPFD_CLOEXEC, 3) : -1;
 	/* above stdio, which keep_only points at /dev/null (a shell started
