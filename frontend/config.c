@@ -103,6 +103,15 @@ int config_read(struct startup *st, const char *path)
 				break;
 			}
 			strvec_push_owned(&st->sandbox.hide_rules, xasprintf("%c%s", key[0], value));
+		} else if (strcmp(key, "allow-socket") == 0) {
+			/* a unix socket outside the writable folders that sandboxed
+			 * programs may still reach (the supervisor's list) */
+			if (*value != '/') {
+				fprintf(stderr, "sbsh: %s:%u: allow-socket needs an absolute path\n", path, lineno);
+				rc = -1;
+				break;
+			}
+			strvec_push(&st->allow_sockets, value);
 		} else if (strcmp(key, "approval-timeout") == 0) {
 			char *end;
 			long t = strtol(value, &end, 10);

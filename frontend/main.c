@@ -294,7 +294,7 @@ int main(int argc, char **argv)
 	sh.nested_session = st.session_socket != NULL;
 	sh.session_leader = st.pty_path != NULL;
 	sh.history_fd = st.history_fd;
-	sh.pending_guard = st.state.guard_pending ? &st.state : NULL;
+	sh.pending_guard = st.state.guard_pending || st.state.supervise_pending ? &st.state : NULL;
 	if (st.state.landlock_applied) {
 		/* Resolved only when a hint needs them (denial.c): a realpath per
 		 * folder costs more than the rest of a `sbsh -c true`. */

@@ -33,7 +33,7 @@ static int run_doctor(struct startup *st, int argc, char **argv, int at, bool mo
 	(void)argc;
 	(void)argv;
 	(void)at;
-	return doctor_main(&st->sandbox, st->config_path, modified, st->no_checkpoints);
+	return doctor_main(&st->sandbox, st->config_path, &st->allow_sockets, modified, st->no_checkpoints);
 }
 
 /* --approver [--trust-multiplexer]: answers the prompts of every sbsh of

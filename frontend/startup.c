@@ -12,6 +12,7 @@
 #include "trusted/warden.h"
 #include "trusted/keeper_start.h"
 #include "trusted/netproxy.h"
+#include "trusted/supervisor.h"
 #include "hooks/classify.h"
 
 #include <errno.h>
@@ -305,6 +306,61 @@ static void netproxy_run(struct startup *st, int fd)
 	strbuf_free(&spec);
 }
 
+/* Before the first program (sandbox_guard_terminal): the supervisor, unless
+ * an outer sbsh's already covers this one. In the shell that goes on below
+ * it, the pids noted as the shell's are its own again. */
+static int start_supervisor(void *ctx)
+{
+	struct startup *st = ctx;
+	if (supervisor_outer_present())
+		return 0;
+	pid_t was = getpid();
+	char *why = NULL;
+	unsigned guard = st->state.guard_pending ? st->state.guard_want : 0;
+	int r = supervisor_start(&st->supervision, guard, &why);
+	if (r == 1 && !why)
+		sandbox_guard_loaded(&st->state); /* it was in the supervisor's filter */
+	free(why); /* --doctor says what is missing, and why */
+	if (r == 1) {
+		if (st->checkpoints.pid == was)
+			st->checkpoints.pid = getpid();
+		if (st->protect.shell.pid == was)
+			st->protect.shell.pid = getpid();
+		events_rebase(st->events, was);
+	}
+	return r;
+}
+
+/* What the supervisor decides with, fixed before user code runs: the
+ * writable folders as granted, and the sockets outside that stay
+ * reachable ($SSH_AUTH_SOCK and the session's broker, as sbsh found them,
+ * and the config's allow-socket lines). */
+static void plan_supervisor(struct startup *st)
+{
+	struct supervisor_policy *p = &st->supervision;
+	p->grants = xcalloc(st->state.ngrants ? st->state.ngrants : 1, sizeof *p->grants);
+	for (size_t i = 0; i < st->state.ngrants; i++) {
+		const struct sandbox_grant *g = &st->state.grants[i];
+		bool own = strcmp(g->why, "project") == 0 || strcmp(g->why, "--allow-write") == 0;
+		p->grants[p->ngrants++] = (struct supervisor_grant){.dev = g->dev, .ino = g->ino, .shared = !own, .path = g->path};
+		if (!p->project && strcmp(g->why, "project") == 0)
+			p->project = g->path;
+	}
+	const char *agent = getenv("SSH_AUTH_SOCK");
+	if (agent && agent[0] == '/')
+		strvec_push(&p->allowed, agent);
+	const char *session = getenv(SESSION_SOCKET_ENV);
+	if (session && session[0] == '/')
+		strvec_push(&p->allowed, session);
+	for (size_t i = 0; i < st->allow_sockets.len; i++)
+		strvec_push(&p->allowed, st->allow_sockets.items[i]);
+	p->landlock_abi = st->state.abi;
+	p->hint_fd = 2;
+	st->state.supervise = start_supervisor;
+	st->state.supervise_ctx = st;
+	st->state.supervise_pending = true;
+}
+
 int startup_run(struct startup *st, int *argc, char ***argvp)
 {
 	char **argv = *argvp;
@@ -324,6 +380,8 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 	st->protect.broker_fd = -1;
 	strvec_init(&st->protect_extra);
 	strvec_init(&st->classify_rules);
+	strvec_init(&st->allow_sockets);
+	supervisor_policy_init(&st->supervision);
 	const char *events_spec = getenv("SBSH_EVENTS");
 	sandbox_config_init(&st->sandbox);
 	st->config_path = config_file_path();
@@ -490,6 +548,8 @@ int startup_run(struct startup *st, int *argc, char ***argvp)
 	}
 	if (r > 0)
 		sandbox_close_collected(&st->sandbox); /* nothing was applied: no commit closed them */
+	if (st->state.landlock_applied)
+		plan_supervisor(st);
 	if (r > 0 && isatty(0) && isatty(2) && !st->headless)
 		fprintf(stderr, "sbsh: running without a sandbox: %s\n", st->state.reason);
 	for (size_t i = 0; i < st->state.env.len; i++)

@@ -11,6 +11,7 @@
 #include "trusted/warden.h"
 #include "hooks/checkpoint_client.h"
 #include "trusted/isolate.h"
+#include "trusted/supervisor.h"
 
 struct classifier;
 
@@ -46,6 +47,8 @@ struct startup {
 	unsigned keep_mib;      /* checkpoint-keep-mb in the config, or 0 */
 	struct checkpoint_client checkpoints; /* fd -1 when none are made */
 	struct isolate_session isolate; /* --isolate [NAME]: the session runs in a layer's view */
+	struct strvec allow_sockets; /* allow-socket lines: unix sockets outside that stay reachable */
+	struct supervisor_policy supervision; /* what the supervisor is given (trusted/supervisor.h) */
 };
 
 /* Reads the config file and removes sbsh's own options from argv (shell

@@ -168,6 +168,12 @@ void events_checkpoint(struct events *ev, const char *kind, const char *id, unsi
 	emit(ev, "checkpoint", o);
 }
 
+void events_rebase(struct events *ev, pid_t was)
+{
+	if (ev && ev->line_pid == was)
+		ev->line_pid = getpid();
+}
+
 void events_line_end(struct events *ev, int status)
 {
 	if (!ev || !ev->line_text || ev->line_pid != getpid())

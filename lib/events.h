@@ -7,6 +7,7 @@
 #define SBSH_EVENTS_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 struct events;
 struct node;
@@ -31,6 +32,9 @@ void events_command(struct events *ev, char *const *argv, const char *verdict, c
 /* A top-level command line starts / ends with STATUS. */
 void events_line_begin(struct events *ev, const struct node *line);
 void events_line_end(struct events *ev, int status);
+/* The shell moved to a child of process was (the supervisor's start): the
+ * line it began there is its own. */
+void events_rebase(struct events *ev, pid_t was);
 
 /* A checkpoint the keeper made at the end of a line (or "between"): its
  * id, how many paths changed, how many of them it deleted. */

@@ -1,5 +1,6 @@
 #include "lib/proc_status.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +62,63 @@ bool proc_descends_from(pid_t pid, pid_t ancestor)
 			return true;
 	}
 	return false;
+}
+
+/* How many parents up ancestor is, or -1. */
+static int depth_below(pid_t pid, pid_t ancestor)
+{
+	for (int depth = 1; pid > 1 && depth < 128; depth++) {
+		pid = proc_parent(pid);
+		if (pid == ancestor)
+			return depth;
+	}
+	return -1;
+}
+
+static bool holds_socket(pid_t pid, const char *want)
+{
+	char dir[64];
+	snprintf(dir, sizeof dir, "/proc/%ld/fd", (long)pid);
+	DIR *d = opendir(dir);
+	if (!d)
+		return false;
+	bool found = false;
+	struct dirent *e;
+	while (!found && (e = readdir(d))) {
+		char link[64];
+		if (e->d_name[0] == '.' ||
+		    readlinkat(dirfd(d), e->d_name, link, sizeof link - 1) != (ssize_t)strlen(want))
+			continue;
+		link[strlen(want)] = '\0';
+		found = strcmp(link, want) == 0;
+	}
+	closedir(d);
+	return found;
+}
+
+pid_t proc_deepest_holder(unsigned long long sock_ino, pid_t ancestor, pid_t skip)
+{
+	char want[48];
+	snprintf(want, sizeof want, "socket:[%llu]", sock_ino);
+	DIR *d = opendir("/proc");
+	if (!d)
+		return 0;
+	pid_t best = 0;
+	int best_depth = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		char *end;
+		long pid = strtol(e->d_name, &end, 10);
+		if (pid <= 1 || *end || (pid_t)pid == skip || !holds_socket((pid_t)pid, want))
+			continue;
+		int depth = depth_below((pid_t)pid, ancestor);
+		if (depth > best_depth) {
+			best = (pid_t)pid;
+			best_depth = depth;
+		}
+	}
+	closedir(d);
+	return best;
 }
 
 bool proc_confinement_of(pid_t pid, struct proc_confinement *out)

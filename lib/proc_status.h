@@ -19,6 +19,11 @@ pid_t proc_parent(pid_t pid);
 /* Whether ancestor is pid's parent, grandparent, ... */
 bool proc_descends_from(pid_t pid, pid_t ancestor);
 
+/* Of the processes below ancestor that hold the socket with inode
+ * sock_ino (a descriptor /proc shows as socket:[sock_ino]), skip aside,
+ * the one furthest below it, or 0. */
+pid_t proc_deepest_holder(unsigned long long sock_ino, pid_t ancestor, pid_t skip);
+
 /* How confined a process is. Landlock needs no_new_privs (nobody inside
  * the sandbox holds CAP_SYS_ADMIN), and sbsh's sandbox always adds a
  * seccomp filter; neither can be undone, so a process made inside a

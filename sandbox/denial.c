@@ -73,7 +73,7 @@ struct writer {
 };
 
 static const struct writer writers[] = {
-	{"chmod", WRITE_ALL}, {"cp", WRITE_LAST}, {"install", WRITE_LAST}, {"ln", WRITE_LAST},
+	{"cp", WRITE_LAST}, {"install", WRITE_LAST}, {"ln", WRITE_LAST},
 	{"mkdir", WRITE_ALL}, {"mkfifo", WRITE_ALL}, {"mv", WRITE_LAST}, {"rm", WRITE_ALL},
 	{"rmdir", WRITE_ALL}, {"rsync", WRITE_LAST}, {"shred", WRITE_ALL}, {"tee", WRITE_ALL},
 	{"touch", WRITE_ALL}, {"truncate", WRITE_ALL}, {"unlink", WRITE_ALL},
@@ -149,7 +149,11 @@ static const char *outside_write_target(struct shell *sh, char *const *argv)
 			}
 			if (!options_done && argv[i][0] == '-')
 				continue;
-			if (writers[w].which == WRITE_ALL && outside(sh, argv[i]))
+			/* touch on a file that exists changes its times: the
+			 * supervisor explains that refusal itself */
+			struct stat st;
+			if (writers[w].which == WRITE_ALL && outside(sh, argv[i]) &&
+			    !(strcmp(name, "touch") == 0 && lstat(argv[i], &st) == 0))
 				return argv[i];
 			last = argv[i];
 		}
@@ -325,4 +329,75 @@ void denial_hint_redirect(struct shell *sh, const char *path, int err)
 		return;
 	if (denial_outside(denial_sandbox_roots(sh), path))
 		print_hint(sh, path, NULL);
+}
+
+/* Sockets whose name says what is behind them: what a refused connection
+ * would have reached. */
+const char *denial_socket_kind(const char *path)
+{
+	static const struct {
+		const char *prefix, *suffix, *kind;
+	} known[] = {
+		{"/run/user/", "/bus", "D-Bus session bus"},
+		{"/run/dbus/system_bus_socket", "", "D-Bus system bus"},
+		{"/var/run/dbus/system_bus_socket", "", "D-Bus system bus"},
+		{"/run/docker.sock", "", "Docker daemon: root on the host"},
+		{"/var/run/docker.sock", "", "Docker daemon: root on the host"},
+		{"/run/user/", "/docker.sock", "Docker daemon (rootless)"},
+		{"/run/podman/podman.sock", "", "Podman service"},
+		{"/run/user/", "/podman/podman.sock", "Podman service"},
+		{"/run/containerd/containerd.sock", "", "containerd"},
+		{"/tmp/.X11-unix/", "", "X11 display"},
+		{"/run/user/", "/wayland-0", "Wayland display"},
+		{"/run/user/", "/pulse/native", "PulseAudio"},
+		{"/run/user/", "/pipewire-0", "PipeWire"},
+		{"/run/user/", "/systemd/private", "the user's systemd"},
+		{"/run/systemd/private", "", "systemd"},
+		{"/run/systemd/journal/", "", "the system journal"},
+		{"/dev/log", "", "the system log"},
+		{"/tmp/tmux-", "", "a tmux server"},
+		{"/run/screen/", "", "a screen session"},
+		{"/run/user/", "/gnupg/S.gpg-agent", "gpg agent"},
+		{"/run/user/", "/keyring/", "GNOME keyring"},
+		{"/run/user/", "/sbsh/approver.sock", "sbsh's approver"},
+	};
+	for (size_t i = 0; i < sizeof known / sizeof *known; i++) {
+		size_t pl = strlen(known[i].prefix), sl = strlen(known[i].suffix), n = strlen(path);
+		if (strncmp(path, known[i].prefix, pl) != 0)
+			continue;
+		if (!sl || (n >= pl + sl && strstr(path + pl, known[i].suffix) != NULL))
+			return known[i].kind;
+	}
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	if (strncmp(base, "agent.", 6) == 0 || strstr(path, "ssh-agent") || strstr(base, "S.gpg-agent.ssh"))
+		return "an ssh agent";
+	if (strncmp(base, "S.gpg-agent", 11) == 0)
+		return "gpg agent";
+	return NULL;
+}
+
+char *denial_socket_message(const char *path, const char *project, bool shared)
+{
+	const char *kind = denial_socket_kind(path);
+	if (kind)
+		return xasprintf("sbsh: the sandbox blocked a connection to %s (%s)\n", path, kind);
+	if (shared)
+		return xasprintf("sbsh: the sandbox blocked a connection to %s (a unix socket in a shared folder that "
+		                 "no process of this session listens on; allow-socket = PATH in the config allows one)\n",
+		                 path);
+	return xasprintf("sbsh: the sandbox blocked a connection to %s (a unix socket outside the project%s%s; "
+	                 "allow-socket = PATH in the config allows one)\n",
+	                 path, project ? " " : "", project ? project : "");
+}
+
+char *denial_metadata_message(const char *call, const char *path, const char *project)
+{
+	if (project)
+		return xasprintf("sbsh: the sandbox blocked a change of metadata (%s) outside the project %s (%s); "
+		                 "ask with: escape CMD\n",
+		                 call, project, path);
+	return xasprintf("sbsh: the sandbox blocked a change of metadata (%s) outside the writable folders (%s); "
+	                 "ask with: escape CMD\n",
+	                 call, path);
 }

@@ -25,4 +25,13 @@ void denial_hint_read(struct shell *sh, const char *path, int err);
 /* After sbsh's own redirection to path failed with err. */
 void denial_hint_redirect(struct shell *sh, const char *path, int err);
 
+/* What a well-known unix socket is ("D-Bus session bus", "Docker daemon"),
+ * from its path, or NULL. */
+const char *denial_socket_kind(const char *path);
+/* The supervisor's lines (trusted/supervisor_calls.c), malloc'd, ending in
+ * a newline: a connection or a datagram to path refused, and a metadata
+ * change (call: "chmod", "chown", "touch", "setfattr", "chattr") refused. */
+char *denial_socket_message(const char *path, const char *project, bool shared);
+char *denial_metadata_message(const char *call, const char *path, const char *project);
+
 #endif

@@ -9,6 +9,7 @@
 #include "sandbox/caches.h"
 #include "sandbox/sandbox.h"
 #include "trusted/approver_client.h"
+#include "trusted/supervisor.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -54,9 +55,9 @@ static const char *mode_name(enum sandbox_mode mode)
 	}
 }
 
-/* Pathname unix sockets that a sandboxed command can still connect to
- * (Landlock only controls them from ABI 9): the Docker socket, the user's
- * D-Bus bus, a tmux server, an ssh agent... */
+/* Pathname unix sockets that a sandboxed command could connect to without
+ * the supervisor (Landlock only controls them from ABI 9): the Docker
+ * socket, the user's D-Bus bus, a tmux server, an ssh agent... */
 static void reachable_sockets(struct strvec *out)
 {
 	FILE *f = fopen("/proc/net/unix", "re");
@@ -237,7 +238,32 @@ static bool can_open_tty(void)
 	return true;
 }
 
-int doctor_main(const struct sandbox_config *cfg_in, const char *config_path, bool json, bool no_checkpoints)
+/* The sockets outside that stay reachable with the supervisor: those
+ * allowed on purpose, when they exist. */
+static void allowed_sockets(const struct strvec *allow, struct strvec *out)
+{
+	const char *agent = getenv("SSH_AUTH_SOCK");
+	struct stat sb;
+	if (agent && agent[0] == '/' && stat(agent, &sb) == 0 && S_ISSOCK(sb.st_mode))
+		strvec_push(out, agent);
+	for (size_t i = 0; allow && i < allow->len; i++)
+		strvec_push(out, allow->items[i]);
+}
+
+/* One gap that remains, named for --json's "gaps" and said in words. */
+struct gap {
+	const char *id;
+	char *what;
+};
+
+static void gap_add(struct gap *gaps, size_t *n, const char *id, char *what)
+{
+	gaps[*n].id = id;
+	gaps[(*n)++].what = what;
+}
+
+int doctor_main(const struct sandbox_config *cfg_in, const char *config_path, const struct strvec *allow_sockets,
+                bool json, bool no_checkpoints)
 {
 	struct keeper_report kr;
 	keeper_report(no_checkpoints, &kr);
@@ -271,6 +297,54 @@ int doctor_main(const struct sandbox_config *cfg_in, const char *config_path, bo
 		snprintf(st.reason, sizeof st.reason, "turned off (--no-sandbox or config)");
 	}
 	int abi = st.abi;
+	struct supervisor_report sup;
+	memset(&sup, 0, sizeof sup);
+	sup.yama = -1;
+	if (st.landlock_applied)
+		supervisor_report(&sup);
+	else
+		snprintf(sup.why, sizeof sup.why, "%s", "the sandbox does not apply here");
+	struct strvec allowed;
+	strvec_init(&allowed);
+	allowed_sockets(allow_sockets, &allowed);
+	/* What still escapes, each named (--json's "gaps"). */
+	struct gap gaps[16];
+	size_t ngaps = 0;
+	gap_add(gaps, &ngaps, "udp", xstrdup("UDP (name lookups, QUIC) is never cut"));
+	if (cfg.net == SANDBOX_NET_ON)
+		gap_add(gaps, &ngaps, "network", xstrdup("any network with --net=on (the default)"));
+	gap_add(gaps, &ngaps, "reading", xstrdup("reading anything the user can read outside /dev (~/.ssh included)"));
+	gap_add(gaps, &ngaps, "run_later",
+	        xstrdup("files inside a writable folder that run later outside the sandbox (git hooks, "
+	                ".git/config): the warden puts them back"));
+	if (!sup.available) {
+		gap_add(gaps, &ngaps, "metadata",
+		        xasprintf("chmod, chown, timestamps and extended attributes outside the writable folders "
+		                  "(no supervisor: %s)", sup.why));
+		if (abi < 9)
+			gap_add(gaps, &ngaps, "unix_sockets",
+			        xasprintf("pathname unix sockets anywhere (%zu reachable here; no supervisor: %s)", sockets.len,
+			                  sup.why));
+	} else {
+		strvec_free(&sockets);
+		strvec_init(&sockets);
+		for (size_t i = 0; i < allowed.len; i++)
+			strvec_push(&sockets, allowed.items[i]);
+		if (allowed.len)
+			gap_add(gaps, &ngaps, "allowed_sockets",
+			        xasprintf("%zu unix socket%s outside, allowed on purpose ($SSH_AUTH_SOCK, allow-socket)",
+			                  allowed.len, allowed.len == 1 ? "" : "s"));
+		if (sup.outer)
+			gap_add(gaps, &ngaps, "nested_network",
+			        xstrdup("inside another sbsh: the outer session's supervisor makes the covered connections, "
+			                "so this session's narrower --net allow-list is not applied to them"));
+		if (sup.yama >= 1)
+			gap_add(gaps, &ngaps, "leftover_jobs",
+			        xstrdup("jobs that outlive the shell cannot be served under Yama (their covered calls are "
+			                "refused, not let through)"));
+	}
+	if (geteuid() != 0)
+		gap_add(gaps, &ngaps, "bounding_set", xstrdup("a user that is not root keeps its bounding set (harmless under no_new_privs)"));
 	bool net_cut = st.net_handled != 0 || (st.seccomp_applied && cfg.net != SANDBOX_NET_ON);
 	struct capability caps[] = {
 		{"write_restriction", "writes limited to the project, temp folders and caches", abi >= 1},
@@ -282,7 +356,9 @@ int doctor_main(const struct sandbox_config *cfg_in, const char *config_path, bo
 		{"signal_scoping", "cannot signal processes outside the sandbox", abi >= 6},
 		{"socket_scoping", "cannot reach abstract unix sockets outside", abi >= 6},
 		{"audit_logging", "denials can be logged to the audit log", abi >= 7},
-		{"unix_socket_control", "pathname unix sockets are controlled", abi >= 9},
+		{"unix_socket_control", "pathname unix sockets are controlled by Landlock", abi >= 9},
+		{"supervisor", "connections to unix sockets and metadata changes outside are refused (seccomp supervisor)",
+		 sup.available},
 		{"seccomp", "seccomp filter for MPTCP and io_uring", st.seccomp_applied},
 		{"terminal_guard", "commands cannot type into an inherited terminal (TIOCSTI, seccomp)",
 		 st.terminal_guarded},
@@ -357,8 +433,27 @@ int doctor_main(const struct sandbox_config *cfg_in, const char *config_path, bo
 			json_array_append_new(socks, json_string(sockets.items[i]));
 		json_object_set_new(esc, "unix_sockets", socks);
 		json_object_set_new(esc, "udp", json_true());
-		json_object_set_new(esc, "metadata_changes", json_true());
+		json_object_set_new(esc, "metadata_changes", json_boolean(!sup.available));
+		json_t *gj = json_array();
+		for (size_t i = 0; i < ngaps; i++) {
+			json_t *g = json_object();
+			json_object_set_new(g, "id", json_string(gaps[i].id));
+			json_object_set_new(g, "what", json_string(gaps[i].what));
+			json_array_append_new(gj, g);
+		}
+		json_object_set_new(esc, "gaps", gj);
 		json_object_set_new(root, "escapes", esc);
+		json_t *sv = json_object();
+		json_object_set_new(sv, "available", json_boolean(sup.available));
+		json_object_set_new(sv, "outer", json_boolean(sup.outer));
+		json_object_set_new(sv, "yama_ptrace_scope", sup.yama >= 0 ? json_integer(sup.yama) : json_null());
+		json_object_set_new(sv, "note", sup.why[0] ? json_string(sup.why) : json_null());
+		json_object_set_new(sv, "covers", json_string(SUPERVISOR_COVERS));
+		json_t *al = json_array();
+		for (size_t i = 0; i < allowed.len; i++)
+			json_array_append_new(al, json_string(allowed.items[i]));
+		json_object_set_new(sv, "allowed_sockets", al);
+		json_object_set_new(root, "supervisor", sv);
 		json_t *cp = json_object();
 		json_object_set_new(cp, "on", json_boolean(kr.on));
 		json_object_set_new(cp, "why_off", kr.why_off ? json_string(kr.why_off) : json_null());
@@ -437,22 +532,29 @@ int doctor_main(const struct sandbox_config *cfg_in, const char *config_path, bo
 		else
 			printf("Isolation (--isolate): not available: %s\n", ir.why_not);
 		print_agent_tools(&agents);
+		if (sup.available)
+			printf("\nSupervisor: on%s%s%s; it refuses %s\n", sup.why[0] ? " (" : "", sup.why, sup.why[0] ? ")" : "",
+			       SUPERVISOR_COVERS);
+		else
+			printf("\nSupervisor: NOT available: %s\n", sup.why);
 		printf("\nWhat still escapes:\n");
-		printf("  UDP (name lookups, QUIC) is never cut\n");
-		printf("  chmod, timestamps and extended attributes outside the sandbox\n");
-		if (abi < 9) {
-			printf("  pathname unix sockets (%zu reachable here)%s\n", sockets.len,
-			       sockets.len ? ":" : "");
-			for (size_t i = 0; i < sockets.len; i++)
-				printf("    %s\n", sockets.items[i]);
+		for (size_t i = 0; i < ngaps; i++) {
+			printf("  %s\n", gaps[i].what);
+			if (strcmp(gaps[i].id, "unix_sockets") == 0 || strcmp(gaps[i].id, "allowed_sockets") == 0)
+				for (size_t k = 0; k < sockets.len; k++)
+					printf("    %s\n", sockets.items[k]);
 		}
 		for (size_t i = 0; i < st.dropped.len; i++)
-			printf("  %s\n", st.dropped.items[i]);
+			if (!sup.available || !strstr(st.dropped.items[i], "unix socket"))
+				printf("  %s\n", st.dropped.items[i]);
 		printf("\nDenied writes are explained after a failed command when sbsh can tell: its own\n"
 		       "redirections, and the write targets of known programs (cp, mv, touch, dd of=...).\n"
 		       "Landlock's audit records are not read.\n");
 	}
 	(void)applied;
+	for (size_t i = 0; i < ngaps; i++)
+		free(gaps[i].what);
+	strvec_free(&allowed);
 	strvec_free(&sockets);
 	sandbox_caches_free(&caches);
 	setup_report_free(&agents);

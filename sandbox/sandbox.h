@@ -86,6 +86,12 @@ struct sandbox_state {
 	bool processes_guarded; /* no prlimit, renice, sched_* of another process */
 	bool guard_pending;    /* the guard is still to load, before the first program */
 	unsigned guard_want;   /* what it will hold: SANDBOX_GUARD_* */
+	/* The supervisor (trusted/supervisor.c), started with the guard, before
+	 * the first program: frontend/startup.c sets the call. It returns 1
+	 * when the process is now the shell's child, 0 when nothing changed. */
+	bool supervise_pending;
+	int (*supervise)(void *ctx);
+	void *supervise_ctx;
 	bool caps_dropped;     /* no capability left, bounding set emptied when it could be */
 	uint64_t fs_handled;
 	uint64_t net_handled;
@@ -136,10 +142,21 @@ int sandbox_commit(const struct sandbox_config *cfg, struct sandbox_state *st);
 
 /* Loads the guard sandbox_commit left pending (st->guard_pending;
  * seccomp.c): the terminal's (when one was inherited) and the other
- * processes' (always). Called before the shell first starts another
- * program (fork, exec, spawn). Returns 0 (also when nothing was pending)
- * or -1 with errno; it stays pending then. sandbox_apply loads it at once. */
+ * processes' (always), then starts the supervisor when one is pending.
+ * Called before the shell first starts another program (fork, exec,
+ * spawn). Returns 0 (also when nothing was pending), 1 when the supervisor
+ * started and this process is now the shell's child (pids it noted as its
+ * own are its parent's), or -1 with errno when the guard could not be
+ * loaded; it stays pending then. sandbox_apply loads it at once. */
 int sandbox_guard_terminal(struct sandbox_state *st);
+
+/* Loads the supervisor's filter in this process, with a new listener in
+ * *listener (seccomp.c); guard (SANDBOX_GUARD_*): the guard's checks in
+ * the same program. 0, or -1 with errno (EBUSY: a filter above has a
+ * listener already). */
+int sandbox_supervisor_load(int *listener, unsigned guard);
+/* The guard left pending is loaded (the supervisor's filter held it). */
+void sandbox_guard_loaded(struct sandbox_state *st);
 
 /* ---- the writable folders (writable.c) ---- */
 

@@ -6,18 +6,23 @@
 
 #include <errno.h>
 #include <linux/audit.h>
+#include <linux/fs.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <netinet/in.h>
 #include <seccomp.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#include "lib/util.h"
 
 /* seccomp closes what Landlock leaves open: MPTCP (which Landlock's TCP
  * rules do not see), io_uring (which bypasses the socket syscalls), raw
@@ -76,7 +81,7 @@ int sandbox_seccomp_network(const struct sandbox_config *cfg, struct sandbox_sta
 /* The guard is a BPF program written by hand: loading one through
  * libseccomp cost 136 us here, more than the whole rest of the sandbox.
  * It is built from blocks whose jumps name labels, resolved at the end. */
-enum { LBL_ALLOW = 0, LBL_DENY, LBL_FIRST_FREE, LBL_MAX = 64, PROG_MAX = 160 };
+enum { LBL_ALLOW = 0, LBL_DENY, LBL_FIRST_FREE, LBL_MAX = 200, PROG_MAX = 256 };
 #define LBL_FALL 0xff /* no jump: the next instruction */
 
 struct guard_prog {
@@ -284,16 +289,364 @@ unsigned sandbox_guard_inherited(unsigned which)
 	return have;
 }
 
-int sandbox_guard_terminal(struct sandbox_state *st)
+void sandbox_guard_loaded(struct sandbox_state *st)
 {
-	if (!st->guard_pending)
-		return 0;
-	if (load_guard(st->guard_want) != 0)
-		return -1;
 	st->guard_pending = false;
 	if (st->guard_want & SANDBOX_GUARD_TERMINAL)
 		st->terminal_guarded = true;
 	if (st->guard_want & SANDBOX_GUARD_PROCESSES)
 		st->processes_guarded = true;
+}
+
+int sandbox_guard_terminal(struct sandbox_state *st)
+{
+	/* the supervisor first: its filter holds the guard too (the
+	 * supervise call says so with sandbox_guard_loaded) */
+	int r = 0;
+	if (st->supervise_pending) {
+		st->supervise_pending = false;
+		r = st->supervise ? st->supervise(st->supervise_ctx) : 0;
+	}
+	if (st->guard_pending) {
+		if (load_guard(st->guard_want) != 0)
+			return -1;
+		sandbox_guard_loaded(st);
+	}
+	return r;
+}
+
+/* ---- the supervisor's filter ---------------------------------------------
+ * The calls Landlock ABI 7 leaves open are sent to the supervisor
+ * (trusted/supervisor.c), which reads their arguments and answers: pathname
+ * unix sockets (connect, and sendto/sendmsg/sendmmsg with an address, which
+ * needs reading memory: every sendmsg), and metadata (chmod, chown, times,
+ * extended attributes, the inode flags of chattr); and bind, only for the
+ * supervisor to note which sockets the session made. Everything else
+ * is allowed in the filter, so nothing else ever waits on the supervisor.
+ * io_uring would reach the same calls without a system call of each; it is
+ * refused. The i386 and x32 entry points are refused the covered calls
+ * (EPERM): the supervisor reads only the native layouts. */
+
+#ifndef __NR_fchmodat2
+#define __NR_fchmodat2 452
+#endif
+#ifndef __NR_setxattrat
+#define __NR_setxattrat 463
+#endif
+#ifndef __NR_removexattrat
+#define __NR_removexattrat 466
+#endif
+#ifndef __NR_file_setattr
+#define __NR_file_setattr 469
+#endif
+
+#define FS_IOC32_SETFLAGS_NR 0x40046602u
+#define FS_IOC32_SETVERSION_NR 0x40047602u
+
+/* What the filter does with one system call number. */
+enum sv_action { SV_NOTIFY, SV_ADDR_LEN /* connect, bind: by the address's length */, SV_SENDTO, SV_IOCTL,
+	SV_NOSYS, SV_DENY, SV_GUARD_PID, SV_GUARD_PRIO, SV_GUARD_IOPRIO /* the guard's: by their target */,
+	SV_ACTIONS };
+
+struct sv_entry {
+	uint32_t nr;
+	enum sv_action act;
+};
+
+#if defined(__x86_64__) || defined(__aarch64__)
+/* The native calls, each with what decides it; sorted by number when the
+ * program is built. Sent always: those whose path or message header in
+ * memory decides. */
+static const struct sv_entry native_calls[] = {
+#ifdef __NR_chmod
+	{__NR_chmod, SV_NOTIFY}, {__NR_chown, SV_NOTIFY}, {__NR_lchown, SV_NOTIFY}, {__NR_utime, SV_NOTIFY},
+	{__NR_utimes, SV_NOTIFY}, {__NR_futimesat, SV_NOTIFY},
+#endif
+	{__NR_fchmod, SV_NOTIFY}, {__NR_fchmodat, SV_NOTIFY}, {__NR_fchmodat2, SV_NOTIFY}, {__NR_fchown, SV_NOTIFY},
+	{__NR_fchownat, SV_NOTIFY}, {__NR_utimensat, SV_NOTIFY}, {__NR_setxattr, SV_NOTIFY},
+	{__NR_lsetxattr, SV_NOTIFY}, {__NR_fsetxattr, SV_NOTIFY}, {__NR_removexattr, SV_NOTIFY},
+	{__NR_lremovexattr, SV_NOTIFY}, {__NR_fremovexattr, SV_NOTIFY}, {__NR_setxattrat, SV_NOTIFY},
+	{__NR_removexattrat, SV_NOTIFY}, {__NR_file_setattr, SV_NOTIFY}, {__NR_sendmsg, SV_NOTIFY},
+	{__NR_sendmmsg, SV_NOTIFY}, {__NR_connect, SV_ADDR_LEN}, {__NR_bind, SV_ADDR_LEN}, {__NR_sendto, SV_SENDTO},
+	{__NR_ioctl, SV_IOCTL}, {__NR_io_uring_setup, SV_NOSYS}, {__NR_io_uring_enter, SV_NOSYS},
+	{__NR_io_uring_register, SV_NOSYS},
+};
+#endif
+
+/* The ioctls that change an inode's flags, version or encryption. */
+static const uint32_t notified_ioctls[] = {
+	FS_IOC_SETFLAGS, FS_IOC32_SETFLAGS_NR, FS_IOC_SETVERSION, FS_IOC32_SETVERSION_NR,
+	FS_IOC_FSSETXATTR, FS_IOC_SET_ENCRYPTION_POLICY,
+};
+
+#if defined(__x86_64__)
+/* i386 (int 0x80 from any program): the same calls, refused; socketcall
+ * (102) and ioctl (54) by their first and second argument. */
+static const struct sv_entry i386_calls[] = {
+	{15, SV_DENY} /* chmod */, {16, SV_DENY} /* lchown */, {30, SV_DENY} /* utime */, {54, SV_IOCTL},
+	{94, SV_DENY} /* fchmod */, {95, SV_DENY} /* fchown */, {102, SV_SENDTO} /* socketcall */,
+	{182, SV_DENY} /* chown */, {198, SV_DENY}, {207, SV_DENY}, {212, SV_DENY} /* *chown32 */,
+	{226, SV_DENY}, {227, SV_DENY}, {228, SV_DENY} /* set*xattr */, {235, SV_DENY}, {236, SV_DENY},
+	{237, SV_DENY} /* remove*xattr */, {271, SV_DENY} /* utimes */, {298, SV_DENY} /* fchownat */,
+	{299, SV_DENY} /* futimesat */, {306, SV_DENY} /* fchmodat */, {320, SV_DENY} /* utimensat */,
+	{345, SV_DENY} /* sendmmsg */, {362, SV_DENY} /* connect */, {369, SV_DENY} /* sendto */,
+	{370, SV_DENY} /* sendmsg */, {412, SV_DENY} /* utimensat_time64 */, {425, SV_NOSYS}, {426, SV_NOSYS},
+	{427, SV_NOSYS} /* io_uring */, {452, SV_DENY}, {463, SV_DENY}, {466, SV_DENY}, {469, SV_DENY},
+};
+#endif
+
+enum { LBL_NOTIFY = LBL_FIRST_FREE, LBL_NOSYS, LBL_SUPERVISOR_FREE };
+
+static int by_nr(const void *a, const void *b)
+{
+	const struct sv_entry *x = a, *y = b;
+	return x->nr < y->nr ? -1 : x->nr > y->nr;
+}
+
+/* A binary search over entries (sorted) on the number in the accumulator:
+ * the seccomp cache replays the filter for every number at load, and the
+ * kernel runs it on every call, so the path must be short (a linear list
+ * of ~30 tests cost ~100 us more per load here). Each entry jumps to
+ * targets[act]. */
+static void emit_search(struct guard_prog *p, const struct sv_entry *e, size_t n, const int *targets)
+{
+	if (n <= 3) {
+		for (size_t i = 0; i < n; i++)
+			jump_if(p, e[i].nr, targets[e[i].act], i + 1 < n ? LBL_FALL : LBL_ALLOW);
+		return;
+	}
+	size_t mid = n / 2;
+	int high = new_label(p);
+	emit(p, BPF_JMP | BPF_JGE | BPF_K, e[mid].nr, (uint8_t)high, LBL_FALL);
+	emit_search(p, e, mid, targets);
+	place(p, high);
+	emit_search(p, e + mid, n - mid, targets);
+}
+
+/* The accumulator is argument i's low half; jumps to yes when it lies in
+ * [lo, hi] (unsigned, as an int the kernel would refuse when negative). */
+static void jump_in_range(struct guard_prog *p, int i, uint32_t lo, uint32_t hi, int yes, int no)
+{
+	load_word(p, arg_lo(i));
+	int above_lo = new_label(p);
+	emit(p, BPF_JMP | BPF_JGE | BPF_K, lo, (uint8_t)above_lo, (uint8_t)no);
+	place(p, above_lo);
+	emit(p, BPF_JMP | BPF_JGT | BPF_K, hi, (uint8_t)no, (uint8_t)yes);
+}
+
+/* A unix socket address is 3 to 110 bytes (sun_family and at least one
+ * byte of path, up to sizeof(struct sockaddr_un)); the kernel refuses
+ * others for AF_UNIX, so those need no look. */
+enum { UNIX_ADDR_MIN = 3, UNIX_ADDR_MAX = 110 };
+
+/* The guard's calls (guarded_calls: limits and scheduling of other
+ * processes), as entries of the search, for the native, x32 or i386
+ * numbers. */
+static size_t guard_entries(struct sv_entry *out, bool i386)
+{
+	size_t n = 0;
+#if defined(__x86_64__) || defined(__aarch64__)
+	for (size_t i = 0; i < sizeof guarded_calls / sizeof *guarded_calls; i++) {
+		const struct guarded_call *c = &guarded_calls[i];
+		out[n++] = (struct sv_entry){i386 ? c->i386 : c->native,
+		                             c->how == PID_IN_A0         ? SV_GUARD_PID
+		                             : c->how == WHICH_WHO_PRIO ? SV_GUARD_PRIO
+		                                                        : SV_GUARD_IOPRIO};
+	}
+#else
+	(void)out;
+	(void)i386;
+#endif
+	return n;
+}
+
+/* ioctl: the terminal guard's requests refused (when it is wanted), the
+ * inode-flag ones sent (fs: LBL_NOTIFY) or refused. */
+static void emit_ioctl_checks(struct guard_prog *p, int fs, bool terminal)
+{
+	load_word(p, arg_lo(1));
+	if (terminal) {
+		jump_if(p, TIOCSTI, LBL_DENY, LBL_FALL);
+		jump_if(p, TIOCLINUX, LBL_DENY, LBL_FALL);
+	}
+	size_t n = sizeof notified_ioctls / sizeof *notified_ioctls;
+	for (size_t i = 0; i < n; i++)
+		jump_if(p, notified_ioctls[i], fs, i + 1 < n ? LBL_FALL : LBL_ALLOW);
+}
+
+/* The guard's checks of a target (shared by every entry point: the
+ * arguments lie at the same offsets). */
+static void emit_guard_blocks(struct guard_prog *p, int pid, int prio, int ioprio)
+{
+	place(p, pid);
+	load_word(p, arg_lo(0));
+	jump_if(p, 0, LBL_ALLOW, LBL_DENY);
+	/* self is (PRIO_PROCESS, 0) or (IOPRIO_WHO_PROCESS, 0); a group or a
+	 * user (who 0: our own) takes in the warden */
+	place(p, prio);
+	int who = new_label(p);
+	load_word(p, arg_lo(0));
+	jump_if(p, 0 /* PRIO_PROCESS */, who, LBL_DENY);
+	place(p, ioprio);
+	load_word(p, arg_lo(0));
+	jump_if(p, 1 /* IOPRIO_WHO_PROCESS */, who, LBL_DENY);
+	place(p, who);
+	load_word(p, arg_lo(1));
+	jump_if(p, 0, LBL_ALLOW, LBL_DENY);
+}
+
+/* The supervisor's program; with guard (SANDBOX_GUARD_*), the guard's
+ * checks too, so that the shell loads one filter, not two (each load
+ * replays the program for every call number: ~100 us apiece here). */
+static int build_supervisor(struct guard_prog *p, unsigned guard)
+{
+#if defined(__x86_64__) || defined(__aarch64__)
+	for (int i = 0; i < LBL_SUPERVISOR_FREE; i++)
+		p->at[i] = -1;
+	p->labels = LBL_SUPERVISOR_FREE;
+	bool terminal = (guard & SANDBOX_GUARD_TERMINAL) != 0, processes = (guard & SANDBOX_GUARD_PROCESSES) != 0;
+	enum { GUARD_MAX = 16 };
+	struct sv_entry native[sizeof native_calls / sizeof *native_calls + GUARD_MAX];
+	size_t nn = sizeof native_calls / sizeof *native_calls;
+	memcpy(native, native_calls, sizeof native_calls);
+	if (processes)
+		nn += guard_entries(native + nn, false);
+	qsort(native, nn, sizeof *native, by_nr);
+	const uint32_t nr_at = (uint32_t)offsetof(struct seccomp_data, nr);
+	int g_pid = new_label(p), g_prio = new_label(p), g_ioprio = new_label(p);
+	load_word(p, (uint32_t)offsetof(struct seccomp_data, arch));
+#if defined(__x86_64__)
+	int i386 = new_label(p);
+	int x32 = new_label(p);
+	jump_if(p, AUDIT_ARCH_X86_64, LBL_FALL, i386);
+	load_word(p, nr_at);
+	emit(p, BPF_JMP | BPF_JSET | BPF_K, 0x40000000u, (uint8_t)x32, LBL_FALL);
+#else
+	jump_if(p, AUDIT_ARCH_AARCH64, LBL_FALL, LBL_ALLOW);
+	load_word(p, nr_at);
+#endif
+	int l_addr = new_label(p), l_sendto = new_label(p), l_sendto_len = new_label(p), l_sendto_hi = new_label(p),
+	    l_ioctl = new_label(p);
+	int native_targets[SV_ACTIONS] = {[SV_NOTIFY] = LBL_NOTIFY, [SV_ADDR_LEN] = l_addr, [SV_SENDTO] = l_sendto,
+	                                  [SV_IOCTL] = l_ioctl, [SV_NOSYS] = LBL_NOSYS, [SV_DENY] = LBL_DENY,
+	                                  [SV_GUARD_PID] = g_pid, [SV_GUARD_PRIO] = g_prio,
+	                                  [SV_GUARD_IOPRIO] = g_ioprio};
+	emit_search(p, native, nn, native_targets);
+	place(p, l_addr);
+	jump_in_range(p, 2, UNIX_ADDR_MIN, UNIX_ADDR_MAX, LBL_NOTIFY, LBL_ALLOW);
+	/* sendto with an address: a NULL one is send() */
+	place(p, l_sendto);
+	load_word(p, arg_lo(4));
+	jump_if(p, 0, l_sendto_hi, l_sendto_len);
+	place(p, l_sendto_hi);
+	load_word(p, arg_lo(4) + 4);
+	jump_if(p, 0, LBL_ALLOW, l_sendto_len);
+	place(p, l_sendto_len);
+	jump_in_range(p, 5, UNIX_ADDR_MIN, UNIX_ADDR_MAX, LBL_NOTIFY, LBL_ALLOW);
+	place(p, l_ioctl);
+	emit_ioctl_checks(p, LBL_NOTIFY, terminal);
+#if defined(__x86_64__)
+	/* x32: the x86-64 numbers with bit 30, and its own for sendmsg (518),
+	 * sendmmsg (538) and ioctl (514): the covered calls refused, the
+	 * guard's checked as natively */
+	place(p, x32);
+	emit(p, BPF_ALU | BPF_AND | BPF_K, ~0x40000000u, LBL_FALL, LBL_FALL);
+	struct sv_entry x32_calls[sizeof native / sizeof *native + 3];
+	size_t nx = 0;
+	for (size_t i = 0; i < nn; i++) {
+		enum sv_action a = native[i].act;
+		if (native[i].nr == __NR_bind || native[i].nr == __NR_ioctl)
+			continue;
+		if (a == SV_NOTIFY || a == SV_ADDR_LEN || a == SV_SENDTO)
+			a = SV_DENY;
+		x32_calls[nx++] = (struct sv_entry){native[i].nr, a};
+	}
+	x32_calls[nx++] = (struct sv_entry){514, SV_IOCTL};
+	x32_calls[nx++] = (struct sv_entry){518, SV_DENY};
+	x32_calls[nx++] = (struct sv_entry){538, SV_DENY};
+	qsort(x32_calls, nx, sizeof *x32_calls, by_nr);
+	int refused_ioctl = new_label(p);
+	int x32_targets[SV_ACTIONS] = {[SV_NOTIFY] = LBL_DENY, [SV_ADDR_LEN] = LBL_DENY, [SV_SENDTO] = LBL_DENY,
+	                               [SV_IOCTL] = refused_ioctl, [SV_NOSYS] = LBL_NOSYS, [SV_DENY] = LBL_DENY,
+	                               [SV_GUARD_PID] = g_pid, [SV_GUARD_PRIO] = g_prio,
+	                               [SV_GUARD_IOPRIO] = g_ioprio};
+	emit_search(p, x32_calls, nx, x32_targets);
+	place(p, i386);
+	jump_if(p, AUDIT_ARCH_I386, LBL_FALL, LBL_ALLOW);
+	load_word(p, nr_at);
+	struct sv_entry i386s[sizeof i386_calls / sizeof *i386_calls + GUARD_MAX];
+	size_t ni = sizeof i386_calls / sizeof *i386_calls;
+	memcpy(i386s, i386_calls, sizeof i386_calls);
+	if (processes)
+		ni += guard_entries(i386s + ni, true);
+	qsort(i386s, ni, sizeof *i386s, by_nr);
+	int socketcall = new_label(p);
+	int i386_targets[SV_ACTIONS] = {[SV_NOTIFY] = LBL_DENY, [SV_ADDR_LEN] = LBL_DENY, [SV_SENDTO] = socketcall,
+	                                [SV_IOCTL] = refused_ioctl, [SV_NOSYS] = LBL_NOSYS, [SV_DENY] = LBL_DENY,
+	                                [SV_GUARD_PID] = g_pid, [SV_GUARD_PRIO] = g_prio,
+	                                [SV_GUARD_IOPRIO] = g_ioprio};
+	emit_search(p, i386s, ni, i386_targets);
+	place(p, socketcall);
+	/* socketcall's first argument names the call: connect 3, sendto 11,
+	 * sendmsg 16, sendmmsg 20 */
+	load_word(p, arg_lo(0));
+	jump_if(p, 3, LBL_DENY, LBL_FALL);
+	jump_if(p, 11, LBL_DENY, LBL_FALL);
+	jump_if(p, 16, LBL_DENY, LBL_FALL);
+	jump_if(p, 20, LBL_DENY, LBL_ALLOW);
+	place(p, refused_ioctl);
+	emit_ioctl_checks(p, LBL_DENY, terminal);
+#endif
+	emit_guard_blocks(p, g_pid, g_prio, g_ioprio);
+	place(p, LBL_ALLOW);
+	emit(p, BPF_RET | BPF_K, SECCOMP_RET_ALLOW, LBL_FALL, LBL_FALL);
+	place(p, LBL_NOTIFY);
+	emit(p, BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF, LBL_FALL, LBL_FALL);
+	place(p, LBL_DENY);
+	emit(p, BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA), LBL_FALL, LBL_FALL);
+	place(p, LBL_NOSYS);
+	emit(p, BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (ENOSYS & SECCOMP_RET_DATA), LBL_FALL, LBL_FALL);
+	return resolve(p);
+#else
+	(void)p;
+	(void)guard;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
+int sandbox_supervisor_load(int *listener, unsigned guard)
+{
+	*listener = -1;
+	struct guard_prog *p = xcalloc(1, sizeof *p);
+	p->labels = LBL_FIRST_FREE;
+	if (build_supervisor(p, guard) != 0) {
+		free(p);
+		if (errno != ENOSYS)
+			errno = EOVERFLOW;
+		return -1;
+	}
+	struct sock_fprog fprog = {.len = (unsigned short)p->n, .filter = p->ins};
+	/* WAIT_KILLABLE_RECV: once the supervisor has the call, only a fatal
+	 * signal ends the wait, so a call it is completing on the caller's
+	 * behalf is never restarted and done twice. */
+	long fd = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+	                  SECCOMP_FILTER_FLAG_NEW_LISTENER | SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV, &fprog);
+	int saved = errno;
+	free(p);
+	if (fd < 0) {
+		errno = saved;
+		return -1;
+	}
+	*listener = (int)fd;
 	return 0;
+}
+
+size_t sandbox_supervisor_filter_size(void)
+{
+	struct guard_prog *p = xcalloc(1, sizeof *p);
+	p->labels = LBL_FIRST_FREE;
+	size_t n = build_supervisor(p, SANDBOX_GUARD_TERMINAL | SANDBOX_GUARD_PROCESSES) == 0 ? p->n : 0;
+	free(p);
+	return n;
 }

@@ -5,6 +5,7 @@
 #define SBSH_SECCOMP_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "sandbox/sandbox.h"
 
@@ -16,5 +17,9 @@ int sandbox_seccomp_network(const struct sandbox_config *cfg, struct sandbox_sta
 /* Of the parts of the guard in which (SANDBOX_GUARD_*), those an outer
  * sbsh already loaded: probed with calls that fail either way. */
 unsigned sandbox_guard_inherited(unsigned which);
+
+/* The filter's length in instructions (bench and --doctor), 0 if it
+ * cannot be built here. */
+size_t sandbox_supervisor_filter_size(void);
 
 #endif

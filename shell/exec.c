@@ -134,13 +134,26 @@ int shell_guard_before_program(struct shell *sh)
 {
 	if (!sh->pending_guard)
 		return 0;
-	if (sandbox_guard_terminal(sh->pending_guard) != 0) {
+	int r = sandbox_guard_terminal(sh->pending_guard);
+	if (r < 0) {
 		shell_error(sh, "the terminal guard (seccomp) could not be loaded: %s; no program is started",
 		            strerror(errno));
 		return -1;
 	}
+	/* The supervisor stays behind as the caller's child; the shell goes on
+	 * in its child, which $$ names from now on: it is started before $$ is
+	 * first expanded (shell_pid_settled), so $$ never changes. */
+	if (r == 1)
+		sh->shell_pid = sh->top_pid = getpid();
 	sh->pending_guard = NULL;
 	return 0;
+}
+
+pid_t shell_pid_settled(struct shell *sh)
+{
+	if (sh->pending_guard && getpid() == sh->top_pid)
+		shell_guard_before_program(sh);
+	return sh->shell_pid;
 }
 
 /* Forks. With job control, the child joins process group pgid (0: its

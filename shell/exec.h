@@ -31,6 +31,9 @@ int exec_procsub(struct shell *sh, const struct node *program, bool output, char
  * every path that starts a program calls it first. Returns 0, or -1 after
  * reporting (then no program may start). */
 int shell_guard_before_program(struct shell *sh);
+/* $$: the top shell's pid, once the supervisor (started with the guard, if
+ * it still waits) has moved the shell to the process it stays in. */
+pid_t shell_pid_settled(struct shell *sh);
 /* Leaves the process: runs the EXIT trap (once), flushes, exits. */
 _Noreturn void exec_exit(struct shell *sh, int status);
 

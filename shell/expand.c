@@ -369,7 +369,7 @@ static int lookup_param(struct expander *ex, const char *name, const char *subsc
 		} else if (strcmp(name, "-") == 0) {
 			pval_scalar(pv, options_dollar_dash(sh));
 		} else if (strcmp(name, "$") == 0) {
-			pval_scalar(pv, xasprintf("%ld", (long)sh->shell_pid));
+			pval_scalar(pv, xasprintf("%ld", (long)shell_pid_settled(sh)));
 		} else if (strcmp(name, "!") == 0) {
 			if (sh->last_bg_pid > 0)
 				pval_scalar(pv, xasprintf("%ld", (long)sh->last_bg_pid));

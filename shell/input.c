@@ -367,8 +367,15 @@ static bool reader_line(struct reader *r, struct strbuf *buf, bool continuation)
 	fflush(stdout);
 	char *line = lineedit_read(r->le, prompt, &r->interrupted);
 	free(prompt);
-	if (!line)
+	if (!line) {
+		/* End of input from a terminal that hung up: the kernel's SIGHUP
+		 * goes to the session's leader, which below a supervisor is not
+		 * the shell (trusted/supervisor.c relays it, maybe after this
+		 * end): the jobs hear of the hangup now, as from the signal. */
+		if (sh->opt.monitor && sh->tty_fd >= 0 && tcgetpgrp(sh->tty_fd) < 0 && errno == EIO)
+			jobs_hangup(sh);
 		return false;
+	}
 	if (sh->opt.verbose) {
 		fputs(line, stderr);
 		fputc('\n', stderr);

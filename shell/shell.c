@@ -20,6 +20,7 @@ void shell_init(struct shell *sh, char **envp)
 {
 	memset(sh, 0, sizeof *sh);
 	sh->shell_pid = getpid();
+	sh->top_pid = sh->shell_pid;
 	sh->parent_pid = getppid();
 	sh->arg0 = xstrdup("sbsh");
 	/* $_ starts as the caller left it (bash: the shell's own path), never unset */

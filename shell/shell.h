@@ -103,6 +103,9 @@ struct shell {
 
 	int last_status;      /* $? */
 	pid_t shell_pid;      /* $$: the top shell's pid, also in subshells */
+	/* The process running the top shell: the supervisor's start
+	 * (trusted/supervisor.h) moves it to a child, and $$ with it. */
+	pid_t top_pid;
 	pid_t parent_pid;     /* $PPID */
 	pid_t last_bg_pid;    /* $!, 0 if none yet */
 	char *arg0;           /* $0 */

@@ -4,6 +4,7 @@
 #include "shell/shell.h"
 #include "shell/lexer.h"
 #include "shell/vars.h"
+#include "shell/exec.h"
 #include "shell/arith.h"
 #include "shell/cmdhash.h"
 #include "shell/exec.h"
@@ -266,6 +267,7 @@ static void refresh_dynamic(struct shell *sh, struct var *v)
 	if (v->flags & VAR_DYN_RANDOM) {
 		snprintf(buf, sizeof buf, "%" PRIu32, next_random(sh));
 	} else if (v->flags & VAR_DYN_PID) {
+		shell_pid_settled(sh); /* the process the shell stays in */
 		snprintf(buf, sizeof buf, "%ld", (long)getpid());
 	} else if (v->flags & VAR_DYN_SECONDS) {
 		snprintf(buf, sizeof buf, "%lld", (long long)(time(NULL) - sh->start_time));

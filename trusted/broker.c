@@ -28,6 +28,7 @@
 #include "trusted/grants.h"
 #include "trusted/session_socket.h"
 #include "lib/proc_status.h"
+#include "trusted/unix_diag.h"
 #include "trusted/prompt.h"
 #include "sandbox/sandbox.h"
 #include "lib/util.h"
@@ -1098,6 +1099,17 @@ static void accept_peers(struct broker *b)
 				slot = &b->peers[i];
 		if (!slot || getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0 || cred.uid != geteuid() ||
 		    !proc_descends_from(cred.pid, getpid())) {
+			close(fd);
+			continue;
+		}
+		/* The session's supervisor, our child, connects for the process
+		 * that asked (trusted/supervisor.c): the asker is the one below it
+		 * that holds the other end of this connection. */
+		struct stat st;
+		uint64_t peer;
+		if (proc_parent(cred.pid) == getpid() && fstat(fd, &st) == 0 && unix_diag_peer(st.st_ino, &peer) == 0)
+			cred.pid = proc_deepest_holder(peer, getpid(), cred.pid);
+		if (cred.pid <= 0) {
 			close(fd);
 			continue;
 		}

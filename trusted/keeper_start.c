@@ -333,7 +333,8 @@ void keeper_report(bool off, struct keeper_report *out)
 	if (state) {
 		out->store = xasprintf("%s/store.git", state);
 		out->recorded = access(out->store, F_OK) == 0;
-		int fd = connect_keeper(state);
+		/* inside a sandbox the supervisor refuses the keeper's socket */
+		int fd = prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1 ? -1 : connect_keeper(state);
 		out->running = fd >= 0;
 		if (fd >= 0)
 			close(fd);

@@ -773,6 +773,11 @@ static _Noreturn void warden_main(struct warden *w)
 				republish_marker(w);
 				continue;
 			}
+			/* Below a supervisor the shell is the session's child, found
+			 * among the jobs while it waited for this answer: gone now,
+			 * like any job that ended meanwhile (trusted/supervisor.c). */
+			if (left.n > 0)
+				jobs_refresh(&left, w->session);
 			if (left.n > 0) {
 				republish_marker(w); /* the jobs' changes are still the session's */
 				warden_linger(w, &left);

@@ -9,7 +9,10 @@ does not starve a real broker, and a full approver says "busy", never
 not answer the next one. A socket made inside a sandbox is not taken for
 the approver, whatever folder it is in. `--approver` refuses to start in
 tmux or screen unless told --trust-multiplexer. All judged from outside:
-files still there, what the clients received, the approver's screen."""
+files still there, what the clients received, the approver's screen. The
+sandbox's supervisor refuses a sandboxed connection to the approver's
+socket first; with allow-socket naming it, the approver's own check is
+what refuses, and both are tested."""
 import os, pty, re, select, shutil, signal, socket, struct, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
@@ -90,6 +93,18 @@ for k in ("TMUX", "TMUX_PANE", "STY"):
     env.pop(k, None)
 ci_env = dict(env, CI="1")
 sock = os.path.join(runtime, "sbsh", "approver.sock")
+# The supervisor refuses a sandboxed connection to the approver's socket
+# (outside the writable folders) before the approver hears of it. With
+# allow-socket naming that socket, the connection is made (by the
+# supervisor, on the asker's behalf) and the approver's own check is what
+# refuses: both are tested.
+conf_allow = os.path.join(base, "config-allow")
+os.makedirs(os.path.join(conf_allow, "sbsh"))
+with open(os.path.join(conf_allow, "sbsh", "config"), "w") as f:
+    f.write("approval-timeout = 10\nallow-socket = %s\n" % sock)
+allow_env = dict(ci_env, XDG_CONFIG_HOME=conf_allow)
+REACHED = ("the supervisor refuses the connection", "connect Permission denied",
+           "the approver itself refuses (allow-socket)", "answer %d" % ONLY_BROKERS)
 sys.path.insert(0, project)
 with open(os.path.join(project, "asker.py"), "w") as f:
     f.write(ASKER)
@@ -182,14 +197,15 @@ try:
         ("a detached child", 'python3 detach.py "$1"; sleep 3'),
         ("through a symlink", 'python3 asker.py link.sock "rm -rf data"'),
     ):
-        since = len(a.out)
-        p = subprocess.run([SBSH, "-c", script, "sbsh", sock], stdin=subprocess.DEVNULL, capture_output=True,
-                           text=True, cwd=project, env=ci_env, start_new_session=True, timeout=60)
-        a.pump(1.0)
-        check_sandboxed("answer %d" % ONLY_BROKERS in p.stdout and b"Allow?" not in a.out[since:]
-                        and b"rm -rf data" not in a.out[since:],
-                        "a sandboxed process asking the approver is refused, nothing shown: " + name,
-                        p.stdout + p.stderr + a.text(since))
+        for how, e, expected in ((REACHED[0], ci_env, REACHED[1]), (REACHED[2], allow_env, REACHED[3])):
+            since = len(a.out)
+            p = subprocess.run([SBSH, "-c", script, "sbsh", sock], stdin=subprocess.DEVNULL, capture_output=True,
+                               text=True, cwd=project, env=e, start_new_session=True, timeout=60)
+            a.pump(1.0)
+            check_sandboxed(expected in p.stdout and b"Allow?" not in a.out[since:]
+                            and b"rm -rf data" not in a.out[since:],
+                            "a sandboxed process asking the approver is refused, nothing shown: %s, %s" % (name, how),
+                            p.stdout + p.stderr + a.text(since))
 
     # A nested sbsh (inside the sandbox) forks a broker there: refused too,
     # and its refusal never reads as the human's no.
@@ -357,14 +373,15 @@ try:
         status, out, err = finish(proc, n, 30)
         check(shown is not None and not kept(project) and "status=0" in out,
               "no_new_privs: a broker's question is shown and answered", out + err + n.text(since))
-        since = len(n.out)
-        p = subprocess.run([nnp, "-c", 'python3 asker.py "$1" "rm -rf data"', "sbsh", sock],
-                           stdin=subprocess.DEVNULL, capture_output=True, text=True, cwd=project, env=ci_env,
-                           start_new_session=True, timeout=60)
-        n.pump(1.0)
-        check_sandboxed("answer %d" % ONLY_BROKERS in p.stdout and b"-rf data" not in n.out[since:],
-                        "no_new_privs: a sandboxed process (more seccomp filters) is refused, nothing shown",
-                        p.stdout + p.stderr + n.text(since))
+        for how, e, expected in ((REACHED[0], ci_env, REACHED[1]), (REACHED[2], allow_env, REACHED[3])):
+            since = len(n.out)
+            p = subprocess.run([nnp, "-c", 'python3 asker.py "$1" "rm -rf data"', "sbsh", sock],
+                               stdin=subprocess.DEVNULL, capture_output=True, text=True, cwd=project, env=e,
+                               start_new_session=True, timeout=60)
+            n.pump(1.0)
+            check_sandboxed(expected in p.stdout and b"-rf data" not in n.out[since:],
+                            "no_new_privs: a sandboxed process (more seccomp filters) is refused, nothing shown: "
+                            + how, p.stdout + p.stderr + n.text(since))
         n.type(b"\x04")
         n.wait_exit()
         a = Approver(env)

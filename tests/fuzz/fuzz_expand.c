@@ -80,6 +80,11 @@ int shell_guard_before_program(struct shell *sh)
 	return 0;
 }
 
+pid_t shell_pid_settled(struct shell *sh)
+{
+	return sh->shell_pid;
+}
+
 /* Formats the message, so its arguments are read (ASan sees a dangling
  * one), and drops it. */
 void shell_error(struct shell *sh, const char *fmt, ...)

@@ -1,0 +1,79 @@
+/* The supervisor: seccomp user notification for what Landlock ABI 7 leaves
+ * open (docs/sandbox.md, "The supervisor"). The shell loads the filter
+ * (sandbox/seccomp.c) before its first program; the calls it names wait
+ * for this supervisor, which decides them and carries out the allowed ones
+ * itself. How it is started, and why it is the shell's own first process,
+ * is supervisor_start's comment. */
+#ifndef SBSH_SUPERVISOR_H
+#define SBSH_SUPERVISOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "lib/util.h"
+
+/* fchmod(-1, SUPERVISOR_PROBE_MODE): the kernel says EBADF; an sbsh
+ * supervisor above this process answers 0. */
+#define SUPERVISOR_PROBE_MODE 0x53425356u
+
+/* A writable folder, as the sandbox granted it. */
+struct supervisor_grant {
+	dev_t dev;
+	ino_t ino;
+	/* Written by every sandboxed session (temp folders, /dev/shm, the
+	 * sandbox's caches): a socket there is reached only when a process of
+	 * this session listens on it. */
+	bool shared;
+	const char *path; /* for messages */
+};
+
+struct supervisor_policy {
+	struct supervisor_grant *grants;
+	size_t ngrants;
+	/* Sockets outside that stay reachable, by path (looked up at each
+	 * connection, so a restarted agent's new socket counts): $SSH_AUTH_SOCK
+	 * as sbsh found it, allow-socket lines, the session's own broker. */
+	struct strvec allowed;
+	const char *project; /* for messages, or NULL */
+	int landlock_abi;
+	/* Where refusals are explained (the shell's stderr), or -1. */
+	int hint_fd;
+};
+
+void supervisor_policy_init(struct supervisor_policy *p);
+void supervisor_policy_free(struct supervisor_policy *p);
+
+/* Whether an sbsh supervisor already serves this process (a nested sbsh):
+ * then the filter cannot be loaded again (one listener per chain) and need
+ * not be. Also true when a filter above has a listener nobody serves any
+ * more (the kernel answers ENOSYS): one cannot be added either. */
+bool supervisor_outer_present(void);
+
+/* Starts the supervisor, from the confined shell before its first program.
+ * The process forks; the child goes on as the shell and loads the filter
+ * (with the guard's checks in it, SANDBOX_GUARD_*), the parent (the process
+ * the caller started, an ancestor of everything the session will run)
+ * becomes the supervisor and never returns. Returns 1 in the child, the
+ * shell from now on (*why set, malloc'd, when its filter could not be
+ * loaded after all); 0 when nothing was started (the same process goes
+ * on, with *why set). */
+int supervisor_start(const struct supervisor_policy *policy, unsigned guard, char **why);
+
+/* Whether a supervisor would work here, for --doctor: tried for real in a
+ * child of this (confined) process, as the shell would. */
+struct supervisor_report {
+	bool available;
+	bool outer;      /* an outer sbsh's supervisor covers this process */
+	int yama;        /* Yama's ptrace_scope, or -1 without Yama */
+	char why[256];   /* why it is not available, or a note */
+};
+void supervisor_report(struct supervisor_report *out);
+
+/* What the supervisor covers, in words (docs, --doctor). */
+#define SUPERVISOR_COVERS \
+	"connect, sendto, sendmsg and sendmmsg to pathname unix sockets outside the writable folders (and " \
+	"to sockets in the shared temp folders that this session did not make); chmod, chown, timestamps, " \
+	"extended attributes and chattr's inode flags of files outside the writable folders"
+
+#endif
