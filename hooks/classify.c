@@ -1447,6 +1447,10 @@ static void wres_parts(struct wres *r, const struct word *w, bool quoted)
 static void brace_expand(struct cctx *c, const char *v, const char *mask, size_t len, const struct word *w,
                          struct sargv *out, int *budget)
 {
+	if (*budget <= 0) {
+		*budget = -1; /* more fields than were judged */
+		return;
+	}
 	size_t open = len, close = len;
 	for (size_t i = 0; i < len && close == len; i++) {
 		if (!mask[i] || v[i] != '{')
@@ -1469,11 +1473,9 @@ static void brace_expand(struct cctx *c, const char *v, const char *mask, size_t
 		}
 	}
 	if (close == len) {
-		if (*budget > 0) {
-			(*budget)--;
-			struct sarg a = {.text = cl_strndup(c, v, len), .known = true, .word = w};
-			sargv_push(out, a);
-		}
+		(*budget)--;
+		struct sarg a = {.text = cl_strndup(c, v, len), .known = true, .word = w};
+		sargv_push(out, a);
 		return;
 	}
 	/* Each alternative between open and close, at depth 1. */
@@ -1484,6 +1486,8 @@ static void brace_expand(struct cctx *c, const char *v, const char *mask, size_t
 			depth++;
 		else if (mask[k] && v[k] == '}' && depth > 0 && k != close)
 			depth--;
+		if (*budget < 0)
+			return;
 		if (k == close || (mask[k] && v[k] == ',' && depth == 0)) {
 			size_t alen = k - start;
 			size_t nlen = open + alen + (len - close - 1);
@@ -1550,6 +1554,12 @@ static bool resolve_braces(struct cctx *c, const struct word *w, struct sargv *o
 		if (out->v[i].text[0])
 			out->v[k++] = out->v[i];
 	out->n = k;
+	if (budget < 0) {
+		/* Past the fields judged: the rest are not known (a capable
+		 * tool asks), and none is the program. */
+		struct sarg rest = {.text = "", .known = false, .splits = true, .word = w};
+		sargv_push(out, rest);
+	}
 	strbuf_free(&v);
 	strbuf_free(&m);
 	return true;

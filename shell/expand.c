@@ -2260,6 +2260,64 @@ static enum seq brace_sequence(const struct atom *a, size_t n, struct strvec *it
 	return SEQ_OK;
 }
 
+/* How many words a[0..n) brace-expands to, counted without making them
+ * (saturating past the limit), so that 23 groups of {a,b} are refused at
+ * once instead of after 4M words: the groups side by side multiply, the
+ * alternatives of one add up. */
+static uintmax_t brace_count(const struct atom *a, size_t n, unsigned depth, uintmax_t *known)
+{
+	const uintmax_t cap = (uintmax_t)BRACE_MAX_WORDS + 1;
+	uintmax_t total = 1;
+	if (depth > BRACE_MAX_DEPTH)
+		return 1; /* brace_expand reports the nesting */
+	for (size_t i = 0; i < n && total < cap; i++) {
+		if (!atom_is(&a[i], '{'))
+			continue;
+		size_t level = 0, close = 0, ncommas = 0;
+		bool found = false;
+		for (size_t j = i + 1; j < n && !found; j++) {
+			if (atom_is(&a[j], '{'))
+				level++;
+			else if (atom_is(&a[j], '}') && level == 0)
+				found = true, close = j;
+			else if (atom_is(&a[j], '}'))
+				level--;
+			else if (atom_is(&a[j], ',') && level == 0)
+				ncommas++;
+		}
+		if (!found)
+			continue;
+		uintmax_t group = 1;
+		if (ncommas > 0) {
+			group = 0;
+			size_t start = i + 1;
+			level = 0;
+			for (size_t j = i + 1; j <= close && group < cap; j++) {
+				if (atom_is(&a[j], '{'))
+					level++;
+				else if (atom_is(&a[j], '}') && level > 0)
+					level--;
+				else if (j == close || (atom_is(&a[j], ',') && level == 0)) {
+					group += brace_count(a + start, j - start, depth + 1, known);
+					start = j + 1;
+				}
+			}
+		} else {
+			struct strvec items;
+			strvec_init(&items);
+			uintmax_t count = 0;
+			enum seq seq = brace_sequence(a + i + 1, close - i - 1, &items, &count);
+			group = seq == SEQ_TOO_MANY ? cap : seq == SEQ_OK ? items.len : 1;
+			if (seq == SEQ_TOO_MANY && *known == 0)
+				*known = count; /* the error can name the sequence's size */
+			strvec_free(&items);
+		}
+		total = group && total > cap / group ? cap : total * group;
+		i = close;
+	}
+	return total < cap ? total : cap;
+}
+
 static void brace_expand(const struct atom *a, size_t n, struct brace_out *out, unsigned depth)
 {
 	if (out->r < 0)
@@ -2396,7 +2454,12 @@ static int expand_word_fields(struct expander *ex, const struct word *w, struct 
 		}
 	}
 	struct brace_out bo = {.ex = ex, .out = out};
-	brace_expand(atoms.items, atoms.len, &bo, 0);
+	uintmax_t known = 0;
+	uintmax_t words = brace_count(atoms.items, atoms.len, 0, &known);
+	if (words > BRACE_MAX_WORDS)
+		brace_too_many(&bo, known);
+	else
+		brace_expand(atoms.items, atoms.len, &bo, 0);
 	free(atoms.items);
 	return bo.r;
 }
