@@ -1777,15 +1777,16 @@ static void sweep_agent_files(struct sweep *s, int fd, const char *rel, const ch
 	}
 }
 
-static void sweep_dir(struct sweep *s, int fd, const char *rel, int depth)
+/* Looks at the entries of the folder fd (rel): what the session made or
+ * changed of them goes; subs gets the folders among them to walk on. */
+static void sweep_entries(struct sweep *s, int fd, const char *rel, struct strvec *subs)
 {
-	struct strvec names, subs;
+	struct strvec names;
 	strvec_init(&names);
-	strvec_init(&subs);
-	sweep_names(s, fd, &names, &subs); /* a read error ends the listing, as readdir's did */
+	sweep_names(s, fd, &names, subs); /* a read error ends the listing, as readdir's did */
 	/* .git and .agentcommands.json may be folders or files: both lists */
 	for (int list = 0; list < 2; list++) {
-		struct strvec *v = list ? &subs : &names;
+		struct strvec *v = list ? subs : &names;
 		for (size_t i = 0; i < v->len; i++) {
 			const char *name = v->items[i];
 			bool is_git = strcmp(name, ".git") == 0;
@@ -1807,6 +1808,13 @@ static void sweep_dir(struct sweep *s, int fd, const char *rel, int depth)
 		}
 	}
 	strvec_free(&names);
+}
+
+static void sweep_dir(struct sweep *s, int fd, const char *rel, int depth)
+{
+	struct strvec subs;
+	strvec_init(&subs);
+	sweep_entries(s, fd, rel, &subs);
 	for (size_t i = 0; i < subs.len; i++) {
 		if (!subs.items[i])
 			continue;
@@ -1853,7 +1861,153 @@ static void sweep_dir(struct sweep *s, int fd, const char *rel, int depth)
 	strvec_free(&subs);
 }
 
-bool protect_sweep(struct protect *p, struct timespec since, struct strvec *restored, bool *background)
+bool protect_sweep_name(const char *name)
+{
+	if (strcmp(name, ".git") == 0 || strcmp(name, ".agentcommands.json") == 0)
+		return true;
+	size_t n = strlen(name);
+	for (const char *const *a = protect_agent_files; *a; a++)
+		if (strncmp(*a, name, n) == 0 && ((*a)[n] == 0 || (*a)[n] == '/'))
+			return true;
+	return false;
+}
+
+/* The folder rel below the project's top, not following a link at any
+ * step: -1 when it is gone, or is no folder now. */
+static int open_below(int top, const char *rel)
+{
+	int fd = openat(top, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	for (const char *at = rel; fd >= 0 && *at;) {
+		const char *slash = strchr(at, '/');
+		size_t n = slash ? (size_t)(slash - at) : strlen(at);
+		char name[NAME_MAX + 1];
+		if (n == 0 || n > NAME_MAX || (n == 1 && at[0] == '.') || (n == 2 && at[0] == '.' && at[1] == '.')) {
+			close(fd);
+			return -1;
+		}
+		memcpy(name, at, n);
+		name[n] = 0;
+		int next = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		close(fd);
+		fd = next;
+		at += n + (slash != NULL);
+	}
+	return fd;
+}
+
+static int compare_paths(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Whether rel is one of the sorted folders, or below one. */
+static bool covered_by(char *const *sorted, size_t n, const char *rel)
+{
+	char *path = xstrdup(rel);
+	bool found = false;
+	for (size_t len = strlen(path);; len--) {
+		if (len == 0 || path[len] == '/' || path[len] == 0) {
+			char keep = path[len];
+			path[len] = 0;
+			const char *key = path;
+			found = bsearch(&key, sorted, n, sizeof *sorted, compare_paths) != NULL;
+			path[len] = keep;
+			if (found || len == 0)
+				break;
+		}
+	}
+	free(path);
+	return found;
+}
+
+/* The folders a planned sweep looks at alone: those the keeper named, and
+ * the folder holding an agent tool's folder on their way (.codex/a/b
+ * changed: .codex is judged from the folder holding it). Sorted, once each. */
+static void alone_folders(const struct strvec *named, struct strvec *out)
+{
+	for (size_t i = 0; i < named->len; i++) {
+		const char *rel = named->items[i];
+		strvec_push(out, rel);
+		for (const char *at = rel; *at;) {
+			const char *slash = strchr(at, '/');
+			size_t n = slash ? (size_t)(slash - at) : strlen(at);
+			char *name = xstrndup(at, n);
+			if (strcmp(name, ".git") != 0 && strcmp(name, ".agentcommands.json") != 0 && protect_sweep_name(name))
+				strvec_push_owned(out, xstrndup(rel, at == rel ? 0 : (size_t)(at - rel - 1)));
+			free(name);
+			at += n + (slash != NULL);
+		}
+	}
+	if (out->len > 1)
+		qsort(out->items, out->len, sizeof *out->items, compare_paths);
+	size_t k = 0;
+	for (size_t i = 0; i < out->len; i++) {
+		if (k && strcmp(out->items[k - 1], out->items[i]) == 0)
+			free(out->items[i]);
+		else
+			out->items[k++] = out->items[i];
+	}
+	out->len = k;
+}
+
+static int path_depth(const char *rel)
+{
+	if (!*rel)
+		return 0;
+	int depth = 1;
+	for (const char *c = rel; *c; c++)
+		depth += *c == '/';
+	return depth;
+}
+
+/* The sweep the keeper vouches for: its folders alone, then its trees. */
+static void sweep_planned(struct sweep *s, int top, const struct sweep_plan *plan)
+{
+	struct strvec whole, alone;
+	strvec_init(&whole);
+	strvec_init(&alone);
+	for (size_t i = 0; i < plan->whole.len; i++)
+		strvec_push(&whole, plan->whole.items[i]);
+	if (whole.len > 1)
+		qsort(whole.items, whole.len, sizeof *whole.items, compare_paths);
+	alone_folders(&plan->alone, &alone);
+	for (size_t i = 0; i < alone.len && !s->capped; i++) {
+		const char *rel = alone.items[i];
+		if (covered_by(whole.items, whole.len, rel))
+			continue;
+		int fd = open_below(top, rel);
+		if (fd < 0)
+			continue;
+		if (s->dirs >= PROTECT_SWEEP_DIRS) {
+			s->capped = true;
+			close(fd);
+			break;
+		}
+		s->dirs++;
+		struct strvec subs;
+		strvec_init(&subs);
+		sweep_entries(s, fd, *rel ? rel : ".", &subs);
+		strvec_free(&subs);
+		close(fd);
+	}
+	for (size_t i = 0; i < whole.len && !s->handed_on && !s->capped; i++) {
+		const char *rel = whole.items[i];
+		/* sorted: a folder below another comes after it */
+		if (i > 0 && covered_by(whole.items, i, rel))
+			continue;
+		int fd = open_below(top, rel);
+		if (fd < 0)
+			continue;
+		s->dirs++;
+		sweep_dir(s, fd, *rel ? rel : ".", path_depth(rel));
+		close(fd);
+	}
+	strvec_free(&whole);
+	strvec_free(&alone);
+}
+
+bool protect_sweep(struct protect *p, struct timespec since, const struct sweep_plan *plan, struct strvec *restored,
+                   bool *background)
 {
 	if (background)
 		*background = false;
@@ -1865,7 +2019,10 @@ bool protect_sweep(struct protect *p, struct timespec since, struct strvec *rest
 		return false;
 	struct sweep *s = xcalloc(1, sizeof *s);
 	*s = (struct sweep){.p = p, .since = since, .restored = restored, .may_fork = background != NULL};
-	sweep_dir(s, top, ".", 0);
+	if (plan)
+		sweep_planned(s, top, plan);
+	else
+		sweep_dir(s, top, ".", 0);
 	close(top);
 	bool whole = !s->capped;
 	if (background)
