@@ -8,6 +8,7 @@
 #include "sandbox/sandbox.h"
 
 #include <dirent.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/syscall.h>
@@ -1571,6 +1572,8 @@ struct sweep {
 	size_t dirs;
 	bool capped;
 	bool may_fork;   /* past PROTECT_SWEEP_WAITED, the rest goes on in a child */
+	int stop_fd;     /* the walk stops once it is readable (*stopped), or -1 */
+	bool stopped;
 	bool background; /* this is that child */
 	bool handed_on;  /* this is the parent, which stops here */
 	struct strvec *restored;
@@ -1822,8 +1825,13 @@ static void sweep_dir(struct sweep *s, int fd, const char *rel, int depth)
 			s->capped = true;
 			break;
 		}
-		if (s->handed_on)
+		if (s->handed_on || s->stopped)
 			break;
+		struct pollfd answer = {.fd = s->stop_fd, .events = POLLIN};
+		if (s->stop_fd >= 0 && poll(&answer, 1, 0) != 0) {
+			s->stopped = true;
+			break;
+		}
 		if (s->may_fork && !s->background && s->dirs >= PROTECT_SWEEP_WAITED) {
 			/* A large tree: the caller is not held up for the rest. The
 			 * child has the walk as it stands and finishes it; a failed
@@ -1838,6 +1846,7 @@ static void sweep_dir(struct sweep *s, int fd, const char *rel, int depth)
 				strvec_free(s->restored);
 				strvec_init(s->restored);
 				s->background = true;
+				s->stop_fd = -1; /* nobody waits for an answer here */
 				int null = open("/dev/null", O_RDWR | O_CLOEXEC);
 				for (int std = 0; std <= 2 && null >= 0; std++)
 					dup2(null, std);
@@ -1950,16 +1959,6 @@ static void alone_folders(const struct strvec *named, struct strvec *out)
 	out->len = k;
 }
 
-static int path_depth(const char *rel)
-{
-	if (!*rel)
-		return 0;
-	int depth = 1;
-	for (const char *c = rel; *c; c++)
-		depth += *c == '/';
-	return depth;
-}
-
 /* The sweep the keeper vouches for: its folders alone, then its trees. */
 static void sweep_planned(struct sweep *s, int top, const struct sweep_plan *plan)
 {
@@ -1999,18 +1998,22 @@ static void sweep_planned(struct sweep *s, int top, const struct sweep_plan *pla
 		if (fd < 0)
 			continue;
 		s->dirs++;
-		sweep_dir(s, fd, *rel ? rel : ".", path_depth(rel));
+		/* the depth bound counts from the folder named: it is walked
+		 * as deep below it as the whole project would be */
+		sweep_dir(s, fd, *rel ? rel : ".", 0);
 		close(fd);
 	}
 	strvec_free(&whole);
 	strvec_free(&alone);
 }
 
-bool protect_sweep(struct protect *p, struct timespec since, const struct sweep_plan *plan, struct strvec *restored,
-                   bool *background)
+bool protect_sweep(struct protect *p, struct timespec since, const struct sweep_plan *plan, int stop_fd,
+                   struct strvec *restored, bool *background, bool *stopped)
 {
 	if (background)
 		*background = false;
+	if (stopped)
+		*stopped = false;
 	if (p->ndirs == 0 || p->dirs[0].fd < 0 || strcmp(p->dirs[0].rel, ".") != 0)
 		return true;
 	/* a descriptor of our own: the set's shares its offset with other listings */
@@ -2018,7 +2021,8 @@ bool protect_sweep(struct protect *p, struct timespec since, const struct sweep_
 	if (top < 0)
 		return false;
 	struct sweep *s = xcalloc(1, sizeof *s);
-	*s = (struct sweep){.p = p, .since = since, .restored = restored, .may_fork = background != NULL};
+	*s = (struct sweep){.p = p, .since = since, .restored = restored, .may_fork = background != NULL,
+	                    .stop_fd = plan ? -1 : stop_fd};
 	if (plan)
 		sweep_planned(s, top, plan);
 	else
@@ -2027,6 +2031,8 @@ bool protect_sweep(struct protect *p, struct timespec since, const struct sweep_
 	bool whole = !s->capped;
 	if (background)
 		*background = s->background;
+	if (stopped)
+		*stopped = s->stopped;
 	free(s);
 	return whole;
 }

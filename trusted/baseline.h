@@ -112,16 +112,18 @@ bool protect_sweep_name(const char *name);
 /* At a session's end: repositories below the project that the session
  * made or changed (since: its start) are pinned, .git files and nested
  * .agentcommands.json it wrote go to the quarantine; see baseline.c.
- * plan: only where it says, or NULL: the whole project is walked.
- * False when the walk stopped at its bound (too many folders).
+ * plan: only where it says, or NULL: the whole project is walked; then,
+ * once stop_fd (when not -1) is readable, the walk stops where it is and
+ * *stopped is set. False when the walk stopped at its bound (too many
+ * folders).
  *
  * The caller waits for the first PROTECT_SWEEP_WAITED folders only: past
  * them the walk forks and goes on in the child, *background set there
  * (it reports what it finds itself, then exits), while the parent returns
  * with what it found so far. background may be NULL: all of it waited for. */
 #define PROTECT_SWEEP_WAITED 256
-bool protect_sweep(struct protect *p, struct timespec since, const struct sweep_plan *plan, struct strvec *restored,
-                   bool *background);
+bool protect_sweep(struct protect *p, struct timespec since, const struct sweep_plan *plan, int stop_fd,
+                   struct strvec *restored, bool *background, bool *stopped);
 
 /* Whether NAME in folder di is in the set, as a file or a folder. */
 bool protect_known_name(struct protect *p, int di, const char *name);

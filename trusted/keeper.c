@@ -26,7 +26,7 @@
 #include "trusted/keeper_start.h"
 #include "trusted/store.h"
 
-#define MAX_CLIENTS 64
+#define MAX_CLIENTS 128 /* a session holds two: its shell's and its warden's */
 #define SWEEP_FOLDERS_MAX 20000 /* more named for a sweep: it walks everything */
 #define UNWATCHED_MAX 4096      /* more folders not watched: likewise */
 #define WATCH_MASK                                                                                        \

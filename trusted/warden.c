@@ -61,6 +61,7 @@ struct warden {
 	int front_pidfd;  /* the front end, which the caller waits for; -1 once gone */
 	struct timespec since; /* the session's start, for protect_sweep */
 	int64_t since_mono;    /* the same, in CLOCK_MONOTONIC ns: for the keeper */
+	int keeper_fd;         /* to the project's keeper (keeper_ask), or -1 */
 	int retired[16];  /* old inotify instances, not yet closed */
 	size_t nretired;
 };
@@ -331,15 +332,14 @@ static bool plan_packet(struct warden *w, const char *buf, size_t len, bool firs
 	return true;
 }
 
-/* Asks the project's keeper, which watches every kept folder, where the
- * end-of-session sweep must look (sweep_answer in trusted/keeper.c).
- * False when no keeper answers, when it cannot vouch for the whole
- * session, or when its answer is not to be taken: then the sweep walks
- * the whole project, as it did before there was a keeper. */
-static bool keeper_plan(struct warden *w, struct sweep_plan *plan)
+/* A connection to the project's keeper, made when the warden starts (so
+ * that only a question is left for the session's end), or -1. Whoever
+ * answers must be no more confined than the warden: a process made
+ * inside a sandbox would say that nothing changed. */
+static int keeper_connect(struct warden *w)
 {
-	if (!w->p->state || w->since_mono <= 0 || w->p->ndirs == 0 || w->p->dirs[0].fd < 0)
-		return false;
+	if (!w->p->state)
+		return -1;
 	int dir_fd;
 	char *name = keeper_socket_name(w->p->state, &dir_fd);
 	int fd = name ? approver_connect_path(name) : -1;
@@ -347,54 +347,86 @@ static bool keeper_plan(struct warden *w, struct sweep_plan *plan)
 	if (dir_fd >= 0)
 		close(dir_fd);
 	if (fd < 0)
-		return false;
-	/* Whoever answers must be no more confined than the warden: a process
-	 * made inside a sandbox would say that nothing changed. */
+		return -1;
 	pid_t pid;
 	struct proc_confinement peer, self;
-	bool ok = approver_peer_of(fd, &pid, &peer) && proc_confinement_of(0, &self) &&
-	          peer.no_new_privs <= self.no_new_privs && peer.seccomp_filters <= self.seccomp_filters;
+	if (!approver_peer_of(fd, &pid, &peer) || !proc_confinement_of(0, &self) ||
+	    peer.no_new_privs > self.no_new_privs || peer.seccomp_filters > self.seccomp_filters) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static void keeper_close(struct warden *w)
+{
+	if (w->keeper_fd >= 0)
+		close(w->keeper_fd);
+	w->keeper_fd = -1;
+}
+
+/* Asks the keeper where the end-of-session sweep must look (sweep_answer
+ * in trusted/keeper.c): its descriptor, readable once the answer is
+ * there, or -1 when no keeper can be asked. */
+static int keeper_ask(struct warden *w)
+{
+	if (w->since_mono <= 0 || w->p->ndirs == 0 || w->p->dirs[0].fd < 0)
+		return -1;
+	if (w->keeper_fd < 0)
+		w->keeper_fd = keeper_connect(w);
 	char ask[48];
 	int n = snprintf(ask, sizeof ask, "S %lld", (long long)w->since_mono);
-	ok = ok && send(fd, ask, (size_t)n, MSG_NOSIGNAL) == n;
+	if (w->keeper_fd >= 0 && send(w->keeper_fd, ask, (size_t)n, MSG_NOSIGNAL) != n)
+		keeper_close(w);
+	return w->keeper_fd;
+}
+
+/* Reads the keeper's answer: false when it cannot vouch for the whole
+ * session or its answer is not to be taken. The connection is spent. */
+static bool keeper_answer(struct warden *w, struct sweep_plan *plan)
+{
 	char *buf = xmalloc(65536);
 	int64_t deadline = util_now_ms() + KEEPER_ANSWER_MS;
-	bool done = false;
+	bool ok = w->keeper_fd >= 0, done = false;
 	for (bool first = true; ok && !done; first = false) {
 		int64_t left = deadline - util_now_ms();
-		struct pollfd pfd = {.fd = fd, .events = POLLIN};
+		struct pollfd pfd = {.fd = w->keeper_fd, .events = POLLIN};
 		int r;
 		do
 			r = poll(&pfd, 1, left > 0 ? (int)left : 0);
 		while (r < 0 && errno == EINTR);
-		ssize_t got = r > 0 ? recv(fd, buf, 65536, 0) : -1;
+		ssize_t got = r > 0 ? recv(w->keeper_fd, buf, 65536, 0) : -1;
 		ok = got > 0 && plan_packet(w, buf, (size_t)got, first, plan, &done);
 	}
 	free(buf);
-	close(fd);
-	if (!ok) {
-		strvec_free(&plan->alone);
-		strvec_free(&plan->whole);
-		strvec_init(&plan->alone);
-		strvec_init(&plan->whole);
-	}
+	keeper_close(w);
 	return ok && done;
 }
 
 /* At the session's end: what it made elsewhere in the tree (repositories,
- * .git files, nested allow-lists), as protect_sweep says: where the
- * keeper says, or everywhere when it cannot say. */
+ * .git files, nested allow-lists), as protect_sweep says. The keeper is
+ * asked where to look; meanwhile the whole project is walked, which in a
+ * small one ends first. When the answer comes first (or the walk ends at
+ * its bounds), the folders the keeper names are looked at, and the walk
+ * goes no further (it starts again when the keeper cannot vouch for the
+ * session). */
 static void warden_sweep(struct warden *w, struct strvec *restored)
 {
 	size_t before = restored->len;
-	bool background = false;
-	struct sweep_plan plan;
-	strvec_init(&plan.alone);
-	strvec_init(&plan.whole);
-	bool planned = keeper_plan(w, &plan);
-	bool whole = protect_sweep(w->p, w->since, planned ? &plan : NULL, restored, &background);
-	strvec_free(&plan.alone);
-	strvec_free(&plan.whole);
+	bool background = false, stopped = false;
+	int answer = keeper_ask(w);
+	bool whole = protect_sweep(w->p, w->since, NULL, answer, restored, &background, &stopped);
+	/* a walk that stopped at its bounds leaves folders the keeper may name */
+	if (stopped || (!whole && !background && answer >= 0)) {
+		struct sweep_plan plan;
+		strvec_init(&plan.alone);
+		strvec_init(&plan.whole);
+		bool planned = keeper_answer(w, &plan);
+		whole = protect_sweep(w->p, w->since, planned ? &plan : NULL, -1, restored, &background, NULL);
+		strvec_free(&plan.alone);
+		strvec_free(&plan.whole);
+	}
+	keeper_close(w); /* an answer not read: a later sweep asks anew */
 	if (background)
 		before = 0; /* the child's list holds only what it found */
 	if (!whole)
@@ -634,6 +666,7 @@ static void jobs_refresh(struct jobs *j, pid_t session)
  * or the broker adopts orphans. */
 static _Noreturn void warden_linger(struct warden *w, struct jobs *j)
 {
+	keeper_close(w); /* jobs may run for long: the keeper is not held up for them */
 	for (int i = 0; i < 2; i++)
 		if (w->fds[i] >= 0) {
 			close(w->fds[i]);
@@ -742,6 +775,8 @@ static _Noreturn void warden_main(struct warden *w)
 		rl.rlim_cur = rl.rlim_max;
 		setrlimit(RLIMIT_NOFILE, &rl);
 	}
+	/* while the session starts, not at its end, where it is waited for */
+	w->keeper_fd = keeper_connect(w);
 	struct strvec restored;
 	strvec_init(&restored);
 	bool clients_gone = false;
@@ -1134,7 +1169,7 @@ int protect_start(struct events *ev, bool broker, char *const *extra, struct pro
 	 * the shell, read-only there, which the shell reads at every line's
 	 * end: a line that changed nothing still costs no round trip. */
 	struct warden w = {.p = base, .fds = {shell_sv[0], broker_sv[0]}, .pidfd = -1, .sigfd = -1,
-	                   .inotify = -1, .no_broker = !broker, .dirty = base->failed > 0,
+	                   .inotify = -1, .no_broker = !broker, .dirty = base->failed > 0, .keeper_fd = -1,
 	                   .report_fd = -1, .front_pidfd = -1};
 	long page = sysconf(_SC_PAGESIZE);
 	void *saw = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
