@@ -1564,6 +1564,7 @@ void protect_check(struct protect *p, struct strvec *restored)
  * time, which nothing inside the sandbox can set back, is after its start. */
 
 #define PROTECT_SWEEP_DIRS 20000 /* folders walked at a session's end, at most */
+#define PROTECT_SWEEP_RACED 64    /* walked while the keeper's answer is awaited */
 #define PROTECT_SWEEP_DEPTH 24
 
 struct sweep {
@@ -1827,8 +1828,11 @@ static void sweep_dir(struct sweep *s, int fd, const char *rel, int depth)
 		}
 		if (s->handed_on || s->stopped)
 			break;
+		/* The keeper's answer came: the walk stops. Past a few folders it
+		 * stops all the same and waits for it: walking on costs the CPU
+		 * the keeper needs to answer. */
 		struct pollfd answer = {.fd = s->stop_fd, .events = POLLIN};
-		if (s->stop_fd >= 0 && poll(&answer, 1, 0) != 0) {
+		if (s->stop_fd >= 0 && (s->dirs >= PROTECT_SWEEP_RACED || poll(&answer, 1, 0) != 0)) {
 			s->stopped = true;
 			break;
 		}

@@ -113,8 +113,8 @@ bool protect_sweep_name(const char *name);
  * made or changed (since: its start) are pinned, .git files and nested
  * .agentcommands.json it wrote go to the quarantine; see baseline.c.
  * plan: only where it says, or NULL: the whole project is walked; then,
- * once stop_fd (when not -1) is readable, the walk stops where it is and
- * *stopped is set. False when the walk stopped at its bound (too many
+ * once stop_fd (when not -1) is readable, or after a few folders, the
+ * walk stops where it is and *stopped is set. False when the walk stopped at its bound (too many
  * folders).
  *
  * The caller waits for the first PROTECT_SWEEP_WAITED folders only: past
