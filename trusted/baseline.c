@@ -7,6 +7,7 @@
 #include "trusted/warden_proto.h"
 #include "sandbox/sandbox.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <poll.h>
 #include <sched.h>
@@ -572,6 +573,19 @@ static bool find_git(char **worktree, char **gitdir)
 /* core.hooksPath as git takes it (the last one), or NULL. */
 static char *config_hooks_path(const char *text, size_t len)
 {
+	/* A variable's name is written out in full (letters, digits and '-',
+	 * no escapes): a config that never spells it sets no hooks path, and
+	 * is not parsed at every start (60 aliases: ~160,000 instructions). */
+	static const char name[] = "hookspath";
+	bool spelled = false;
+	for (size_t i = 0; !spelled && i + sizeof name - 1 <= len; i++) {
+		size_t k = 0;
+		while (k < sizeof name - 1 && tolower((unsigned char)text[i + k]) == name[k])
+			k++;
+		spelled = k == sizeof name - 1;
+	}
+	if (!spelled)
+		return NULL;
 	struct strvec v;
 	strvec_init(&v);
 	gitconfig_values(text, len, "core", "hookspath", &v);
@@ -792,7 +806,10 @@ static void add_hook_references(struct protect *p, int root, const char *hooks_a
 		if (!text)
 			continue;
 		files++;
-		for (char *w = text; w < text + len;) {
+		/* "#!tools/run": the kernel runs a relative interpreter from the
+		 * folder git runs the hook in, the work tree's top */
+		char *from = len >= 2 && text[0] == '#' && text[1] == '!' ? text + 2 : text;
+		for (char *w = from; w < text + len;) {
 			size_t skip = strspn(w, " \t\r\n;|&()<>'\"`=");
 			w += skip;
 			size_t wl = strcspn(w, " \t\r\n;|&()<>'\"`=");
