@@ -1595,8 +1595,9 @@ struct sweep {
 	bool background; /* this is that child */
 	bool handed_on;  /* this is the parent, which stops here */
 	struct strvec *restored;
-	char buf[32768] __attribute__((aligned(8))); /* one folder's entries at a time */
+	char *buf; /* one folder's entries at a time (SWEEP_BUF bytes; not zeroed) */
 };
+#define SWEEP_BUF 32768
 
 static bool changed_since(const struct stat *st, struct timespec since)
 {
@@ -1718,7 +1719,7 @@ static bool own_gitfile(struct protect *p, const char *rel)
 static bool sweep_names(struct sweep *s, int fd, struct strvec *names, struct strvec *subs)
 {
 	ssize_t n;
-	while ((n = getdents64(fd, s->buf, sizeof s->buf)) > 0) {
+	while ((n = getdents64(fd, s->buf, SWEEP_BUF)) > 0) {
 		for (ssize_t at = 0; at < n;) {
 			const struct dirent64 *e = (const struct dirent64 *)(s->buf + at);
 			at += e->d_reclen;
@@ -2041,9 +2042,9 @@ bool protect_sweep(struct protect *p, struct timespec since, const struct sweep_
 	int top = openat(p->dirs[0].fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (top < 0)
 		return false;
-	struct sweep *s = xcalloc(1, sizeof *s);
+	struct sweep *s = xmalloc(sizeof *s);
 	*s = (struct sweep){.p = p, .since = since, .restored = restored, .may_fork = background != NULL,
-	                    .stop_fd = plan ? -1 : stop_fd};
+	                    .stop_fd = plan ? -1 : stop_fd, .buf = xmalloc(SWEEP_BUF)};
 	if (plan)
 		sweep_planned(s, top, plan);
 	else
@@ -2054,6 +2055,7 @@ bool protect_sweep(struct protect *p, struct timespec since, const struct sweep_
 		*background = s->background;
 	if (stopped)
 		*stopped = s->stopped;
+	free(s->buf);
 	free(s);
 	return whole;
 }
