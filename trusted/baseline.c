@@ -7,7 +7,9 @@
 #include "trusted/warden_proto.h"
 #include "sandbox/sandbox.h"
 
+#include <ctype.h>
 #include <dirent.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/syscall.h>
@@ -571,6 +573,19 @@ static bool find_git(char **worktree, char **gitdir)
 /* core.hooksPath as git takes it (the last one), or NULL. */
 static char *config_hooks_path(const char *text, size_t len)
 {
+	/* A variable's name is written out in full (letters, digits and '-',
+	 * no escapes): a config that never spells it sets no hooks path, and
+	 * is not parsed at every start (60 aliases: ~160,000 instructions). */
+	static const char name[] = "hookspath";
+	bool spelled = false;
+	for (size_t i = 0; !spelled && i + sizeof name - 1 <= len; i++) {
+		size_t k = 0;
+		while (k < sizeof name - 1 && tolower((unsigned char)text[i + k]) == name[k])
+			k++;
+		spelled = k == sizeof name - 1;
+	}
+	if (!spelled)
+		return NULL;
 	struct strvec v;
 	strvec_init(&v);
 	gitconfig_values(text, len, "core", "hookspath", &v);
@@ -791,7 +806,10 @@ static void add_hook_references(struct protect *p, int root, const char *hooks_a
 		if (!text)
 			continue;
 		files++;
-		for (char *w = text; w < text + len;) {
+		/* "#!tools/run": the kernel runs a relative interpreter from the
+		 * folder git runs the hook in, the work tree's top */
+		char *from = len >= 2 && text[0] == '#' && text[1] == '!' ? text + 2 : text;
+		for (char *w = from; w < text + len;) {
 			size_t skip = strspn(w, " \t\r\n;|&()<>'\"`=");
 			w += skip;
 			size_t wl = strcspn(w, " \t\r\n;|&()<>'\"`=");
@@ -1563,6 +1581,7 @@ void protect_check(struct protect *p, struct strvec *restored)
  * time, which nothing inside the sandbox can set back, is after its start. */
 
 #define PROTECT_SWEEP_DIRS 20000 /* folders walked at a session's end, at most */
+#define PROTECT_SWEEP_RACED 64    /* walked while the keeper's answer is awaited */
 #define PROTECT_SWEEP_DEPTH 24
 
 struct sweep {
@@ -1571,11 +1590,14 @@ struct sweep {
 	size_t dirs;
 	bool capped;
 	bool may_fork;   /* past PROTECT_SWEEP_WAITED, the rest goes on in a child */
+	int stop_fd;     /* the walk stops once it is readable (*stopped), or -1 */
+	bool stopped;
 	bool background; /* this is that child */
 	bool handed_on;  /* this is the parent, which stops here */
 	struct strvec *restored;
-	char buf[32768] __attribute__((aligned(8))); /* one folder's entries at a time */
+	char *buf; /* one folder's entries at a time (SWEEP_BUF bytes; not zeroed) */
 };
+#define SWEEP_BUF 32768
 
 static bool changed_since(const struct stat *st, struct timespec since)
 {
@@ -1697,7 +1719,7 @@ static bool own_gitfile(struct protect *p, const char *rel)
 static bool sweep_names(struct sweep *s, int fd, struct strvec *names, struct strvec *subs)
 {
 	ssize_t n;
-	while ((n = getdents64(fd, s->buf, sizeof s->buf)) > 0) {
+	while ((n = getdents64(fd, s->buf, SWEEP_BUF)) > 0) {
 		for (ssize_t at = 0; at < n;) {
 			const struct dirent64 *e = (const struct dirent64 *)(s->buf + at);
 			at += e->d_reclen;
@@ -1777,15 +1799,16 @@ static void sweep_agent_files(struct sweep *s, int fd, const char *rel, const ch
 	}
 }
 
-static void sweep_dir(struct sweep *s, int fd, const char *rel, int depth)
+/* Looks at the entries of the folder fd (rel): what the session made or
+ * changed of them goes; subs gets the folders among them to walk on. */
+static void sweep_entries(struct sweep *s, int fd, const char *rel, struct strvec *subs)
 {
-	struct strvec names, subs;
+	struct strvec names;
 	strvec_init(&names);
-	strvec_init(&subs);
-	sweep_names(s, fd, &names, &subs); /* a read error ends the listing, as readdir's did */
+	sweep_names(s, fd, &names, subs); /* a read error ends the listing, as readdir's did */
 	/* .git and .agentcommands.json may be folders or files: both lists */
 	for (int list = 0; list < 2; list++) {
-		struct strvec *v = list ? &subs : &names;
+		struct strvec *v = list ? subs : &names;
 		for (size_t i = 0; i < v->len; i++) {
 			const char *name = v->items[i];
 			bool is_git = strcmp(name, ".git") == 0;
@@ -1807,6 +1830,13 @@ static void sweep_dir(struct sweep *s, int fd, const char *rel, int depth)
 		}
 	}
 	strvec_free(&names);
+}
+
+static void sweep_dir(struct sweep *s, int fd, const char *rel, int depth)
+{
+	struct strvec subs;
+	strvec_init(&subs);
+	sweep_entries(s, fd, rel, &subs);
 	for (size_t i = 0; i < subs.len; i++) {
 		if (!subs.items[i])
 			continue;
@@ -1814,8 +1844,16 @@ static void sweep_dir(struct sweep *s, int fd, const char *rel, int depth)
 			s->capped = true;
 			break;
 		}
-		if (s->handed_on)
+		if (s->handed_on || s->stopped)
 			break;
+		/* The keeper's answer came: the walk stops. Past a few folders it
+		 * stops all the same and waits for it: walking on costs the CPU
+		 * the keeper needs to answer. */
+		struct pollfd answer = {.fd = s->stop_fd, .events = POLLIN};
+		if (s->stop_fd >= 0 && (s->dirs >= PROTECT_SWEEP_RACED || poll(&answer, 1, 0) != 0)) {
+			s->stopped = true;
+			break;
+		}
 		if (s->may_fork && !s->background && s->dirs >= PROTECT_SWEEP_WAITED) {
 			/* A large tree: the caller is not held up for the rest. The
 			 * child has the walk as it stands and finishes it; a failed
@@ -1830,6 +1868,7 @@ static void sweep_dir(struct sweep *s, int fd, const char *rel, int depth)
 				strvec_free(s->restored);
 				strvec_init(s->restored);
 				s->background = true;
+				s->stop_fd = -1; /* nobody waits for an answer here */
 				int null = open("/dev/null", O_RDWR | O_CLOEXEC);
 				for (int std = 0; std <= 2 && null >= 0; std++)
 					dup2(null, std);
@@ -1853,23 +1892,170 @@ static void sweep_dir(struct sweep *s, int fd, const char *rel, int depth)
 	strvec_free(&subs);
 }
 
-bool protect_sweep(struct protect *p, struct timespec since, struct strvec *restored, bool *background)
+bool protect_sweep_name(const char *name)
+{
+	if (strcmp(name, ".git") == 0 || strcmp(name, ".agentcommands.json") == 0)
+		return true;
+	size_t n = strlen(name);
+	for (const char *const *a = protect_agent_files; *a; a++)
+		if (strncmp(*a, name, n) == 0 && ((*a)[n] == 0 || (*a)[n] == '/'))
+			return true;
+	return false;
+}
+
+/* The folder rel below the project's top, not following a link at any
+ * step: -1 when it is gone, or is no folder now. */
+static int open_below(int top, const char *rel)
+{
+	int fd = openat(top, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	for (const char *at = rel; fd >= 0 && *at;) {
+		const char *slash = strchr(at, '/');
+		size_t n = slash ? (size_t)(slash - at) : strlen(at);
+		char name[NAME_MAX + 1];
+		if (n == 0 || n > NAME_MAX || (n == 1 && at[0] == '.') || (n == 2 && at[0] == '.' && at[1] == '.')) {
+			close(fd);
+			return -1;
+		}
+		memcpy(name, at, n);
+		name[n] = 0;
+		int next = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		close(fd);
+		fd = next;
+		at += n + (slash != NULL);
+	}
+	return fd;
+}
+
+static int compare_paths(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Whether rel is one of the sorted folders, or below one. */
+static bool covered_by(char *const *sorted, size_t n, const char *rel)
+{
+	char *path = xstrdup(rel);
+	bool found = false;
+	for (size_t len = strlen(path);; len--) {
+		if (len == 0 || path[len] == '/' || path[len] == 0) {
+			char keep = path[len];
+			path[len] = 0;
+			const char *key = path;
+			found = bsearch(&key, sorted, n, sizeof *sorted, compare_paths) != NULL;
+			path[len] = keep;
+			if (found || len == 0)
+				break;
+		}
+	}
+	free(path);
+	return found;
+}
+
+/* The folders a planned sweep looks at alone: those the keeper named, and
+ * the folder holding an agent tool's folder on their way (.codex/a/b
+ * changed: .codex is judged from the folder holding it). Sorted, once each. */
+static void alone_folders(const struct strvec *named, struct strvec *out)
+{
+	for (size_t i = 0; i < named->len; i++) {
+		const char *rel = named->items[i];
+		strvec_push(out, rel);
+		for (const char *at = rel; *at;) {
+			const char *slash = strchr(at, '/');
+			size_t n = slash ? (size_t)(slash - at) : strlen(at);
+			char *name = xstrndup(at, n);
+			if (strcmp(name, ".git") != 0 && strcmp(name, ".agentcommands.json") != 0 && protect_sweep_name(name))
+				strvec_push_owned(out, xstrndup(rel, at == rel ? 0 : (size_t)(at - rel - 1)));
+			free(name);
+			at += n + (slash != NULL);
+		}
+	}
+	if (out->len > 1)
+		qsort(out->items, out->len, sizeof *out->items, compare_paths);
+	size_t k = 0;
+	for (size_t i = 0; i < out->len; i++) {
+		if (k && strcmp(out->items[k - 1], out->items[i]) == 0)
+			free(out->items[i]);
+		else
+			out->items[k++] = out->items[i];
+	}
+	out->len = k;
+}
+
+/* The sweep the keeper vouches for: its folders alone, then its trees. */
+static void sweep_planned(struct sweep *s, int top, const struct sweep_plan *plan)
+{
+	struct strvec whole, alone;
+	strvec_init(&whole);
+	strvec_init(&alone);
+	for (size_t i = 0; i < plan->whole.len; i++)
+		strvec_push(&whole, plan->whole.items[i]);
+	if (whole.len > 1)
+		qsort(whole.items, whole.len, sizeof *whole.items, compare_paths);
+	alone_folders(&plan->alone, &alone);
+	for (size_t i = 0; i < alone.len && !s->capped; i++) {
+		const char *rel = alone.items[i];
+		if (covered_by(whole.items, whole.len, rel))
+			continue;
+		int fd = open_below(top, rel);
+		if (fd < 0)
+			continue;
+		if (s->dirs >= PROTECT_SWEEP_DIRS) {
+			s->capped = true;
+			close(fd);
+			break;
+		}
+		s->dirs++;
+		struct strvec subs;
+		strvec_init(&subs);
+		sweep_entries(s, fd, *rel ? rel : ".", &subs);
+		strvec_free(&subs);
+		close(fd);
+	}
+	for (size_t i = 0; i < whole.len && !s->handed_on && !s->capped; i++) {
+		const char *rel = whole.items[i];
+		/* sorted: a folder below another comes after it */
+		if (i > 0 && covered_by(whole.items, i, rel))
+			continue;
+		int fd = open_below(top, rel);
+		if (fd < 0)
+			continue;
+		s->dirs++;
+		/* the depth bound counts from the folder named: it is walked
+		 * as deep below it as the whole project would be */
+		sweep_dir(s, fd, *rel ? rel : ".", 0);
+		close(fd);
+	}
+	strvec_free(&whole);
+	strvec_free(&alone);
+}
+
+bool protect_sweep(struct protect *p, struct timespec since, const struct sweep_plan *plan, int stop_fd,
+                   struct strvec *restored, bool *background, bool *stopped)
 {
 	if (background)
 		*background = false;
+	if (stopped)
+		*stopped = false;
 	if (p->ndirs == 0 || p->dirs[0].fd < 0 || strcmp(p->dirs[0].rel, ".") != 0)
 		return true;
 	/* a descriptor of our own: the set's shares its offset with other listings */
 	int top = openat(p->dirs[0].fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (top < 0)
 		return false;
-	struct sweep *s = xcalloc(1, sizeof *s);
-	*s = (struct sweep){.p = p, .since = since, .restored = restored, .may_fork = background != NULL};
-	sweep_dir(s, top, ".", 0);
+	struct sweep *s = xmalloc(sizeof *s);
+	*s = (struct sweep){.p = p, .since = since, .restored = restored, .may_fork = background != NULL,
+	                    .stop_fd = plan ? -1 : stop_fd, .buf = xmalloc(SWEEP_BUF)};
+	if (plan)
+		sweep_planned(s, top, plan);
+	else
+		sweep_dir(s, top, ".", 0);
 	close(top);
 	bool whole = !s->capped;
 	if (background)
 		*background = s->background;
+	if (stopped)
+		*stopped = s->stopped;
+	free(s->buf);
 	free(s);
 	return whole;
 }

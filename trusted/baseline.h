@@ -95,17 +95,35 @@ void protect_scan(struct protect *p);
  * join the set first); the paths go to restored, when given. */
 void protect_check(struct protect *p, struct strvec *restored);
 
+/* Where the sweep below needs to look, as the project's keeper knows it
+ * (trusted/keeper.c): folders looked at alone (each holds a name
+ * protect_sweep_name accepts, or something in it changed since the
+ * session began) and folders walked whole (made or moved in since then,
+ * or not watched). Paths relative to the project's top, "" for the top. */
+struct sweep_plan {
+	struct strvec alone;
+	struct strvec whole;
+};
+
+/* Whether a name, in any folder below the top, is one the sweep acts on:
+ * .git, .agentcommands.json, or an agent tool's file or folder. */
+bool protect_sweep_name(const char *name);
+
 /* At a session's end: repositories below the project that the session
  * made or changed (since: its start) are pinned, .git files and nested
  * .agentcommands.json it wrote go to the quarantine; see baseline.c.
- * False when the walk stopped at its bound (too many folders).
+ * plan: only where it says, or NULL: the whole project is walked; then,
+ * once stop_fd (when not -1) is readable, or after a few folders, the
+ * walk stops where it is and *stopped is set. False when the walk stopped at its bound (too many
+ * folders).
  *
  * The caller waits for the first PROTECT_SWEEP_WAITED folders only: past
  * them the walk forks and goes on in the child, *background set there
  * (it reports what it finds itself, then exits), while the parent returns
  * with what it found so far. background may be NULL: all of it waited for. */
 #define PROTECT_SWEEP_WAITED 256
-bool protect_sweep(struct protect *p, struct timespec since, struct strvec *restored, bool *background);
+bool protect_sweep(struct protect *p, struct timespec since, const struct sweep_plan *plan, int stop_fd,
+                   struct strvec *restored, bool *background, bool *stopped);
 
 /* Whether NAME in folder di is in the set, as a file or a folder. */
 bool protect_known_name(struct protect *p, int di, const char *name);

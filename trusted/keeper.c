@@ -22,10 +22,13 @@
 #include "lib/proc_status.h"
 #include "lib/util.h"
 #include "trusted/approver_socket.h"
+#include "trusted/baseline.h"
 #include "trusted/keeper_start.h"
 #include "trusted/store.h"
 
-#define MAX_CLIENTS 64
+#define MAX_CLIENTS 128 /* a session holds two: its shell's and its warden's */
+#define SWEEP_FOLDERS_MAX 20000 /* more named for a sweep: it walks everything */
+#define UNWATCHED_MAX 4096      /* more folders not watched: likewise */
 #define WATCH_MASK                                                                                        \
 	(IN_CREATE | IN_DELETE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB |      \
 	 IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW | IN_EXCL_UNLINK)
@@ -37,12 +40,24 @@ struct client {
 	char *session;
 };
 
+/* A watched folder, by its watch descriptor. The times (CLOCK_MONOTONIC
+ * ns, when the keeper read the event) tell a session's warden where its
+ * end-of-session sweep must look (sweep_answer). */
+struct watch {
+	char *path;            /* root-relative; NULL: a free slot */
+	int64_t touched;       /* the last event in it, 0: none */
+	int64_t made;          /* made or moved in then; 0: there when walked */
+	bool holds_sweep_name; /* it holds (or held) a name protect_sweep_name takes */
+};
+
 struct keeper {
 	struct store *store;
 	const char *root;
 	int inotify, listen_fd;
-	char **wd_path; /* by watch descriptor: the folder's root-relative path */
+	struct watch *watches; /* by watch descriptor */
 	size_t nwd;
+	int64_t watching_since; /* every kept folder has been watched since */
+	struct strvec unwatched; /* folders below watched ones that are not watched */
 	struct strvec dirty;
 	bool all_dirty;     /* an overflow, or watches that could not be added */
 	bool watch_failed;  /* then every checkpoint compares everything */
@@ -78,38 +93,80 @@ static void dirty_add(struct keeper *k, const char *rel)
 	strvec_push(&k->dirty, rel);
 }
 
+static int64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static bool path_within(const char *p, const char *rel, size_t n)
+{
+	return strncmp(p, rel, n) == 0 && (p[n] == 0 || p[n] == '/');
+}
+
+/* A folder below a watched one that is not watched itself (not kept, or
+ * its watch failed): a sweep walks it whole. */
+static void unwatched_add(struct keeper *k, const char *rel)
+{
+	for (size_t i = 0; i < k->unwatched.len; i++)
+		if (strcmp(k->unwatched.items[i], rel) == 0)
+			return;
+	strvec_push(&k->unwatched, rel);
+}
+
+/* Forgets the unwatched folders at rel and below (it moved or went). */
+static void unwatched_forget(struct keeper *k, const char *rel)
+{
+	size_t n = strlen(rel), kept = 0;
+	for (size_t i = 0; i < k->unwatched.len; i++) {
+		if (path_within(k->unwatched.items[i], rel, n))
+			free(k->unwatched.items[i]);
+		else
+			k->unwatched.items[kept++] = k->unwatched.items[i];
+	}
+	k->unwatched.len = kept;
+}
+
 static void watch_set(struct keeper *k, int wd, const char *rel)
 {
 	if ((size_t)wd >= k->nwd) {
 		size_t n = (size_t)wd + 64;
-		k->wd_path = xreallocarray(k->wd_path, n, sizeof *k->wd_path);
-		memset(k->wd_path + k->nwd, 0, (n - k->nwd) * sizeof *k->wd_path);
+		k->watches = xreallocarray(k->watches, n, sizeof *k->watches);
+		memset(k->watches + k->nwd, 0, (n - k->nwd) * sizeof *k->watches);
 		k->nwd = n;
 	}
-	free(k->wd_path[wd]);
-	k->wd_path[wd] = xstrdup(rel);
+	free(k->watches[wd].path);
+	k->watches[wd] = (struct watch){.path = xstrdup(rel)};
 }
 
-/* Watches rel and every kept folder under it. */
-static void watch_tree(struct keeper *k, const char *rel, int depth)
+/* Watches rel and every kept folder under it: the watch descriptor of
+ * rel, or -1. Each folder is listed after its watch is set, so a name
+ * made in it is either listed or seen as an event. */
+static int watch_tree(struct keeper *k, const char *rel, int depth)
 {
 	char *abs = *rel ? xasprintf("%s/%s", k->root, rel) : xstrdup(k->root);
 	int wd = inotify_add_watch(k->inotify, abs, WATCH_MASK);
 	if (wd < 0) {
 		if (errno == ENOSPC || errno == ENOMEM)
 			k->watch_failed = true;
+		/* gone, or a link now: its parent's listing tells */
+		if (*rel && errno != ENOENT && errno != ENOTDIR)
+			unwatched_add(k, rel);
 		free(abs);
-		return;
+		return -1;
 	}
 	watch_set(k, wd, rel);
 	DIR *d = opendir(abs);
 	free(abs);
 	if (!d)
-		return;
+		return wd;
 	struct dirent *de;
 	while ((de = readdir(d))) {
 		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
 			continue;
+		if (protect_sweep_name(de->d_name))
+			k->watches[wd].holds_sweep_name = true;
 		bool dir = de->d_type == DT_DIR;
 		if (de->d_type == DT_UNKNOWN) {
 			struct stat st;
@@ -121,9 +178,12 @@ static void watch_tree(struct keeper *k, const char *rel, int depth)
 		const char *why;
 		if (store_folder_kept(k->store, child, &why))
 			watch_tree(k, child, depth + 1);
+		else if (strcmp(de->d_name, ".git") != 0)
+			unwatched_add(k, child);
 		free(child);
 	}
 	closedir(d);
+	return wd;
 }
 
 /* Forgets the watches of rel and the folders under it (it moved away). */
@@ -131,60 +191,101 @@ static void unwatch_tree(struct keeper *k, const char *rel)
 {
 	size_t n = strlen(rel);
 	for (size_t wd = 0; wd < k->nwd; wd++) {
-		char *p = k->wd_path[wd];
-		if (p && strncmp(p, rel, n) == 0 && (p[n] == 0 || p[n] == '/')) {
+		char *p = k->watches[wd].path;
+		if (p && path_within(p, rel, n)) {
 			inotify_rm_watch(k->inotify, (int)wd);
 			free(p);
-			k->wd_path[wd] = NULL;
+			k->watches[wd] = (struct watch){0};
 		}
 	}
+	unwatched_forget(k, rel);
+}
+
+/* Watches everything anew, after an overflow: events were lost, so the
+ * folders' paths (a rename not seen) and the names they hold may be
+ * wrong. Sessions begun before cannot be vouched for (sweep_answer). */
+static void rewatch(struct keeper *k)
+{
+	for (size_t wd = 0; wd < k->nwd; wd++)
+		free(k->watches[wd].path);
+	free(k->watches);
+	k->watches = NULL;
+	k->nwd = 0;
+	strvec_free(&k->unwatched);
+	strvec_init(&k->unwatched);
+	close(k->inotify);
+	k->inotify = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	if (k->inotify < 0) {
+		fprintf(stderr, "sbsh-keeper: inotify: %s\n", strerror(errno));
+		k->watch_failed = true;
+		return;
+	}
+	watch_tree(k, "", 0);
+	k->watching_since = mono_ns();
 }
 
 /* Reads what inotify has queued, without waiting. */
 static void drain_inotify(struct keeper *k)
 {
 	char buf[16384] __attribute__((aligned(__alignof__(struct inotify_event))));
-	for (;;) {
-		ssize_t n = read(k->inotify, buf, sizeof buf);
-		if (n <= 0)
-			return;
+	bool overflow = false;
+	ssize_t n;
+	while (!overflow && k->inotify >= 0 && (n = read(k->inotify, buf, sizeof buf)) > 0) {
+		/* after the read: every event in it happened before */
+		int64_t now = mono_ns();
 		for (char *p = buf; p < buf + n;) {
 			struct inotify_event *ev = (struct inotify_event *)p;
 			p += sizeof *ev + ev->len;
 			if (ev->mask & IN_Q_OVERFLOW) {
 				k->all_dirty = true;
-				continue;
+				overflow = true;
+				break;
 			}
-			if (ev->wd < 0 || (size_t)ev->wd >= k->nwd || !k->wd_path[ev->wd])
+			if (ev->wd < 0 || (size_t)ev->wd >= k->nwd || !k->watches[ev->wd].path)
 				continue;
-			const char *dir = k->wd_path[ev->wd];
+			int wd = ev->wd;
+			k->watches[wd].touched = now;
+			const char *dir = k->watches[wd].path;
 			if (ev->mask & (IN_DELETE_SELF | IN_MOVE_SELF)) {
 				if (*dir == 0)
 					k->root_gone = true;
 				continue;
 			}
-			if (ev->mask & IN_IGNORED)
+			if (ev->mask & IN_IGNORED) {
+				/* the folder is gone: its slot is not used again */
+				free(k->watches[wd].path);
+				k->watches[wd] = (struct watch){0};
 				continue;
+			}
 			if (ev->len == 0) {
 				dirty_add(k, dir);
 				continue;
 			}
+			if (protect_sweep_name(ev->name))
+				k->watches[wd].holds_sweep_name = true;
 			char *rel = *dir ? xasprintf("%s/%s", dir, ev->name) : xstrdup(ev->name);
 			if (strcmp(ev->name, ".git") == 0 || strstr(ev->name, ".sbsh-restore-")) {
 				free(rel);
 				continue;
 			}
-			if ((ev->mask & IN_ISDIR) && (ev->mask & IN_MOVED_FROM))
+			if ((ev->mask & IN_ISDIR) && (ev->mask & (IN_MOVED_FROM | IN_DELETE)))
 				unwatch_tree(k, rel);
 			if ((ev->mask & IN_ISDIR) && (ev->mask & (IN_CREATE | IN_MOVED_TO))) {
 				const char *why;
-				if (store_folder_kept(k->store, rel, &why))
-					watch_tree(k, rel, 0);
+				if (store_folder_kept(k->store, rel, &why)) {
+					int made = watch_tree(k, rel, 0);
+					if (made >= 0)
+						k->watches[made].made = now;
+				} else {
+					unwatched_add(k, rel);
+				}
 			}
 			dirty_add(k, rel);
 			free(rel);
 		}
 	}
+	if (overflow)
+		rewatch(k);
 }
 
 /* Records what changed, if anything. *made and hex say what was made. */
@@ -302,12 +403,107 @@ static const char *program_file_verdict(struct keeper *k, const char *abs)
 	return verdict;
 }
 
+/* A sweep's answer: NUL-terminated records, cut into packets of at most
+ * SWEEP_PACKET bytes (cut[i] is where packet i ends). */
+#define SWEEP_PACKET 60000
+struct sweep_reply {
+	struct strbuf sb;
+	size_t *cut;
+	size_t ncut, records;
+};
+
+static void sweep_record(struct sweep_reply *r, char kind, const char *path)
+{
+	size_t n = strlen(path) + 2;
+	size_t from = r->ncut ? r->cut[r->ncut - 1] : 0;
+	if (r->sb.len - from + n > SWEEP_PACKET) {
+		r->cut = xreallocarray(r->cut, r->ncut + 1, sizeof *r->cut);
+		r->cut[r->ncut++] = r->sb.len;
+	}
+	strbuf_addc(&r->sb, kind);
+	strbuf_addmem(&r->sb, path, n - 1); /* with its NUL */
+	r->records++;
+}
+
+/* A warden asks where its session's end-of-session sweep must look
+ * (trusted/warden.c): "S SINCE", SINCE the session's start in
+ * CLOCK_MONOTONIC ns. The answer is NUL-terminated records in one or more
+ * packets: "OK DEV INO" (the project folder the keeper watches), then "A"
+ * and a folder to look at alone, "W" and a folder to walk whole, and "."
+ * at the end; or "FULL why" alone when the keeper cannot vouch for the
+ * whole span since SINCE, and the warden walks the whole project.
+ * Alone: every folder holding a name the sweep acts on, and every folder
+ * with an event since SINCE. Whole: every folder made or moved in since
+ * SINCE (what happened in it before its watch was set is not known), and
+ * every folder below a watched one that is not watched. */
+static void sweep_answer(struct keeper *k, int fd, const char *arg)
+{
+	char *end;
+	errno = 0;
+	long long since = strtoll(arg, &end, 10);
+	bool bad = errno || end == arg || *end || since <= 0;
+	drain_inotify(k);
+	const char *why = NULL;
+	if (bad)
+		why = "a bad request";
+	else if (k->inotify < 0 || k->watch_failed)
+		why = "the keeper's watches are incomplete";
+	else if (k->root_gone || !root_same(k))
+		why = "the project folder is not the one the keeper watches";
+	else if (since <= k->watching_since)
+		why = "the keeper did not watch the whole session (it started, or lost events, since)";
+	else if (k->unwatched.len > UNWATCHED_MAX)
+		why = "too many folders are not watched";
+	struct sweep_reply r = {0};
+	strbuf_init(&r.sb);
+	if (!why) {
+		char head[64];
+		snprintf(head, sizeof head, "OK %llu %llu", (unsigned long long)k->root_dev, (unsigned long long)k->root_ino);
+		strbuf_addmem(&r.sb, head, strlen(head) + 1);
+		for (size_t wd = 0; wd < k->nwd && r.records <= SWEEP_FOLDERS_MAX; wd++) {
+			const struct watch *w = &k->watches[wd];
+			if (w->path && w->made >= since)
+				sweep_record(&r, 'W', w->path);
+			else if (w->path && (w->holds_sweep_name || w->touched >= since))
+				sweep_record(&r, 'A', w->path);
+		}
+		for (size_t i = 0; i < k->unwatched.len; i++)
+			sweep_record(&r, 'W', k->unwatched.items[i]);
+		sweep_record(&r, '.', "");
+		if (r.records > SWEEP_FOLDERS_MAX)
+			why = "too many folders to name";
+	}
+	if (why) {
+		strbuf_truncate(&r.sb, 0);
+		r.ncut = 0;
+		strbuf_adds(&r.sb, "FULL ");
+		strbuf_addmem(&r.sb, why, strlen(why) + 1);
+	}
+	size_t from = 0;
+	for (size_t i = 0; i <= r.ncut; i++) {
+		size_t to = i < r.ncut ? r.cut[i] : r.sb.len;
+		ssize_t sent;
+		do
+			sent = send(fd, r.sb.data + from, to - from, MSG_NOSIGNAL);
+		while (sent < 0 && errno == EINTR);
+		if (sent < 0)
+			break;
+		from = to;
+	}
+	free(r.cut);
+	strbuf_free(&r.sb);
+}
+
 static void client_message(struct keeper *k, size_t i, char *msg, size_t got_len)
 {
 	struct client *c = &k->clients[i];
 	bool made = false;
 	char hex[41] = "";
 	size_t n = 0;
+	if (msg[0] == 'S' && msg[1] == ' ') {
+		sweep_answer(k, c->fd, msg + 2);
+		return;
+	}
 	if (!c->greeted) {
 		if (msg[0] != 'H' || msg[1] != ' ') {
 			send_text(c->fd, "NO hello first");
@@ -420,6 +616,24 @@ static void client_message(struct keeper *k, size_t i, char *msg, size_t got_len
 	}
 }
 
+/* Reads one message of client i and answers it; one that hung up is
+ * dropped. flags: MSG_DONTWAIT when there may be nothing yet. */
+static void client_input(struct keeper *k, size_t i, int flags)
+{
+	char msg[65536];
+	ssize_t got = recv(k->clients[i].fd, msg, sizeof msg - 1, flags);
+	if (got < 0 && (flags & MSG_DONTWAIT) && (errno == EAGAIN || errno == EWOULDBLOCK))
+		return;
+	if (got <= 0) {
+		client_drop(k, i);
+		return;
+	}
+	msg[got] = 0;
+	client_message(k, i, msg, (size_t)got);
+}
+
+/* A new client. Its first message was most often sent before the keeper
+ * woke up: it is answered at once, not at the next poll. */
 static void accept_client(struct keeper *k)
 {
 	int fd = accept4(k->listen_fd, NULL, NULL, SOCK_CLOEXEC);
@@ -442,6 +656,7 @@ static void accept_client(struct keeper *k)
 		return;
 	}
 	k->clients[k->nclients++] = (struct client){.fd = fd};
+	client_input(k, k->nclients - 1, MSG_DONTWAIT);
 }
 
 static volatile sig_atomic_t keeper_stop;
@@ -472,6 +687,7 @@ int keeper_serve(const char *root, const char *state_dir, int ready_fd, unsigned
 	memset(&k, 0, sizeof k);
 	k.root = root;
 	strvec_init(&k.dirty);
+	strvec_init(&k.unwatched);
 	proc_confinement_of(0, &k.self);
 	signal(SIGPIPE, SIG_IGN);
 	struct sigaction sa = {.sa_handler = on_term};
@@ -519,6 +735,7 @@ int keeper_serve(const char *root, const char *state_dir, int ready_fd, unsigned
 		k.watch_failed = true;
 	} else {
 		watch_tree(&k, "", 0);
+		k.watching_since = mono_ns();
 	}
 	/* What changed while no keeper ran (or everything, the first time). */
 	k.all_dirty = true;
@@ -573,14 +790,10 @@ int keeper_serve(const char *root, const char *state_dir, int ready_fd, unsigned
 			short re = pfd[i + 2].revents;
 			if (!re)
 				continue;
-			char msg[65536];
-			ssize_t got = (re & POLLIN) ? recv(k.clients[i].fd, msg, sizeof msg - 1, 0) : 0;
-			if (got <= 0) {
+			if (re & POLLIN)
+				client_input(&k, i, 0);
+			else
 				client_drop(&k, i);
-			} else {
-				msg[got] = 0;
-				client_message(&k, i, msg, (size_t)got);
-			}
 			last_use = util_now_ms();
 		}
 		if (r > 0 && (pfd[0].revents & POLLIN)) {
@@ -610,8 +823,9 @@ int keeper_serve(const char *root, const char *state_dir, int ready_fd, unsigned
 		checkpoint(&k, "end", NULL, NULL, -1, &made, hex, &n, NULL);
 	store_close(k.store);
 	for (size_t i = 0; i < k.nwd; i++)
-		free(k.wd_path[i]);
-	free(k.wd_path);
+		free(k.watches[i].path);
+	free(k.watches);
+	strvec_free(&k.unwatched);
 	strvec_free(&k.dirty);
 	free(sock);
 	close(lock_fd);

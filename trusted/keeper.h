@@ -14,6 +14,12 @@
  *                     one is recorded as "between". Answer "K".
  *   E STATUS\nTEXT    the line ended. Answer "K" or "K HEX N" (a checkpoint
  *                     of N changed paths was made).
+ *   S SINCE           from a session's warden, without a hello: where its
+ *                     end-of-session sweep must look (SINCE: the session's
+ *                     start, CLOCK_MONOTONIC ns). Answer NUL-terminated
+ *                     records, in as many packets as needed: "OK DEV INO",
+ *                     then "A"+folder (alone), "W"+folder (whole), "."; or
+ *                     "FULL why" (sweep_answer in keeper.c).
  * When the session's socket closes, what changed after its last line is
  * recorded as "end".
  *

@@ -26,8 +26,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "trusted/approver_socket.h"
 #include "trusted/broker_proto.h"
+#include "trusted/keeper_start.h"
 #include "lib/events.h"
+#include "lib/proc_status.h"
 
 /* ---- the warden ---------------------------------------------------------- */
 
@@ -57,6 +60,8 @@ struct warden {
 	int report_fd;    /* to the front end: the session's wait status, once; -1 after */
 	int front_pidfd;  /* the front end, which the caller waits for; -1 once gone */
 	struct timespec since; /* the session's start, for protect_sweep */
+	int64_t since_mono;    /* the same, in CLOCK_MONOTONIC ns: for the keeper */
+	int keeper_fd;         /* to the project's keeper (keeper_ask), or -1 */
 	int retired[16];  /* old inotify instances, not yet closed */
 	size_t nretired;
 };
@@ -277,13 +282,151 @@ static void warden_check(struct warden *w, struct strvec *restored, const char *
 	}
 }
 
+/* ---- where the sweep looks: the keeper's word ----------------------------- */
+
+#define KEEPER_ANSWER_MS 2000
+
+/* A folder the keeper named: relative, no step that is empty, . or .. */
+static bool plain_rel(const char *rel)
+{
+	if (!*rel)
+		return true; /* the project's top */
+	for (const char *at = rel;;) {
+		const char *slash = strchr(at, '/');
+		size_t n = slash ? (size_t)(slash - at) : strlen(at);
+		if (n == 0 || (n == 1 && at[0] == '.') || (n == 2 && at[0] == '.' && at[1] == '.'))
+			return false;
+		if (!slash)
+			return true;
+		at = slash + 1;
+	}
+}
+
+/* Takes one packet of the keeper's answer: false when it is malformed or
+ * says FULL; *done once its last record came. */
+static bool plan_packet(struct warden *w, const char *buf, size_t len, bool first, struct sweep_plan *plan, bool *done)
+{
+	if (len == 0 || buf[len - 1] != 0)
+		return false;
+	for (size_t at = 0; at < len; at += strlen(buf + at) + 1) {
+		const char *rec = buf + at;
+		if (*done)
+			return false; /* nothing after the end */
+		if (first && at == 0) {
+			/* the project folder the keeper watches must be the very one
+			 * swept (not one an isolated session's view lays over it) */
+			unsigned long long dev, ino;
+			struct stat st;
+			if (sscanf(rec, "OK %llu %llu", &dev, &ino) != 2 || fstat(w->p->dirs[0].fd, &st) != 0 ||
+			    (unsigned long long)st.st_dev != dev || (unsigned long long)st.st_ino != ino)
+				return false;
+			continue;
+		}
+		if (rec[0] == '.' && rec[1] == 0)
+			*done = true;
+		else if ((rec[0] == 'A' || rec[0] == 'W') && plain_rel(rec + 1))
+			strvec_push(rec[0] == 'A' ? &plan->alone : &plan->whole, rec + 1);
+		else
+			return false;
+	}
+	return true;
+}
+
+/* A connection to the project's keeper, made when the warden starts (so
+ * that only a question is left for the session's end), or -1. Whoever
+ * answers must be no more confined than the warden: a process made
+ * inside a sandbox would say that nothing changed. */
+static int keeper_connect(struct warden *w)
+{
+	if (!w->p->state)
+		return -1;
+	int dir_fd;
+	char *name = keeper_socket_name(w->p->state, &dir_fd);
+	int fd = name ? approver_connect_path(name) : -1;
+	free(name);
+	if (dir_fd >= 0)
+		close(dir_fd);
+	if (fd < 0)
+		return -1;
+	pid_t pid;
+	struct proc_confinement peer, self;
+	if (!approver_peer_of(fd, &pid, &peer) || !proc_confinement_of(0, &self) ||
+	    peer.no_new_privs > self.no_new_privs || peer.seccomp_filters > self.seccomp_filters) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static void keeper_close(struct warden *w)
+{
+	if (w->keeper_fd >= 0)
+		close(w->keeper_fd);
+	w->keeper_fd = -1;
+}
+
+/* Asks the keeper where the end-of-session sweep must look (sweep_answer
+ * in trusted/keeper.c): its descriptor, readable once the answer is
+ * there, or -1 when no keeper can be asked. */
+static int keeper_ask(struct warden *w)
+{
+	if (w->since_mono <= 0 || w->p->ndirs == 0 || w->p->dirs[0].fd < 0)
+		return -1;
+	if (w->keeper_fd < 0)
+		w->keeper_fd = keeper_connect(w);
+	char ask[48];
+	int n = snprintf(ask, sizeof ask, "S %lld", (long long)w->since_mono);
+	if (w->keeper_fd >= 0 && send(w->keeper_fd, ask, (size_t)n, MSG_NOSIGNAL) != n)
+		keeper_close(w);
+	return w->keeper_fd;
+}
+
+/* Reads the keeper's answer: false when it cannot vouch for the whole
+ * session or its answer is not to be taken. The connection is spent. */
+static bool keeper_answer(struct warden *w, struct sweep_plan *plan)
+{
+	char *buf = xmalloc(65536);
+	int64_t deadline = util_now_ms() + KEEPER_ANSWER_MS;
+	bool ok = w->keeper_fd >= 0, done = false;
+	for (bool first = true; ok && !done; first = false) {
+		int64_t left = deadline - util_now_ms();
+		struct pollfd pfd = {.fd = w->keeper_fd, .events = POLLIN};
+		int r;
+		do
+			r = poll(&pfd, 1, left > 0 ? (int)left : 0);
+		while (r < 0 && errno == EINTR);
+		ssize_t got = r > 0 ? recv(w->keeper_fd, buf, 65536, 0) : -1;
+		ok = got > 0 && plan_packet(w, buf, (size_t)got, first, plan, &done);
+	}
+	free(buf);
+	keeper_close(w);
+	return ok && done;
+}
+
 /* At the session's end: what it made elsewhere in the tree (repositories,
- * .git files, nested allow-lists), as protect_sweep says. */
+ * .git files, nested allow-lists), as protect_sweep says. The keeper is
+ * asked where to look; meanwhile the whole project is walked, which in a
+ * small one ends first. When the answer comes first (or the walk ends at
+ * its bounds), the folders the keeper names are looked at, and the walk
+ * goes no further (it starts again when the keeper cannot vouch for the
+ * session). */
 static void warden_sweep(struct warden *w, struct strvec *restored)
 {
 	size_t before = restored->len;
-	bool background = false;
-	bool whole = protect_sweep(w->p, w->since, restored, &background);
+	bool background = false, stopped = false;
+	int answer = keeper_ask(w);
+	bool whole = protect_sweep(w->p, w->since, NULL, answer, restored, &background, &stopped);
+	/* a walk that stopped at its bounds leaves folders the keeper may name */
+	if (stopped || (!whole && !background && answer >= 0)) {
+		struct sweep_plan plan;
+		strvec_init(&plan.alone);
+		strvec_init(&plan.whole);
+		bool planned = keeper_answer(w, &plan);
+		whole = protect_sweep(w->p, w->since, planned ? &plan : NULL, -1, restored, &background, NULL);
+		strvec_free(&plan.alone);
+		strvec_free(&plan.whole);
+	}
+	keeper_close(w); /* an answer not read: a later sweep asks anew */
 	if (background)
 		before = 0; /* the child's list holds only what it found */
 	if (!whole)
@@ -523,6 +666,7 @@ static void jobs_refresh(struct jobs *j, pid_t session)
  * or the broker adopts orphans. */
 static _Noreturn void warden_linger(struct warden *w, struct jobs *j)
 {
+	keeper_close(w); /* jobs may run for long: the keeper is not held up for them */
 	for (int i = 0; i < 2; i++)
 		if (w->fds[i] >= 0) {
 			close(w->fds[i]);
@@ -631,6 +775,8 @@ static _Noreturn void warden_main(struct warden *w)
 		rl.rlim_cur = rl.rlim_max;
 		setrlimit(RLIMIT_NOFILE, &rl);
 	}
+	/* while the session starts, not at its end, where it is waited for */
+	w->keeper_fd = keeper_connect(w);
 	struct strvec restored;
 	strvec_init(&restored);
 	bool clients_gone = false;
@@ -1028,12 +1174,15 @@ int protect_start(struct events *ev, bool broker, char *const *extra, struct pro
 	 * the shell, read-only there, which the shell reads at every line's
 	 * end: a line that changed nothing still costs no round trip. */
 	struct warden w = {.p = base, .fds = {shell_sv[0], broker_sv[0]}, .pidfd = -1, .sigfd = -1,
-	                   .inotify = -1, .no_broker = !broker, .dirty = base->failed > 0,
+	                   .inotify = -1, .no_broker = !broker, .dirty = base->failed > 0, .keeper_fd = -1,
 	                   .report_fd = -1, .front_pidfd = -1};
 	long page = sysconf(_SC_PAGESIZE);
 	void *saw = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	w.saw = saw == MAP_FAILED ? NULL : saw;
 	clock_gettime(CLOCK_REALTIME_COARSE, &w.since); /* what the kernel stamps inodes with */
+	struct timespec mono;
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	w.since_mono = (int64_t)mono.tv_sec * 1000000000 + mono.tv_nsec;
 	w.inotify = w.dirty ? -1 : watch_all(&w);
 	tell_shell(&w, w.inotify < 0);
 	char *marker_tmp = NULL;
