@@ -342,4 +342,23 @@ else
 	missing "gh with a token in the environment" "gh is not installed (./bootstrap installs it)"
 fi
 
+# ---- the copies without tokens, whatever the spelling ----------------------
+# npm unquotes its keys and expands ${VAR} inside a value; YAML holds a
+# token in a flow mapping, a quoted key or a block below its key.
+cp "$home/.npmrc" "$base/npmrc.saved"
+cp "$home/.config/gh/hosts.yml" "$base/hosts.saved"
+printf '"//r1.example/:_authToken"=%s-q1\n//r2.example/:_authToken=${NPM_TOKEN}%s-q2\n' "$canary" "$canary" >"$home/.npmrc"
+printf "//r3.example/:_PASSWORD = '%s-q3'\n//r4.example/:_authToken=\${NPM_TOKEN}\nregistry=https://r.example/\n" "$canary" >>"$home/.npmrc"
+printf 'github.com: {oauth_token: %s-f1, user: a}\nghe.example:\n    oauth_token: >-\n        %s-f2\n    "oauth_token": %s-f3\n    user: b\n' \
+	"$canary" "$canary" "$canary" >"$home/.config/gh/hosts.yml"
+sb 'cat "$npm_config_userconfig" "$GH_CONFIG_DIR/hosts.yml"'
+check "the copies keep what names no token (a registry, a token that is only \${VAR}, a host)" \
+	"//r4.example/:_authToken=\${NPM_TOKEN}
+registry=https://r.example/
+ghe.example:
+    user: b" "$(cat "$base/out")"
+no_canary "... and no token, quoted, after a variable, in a flow mapping or a block scalar"
+cp "$base/npmrc.saved" "$home/.npmrc"
+cp "$base/hosts.saved" "$home/.config/gh/hosts.yml"
+
 finish
