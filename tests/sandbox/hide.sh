@@ -41,7 +41,8 @@ canary=SBSH-CANARY-$$
 secrets=".ssh/id_ed25519 .ssh/id_work .aws/credentials .azure/accessTokens.json .config/gcloud/credentials.db
 .config/gh/hosts.yml .gnupg/private-keys-v1.d/k.key .netrc .git-credentials .config/git/credentials
 .docker/config.json .kube/config .pypirc .cargo/credentials .cargo/credentials.toml .npmrc keys/deploy_key
-elsewhere/linked_key .local/state/sbsh/history"
+elsewhere/linked_key .local/state/sbsh/history .claude/.credentials.json .codex/auth.json .vault-token
+.config/containers/auth.json .terraform.d/credentials.tfrc.json .kaggle/kaggle.json"
 for f in $secrets; do
 	mkdir -p "$home/$(dirname "$f")"
 	echo "$canary $f" >"$home/$f"
@@ -55,7 +56,7 @@ printf 'Host extra\n  User someone\n' >"$home/.ssh/config.d/extra"
 # What must stay readable.
 readable=".bashrc .gitconfig .ssh/config .ssh/config.d/extra .ssh/known_hosts .ssh/id_ed25519.pub
 .ssh/authorized_keys keys/notes.txt .config/other/settings .cargo/config.toml .docker/other.json
-.kube/cache/discovery .aws-notes elsewhere/readme"
+.kube/cache/discovery .aws-notes elsewhere/readme .claude/settings.json .codex/config.toml"
 for f in $readable; do
 	mkdir -p "$home/$(dirname "$f")"
 	[ -e "$home/$f" ] || echo "readable $f" >"$home/$f"
