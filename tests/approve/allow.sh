@@ -276,6 +276,28 @@ if sandboxed "folders that are never the project"; then
 	else
 		bad "a project holding a folder on PATH is still the project" "$(cat err)"
 	fi
+	# The system's folders: an agent tool may start a session in any
+	# folder (Codex's workdir), and what lands in /etc or a site-packages
+	# runs outside. Sources under /usr/src stay a project.
+	for dir in /etc /usr/lib /var/lib; do
+		probe=sbsh-allow-probe-$$
+		(cd "$dir" && "$SBSH" -c "echo planted >$probe") >out 2>err
+		if [ ! -e "$dir/$probe" ] && grep -q "is not made writable as the project: it is in .*, a system folder" err; then
+			ok "never the project: $dir"
+		else
+			bad "never the project: $dir" "$(cat err)"
+		fi
+		rm -f "$dir/$probe"
+	done
+	if src=$(mktemp -d /usr/src/sbsh-allow.XXXXXX 2>/dev/null); then
+		(cd "$src" && "$SBSH" -c 'echo made >probe') >out 2>err
+		if [ "$(cat "$src/probe" 2>/dev/null)" = made ] && ! grep -q 'not made writable' err; then
+			ok "a project in /usr/src is still the project"
+		else
+			bad "a project in /usr/src is still the project" "$(cat err)"
+		fi
+		rm -rf "$src"
+	fi
 	(cd "$proj" && "$SBSH" -c 'echo made >probe') >out 2>err
 	if [ "$(cat "$proj/probe" 2>/dev/null)" = made ] && ! grep -q 'not made writable' err; then
 		ok "a folder of \$HOME that is not a dot-folder is still the project"
