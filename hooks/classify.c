@@ -1944,9 +1944,21 @@ static struct judgement walk_redirs(struct cctx *c, const struct node *n, struct
 			free(tv.v);
 			break;
 		}
-		case REDIR_DUP_IN:
+		case REDIR_DUP_IN: {
 			walk_word(c, rd->target, &j);
+			/* What another descriptor holds (exec 3<FILE earlier) is not
+			 * known here; <&0 changes nothing, <&- leaves nothing. */
+			char *t = NULL;
+			if (rd->fd <= 0 && !(ast_word_literal_value(rd->target, &t) && (strcmp(t, "0") == 0 || strcmp(t, "-") == 0))) {
+				in->kind = STDIN_UNKNOWN;
+				in->text = NULL;
+			} else if (rd->fd <= 0 && strcmp(t, "-") == 0) {
+				in->kind = STDIN_NONE;
+				in->text = NULL;
+			}
+			free(t);
 			break;
+		}
 		}
 	}
 	return j;

@@ -67,6 +67,8 @@ for kind in git plain; do
 	refused "bash ./FILE, through env ($kind)" 'echo "rm -rf data" >clean.sh' 'env bash ./clean.sh'
 	refused "source FILE ($kind)" 'echo "rm -rf data" >clean.sh' '. ./clean.sh'
 	refused "sh < FILE ($kind)" 'echo "rm -rf data" >clean.sh' 'sh < clean.sh'
+	refused "sh <&3 from exec 3< FILE ($kind)" 'echo "rm -rf data" >clean.sh' 'exec 3<clean.sh; sh <&3'
+	refused "{ sh; } < FILE ($kind)" 'echo "rm -rf data" >clean.sh' '{ sh; } < clean.sh'
 	refused "a shell inside sh -c running it ($kind)" 'echo "rm -rf data" >clean.sh' 'bash -c "sh clean.sh"'
 	refused "find -exec sh {} on it ($kind)" 'echo "rm -rf data" >clean.sh' 'find . -name clean.sh -exec sh {} \;'
 	refused "a symlink to it ($kind)" 'echo "rm -rf data" >clean.sh; ln -sf clean.sh tidy' 'sh tidy'
