@@ -85,6 +85,9 @@ struct policy {
 	struct timespec line_start; /* of the top-level line being run */
 	struct timespec session_start; /* what a temp path made since is the session's own */
 	char *hint;                 /* how to pre-approve, when not the usual words */
+	/* The last program checked: the agent's scripts it reads as it runs
+	 * (policy_seal_of, shell/exec.c). */
+	struct classify_result seal;
 };
 
 enum item_answer {
@@ -1296,6 +1299,15 @@ static bool own_temp_delete(const struct shell *sh, const struct policy *p, char
 	return operands > 0;
 }
 
+struct policy_seal policy_seal_of(struct shell *sh)
+{
+	struct policy *p = sh->policy;
+	struct policy_seal none = {0};
+	if (!p || p->opts.off)
+		return none;
+	return (struct policy_seal){p->seal.sealed, p->seal.nsealed, p->seal.seal_stdin};
+}
+
 int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 {
 	struct policy *p = sh->policy;
@@ -1311,6 +1323,15 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 	classify_result_init(&r);
 	enum verdict v = classify_argv_facts(p->cl, argv, path, path ? CLASSIFY_PROGRAM : CLASSIFY_BUILTIN,
 	                                     &facts, &r);
+	if (path) {
+		/* what this program reads as it runs, whatever is decided */
+		classify_result_free(&p->seal);
+		p->seal.sealed = r.sealed;
+		p->seal.nsealed = r.nsealed;
+		p->seal.seal_stdin = r.seal_stdin;
+		r.sealed = NULL;
+		r.nsealed = 0;
+	}
 	/* Deny always wins, even over a yes given up front: the argv, or a
 	 * command the classifier found in it (behind a wrapper, in sh -c). */
 	const char *deny_path = NULL;

@@ -318,6 +318,9 @@ struct judgement judge_script_source(struct cctx *c, const char *what, const str
 		const char *text = NULL;
 		int w = cl_written_file(c, file->text, &text);
 		if (w == 1) {
+			/* the shell reads it as it runs: judged as it is now, it
+			 * must not change before it is read (self-appending) */
+			cl_seal(c, file->text);
 			struct sarg t = {.text = text, .known = true};
 			return judge_shell_text_in(c, what, &t, NULL, 0, at, in);
 		}
@@ -329,6 +332,7 @@ struct judgement judge_script_source(struct cctx *c, const char *what, const str
 	}
 	switch (in->kind) {
 	case STDIN_TEXT: {
+		cl_seal(c, ""); /* sh < FILE reads FILE as it runs */
 		struct sarg t = {.text = in->text, .known = true};
 		return judge_shell_text(c, what, &t, NULL, 0, at);
 	}
@@ -365,6 +369,7 @@ struct judgement judge_shell(struct cctx *c, const char *name, const struct sarg
 				if (w == 0)
 					return J(VERDICT_ASK, cl_printf(c, "%s %s reads code that is not known", name, t), (int)i);
 				if (w == 1) {
+					cl_seal(c, a[i].text);
 					struct sarg s = {.text = text, .known = true};
 					struct judgement rj = judge_shell_text_in(c, cl_printf(c, "%s %s", name, t), &s, NULL, 0, (int)i, in);
 					if (rj.v != VERDICT_SAFE)
@@ -809,8 +814,11 @@ struct judgement judge_source(struct cctx *c, const char *name, const struct sar
 	int w = cl_runs_here(c) && !names_stdin(a[s].text) && !names_descriptor(a[s].text)
 	                ? cl_written_on_line(c, a[s].text, &text)
 	                : code_operand_text(c, &a[s], in, &text);
-	if (w == 1)
+	if (w == 1) {
+		if (!cl_runs_here(c))
+			cl_seal(c, a[s].text); /* another shell sources it as it runs */
 		return judge_builtin_text(c, cl_printf(c, "%s %s", name, a[s].text), text, s);
+	}
 	if (w < 0 && name_says_publish(base_name(a[s].text), true))
 		return J(VERDICT_PUBLISH, cl_printf(c, "%s %s: the script's name says it publishes", name, a[s].text), (int)s);
 	if (w == 0)

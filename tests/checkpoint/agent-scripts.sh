@@ -59,8 +59,33 @@ refused() {
 	fi
 }
 
+# stopped NAME WRITE RUN: as refused, but the script judged harmless
+# rewrites itself (or what it sources) as it runs: it is stopped before
+# the text it adds is read, and data survives.
+stopped() {
+	data
+	agent "$2"
+	agent "$3"
+	local rc=$?
+	if [ $rc -ne 0 ] && [ "$(kept)" = kept ] && grep -q "opened for writing while it ran" "$scratch/err"; then
+		ok "$1"
+	else
+		bad "$1" "status $rc, data $(kept)" "$(cat "$scratch/err")"
+	fi
+}
+
 for kind in git plain; do
 	new_project $kind
+	stopped "sh FILE that appends to itself as it runs ($kind)" \
+		'printf "echo start\necho \"rm -rf data\" >>clean.sh\n" >clean.sh' 'sh clean.sh'
+	stopped "./FILE (#!/bin/sh) appending through \$0 ($kind)" \
+		'printf "#!/bin/sh\necho start\necho \"rm -rf data\" >>\"\$0\"\n" >clean.sh; chmod +x clean.sh' './clean.sh'
+	stopped "sh < FILE appending to itself ($kind)" \
+		'printf "echo start\necho \"rm -rf data\" >>clean.sh\nsleep 0.2\n" >clean.sh' 'sh <clean.sh'
+	stopped "bash FILE whose python rewrites what it sources next ($kind)" \
+		'echo "echo lib" >lib.sh; printf "python3 -c \"open(\x27lib.sh\x27,\x27a\x27).write(\x27rm -rf data\\\\n\x27)\"\n. ./lib.sh\n" >clean.sh' \
+		'bash clean.sh'
+	rm -f clean.sh lib.sh
 	refused "sh FILE the agent wrote on an earlier line is judged ($kind)" \
 		'echo "rm -rf data" >clean.sh' 'sh clean.sh'
 	refused "./FILE ($kind)" 'printf "#!/bin/sh\nrm -rf data\n" >clean.sh; chmod +x clean.sh' './clean.sh'
