@@ -873,6 +873,21 @@ static const char *make_path(struct cctx *c, const char *dir, const char *name)
 	return dir && name[0] != '/' ? cl_printf(c, "%s/%s", dir, name) : name;
 }
 
+/* The recipes make runs from the agent's makefile text (with what it
+ * includes), judged as shell text. */
+static struct judgement judge_make_text(struct cctx *c, const char *name, const char *text, const char *dir,
+                                        const char *file, const struct sarg *a, size_t n, int at)
+{
+	bool unknown = false;
+	struct sarg s = {.text = make_recipes(c, text, dir, file, a, n, &unknown), .known = true};
+	struct judgement j = judge_shell_text(c, cl_printf(c, "%s recipe (the agent's %s)", name, file ? file : "makefile"),
+	                                      &s, NULL, 0, at);
+	if (unknown)
+		j = judgement_max(j, J(VERDICT_ASK, cl_printf(c, "%s: the agent's makefile includes one that is not known "
+		                                                "before make runs", name), at));
+	return j;
+}
+
 /* make runs the project's makefiles (opaque project code); a makefile that
  * is the agent's text (-f - <<EOF, -f <( ), one written on this line or
  * since the human accepted the project, --eval) is judged by its recipes. */
@@ -924,9 +939,29 @@ struct judgement judge_make(struct cctx *c, const char *name, const struct sarg 
 		}
 		if (w == 0)
 			j = judgement_max(j, J(VERDICT_ASK, cl_printf(c, "%s reads a makefile that is not known", name), (int)i));
-		if (w == 1) {
-			struct sarg s = {.text = make_recipes(c, text, a, n), .known = true};
-			j = judgement_max(j, judge_shell_text(c, cl_printf(c, "%s recipe", name), &s, NULL, 0, (int)i));
+		if (w == 1)
+			j = judgement_max(j, judge_make_text(c, name, text, dir, file ? file->text : NULL, a, n, (int)i));
+	}
+	/* MAKEFILES: makefiles make reads before the others, set by the
+	 * agent (not the session's own value) */
+	bool mk_known;
+	const char *mk = cl_env_get(c, "MAKEFILES", &mk_known);
+	if (mk && *mk && !cl_env_inherited(c, "MAKEFILES")) {
+		if (!mk_known)
+			j = judgement_max(j, J(VERDICT_ASK, cl_printf(c, "%s reads MAKEFILES that are not known", name), 0));
+		for (const char *q = mk_known ? mk : ""; *q;) {
+			q += strspn(q, " \t");
+			size_t wl = strcspn(q, " \t");
+			if (!wl)
+				break;
+			struct sarg file = {.text = make_path(c, dir, cl_strndup(c, q, wl)), .known = true};
+			const char *text = NULL;
+			int w = code_operand_text(c, &file, in, &text);
+			if (w == 0)
+				j = judgement_max(j, J(VERDICT_ASK, cl_printf(c, "%s reads MAKEFILES that are not known", name), 0));
+			if (w == 1)
+				j = judgement_max(j, judge_make_text(c, name, text, dir, file.text, a, n, 0));
+			q += wl;
 		}
 	}
 	/* Its goals' names still count (policy rule 10), but for make's own dry run. */
@@ -961,11 +996,8 @@ struct judgement judge_make(struct cctx *c, const char *name, const struct sarg 
 		int w = code_operand_text(c, &file, in, &text);
 		if (w == 0)
 			j = judgement_max(j, J(VERDICT_ASK, cl_printf(c, "%s reads a %s that is not known", name, file.text), 0));
-		if (w == 1) {
-			struct sarg s = {.text = make_recipes(c, text, a, n), .known = true};
-			j = judgement_max(j, judge_shell_text(c, cl_printf(c, "%s recipe (the agent's %s)", name, file.text),
-			                                      &s, NULL, 0, 0));
-		}
+		if (w == 1)
+			j = judgement_max(j, judge_make_text(c, name, text, dir, defaults[k], a, n, 0));
 		struct stat st;
 		if (w >= 0 || lstat(file.text, &st) == 0)
 			break;

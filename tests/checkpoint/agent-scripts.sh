@@ -115,9 +115,13 @@ for kind in git plain; do
 		'mkdir -p sub; printf "clean:\n\trm -rf ../data\n" >sub/Makefile' 'make -C sub clean'
 	refused "npm --prefix a folder with the agent's package.json ($kind)" \
 		'mkdir -p sub; printf "{\"scripts\":{\"w\":\"rm -rf ../data\"}}\n" >sub/package.json' 'npm run w --prefix sub'
+	refused "make with the agent's Makefile including the agent's rules ($kind)" \
+		'printf "include rules.mk\n" >Makefile; printf "clean:\n\trm -rf data\n" >rules.mk' 'make clean'
+	refused "MAKEFILES naming the agent's makefile ($kind)" \
+		'printf "wipe:\n\trm -rf data\n" >rules.mk' 'MAKEFILES=rules.mk make wipe'
 	refused "python3 -m a module the agent wrote ($kind)" \
 		'printf "import shutil\nshutil.rmtree(\"data\")\n" >tidy.py' 'python3 -m tidy'
-	rm -rf clean.sh tidy tidy.py Makefile package.json human.sh sub
+	rm -rf clean.sh tidy tidy.py Makefile package.json human.sh sub rules.mk
 done
 
 # A script in a temp folder is every session's to write: always judged.
