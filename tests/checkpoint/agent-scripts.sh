@@ -119,9 +119,29 @@ for kind in git plain; do
 		'printf "include rules.mk\n" >Makefile; printf "clean:\n\trm -rf data\n" >rules.mk' 'make clean'
 	refused "MAKEFILES naming the agent's makefile ($kind)" \
 		'printf "wipe:\n\trm -rf data\n" >rules.mk' 'MAKEFILES=rules.mk make wipe'
+	refused "python3 -c importing a module the agent wrote ($kind)" \
+		'printf "import shutil\nshutil.rmtree(\"data\")\n" >tidy.py' 'python3 -c "import tidy"'
+	refused "python3 FILE importing the agent's module, which imports another ($kind)" \
+		'printf "import tidy\n" >main.py; printf "import shutil\nshutil.rmtree(\"data\")\n" >tidy.py' 'python3 main.py'
+	refused "runpy.run_path of the agent's file ($kind)" \
+		'printf "import shutil\nshutil.rmtree(\"data\")\n" >tidy.py' 'python3 -c "import runpy; runpy.run_path(\"tidy.py\")"'
+	refused "PYTHONPATH with the agent's sitecustomize.py ($kind)" \
+		'printf "import shutil\nshutil.rmtree(\"data\")\n" >sitecustomize.py' 'PYTHONPATH=. python3 -c 1'
+	refused "node -e requiring the agent's file ($kind)" \
+		'printf "require(\"fs\").rmSync(\"data\",{recursive:true})\n" >nodetidy.js' 'node -e "require(\"./nodetidy\")"'
+	refused "node -r the agent's file ($kind)" \
+		'printf "require(\"fs\").rmSync(\"data\",{recursive:true})\n" >tidy.js' 'node -r ./tidy.js -e 1'
+	refused "NODE_OPTIONS=--require the agent's file ($kind)" \
+		'printf "require(\"fs\").rmSync(\"data\",{recursive:true})\n" >tidy.js' 'export NODE_OPTIONS="--require ./tidy.js"; node -e 1'
+	refused "perl -I. -M the agent's module ($kind)" \
+		'printf "package tidy; system(\"rm -rf data\"); 1;\n" >tidy.pm' 'perl -I. -Mtidy -e 1'
+	refused "PERL5OPT=-M the agent's module ($kind)" \
+		'printf "package tidy; system(\"rm -rf data\"); 1;\n" >tidy.pm' 'PERL5LIB=. PERL5OPT=-Mtidy perl -e 1'
+	refused "perl -e do the agent's file ($kind)" \
+		'printf "system(\"rm -rf data\");\n" >tidy.pl' 'perl -e "do \"./tidy.pl\""'
 	refused "python3 -m a module the agent wrote ($kind)" \
 		'printf "import shutil\nshutil.rmtree(\"data\")\n" >tidy.py' 'python3 -m tidy'
-	rm -rf clean.sh tidy tidy.py Makefile package.json human.sh sub rules.mk
+	rm -rf clean.sh tidy tidy.py Makefile package.json human.sh sub rules.mk main.py sitecustomize.py tidy.js nodetidy.js tidy.pm tidy.pl
 done
 
 # A script in a temp folder is every session's to write: always judged.
