@@ -397,11 +397,15 @@ static void client_message(struct keeper *k, size_t i, char *msg, size_t got_len
 		if (!others_in_line(k, i))
 			checkpoint(k, "between", NULL, c->session, -1, &made, hex, &n, NULL);
 		c->in_line = true;
-		char reply[96];
+		/* with when the accepted state was recorded: what changed after
+		 * it cannot be the human's accepted code (for the shell's
+		 * subshells, which cannot ask) */
+		char reply[128];
+		long long accepted = (long long)store_accepted_time(k->store);
 		if (made)
-			snprintf(reply, sizeof reply, "K %s %zu 0", hex, n);
+			snprintf(reply, sizeof reply, "K %s %zu 0 T%lld", hex, n, accepted);
 		else
-			snprintf(reply, sizeof reply, "K");
+			snprintf(reply, sizeof reply, "K T%lld", accepted);
 		send_text(c->fd, reply);
 	} else if (msg[0] == 'E' && msg[1] == ' ') {
 		int status = atoi(msg + 2);

@@ -1340,6 +1340,17 @@ bool store_not_kept(const struct store *s, const char *rel)
 	return false;
 }
 
+int64_t store_accepted_time(struct store *s)
+{
+	git_oid id;
+	git_commit *cm = NULL;
+	int64_t t = 0;
+	if (ref_id(s, ACCEPTED_REF, &id) == 0 && git_commit_lookup(&cm, s->repo, &id) == 0)
+		t = (int64_t)git_commit_time(cm);
+	git_commit_free(cm);
+	return t;
+}
+
 bool store_accepted_has(struct store *s, const char *rel)
 {
 	git_tree *acc = ref_tree(s, ACCEPTED_REF);

@@ -102,6 +102,9 @@ bool store_not_kept(const struct store *s, const char *rel);
 /* Whether the accepted state has a file or link at rel. */
 bool store_accepted_has(struct store *s, const char *rel);
 
+/* When the accepted state was recorded (its commit's time, seconds), or 0. */
+int64_t store_accepted_time(struct store *s);
+
 /* The keeper's: the stat cache is its own, loaded from sbsh.index and
  * saved by store_save_index (now and then, and by store_close). */
 int store_own_index(struct store *s);

@@ -92,6 +92,9 @@ for kind in git plain; do
 	refused "bash ./FILE, through env ($kind)" 'echo "rm -rf data" >clean.sh' 'env bash ./clean.sh'
 	refused "source FILE ($kind)" 'echo "rm -rf data" >clean.sh' '. ./clean.sh'
 	refused "sh < FILE ($kind)" 'echo "rm -rf data" >clean.sh' 'sh < clean.sh'
+	refused "sh FILE in a pipeline's stage ($kind)" 'echo "rm -rf data" >clean.sh' 'true | sh clean.sh'
+	refused "sh FILE in a \$( ) ($kind)" 'echo "rm -rf data" >clean.sh' 'out=$(sh clean.sh)'
+	refused "sed -f the agent's script, in a pipeline ($kind)" 'printf "1e rm -rf data\n" >clean.sed' 'echo a | sed -f clean.sed'
 	refused "sh <&3 from exec 3< FILE ($kind)" 'echo "rm -rf data" >clean.sh' 'exec 3<clean.sh; sh <&3'
 	refused "{ sh; } < FILE ($kind)" 'echo "rm -rf data" >clean.sh' '{ sh; } < clean.sh'
 	refused "a shell inside sh -c running it ($kind)" 'echo "rm -rf data" >clean.sh' 'bash -c "sh clean.sh"'
@@ -141,7 +144,7 @@ for kind in git plain; do
 		'printf "system(\"rm -rf data\");\n" >tidy.pl' 'perl -e "do \"./tidy.pl\""'
 	refused "python3 -m a module the agent wrote ($kind)" \
 		'printf "import shutil\nshutil.rmtree(\"data\")\n" >tidy.py' 'python3 -m tidy'
-	rm -rf clean.sh tidy tidy.py Makefile package.json human.sh sub rules.mk main.py sitecustomize.py tidy.js nodetidy.js tidy.pm tidy.pl
+	rm -rf clean.sh tidy tidy.py Makefile package.json human.sh sub rules.mk main.py sitecustomize.py tidy.js nodetidy.js tidy.pm tidy.pl clean.sed
 done
 
 # A script in a temp folder is every session's to write: always judged.
@@ -167,6 +170,9 @@ data
 printf '#!/bin/sh\nrm -rf data\n' >configure && chmod +x configure
 agent './configure'
 check "an untouched project's ./configure runs without a question" "0 gone" "$? $(kept)"
+data
+agent './configure 2>&1 | cat; sh ./configure & wait'
+check "... and so it does in a pipeline's stage or as a job" "0 gone" "$? $(kept)"
 
 # After the agent edits it, the human's accept makes it opaque again.
 new_project git
