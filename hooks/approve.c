@@ -92,6 +92,7 @@ struct policy {
 	 * a subshell (a pipeline's stage, a job, a $( )) cannot ask it. */
 	struct agent_answer *answers;
 	size_t nanswers;
+	char *layer_upper; /* an isolated session's upper folder: what is there is the agent's */
 };
 
 struct agent_answer {
@@ -414,6 +415,18 @@ static void remember_answer(struct policy *p, const char *real, const struct sta
 	                                                  st->st_mtim, st->st_ctim, agents};
 }
 
+/* Whether rel (in the project) is in an isolated layer's upper folder:
+ * a session of the layer wrote it (a whiteout is a deletion). stat needs
+ * no right to read, so the hidden state folder is no obstacle. */
+static bool in_layer(const char *upper, const char *rel)
+{
+	char *path = xasprintf("%s/%s", upper, rel);
+	struct stat st;
+	bool in = lstat(path, &st) == 0 && !(S_ISCHR(st.st_mode) && st.st_rdev == 0);
+	free(path);
+	return in;
+}
+
 static bool agent_program_file(void *ctx, const char *name)
 {
 	struct shell *sh = ctx;
@@ -427,7 +440,9 @@ static bool agent_program_file(void *ctx, const char *name)
 	bool agents;
 	struct stat st;
 	const struct checkpoint_client *keeper = p->opts.checkpoints;
-	if (!in_project) {
+	if (in_project && p->layer_upper && in_layer(p->layer_upper, real + pn + 1)) {
+		agents = true; /* written by a session of this isolated layer */
+	} else if (!in_project) {
 		agents = sandbox_shared_folder(real) != NULL;
 	} else if (keeper && keeper->fd >= 0 && getpid() != keeper->pid) {
 		/* A subshell cannot ask the keeper (its socket is the shell's):
@@ -460,6 +475,8 @@ int policy_init(struct shell *sh, const struct policy_options *opts)
 	p->opts = *opts;
 	/* the coarse clock is what the kernel stamps inodes with */
 	clock_gettime(CLOCK_REALTIME_COARSE, &p->session_start);
+	const char *upper = getenv("SBSH_ISOLATED_UPPER");
+	p->layer_upper = upper && upper[0] == '/' ? xstrdup(upper) : NULL;
 	p->cl = opts->cl ? opts->cl : classifier_with_rules(opts->rules);
 	classifier_set_lookup(p->cl, exported_value, sh);
 	/* Programs there are judged by what they are (rule 8); without a
