@@ -22,6 +22,7 @@
 #include "lib/proc_status.h"
 #include "lib/util.h"
 #include "trusted/approver_socket.h"
+#include "trusted/baseline.h"
 #include "trusted/keeper_start.h"
 #include "trusted/store.h"
 
@@ -302,6 +303,33 @@ static const char *program_file_verdict(struct keeper *k, const char *abs)
 	return verdict;
 }
 
+/* Whether a folder above root is a project with a store of its own (in
+ * the folder beside state_dir): its sessions could write anything in root,
+ * a list that would pass for the human's at root's first sight included
+ * (a repository made deeper than the warden's walk reaches). */
+static bool inside_another_project(const char *root, const char *state_dir)
+{
+	char *projects = xstrdup(state_dir);
+	char *slash = strrchr(projects, '/');
+	bool inside = false;
+	if (slash && slash != projects) {
+		*slash = '\0';
+		char *up = xstrdup(root);
+		for (char *cut = strrchr(up, '/'); !inside && cut && cut != up; cut = strrchr(up, '/')) {
+			*cut = '\0';
+			char *dir = protect_state_in(projects, up);
+			char *store = xasprintf("%s/store.git", dir);
+			struct stat st;
+			inside = stat(store, &st) == 0 && S_ISDIR(st.st_mode);
+			free(store);
+			free(dir);
+		}
+		free(up);
+	}
+	free(projects);
+	return inside;
+}
+
 static void client_message(struct keeper *k, size_t i, char *msg, size_t got_len)
 {
 	struct client *c = &k->clients[i];
@@ -510,6 +538,8 @@ int keeper_serve(const char *root, const char *state_dir, int ready_fd, unsigned
 		return 1;
 	}
 	store_own_index(k.store);
+	if (inside_another_project(root, state_dir))
+		store_withhold_list(k.store);
 	struct stat rst;
 	if (stat(root, &rst) != 0) {
 		fprintf(stderr, "sbsh-keeper: %s: %s\n", root, strerror(errno));
