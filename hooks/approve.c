@@ -85,7 +85,26 @@ struct policy {
 	struct timespec line_start; /* of the top-level line being run */
 	struct timespec session_start; /* what a temp path made since is the session's own */
 	char *hint;                 /* how to pre-approve, when not the usual words */
+	/* The last program checked: the agent's scripts it reads as it runs
+	 * (policy_seal_of, shell/exec.c). */
+	struct classify_result seal;
+	/* What the keeper said of program files, by what each file was then:
+	 * a subshell (a pipeline's stage, a job, a $( )) cannot ask it. */
+	struct agent_answer *answers;
+	size_t nanswers;
+	char *layer_upper; /* an isolated session's upper folder: what is there is the agent's */
 };
+
+struct agent_answer {
+	char *path;
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtime, ctime;
+	bool agents;
+};
+
+#define AGENT_ANSWERS_MAX 256
 
 enum item_answer {
 	ITEM_OPEN, /* not asked, or nobody could answer */
@@ -364,6 +383,50 @@ static bool since_session_start(const struct policy *p, const struct timespec *t
  * the human accepted (when the keeper cannot tell, when it changed since
  * the session began); outside it, when it lies in a temp folder or the
  * sandbox's caches, which every session can write. */
+static bool same_time(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec == b->tv_sec && a->tv_nsec == b->tv_nsec;
+}
+
+/* The keeper's answer for the file as it is now, remembered by the shell
+ * that asked: 1 the agent's, 0 the human's, -1 none (or it changed). */
+static int remembered_answer(const struct policy *p, const char *real, const struct stat *st)
+{
+	for (size_t i = p->nanswers; i-- > 0;) {
+		const struct agent_answer *a = &p->answers[i];
+		if (strcmp(a->path, real) == 0)
+			return a->dev == st->st_dev && a->ino == st->st_ino && a->size == st->st_size &&
+			               same_time(&a->mtime, &st->st_mtim) && same_time(&a->ctime, &st->st_ctim)
+			           ? a->agents
+			           : -1;
+	}
+	return -1;
+}
+
+static void remember_answer(struct policy *p, const char *real, const struct stat *st, bool agents)
+{
+	if (p->nanswers == AGENT_ANSWERS_MAX) {
+		free(p->answers[0].path);
+		memmove(p->answers, p->answers + 1, (p->nanswers - 1) * sizeof *p->answers);
+		p->nanswers--;
+	}
+	p->answers = xreallocarray(p->answers, p->nanswers + 1, sizeof *p->answers);
+	p->answers[p->nanswers++] = (struct agent_answer){xstrdup(real), st->st_dev, st->st_ino, st->st_size,
+	                                                  st->st_mtim, st->st_ctim, agents};
+}
+
+/* Whether rel (in the project) is in an isolated layer's upper folder:
+ * a session of the layer wrote it (a whiteout is a deletion). stat needs
+ * no right to read, so the hidden state folder is no obstacle. */
+static bool in_layer(const char *upper, const char *rel)
+{
+	char *path = xasprintf("%s/%s", upper, rel);
+	struct stat st;
+	bool in = lstat(path, &st) == 0 && !(S_ISCHR(st.st_mode) && st.st_rdev == 0);
+	free(path);
+	return in;
+}
+
 static bool agent_program_file(void *ctx, const char *name)
 {
 	struct shell *sh = ctx;
@@ -375,17 +438,32 @@ static bool agent_program_file(void *ctx, const char *name)
 	size_t pn = proj ? strlen(proj) : 0;
 	bool in_project = proj && strncmp(real, proj, pn) == 0 && real[pn] == '/';
 	bool agents;
-	if (!in_project) {
+	struct stat st;
+	const struct checkpoint_client *keeper = p->opts.checkpoints;
+	if (in_project && p->layer_upper && in_layer(p->layer_upper, real + pn + 1)) {
+		agents = true; /* written by a session of this isolated layer */
+	} else if (!in_project) {
 		agents = sandbox_shared_folder(real) != NULL;
+	} else if (keeper && keeper->fd >= 0 && getpid() != keeper->pid) {
+		/* A subshell cannot ask the keeper (its socket is the shell's):
+		 * what the shell was told of the file as it still is, else the
+		 * agent's, as the keeper says of what it has not accepted. */
+		bool have = stat(real, &st) == 0;
+		int known = have ? remembered_answer(p, real, &st) : -1;
+		if (known < 0 && have && keeper->accepted_sec > 0)
+			known = st.st_ctim.tv_sec > keeper->accepted_sec; /* changed after the accepted state */
+		agents = known != 0;
 	} else {
 		/* No keeper to ask, or a path it does not keep (a large ignored
 		 * folder): what changed since the session began is the agent's. */
+		bool have = stat(real, &st) == 0;
 		int accepted = checkpoint_program_accepted(p->opts.checkpoints, real);
-		struct stat st;
 		if (accepted < 0)
-			agents = stat(real, &st) == 0 && since_session_start(p, &st.st_ctim);
+			agents = have && since_session_start(p, &st.st_ctim);
 		else
 			agents = accepted == 0;
+		if (have && accepted >= 0)
+			remember_answer(p, real, &st, agents);
 	}
 	free(real);
 	return agents;
@@ -397,6 +475,8 @@ int policy_init(struct shell *sh, const struct policy_options *opts)
 	p->opts = *opts;
 	/* the coarse clock is what the kernel stamps inodes with */
 	clock_gettime(CLOCK_REALTIME_COARSE, &p->session_start);
+	const char *upper = getenv("SBSH_ISOLATED_UPPER");
+	p->layer_upper = upper && upper[0] == '/' ? xstrdup(upper) : NULL;
 	p->cl = opts->cl ? opts->cl : classifier_with_rules(opts->rules);
 	classifier_set_lookup(p->cl, exported_value, sh);
 	/* Programs there are judged by what they are (rule 8); without a
@@ -1296,6 +1376,15 @@ static bool own_temp_delete(const struct shell *sh, const struct policy *p, char
 	return operands > 0;
 }
 
+struct policy_seal policy_seal_of(struct shell *sh)
+{
+	struct policy *p = sh->policy;
+	struct policy_seal none = {0};
+	if (!p || p->opts.off)
+		return none;
+	return (struct policy_seal){p->seal.sealed, p->seal.nsealed, p->seal.seal_stdin};
+}
+
 int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 {
 	struct policy *p = sh->policy;
@@ -1311,6 +1400,15 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 	classify_result_init(&r);
 	enum verdict v = classify_argv_facts(p->cl, argv, path, path ? CLASSIFY_PROGRAM : CLASSIFY_BUILTIN,
 	                                     &facts, &r);
+	if (path) {
+		/* what this program reads as it runs, whatever is decided */
+		classify_result_free(&p->seal);
+		p->seal.sealed = r.sealed;
+		p->seal.nsealed = r.nsealed;
+		p->seal.seal_stdin = r.seal_stdin;
+		r.sealed = NULL;
+		r.nsealed = 0;
+	}
 	/* Deny always wins, even over a yes given up front: the argv, or a
 	 * command the classifier found in it (behind a wrapper, in sh -c). */
 	const char *deny_path = NULL;

@@ -54,6 +54,16 @@ void policy_line_end(struct shell *sh);
  * builtins). Returns 0 when it may run, or STATUS_REFUSED after printing
  * why it was refused. */
 int policy_check_argv(struct shell *sh, char *const *argv, const char *path);
+/* The agent's scripts the last check of a program judged as shell code,
+ * which the program reads as it runs (sh FILE, what it sources, sh <
+ * FILE: stdin_script): shell/exec.c keeps them from changing while it
+ * runs, since what was judged must be what is read. */
+struct policy_seal {
+	const struct classify_sealed *files;
+	size_t n;
+	bool stdin_script;
+};
+struct policy_seal policy_seal_of(struct shell *sh);
 
 /* Matches argv against an allow-list entry: the same number of words, each
  * equal or matching as a pattern where the entry has `*`, `?` or `[`. */

@@ -72,6 +72,9 @@ void checkpoint_line_begin(struct checkpoint_client *c)
 {
 	char reply[128];
 	exchange(c, "B", 1, reply, sizeof reply);
+	const char *t = c && c->fd >= 0 ? strstr(reply, " T") : NULL;
+	if (t)
+		c->accepted_sec = strtoll(t + 2, NULL, 10);
 	made(c, "between", reply, false);
 }
 

@@ -12,6 +12,7 @@ struct checkpoint_client {
 	int fd;    /* CLOEXEC; -1: no checkpoints in this session */
 	int pid;   /* only this process speaks (not its subshells) */
 	struct events *events; /* gets a checkpoint event per checkpoint made, or NULL */
+	long long accepted_sec; /* when the accepted state was recorded, as of the line's start; 0 unknown */
 };
 
 /* A top-level line begins: what changed since the last one (an agent

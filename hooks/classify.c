@@ -65,6 +65,9 @@ void classify_result_free(struct classify_result *r)
 		free(r->words[i]);
 	free(r->words);
 	free(r->word_nodes);
+	for (size_t i = 0; i < r->nsealed; i++)
+		free(r->sealed[i].path);
+	free(r->sealed);
 	classify_result_init(r);
 }
 
@@ -983,6 +986,31 @@ static int written_file(struct cctx *c, const char *name, const char **text, boo
 			return *text ? 1 : 0;
 		}
 	return agents ? agent_file_text(c, name, text) : -1;
+}
+
+void cl_seal(struct cctx *c, const char *name)
+{
+	struct classify_result *res = c->root->res;
+	struct stat st;
+	if (!c->root->dynamic || !name)
+		return;
+	if (!*name) {
+		res->seal_stdin = true;
+		return;
+	}
+	char *real = realpath(name, NULL);
+	if (!real || stat(real, &st) != 0 || !S_ISREG(st.st_mode)) {
+		free(real);
+		return;
+	}
+	for (size_t i = 0; i < res->nsealed; i++)
+		if (strcmp(res->sealed[i].path, real) == 0) {
+			free(real);
+			return;
+		}
+	res->sealed = xreallocarray(res->sealed, res->nsealed + 1, sizeof *res->sealed);
+	res->sealed[res->nsealed++] = (struct classify_sealed){
+		.path = real, .dev = st.st_dev, .ino = st.st_ino, .size = st.st_size, .ctime = st.st_ctim};
 }
 
 int cl_written_file(struct cctx *c, const char *name, const char **text)
@@ -1954,9 +1982,21 @@ static struct judgement walk_redirs(struct cctx *c, const struct node *n, struct
 			free(tv.v);
 			break;
 		}
-		case REDIR_DUP_IN:
+		case REDIR_DUP_IN: {
 			walk_word(c, rd->target, &j);
+			/* What another descriptor holds (exec 3<FILE earlier) is not
+			 * known here; <&0 changes nothing, <&- leaves nothing. */
+			char *t = NULL;
+			if (rd->fd <= 0 && !(ast_word_literal_value(rd->target, &t) && (strcmp(t, "0") == 0 || strcmp(t, "-") == 0))) {
+				in->kind = STDIN_UNKNOWN;
+				in->text = NULL;
+			} else if (rd->fd <= 0 && strcmp(t, "-") == 0) {
+				in->kind = STDIN_NONE;
+				in->text = NULL;
+			}
+			free(t);
 			break;
+		}
 		}
 	}
 	return j;
@@ -2597,8 +2637,10 @@ static struct judgement judge_shebang(struct cctx *c, const char *line, const ch
 static struct judgement judge_written_program(struct cctx *c, const char *script, const struct sarg *a, size_t n,
                                               const struct stdin_src *in)
 {
-	if (strncmp(script, "#!", 2) != 0)
+	if (strncmp(script, "#!", 2) != 0) {
+		cl_seal(c, a[0].text); /* a shell reads it as it runs */
 		return cl_judge_text(c, script, a, n, false);
+	}
 	size_t len = strcspn(script + 2, "\n");
 	char *line = cl_strndup(c, script + 2, len);
 	char *save = NULL;
@@ -2616,6 +2658,7 @@ static struct judgement judge_written_program(struct cctx *c, const char *script
 	static const char *const shells[] = {"sh", "bash", "dash", "ash", "ksh", "zsh", "sbsh", "mksh", NULL};
 	for (size_t i = 0; shells[i] && !read; i++)
 		if (strcmp(base, shells[i]) == 0) {
+			cl_seal(c, a[0].text);
 			j = cl_judge_text(c, script, a, n, false);
 			read = true;
 		}

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <time.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "shell/ast.h"
 
@@ -85,6 +86,16 @@ struct classify_facts {
 	const struct node *self; /* the command judged: its own words name nothing */
 };
 
+/* An agent's script judged as shell code, as it was when judged: the
+ * program reads it as it runs, so it must stay so (shell/exec.c). */
+struct classify_sealed {
+	char *path; /* resolved */
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec ctime;
+};
+
 struct classify_result {
 	enum verdict verdict; /* the line's: the highest of its items */
 	struct classify_item *items;
@@ -98,6 +109,12 @@ struct classify_result {
 	char **words;   /* classify_static: the known words of the line's commands (bounded) */
 	const struct node **word_nodes; /* the command each is a word of */
 	size_t nwords;
+	/* classify_argv: the agent's scripts the program will read as shell
+	 * code as it runs (sh FILE, what that sources), and whether the shell
+	 * code it reads from standard input was judged from its text. */
+	struct classify_sealed *sealed;
+	size_t nsealed;
+	bool seal_stdin;
 };
 
 /* The binding of a simple command node, or NULL. */

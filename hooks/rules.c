@@ -86,7 +86,8 @@ static const char env_runs[] =
 	"GIT_EXTERNAL_DIFF|GIT_ASKPASS|SSH_ASKPASS|SUDO_ASKPASS|GIT_PROXY_COMMAND|LESSOPEN|LESSCLOSE|"
 	"BROWSER|MANPAGER|SYSTEMD_PAGER|PROMPT_COMMAND|BASH_ENV|ENV|GIT_CONFIG_PARAMETERS|"
 	"RSYNC_RSH|RSYNC_CONNECT_PROG|CVS_RSH|FCEDIT|TERMINAL|DIFF|NPM_CONFIG_SCRIPT_SHELL|"
-	"npm_config_script_shell|npm_config_git|GIT_EXEC_PATH|LD_PRELOAD|LD_AUDIT";
+	"npm_config_script_shell|npm_config_git|GIT_EXEC_PATH|LD_PRELOAD|LD_AUDIT|NODE_OPTIONS|PERL5OPT|RUBYOPT|"
+	"PYTHONPATH";
 
 /* A library the dynamic loader maps into every program started: code the
  * argv does not show, unless it is the system's own. */
@@ -123,6 +124,8 @@ struct judgement rules_judge_env_assignment(struct cctx *c, const char *name, co
 		return J(VERDICT_ASK, cl_printf(c, "%s changes what git runs", name), -1);
 	if (eq(name, "LD_PRELOAD") || eq(name, "LD_AUDIT"))
 		return judge_preload(c, name, value->text);
+	if (in_lists("NODE_OPTIONS|PERL5OPT|RUBYOPT|PYTHONPATH", name))
+		return rules_judge_env_loads(c, name, value->text); /* what the interpreter loads first */
 	if (eq(name, "BASH_ENV") || eq(name, "ENV")) {
 		struct stdin_src none = {STDIN_NONE, NULL};
 		return judge_script_source(c, name, value, &none, -1);

@@ -68,6 +68,10 @@ struct stdin_src cl_procsub_output(struct cctx *c, const struct node *program);
  * agent's (new or changed since the human accepted the project, or in a
  * temp folder: see classifier_set_agent_file). */
 int cl_written_file(struct cctx *c, const char *name, const char **text);
+/* In the run-time check: name (a script whose text was just judged as
+ * shell code) is read by the program as it runs, so it is kept from
+ * changing while it does; "" for the program's standard input. */
+void cl_seal(struct cctx *c, const char *name);
 /* The same, counting only files written earlier on this line. */
 int cl_written_on_line(struct cctx *c, const char *name, const char **text);
 /* Whether the command being judged is run by this shell itself (the

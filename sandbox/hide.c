@@ -303,6 +303,10 @@ static void add_defaults(struct plan_ctx *c, const char *home)
 			".aws", ".azure", ".config/gcloud", ".config/gh", ".gnupg", ".netrc", ".git-credentials",
 			".config/git/credentials", ".docker/config.json", ".kube/config", ".pypirc",
 			".cargo/credentials", ".cargo/credentials.toml", ".npmrc",
+			/* the agent tools' own logins, and other tools' tokens */
+			".claude/.credentials.json", ".codex/auth.json", ".config/containers/auth.json",
+			".vault-token", ".terraform.d/credentials.tfrc.json", ".gem/credentials", ".config/hub",
+			".kaggle/kaggle.json", ".huggingface/token", ".config/rclone/rclone.conf", ".s3cfg",
 		};
 		for (size_t i = 0; i < sizeof secrets / sizeof *secrets; i++)
 			add_home(c, home, secrets[i], true, why_default);
@@ -313,7 +317,8 @@ static void add_defaults(struct plan_ctx *c, const char *home)
 		{"AZURE_CONFIG_DIR", ""}, {"CLOUDSDK_CONFIG", ""}, {"GH_CONFIG_DIR", ""},
 		{"XDG_CONFIG_HOME", "/gh"}, {"XDG_CONFIG_HOME", "/gcloud"}, {"XDG_CONFIG_HOME", "/git/credentials"},
 		{"DOCKER_CONFIG", "/config.json"}, {"NETRC", ""}, {"NPM_CONFIG_USERCONFIG", ""},
-		{"npm_config_userconfig", ""},
+		{"npm_config_userconfig", ""}, {"CLAUDE_CONFIG_DIR", "/.credentials.json"}, {"CODEX_HOME", "/auth.json"},
+		{"REGISTRY_AUTH_FILE", ""}, {"RCLONE_CONFIG", ""}, {"KAGGLE_CONFIG_DIR", "/kaggle.json"},
 	};
 	/* (A nested sbsh finds some of them pointing at the sandbox's own
 	 * copies, in its caches: nothing of the human's is there.) */

@@ -12,7 +12,9 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -34,37 +36,52 @@ const char *sandbox_hidden_match(char *const *hidden, size_t n, const char *path
 	return hit;
 }
 
-/* Whether a line keeps no secret: npm's `_authToken`, `_auth` and
- * `_password` keys (bare or per registry, `//host/:_authToken=`), gh's
- * `oauth_token:`, unless the value only names a variable (`${NPM_TOKEN}`),
- * which the sandbox sees anyway. The key ends at the first `=` (npmrc) or
- * `: ` (YAML), whichever comes first: a token may hold either. */
-static bool line_is_clean(const char *line, size_t len)
+/* Whether the value (after the first `=` of an npmrc line, else the first
+ * `:` of a YAML one) is only a variable (`${NPM_TOKEN}`, quoted or not),
+ * which the sandbox sees anyway. */
+static bool value_only_variable(const char *line, size_t len)
 {
-	static const char *const keys[] = {"_authToken", "_auth", "_password", "oauth_token"};
-	size_t start = 0;
-	while (start < len && (line[start] == ' ' || line[start] == '\t'))
-		start++;
-	size_t end = start;
-	while (end < len && line[end] != '=' &&
-	       !(line[end] == ':' && (end + 1 == len || line[end + 1] == ' ' || line[end + 1] == '\t')))
-		end++;
-	if (end == len)
-		return true;
-	size_t kend = end;
-	while (kend > start && (line[kend - 1] == ' ' || line[kend - 1] == '\t'))
-		kend--;
-	size_t v = end + 1;
+	const char *eq = memchr(line, '=', len);
+	const char *colon = memchr(line, ':', len);
+	const char *sep = eq ? eq : colon;
+	if (!sep)
+		return false;
+	size_t v = (size_t)(sep - line);
+	v++;
 	while (v < len && (line[v] == ' ' || line[v] == '\t' || line[v] == '"' || line[v] == '\''))
 		v++;
-	bool variable = len - v >= 3 && line[v] == '$' && line[v + 1] == '{' && memchr(line + v, '}', len - v);
+	while (len > v && (line[len - 1] == ' ' || line[len - 1] == '\t' || line[len - 1] == '\r' ||
+	                   line[len - 1] == '"' || line[len - 1] == '\''))
+		len--;
+	if (len - v < 4 || line[v] != '$' || line[v + 1] != '{' || line[len - 1] != '}')
+		return false;
+	for (size_t i = v + 2; i < len - 1; i++)
+		if (!(line[i] == '_' || (line[i] >= '0' && line[i] <= '9') || ((line[i] | 0x20) >= 'a' && (line[i] | 0x20) <= 'z')))
+			return false;
+	return true;
+}
+
+/* Whether a line names a secret key anywhere: npm's `_authToken`, `_auth`
+ * and `_password` (bare, per registry, quoted: npm unquotes its keys),
+ * gh's `oauth_token` (also in a YAML flow mapping). Case is ignored. */
+static bool line_names_secret(const char *line, size_t len)
+{
+	static const char *const keys[] = {"_auth", "_password", "oauth_token"};
 	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
 		size_t n = strlen(keys[i]);
-		if (kend - start >= n && memcmp(line + kend - n, keys[i], n) == 0 &&
-		    (kend - start == n || line[kend - n - 1] == ':'))
-			return variable;
+		for (size_t at = 0; at + n <= len; at++)
+			if (strncasecmp(line + at, keys[i], n) == 0)
+				return true;
 	}
-	return true;
+	return false;
+}
+
+static size_t indent_of(const char *line, size_t len)
+{
+	size_t i = 0;
+	while (i < len && (line[i] == ' ' || line[i] == '\t'))
+		i++;
+	return i;
 }
 
 /* What a regular file at name in dir holds (at most max bytes), or NULL:
@@ -103,11 +120,24 @@ static bool copy_clean(const char *src, int dir, const char *name)
 		return errno == ENOENT && (unlinkat(dir, name, 0) == 0 || errno == ENOENT);
 	struct strbuf out;
 	strbuf_init(&out);
+	/* A line naming a secret goes, and so do the lines indented below it
+	 * (a YAML block scalar or mapping holding the token). */
+	size_t dropped_indent = SIZE_MAX;
 	for (size_t at = 0; at < len;) {
 		const char *nl = memchr(text + at, '\n', len - at);
 		size_t n = nl ? (size_t)(nl - (text + at)) : len - at;
-		if (line_is_clean(text + at, n)) {
-			strbuf_addmem(&out, text + at, n);
+		const char *line = text + at;
+		size_t ind = indent_of(line, n);
+		bool blank = ind == n;
+		if (dropped_indent != SIZE_MAX && (blank || ind > dropped_indent)) {
+			at += n + 1;
+			continue;
+		}
+		dropped_indent = SIZE_MAX;
+		if (line_names_secret(line, n) && !value_only_variable(line, n)) {
+			dropped_indent = ind;
+		} else {
+			strbuf_addmem(&out, line, n);
 			strbuf_addc(&out, '\n');
 		}
 		at += n + 1;

@@ -157,6 +157,27 @@ static bool on_path(const char *real)
 	return found;
 }
 
+/* The system's folders whose files steer programs that run outside any
+ * session (/etc/ld.so.preload, profile.d, cron, a site-packages'
+ * sitecustomize.py, systemd units under /run): an agent tool can start a
+ * session in any folder it likes (Codex's workdir), so none of them is
+ * the project. Sources kept under /usr stay projects (a container's
+ * /usr/src/app). NULL when folder is none of them. */
+static const char *system_folder(const char *real)
+{
+	static const char *const steering[] = {"/etc", "/usr", "/boot", "/lib", "/lib32", "/lib64", "/libx32", "/bin",
+	                                       "/sbin", "/var/lib", "/var/spool", "/var/cache", "/proc", "/sys", "/run",
+	                                       "/dev"};
+	static const char *const sources[] = {"/usr/src", "/usr/local/src", "/dev/shm"};
+	for (size_t i = 0; i < sizeof sources / sizeof *sources; i++)
+		if (within(real, sources[i]))
+			return NULL;
+	for (size_t i = 0; i < sizeof steering / sizeof *steering; i++)
+		if (within(real, steering[i]))
+			return steering[i];
+	return NULL;
+}
+
 char *sandbox_project_refusal(const char *folder)
 {
 	char *real = resolved(folder);
@@ -185,6 +206,9 @@ char *sandbox_project_refusal(const char *folder)
 	free(home_real);
 	if (!why && on_path(real))
 		why = xstrdup("it is a folder on PATH: a program put there would run whenever its name is typed");
+	const char *system = why ? NULL : system_folder(real);
+	if (system)
+		why = xasprintf("it is in %s, a system folder whose files steer programs outside the sandbox", system);
 	free(real);
 	return why;
 }

@@ -24,13 +24,16 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/signalfd.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -353,12 +356,128 @@ _Noreturn static void run_as_new_shell(struct shell *sh, const char *path, char 
 	exec_exit(sh, status);
 }
 
+/* The helper of seal_agent_scripts, in a process of its own that nothing
+ * waits for (its parent has gone): leases on the scripts, then it waits
+ * for a write to one (SIGIO) or for the program to end. Tells ready 'y'
+ * when every lease is held, else says why on stderr. */
+_Noreturn static void seal_helper(struct policy_seal seal, bool stdin_file, pid_t target, int ready)
+{
+	/* nothing of the shell's kept open: only stderr, for the message */
+	syscall(SYS_close_range, 3, (unsigned)ready - 1, 0);
+	syscall(SYS_close_range, (unsigned)ready + 1, ~0U, 0);
+	sigset_t io;
+	sigemptyset(&io);
+	sigaddset(&io, SIGIO);
+	sigprocmask(SIG_BLOCK, &io, NULL);
+	int sfd = signalfd(-1, &io, SFD_CLOEXEC);
+	int pidfd = (int)syscall(SYS_pidfd_open, target, 0);
+	bool ok = sfd >= 0 && pidfd >= 0;
+	for (size_t i = 0; ok && i < seal.n + (stdin_file ? 1 : 0); i++) {
+		const struct classify_sealed *f = i < seal.n ? &seal.files[i] : NULL;
+		const char *name = f ? f->path : "its standard input";
+		int fd = f ? open(f->path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+		           : open("/proc/self/fd/0", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		struct stat st;
+		if (fd < 0 || fstat(fd, &st) != 0) {
+			fprintf(stderr, "sbsh: %s: %s: not run\n", name, strerror(errno));
+			ok = false;
+		} else if (f && (st.st_dev != f->dev || st.st_ino != f->ino || st.st_size != f->size ||
+		                 st.st_ctim.tv_sec != f->ctime.tv_sec || st.st_ctim.tv_nsec != f->ctime.tv_nsec)) {
+			fprintf(stderr, "sbsh: %s changed after it was judged: not run\n", name);
+			ok = false;
+		} else if (fcntl(fd, F_SETLEASE, F_RDLCK) != 0) {
+			int err = errno;
+			/* one nothing here can write needs no keeping */
+			if (err == EAGAIN || !f || access(f->path, W_OK) == 0) {
+				fprintf(stderr, "sbsh: %s cannot be kept from changing while it runs (%s): not run\n", name,
+				        err == EAGAIN ? "another process has it open for writing" : strerror(err));
+				ok = false;
+			}
+		}
+	}
+	char answer = ok ? 'y' : 'n';
+	ssize_t told = write(ready, &answer, 1);
+	close(ready);
+	if (!ok || told != 1)
+		_exit(0);
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (null >= 0) {
+		dup2(null, 0);
+		dup2(null, 1);
+	}
+	struct pollfd pfd[2] = {{.fd = sfd, .events = POLLIN}, {.fd = pidfd, .events = POLLIN}};
+	while (poll(pfd, 2, -1) < 0 && errno == EINTR) {
+	}
+	if ((pfd[0].revents & POLLIN) && !(pfd[1].revents & POLLIN)) {
+		/* killed before the write is let through: nothing reads it */
+		syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
+		fprintf(stderr, "sbsh: a script the agent wrote was opened for writing while it ran (it was judged as it "
+		                "was before): stopped\n");
+	}
+	_exit(0); /* the leases go with it */
+}
+
+/* A shell reads its script as it runs: an agent's script judged harmless
+ * could append what it runs next (echo 'rm -rf data' >> "$0"). So the
+ * scripts the check judged as shell code (policy_seal_of) are kept as
+ * judged while the program about to start in this process runs: a helper
+ * outside this process tree holds a read lease on each, so that opening
+ * one to write it, or truncating it, waits and signals the helper, which
+ * kills the program first. Returns 0 to go on, else the status to end with
+ * (the helper said why). */
+static int seal_agent_scripts(struct shell *sh)
+{
+	struct policy_seal seal = policy_seal_of(sh);
+	struct stat st;
+	bool stdin_file = seal.stdin_script && fstat(0, &st) == 0 && S_ISREG(st.st_mode);
+	if (seal.n == 0 && !stdin_file)
+		return 0;
+	pid_t target = getpid();
+	int ready[2];
+	if (pipe2(ready, O_CLOEXEC) != 0) {
+		shell_error(sh, "cannot keep the agent's script from changing while it runs: %s", strerror(errno));
+		return STATUS_REFUSED;
+	}
+	fflush(stderr);
+	pid_t mid = fork();
+	if (mid == 0) {
+		close(ready[0]);
+		pid_t helper = fork();
+		if (helper != 0)
+			_exit(helper < 0);
+		seal_helper(seal, stdin_file, target, ready[1]);
+	}
+	close(ready[1]);
+	int status;
+	while (mid > 0 && waitpid(mid, &status, 0) < 0 && errno == EINTR) {
+	}
+	char answer = 0;
+	ssize_t got;
+	while ((got = read(ready[0], &answer, 1)) < 0 && errno == EINTR) {
+	}
+	close(ready[0]);
+	if (got == 1 && answer == 'y')
+		return 0;
+	if (got != 1)
+		shell_error(sh, "cannot keep the agent's script from changing while it runs: not run");
+	return STATUS_REFUSED;
+}
+
+static bool seal_pending(struct shell *sh)
+{
+	struct policy_seal seal = policy_seal_of(sh);
+	return seal.n > 0 || seal.stdin_script;
+}
+
 /* Runs an external program in this process (a child, or the last command
  * of the shell). Never returns. */
 _Noreturn static void exec_program(struct shell *sh, const char *path, char **argv)
 {
 	if (shell_guard_before_program(sh) != 0)
 		exec_exit(sh, STATUS_NOEXEC);
+	int sealed = seal_agent_scripts(sh);
+	if (sealed != 0)
+		exec_exit(sh, sealed);
 	trap_reset_for_exec(sh);
 	char **env = vars_environ(sh);
 	execve(path, argv, env);
@@ -411,6 +530,12 @@ int exec_replace(struct shell *sh, char **argv, const char *argv0)
 		argv[0] = saved;
 		free(path);
 		return STATUS_NOEXEC;
+	}
+	int sealed = seal_agent_scripts(sh);
+	if (sealed != 0) {
+		argv[0] = saved;
+		free(path);
+		return sealed;
 	}
 	fflush(stdout);
 	fflush(stderr);
@@ -650,7 +775,7 @@ static int run_command(struct shell *sh, const struct node *n, int argc, char **
 			exec_exit(sh, 1);
 		exec_program(sh, path, argv);
 	}
-	if (nredirs == 0 && !sh->opt.monitor && !sh->opt.interactive && !trap_any_set(sh)) {
+	if (nredirs == 0 && !sh->opt.monitor && !sh->opt.interactive && !trap_any_set(sh) && !seal_pending(sh)) {
 		/* The common case, made cheap as dash does: posix_spawn (a vfork
 		 * underneath), so the child does not copy the shell's page
 		 * tables, and an exec error comes back as its result. Without

@@ -2074,14 +2074,19 @@ char *protect_state_dir(const char *key_path)
 			return NULL;
 		base = xasprintf("%s/.local/state/sbsh/projects", home);
 	}
+	char *dir = protect_state_in(base, key_path);
+	free(base);
+	return dir;
+}
+
+char *protect_state_in(const char *projects, const char *key_path)
+{
 	uint64_t h = 1469598103934665603ULL; /* FNV-1a: a short stable folder name */
 	for (const unsigned char *s = (const unsigned char *)key_path; *s; s++)
 		h = (h ^ *s) * 1099511628211ULL;
 	const char *last = strrchr(key_path, '/');
 	last = last && last[1] ? last + 1 : "root";
-	char *dir = xasprintf("%s/%.32s-%016llx", base, last, (unsigned long long)h);
-	free(base);
-	return dir;
+	return xasprintf("%s/%.32s-%016llx", projects, last, (unsigned long long)h);
 }
 
 static int mkdir_p(const char *path, mode_t mode)

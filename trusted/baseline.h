@@ -147,6 +147,8 @@ bool protect_same_baseline(struct protect *a, struct protect *b);
 
 /* The state folder of the project at key_path, or NULL without a home. */
 char *protect_state_dir(const char *key_path);
+/* The same in the folder projects (STATE/sbsh/projects). */
+char *protect_state_in(const char *projects, const char *key_path);
 
 /* Takes the state folder's lock (STATE/lock), waiting for it: the fd, or
  * -1. protect_open_state makes the folder the first time. */

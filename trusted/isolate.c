@@ -697,6 +697,10 @@ int isolate_begin(struct isolate_session *is, bool ephemeral, const struct strve
 	setpgid(0, group);
 	is->note_fd = fcntl(note[1], F_DUPFD_CLOEXEC, 10);
 	close(note[1]);
+	/* No keeper serves an isolated session: the shell tells the agent's
+	 * program files by the layer's upper folder, where what a session of
+	 * this layer wrote lies (hooks/approve.c). Only ever more of them. */
+	setenv("SBSH_ISOLATED_UPPER", l.upper, 1);
 	layer_close(&l);
 	begin_free(&b);
 	return 0;

@@ -494,6 +494,33 @@ static void sweep_answer(struct keeper *k, int fd, const char *arg)
 	strbuf_free(&r.sb);
 }
 
+/* Whether a folder above root is a project with a store of its own (in
+ * the folder beside state_dir): its sessions could write anything in root,
+ * a list that would pass for the human's at root's first sight included
+ * (a repository made deeper than the warden's walk reaches). */
+static bool inside_another_project(const char *root, const char *state_dir)
+{
+	char *projects = xstrdup(state_dir);
+	char *slash = strrchr(projects, '/');
+	bool inside = false;
+	if (slash && slash != projects) {
+		*slash = '\0';
+		char *up = xstrdup(root);
+		for (char *cut = strrchr(up, '/'); !inside && cut && cut != up; cut = strrchr(up, '/')) {
+			*cut = '\0';
+			char *dir = protect_state_in(projects, up);
+			char *store = xasprintf("%s/store.git", dir);
+			struct stat st;
+			inside = stat(store, &st) == 0 && S_ISDIR(st.st_mode);
+			free(store);
+			free(dir);
+		}
+		free(up);
+	}
+	free(projects);
+	return inside;
+}
+
 static void client_message(struct keeper *k, size_t i, char *msg, size_t got_len)
 {
 	struct client *c = &k->clients[i];
@@ -593,11 +620,15 @@ static void client_message(struct keeper *k, size_t i, char *msg, size_t got_len
 		if (!others_in_line(k, i))
 			checkpoint(k, "between", NULL, c->session, -1, &made, hex, &n, NULL);
 		c->in_line = true;
-		char reply[96];
+		/* with when the accepted state was recorded: what changed after
+		 * it cannot be the human's accepted code (for the shell's
+		 * subshells, which cannot ask) */
+		char reply[128];
+		long long accepted = (long long)store_accepted_time(k->store);
 		if (made)
-			snprintf(reply, sizeof reply, "K %s %zu 0", hex, n);
+			snprintf(reply, sizeof reply, "K %s %zu 0 T%lld", hex, n, accepted);
 		else
-			snprintf(reply, sizeof reply, "K");
+			snprintf(reply, sizeof reply, "K T%lld", accepted);
 		send_text(c->fd, reply);
 	} else if (msg[0] == 'E' && msg[1] == ' ') {
 		int status = atoi(msg + 2);
@@ -722,6 +753,8 @@ int keeper_serve(const char *root, const char *state_dir, int ready_fd, unsigned
 		return 1;
 	}
 	store_own_index(k.store);
+	if (inside_another_project(root, state_dir))
+		store_withhold_list(k.store);
 	struct stat rst;
 	if (stat(root, &rst) != 0) {
 		fprintf(stderr, "sbsh-keeper: %s: %s\n", root, strerror(errno));

@@ -56,6 +56,7 @@ struct store {
 	 * at its exit, with sbsh.index.head naming the checkpoint it mirrors);
 	 * everyone else works on an index made from head's tree. */
 	bool owns_index, index_dirty, have_index_head;
+	bool withhold_list; /* store_withhold_list */
 	git_oid index_head;
 	/* The paths whose index entry a checkpoint changed (added, replaced,
 	 * removed): its tree is head's with only those updated. */
@@ -591,6 +592,35 @@ out:
 	git_commit_free(par);
 	git_tree_free(tree);
 	return rc;
+}
+
+/* At first sight of a project nested in another (sbsh_store_withhold_list):
+ * *out becomes a commit of tree without its .agentcommands.json, which a
+ * session of the outer project may have planted, so that only the human's
+ * accept makes the list count. *out is left as it is when there is none. */
+static void accepted_without_list(struct store *s, const git_oid *tree_id, const struct store_meta *m, git_oid *out)
+{
+	git_repository *was = s->w;
+	s->w = s->repo; /* two objects: written loose, not into the bulk pack */
+	git_tree *tree = NULL;
+	git_tree_entry *te = NULL;
+	if (git_tree_lookup(&tree, s->repo, tree_id) == 0 && git_tree_entry_bypath(&te, tree, ".agentcommands.json") == 0) {
+		git_tree_update rm = {.action = GIT_TREE_UPDATE_REMOVE, .path = ".agentcommands.json"};
+		git_oid without, made;
+		char *err = NULL;
+		if (git_tree_create_updated(&without, s->repo, tree, 1, &rm) == 0 &&
+		    make_commit(s, &without, NULL, m, NULL, &made, &err) == 0)
+			*out = made;
+		free(err);
+	}
+	git_tree_entry_free(te);
+	git_tree_free(tree);
+	s->w = was;
+}
+
+void store_withhold_list(struct store *s)
+{
+	s->withhold_list = true;
 }
 
 static int move_ref(struct store *s, const char *name, const git_oid *id, const git_oid *expected, const char *why,
@@ -1264,8 +1294,12 @@ int store_checkpoint(struct store *s, char *const *dirty, size_t ndirty, bool al
 	s->have_index_head = true;
 	s->index_dirty = true;
 	git_oid acc;
-	if (ref_id(s, ACCEPTED_REF, &acc) != 0)
-		move_ref(s, ACCEPTED_REF, &commit, NULL, "first sight", err);
+	if (ref_id(s, ACCEPTED_REF, &acc) != 0) {
+		git_oid first = commit;
+		if (s->withhold_list)
+			accepted_without_list(s, &tree_id, meta, &first);
+		move_ref(s, ACCEPTED_REF, &first, NULL, "first sight", err);
+	}
 	if (changed && incremental) {
 		*changed = inc;
 		inc = (struct store_changes){0};
@@ -1338,6 +1372,17 @@ bool store_not_kept(const struct store *s, const char *rel)
 			return true;
 	}
 	return false;
+}
+
+int64_t store_accepted_time(struct store *s)
+{
+	git_oid id;
+	git_commit *cm = NULL;
+	int64_t t = 0;
+	if (ref_id(s, ACCEPTED_REF, &id) == 0 && git_commit_lookup(&cm, s->repo, &id) == 0)
+		t = (int64_t)git_commit_time(cm);
+	git_commit_free(cm);
+	return t;
 }
 
 bool store_accepted_has(struct store *s, const char *rel)

@@ -102,6 +102,14 @@ bool store_not_kept(const struct store *s, const char *rel);
 /* Whether the accepted state has a file or link at rel. */
 bool store_accepted_has(struct store *s, const char *rel);
 
+/* The project lies inside another that has a store: a session of that
+ * one could have planted its .agentcommands.json, so the first accepted
+ * state (the first checkpoint's) leaves it out. */
+void store_withhold_list(struct store *s);
+
+/* When the accepted state was recorded (its commit's time, seconds), or 0. */
+int64_t store_accepted_time(struct store *s);
+
 /* The keeper's: the stat cache is its own, loaded from sbsh.index and
  * saved by store_save_index (now and then, and by store_close). */
 int store_own_index(struct store *s);

@@ -124,8 +124,22 @@ struct judgement judge_sed(struct cctx *c, const char *name, const struct sarg *
 			struct sarg s = {.text = t + 13, .known = true, .word = x->word};
 			j = judgement_max(j, judge_sed_script(c, &s, (int)i));
 			had_e = true;
-		} else if (eq(t, "-f") || eq(t, "--file") || eq(t, "-l")) {
-			had_e = had_e || t[1] == 'f' || t[2] == 'f';
+		} else if (eq(t, "-f") || eq(t, "--file") || starts(t, "--file=") || (starts(t, "-f") && t[2])) {
+			/* a script file: the agent's is read as -e text (its e
+			 * command, w and s///e run commands); the human's is opaque */
+			had_e = true;
+			struct sarg inline_file = {.text = t[1] == 'f' ? t + 2 : strchr(t, '=') ? strchr(t, '=') + 1 : NULL,
+			                           .known = true};
+			const struct sarg *file = inline_file.text && *inline_file.text ? &inline_file : i + 1 < n ? &a[++i] : NULL;
+			const char *text = NULL;
+			int w = file ? code_operand_text(c, file, in, &text) : -1;
+			if (w == 0)
+				j = judgement_max(j, J(VERDICT_ASK, cl_printf(c, "%s script that is not known", name), (int)i));
+			if (w == 1) {
+				struct sarg s = {.text = text, .known = true};
+				j = judgement_max(j, judge_sed_script(c, &s, (int)i));
+			}
+		} else if (eq(t, "-l")) {
 			i++;
 		} else if (t[0] == '-' && t[1] && t[1] != '-' && strchr(t, 'e') && !strchr(t, 'i')) {
 			struct sarg s = {.text = strchr(t, 'e') + 1, .known = true, .word = x->word};

@@ -163,8 +163,12 @@ struct judgement judge_spec(struct cctx *c, const char *name, const struct tool_
 bool ci_word_then(const char *text, const char *w, const char *next_list);
 bool data_destroying_text(const char *t);
 struct judgement judge_code_arg(struct cctx *c, const char *lang, const struct sarg *a, int at);
+/* NODE_OPTIONS, PERL5OPT, RUBYOPT, PYTHONPATH set to value: the agent's
+ * files they make every such interpreter load first, judged (interp.c). */
+struct judgement rules_judge_env_loads(struct cctx *c, const char *name, const char *value);
 /* The shell commands make runs for its goals from makefile text (makefile.c). */
-const char *make_recipes(struct cctx *c, const char *text, const struct sarg *a, size_t n);
+const char *make_recipes(struct cctx *c, const char *text, const char *dir, const char *name, const struct sarg *a,
+                         size_t n, bool *unknown);
 /* A program's code operand: 1 with *text when it is text to judge (the
  * agent's), 0 when its text is not known, -1 for the human's project file. */
 int code_operand_text(struct cctx *c, const struct sarg *x, const struct stdin_src *in, const char **text);

@@ -187,6 +187,343 @@ struct judgement rules_judge_code(struct cctx *c, const char *lang, const char *
 	return code_computed(c, lang, code, folded, shell_calls);
 }
 
+/* ---- code an interpreter loads from the agent's files ---------------------------- */
+
+/* Code that imports a module of the folder it runs in, or that an option
+ * or a variable makes the interpreter load first (python3 -c 'import
+ * tidy', node -r ./x.js, perl -Mx, NODE_OPTIONS=--require): the module is
+ * a program file like the script operand, so the agent's is judged as its
+ * text, and what it loads in turn, a few levels deep. The human's modules
+ * stay opaque project code (rule 10). */
+
+#define LOADS_DEPTH 4
+
+static bool ident_char(char ch)
+{
+	return isalnum((unsigned char)ch) || ch == '_';
+}
+
+/* The quoted string starting at p (after blanks and an opening paren),
+ * or NULL. */
+static const char *quoted_at(struct cctx *c, const char *p)
+{
+	while (*p == ' ' || *p == '\t' || *p == '(')
+		p++;
+	if (*p != '"' && *p != '\'' && *p != '`')
+		return NULL;
+	char q = *p++;
+	size_t len = strcspn(p, q == '"' ? "\"\n" : q == '\'' ? "'\n" : "`\n");
+	return p[len] == q && len ? cl_strndup(c, p, len) : NULL;
+}
+
+/* The dotted name at p (after blanks), or NULL. */
+static const char *dotted_at(struct cctx *c, const char *p, const char **end)
+{
+	while (*p == ' ' || *p == '\t')
+		p++;
+	size_t len = 0;
+	while (ident_char(p[len]) || p[len] == '.' || (p[len] == ':' && p[len + 1] == ':'))
+		len += p[len] == ':' ? 2 : 1;
+	*end = p + len;
+	return len && p[0] != '.' ? cl_strndup(c, p, len) : NULL;
+}
+
+/* The next whole-word occurrence of word in code from from, the text
+ * after it; a keyword is not an attribute (x.import), a call may be one
+ * (runpy.run_path). */
+static const char *next_name(const char *code, const char *from, const char *word, bool attribute)
+{
+	size_t wl = strlen(word);
+	for (const char *p = strstr(from, word); p; p = strstr(p + 1, word))
+		if ((p == code || (!ident_char(p[-1]) && (attribute || p[-1] != '.'))) && !ident_char(p[wl]))
+			return p + wl;
+	return NULL;
+}
+
+static const char *next_word(const char *code, const char *from, const char *word)
+{
+	return next_name(code, from, word, false);
+}
+
+static struct judgement judge_loaded_file(struct cctx *c, const char *lang, const char *path, const char *why,
+                                          unsigned depth);
+
+/* The first of the candidate files (dir/name + each suffix) that exists:
+ * judged when it is the agent's. */
+static struct judgement judge_load_candidates(struct cctx *c, const char *lang, const char *dir, const char *name,
+                                              const char *const *suffixes, const char *why, unsigned depth)
+{
+	for (size_t k = 0; suffixes[k]; k++) {
+		const char *path = name[0] == '/' || !dir ? cl_printf(c, "%s%s", name, suffixes[k])
+		                                          : cl_printf(c, "%s/%s%s", dir, name, suffixes[k]);
+		struct stat st;
+		if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+			return judge_loaded_file(c, lang, path, why, depth);
+	}
+	return SAFE_J;
+}
+
+/* A Python module a.b.c from dir: a, a.b and a.b.c each run. */
+static struct judgement judge_python_import(struct cctx *c, const char *dir, const char *mod, unsigned depth)
+{
+	static const char *const py[] = {".py", "/__init__.py", NULL};
+	struct judgement j = SAFE_J;
+	char *path = cl_strndup(c, mod, strlen(mod));
+	for (char *p = path;; p++) {
+		if (*p == '.' || !*p) {
+			char saved = *p;
+			*p = '\0';
+			j = judgement_max(j, judge_load_candidates(c, "python", dir, path, py,
+			                                            cl_printf(c, "imports %s", mod), depth));
+			if (!saved)
+				break;
+			*p = '/';
+		}
+	}
+	return j;
+}
+
+/* The folders a list variable names (PYTHONPATH, PERL5LIB, RUBYLIB,
+ * NODE_PATH), as the command will see it. */
+static void env_dirs(struct cctx *c, const char *var, struct strvec *out)
+{
+	bool known;
+	const char *v = cl_env_get(c, var, &known);
+	for (const char *p = v && known ? v : ""; *p;) {
+		size_t len = strcspn(p, ":");
+		if (len)
+			strvec_push_owned(out, xstrndup(p, len));
+		p += len + (p[len] == ':');
+	}
+}
+
+static struct judgement judge_code_loads(struct cctx *c, const char *lang, const char *code, const char *base,
+                                         char *const *dirs, unsigned depth)
+{
+	struct judgement j = SAFE_J;
+	if (depth >= LOADS_DEPTH || !code)
+		return j;
+	struct strvec search;
+	strvec_init(&search);
+	strvec_push(&search, base ? base : ".");
+	for (size_t i = 0; dirs && dirs[i]; i++)
+		strvec_push(&search, dirs[i]);
+	const char *end;
+	if (starts(lang, "python")) {
+		env_dirs(c, "PYTHONPATH", &search);
+		for (const char *p = code; (p = next_word(code, p, "import"));) {
+			/* import a.b, c as d | from a.b import x, y */
+			const char *back = p - 6;
+			const char *from = NULL;
+			for (const char *q = back; q > code && q[-1] != '\n' && q[-1] != ';';) {
+				q--;
+				if (starts(q, "from") && (q == code || !ident_char(q[-1])))
+					from = q + 4;
+			}
+			const char *mod = from ? dotted_at(c, from, &end) : NULL;
+			for (const char *q = p;;) {
+				while (*q == ' ' || *q == '\t' || *q == '(')
+					q++;
+				const char *name = dotted_at(c, q, &end);
+				if (!name)
+					break;
+				const char *full = mod ? cl_printf(c, "%s.%s", mod, name) : name;
+				for (size_t d = 0; d < search.len; d++)
+					j = judgement_max(j, judge_python_import(c, search.items[d], full, depth));
+				q = end;
+				while (*q == ' ' || *q == '\t')
+					q++;
+				if (starts(q, "as ")) {
+					dotted_at(c, q + 3, &end);
+					q = end;
+					while (*q == ' ' || *q == '\t')
+						q++;
+				}
+				if (*q != ',')
+					break;
+				q++;
+			}
+			if (mod)
+				for (size_t d = 0; d < search.len; d++)
+					j = judgement_max(j, judge_python_import(c, search.items[d], mod, depth));
+		}
+		static const char *const by_name[] = {"__import__", "import_module", "run_module", NULL};
+		for (size_t k = 0; by_name[k]; k++)
+			for (const char *p = code; (p = next_name(code, p, by_name[k], true));) {
+				const char *mod = quoted_at(c, p);
+				for (size_t d = 0; mod && d < search.len; d++)
+					j = judgement_max(j, judge_python_import(c, search.items[d], mod, depth));
+			}
+		static const char *const as_is[] = {"", NULL};
+		for (const char *p = code; (p = next_name(code, p, "run_path", true));) {
+			const char *file = quoted_at(c, p);
+			if (file)
+				j = judgement_max(j, judge_load_candidates(c, "python", base, file, as_is,
+				                                            cl_printf(c, "runs %s", file), depth));
+		}
+	} else if (eq(lang, "node")) {
+		static const char *const js[] = {"", ".js", ".cjs", ".mjs", "/index.js", NULL};
+		static const char *const words[] = {"require", "import", "from", NULL};
+		for (size_t k = 0; words[k]; k++)
+			for (const char *p = code; (p = next_word(code, p, words[k]));) {
+				const char *file = quoted_at(c, p);
+				if (file && (file[0] == '.' || file[0] == '/'))
+					j = judgement_max(j, judge_load_candidates(c, "node", base, file, js,
+					                                            cl_printf(c, "loads %s", file), depth));
+			}
+	} else if (eq(lang, "perl") || eq(lang, "ruby")) {
+		bool perl = eq(lang, "perl");
+		env_dirs(c, perl ? "PERL5LIB" : "RUBYLIB", &search);
+		static const char *const as_is[] = {"", NULL};
+		static const char *const rb[] = {"", ".rb", NULL};
+		static const char *const pm[] = {".pm", NULL};
+		static const char *const files[] = {"do", "require", "load", "require_relative", NULL};
+		for (size_t k = 0; files[k]; k++)
+			for (const char *p = code; (p = next_word(code, p, files[k]));) {
+				const char *file = quoted_at(c, p);
+				if (!file)
+					continue;
+				bool relative = file[0] == '.' || file[0] == '/' || eq(files[k], "require_relative") ||
+				                eq(files[k], "do") || eq(files[k], "load");
+				for (size_t d = 0; d < (relative ? 1 : search.len); d++)
+					j = judgement_max(j, judge_load_candidates(c, lang, relative ? (file[0] == '/' ? NULL : base)
+					                                                           : search.items[d],
+					                                            file, perl ? as_is : rb,
+					                                            cl_printf(c, "loads %s", file), depth));
+			}
+		if (perl) {
+			static const char *const mods[] = {"use", "require", NULL};
+			for (size_t k = 0; mods[k]; k++)
+				for (const char *p = code; (p = next_word(code, p, mods[k]));) {
+					const char *mod = dotted_at(c, p, &end);
+					if (!mod || eq(mod, "lib") || eq(mod, "strict") || eq(mod, "warnings"))
+						continue;
+					char *path = cl_strndup(c, mod, strlen(mod));
+					for (char *q; (q = strstr(path, "::"));)
+						memmove(q + 1, q + 2, strlen(q + 2) + 1), *q = '/';
+					for (size_t d = 1; d < search.len; d++) /* not the folder itself: @INC has no "." */
+						j = judgement_max(j, judge_load_candidates(c, lang, search.items[d], path, pm,
+						                                            cl_printf(c, "loads %s", mod), depth));
+				}
+		}
+	}
+	strvec_free(&search);
+	return j;
+}
+
+static struct judgement judge_loaded_file(struct cctx *c, const char *lang, const char *path, const char *why,
+                                          unsigned depth)
+{
+	struct sarg file = {.text = path, .known = true};
+	struct stdin_src none = {STDIN_NONE, NULL};
+	const char *text = NULL;
+	int w = code_operand_text(c, &file, &none, &text);
+	if (w == 0)
+		return J(VERDICT_ASK, cl_printf(c, "%s code %s, a file that is not known", lang, why), -1);
+	if (w < 0)
+		return SAFE_J; /* the human's module, or a package of the system */
+	char *dir = cl_strndup(c, path, strlen(path));
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	struct judgement j = rules_judge_code(c, lang, text);
+	j = judgement_max(j, judge_code_loads(c, lang, text, slash ? dir : NULL, NULL, depth + 1));
+	if (j.v != VERDICT_SAFE)
+		j.reason = cl_printf(c, "%s code %s (the agent's): %s", lang, why, j.reason ? j.reason : "");
+	return j;
+}
+
+/* Inline code, with what it loads from the folder it runs in. */
+static struct judgement judge_inline_code(struct cctx *c, const char *lang, const char *code)
+{
+	return judgement_max(rules_judge_code(c, lang, code), judge_code_loads(c, lang, code, NULL, NULL, 0));
+}
+
+/* What an option's value makes the interpreter load first: node -r
+ * ./x.js, --import, --loader; perl -Mx with -I folders; ruby -r ./x. */
+static struct judgement judge_load_option(struct cctx *c, const char *lang, const char *value, char *const *dirs)
+{
+	if (!value || !*value)
+		return SAFE_J;
+	const char *why = cl_printf(c, "loads %s first", value);
+	if (eq(lang, "node")) {
+		static const char *const js[] = {"", ".js", ".cjs", ".mjs", "/index.js", NULL};
+		return value[0] == '.' || value[0] == '/' ? judge_load_candidates(c, lang, NULL, value, js, why, 0) : SAFE_J;
+	}
+	if (eq(lang, "ruby")) {
+		static const char *const rb[] = {"", ".rb", NULL};
+		if (value[0] == '.' || value[0] == '/')
+			return judge_load_candidates(c, lang, NULL, value, rb, why, 0);
+		struct judgement j = SAFE_J;
+		for (size_t d = 0; dirs && dirs[d]; d++)
+			j = judgement_max(j, judge_load_candidates(c, lang, dirs[d], value, rb, why, 0));
+		return j;
+	}
+	if (eq(lang, "perl")) {
+		static const char *const pm[] = {".pm", NULL};
+		size_t len = strcspn(value, "=");
+		char *path = cl_strndup(c, value[0] == '-' ? value + 1 : value, value[0] == '-' ? len - 1 : len);
+		for (char *q; (q = strstr(path, "::"));)
+			memmove(q + 1, q + 2, strlen(q + 2) + 1), *q = '/';
+		struct judgement j = SAFE_J;
+		for (size_t d = 0; dirs && dirs[d]; d++)
+			j = judgement_max(j, judge_load_candidates(c, lang, dirs[d], path, pm, why, 0));
+		return j;
+	}
+	return SAFE_J;
+}
+
+struct judgement rules_judge_env_loads(struct cctx *c, const char *name, const char *value)
+{
+	struct strvec dirs;
+	strvec_init(&dirs);
+	struct judgement j = SAFE_J;
+	const char *lang = eq(name, "NODE_OPTIONS") ? "node" : eq(name, "PERL5OPT") ? "perl" : eq(name, "RUBYOPT") ? "ruby" : NULL;
+	if (eq(name, "PYTHONPATH")) {
+		/* every python started imports sitecustomize and usercustomize
+		 * from it, before anything else */
+		env_dirs(c, "PYTHONPATH", &dirs);
+		static const char *const py[] = {".py", NULL};
+		for (size_t d = 0; d < dirs.len; d++) {
+			j = judgement_max(j, judge_load_candidates(c, "python", dirs.items[d], "sitecustomize", py,
+			                                            "imports sitecustomize first", 0));
+			j = judgement_max(j, judge_load_candidates(c, "python", dirs.items[d], "usercustomize", py,
+			                                            "imports usercustomize first", 0));
+		}
+	} else if (lang) {
+		env_dirs(c, eq(lang, "perl") ? "PERL5LIB" : "RUBYLIB", &dirs);
+		/* -r X, --require=X, -MX ... in the variable's words */
+		const char *opts = eq(lang, "node") ? "-r|--require|--import|--loader|--experimental-loader"
+		                   : eq(lang, "perl") ? "-M|-m" : "-r";
+		for (const char *p = value; *p;) {
+			p += strspn(p, " \t");
+			size_t len = strcspn(p, " \t");
+			if (!len)
+				break;
+			char *word = cl_strndup(c, p, len);
+			p += len;
+			const char *v = NULL;
+			size_t eqpos = strcspn(word, "=");
+			if (in_list(opts, word, strlen(word))) {
+				p += strspn(p, " \t");
+				size_t vl = strcspn(p, " \t");
+				v = cl_strndup(c, p, vl);
+				p += vl;
+			} else if (word[0] == '-' && word[1] == '-' && word[eqpos] == '=' && in_list(opts, word, eqpos)) {
+				v = word + eqpos + 1;
+			} else if (word[0] == '-' && word[1] && word[1] != '-' && strchr(eq(lang, "perl") ? "Mm" : "r", word[1]) &&
+			           word[2]) {
+				v = word + 2;
+			}
+			j = judgement_max(j, judge_load_option(c, lang, v, dirs.items));
+		}
+	}
+	strvec_free(&dirs);
+	if (j.v != VERDICT_SAFE)
+		j.reason = cl_printf(c, "%s: %s", name, j.reason ? j.reason : "");
+	return j;
+}
+
 static struct judgement judge_code_stdin(struct cctx *c, const char *lang, const struct stdin_src *in);
 
 /* Inline code that runs what it reads from standard input as code
@@ -214,7 +551,7 @@ struct judgement judge_code_arg(struct cctx *c, const char *lang, const struct s
 	if (!a->known)
 		return judgement_max(J(VERDICT_ASK, cl_printf(c, "%s code that is not known before it runs", lang), at),
 		                     judge_code_partial(c, lang, a->text, at));
-	struct judgement j = rules_judge_code(c, lang, a->text);
+	struct judgement j = judge_inline_code(c, lang, a->text);
 	j.at = at;
 	return j;
 }
@@ -279,8 +616,14 @@ static struct judgement judge_code_operand(struct cctx *c, const char *lang, con
 	}
 	int w = code_operand_text(c, x, in, &text);
 	*handled = w >= 0;
-	if (w == 1)
-		return rules_judge_code(c, lang, text);
+	if (w == 1) {
+		/* with what it imports from its own folder */
+		const char *base = NULL;
+		const char *slash = x->known && !x->procsub ? strrchr(x->text, '/') : NULL;
+		if (slash)
+			base = slash == x->text ? "/" : cl_strndup(c, x->text, (size_t)(slash - x->text));
+		return judgement_max(rules_judge_code(c, lang, text), judge_code_loads(c, lang, text, base, NULL, 1));
+	}
 	if (w < 0) {
 		/* the project's own file: opaque, but its name counts (rule 10) */
 		if (x->known && !x->procsub && name_says_publish(base_name(x->text), true)) {
@@ -318,6 +661,9 @@ struct judgement judge_script_source(struct cctx *c, const char *what, const str
 		const char *text = NULL;
 		int w = cl_written_file(c, file->text, &text);
 		if (w == 1) {
+			/* the shell reads it as it runs: judged as it is now, it
+			 * must not change before it is read (self-appending) */
+			cl_seal(c, file->text);
 			struct sarg t = {.text = text, .known = true};
 			return judge_shell_text_in(c, what, &t, NULL, 0, at, in);
 		}
@@ -329,6 +675,7 @@ struct judgement judge_script_source(struct cctx *c, const char *what, const str
 	}
 	switch (in->kind) {
 	case STDIN_TEXT: {
+		cl_seal(c, ""); /* sh < FILE reads FILE as it runs */
 		struct sarg t = {.text = in->text, .known = true};
 		return judge_shell_text(c, what, &t, NULL, 0, at);
 	}
@@ -365,6 +712,7 @@ struct judgement judge_shell(struct cctx *c, const char *name, const struct sarg
 				if (w == 0)
 					return J(VERDICT_ASK, cl_printf(c, "%s %s reads code that is not known", name, t), (int)i);
 				if (w == 1) {
+					cl_seal(c, a[i].text);
 					struct sarg s = {.text = text, .known = true};
 					struct judgement rj = judge_shell_text_in(c, cl_printf(c, "%s %s", name, t), &s, NULL, 0, (int)i, in);
 					if (rj.v != VERDICT_SAFE)
@@ -530,8 +878,68 @@ static struct judgement judge_script_as_tool(struct cctx *c, const struct sarg *
 }
 
 
+static struct judgement judge_interp_code(struct cctx *c, const struct interp *ip, const struct sarg *a, size_t n,
+                                          const struct stdin_src *in, char *const *idirs);
+
+/* node -r/--require/--import/--loader FILE, perl -MMOD -IDIR, ruby -rLIB
+ * -IDIR: what the interpreter loads before the program. */
+static struct judgement judge_interp_loads(struct cctx *c, const struct interp *ip, const struct sarg *a, size_t n,
+                                           struct strvec *idirs)
+{
+	struct judgement j = SAFE_J;
+	bool node = eq(ip->lang, "node"), perl = eq(ip->lang, "perl"), ruby = eq(ip->lang, "ruby");
+	if (!node && !perl && !ruby)
+		return j;
+	env_dirs(c, perl ? "PERL5LIB" : "RUBYLIB", idirs);
+	struct strvec loads;
+	strvec_init(&loads);
+	for (size_t i = 1; i < n && a[i].known; i++) {
+		const char *t = a[i].text;
+		if (eq(t, "--") || t[0] != '-' || !t[1])
+			break;
+		const char *next = i + 1 < n && a[i + 1].known ? a[i + 1].text : NULL;
+		size_t eqp = strcspn(t, "=");
+		if (node && in_list("-r|--require|--import|--loader|--experimental-loader", t, eqp)) {
+			const char *v = t[eqp] == '=' ? t + eqp + 1 : next;
+			if (v)
+				strvec_push(&loads, v);
+			if (!t[eqp])
+				i++;
+		} else if ((perl || ruby) && t[1] == 'I') {
+			const char *v = t[2] ? t + 2 : next;
+			if (v)
+				strvec_push(idirs, v);
+			if (!t[2])
+				i++;
+		} else if ((perl && (t[1] == 'M' || t[1] == 'm')) || (ruby && t[1] == 'r')) {
+			const char *v = t[2] ? t + 2 : ruby ? next : NULL;
+			if (v)
+				strvec_push(&loads, v);
+			if (!t[2] && ruby)
+				i++;
+		} else if (node && in_list(ip->code_opts, t, eqp)) {
+			break;
+		}
+	}
+	for (size_t k = 0; k < loads.len; k++)
+		j = judgement_max(j, judge_load_option(c, ip->lang, loads.items[k], idirs->items));
+	strvec_free(&loads);
+	return j;
+}
+
 struct judgement judge_interp(struct cctx *c, const struct interp *ip, const struct sarg *a, size_t n,
                               const struct stdin_src *in)
+{
+	struct strvec idirs;
+	strvec_init(&idirs);
+	struct judgement loads = judge_interp_loads(c, ip, a, n, &idirs);
+	struct judgement j = judge_interp_code(c, ip, a, n, in, idirs.items);
+	strvec_free(&idirs);
+	return judgement_max(j, loads);
+}
+
+static struct judgement judge_interp_code(struct cctx *c, const struct interp *ip, const struct sarg *a, size_t n,
+                                          const struct stdin_src *in, char *const *idirs)
 {
 	struct judgement j = SAFE_J;
 	bool had_code = false;
@@ -568,6 +976,8 @@ struct judgement judge_interp(struct cctx *c, const struct interp *ip, const str
 			if (val) {
 				j = judgement_max(j, judge_code_arg(c, ip->lang, val, (int)i));
 				j = judgement_max(j, judge_code_evaluating_stdin(c, ip->lang, val, in, (int)i));
+				if (val->known && idirs)
+					j = judgement_max(j, judge_code_loads(c, ip->lang, val->text, NULL, idirs, 0));
 				had_code = true;
 			}
 			continue;
@@ -589,6 +999,8 @@ struct judgement judge_interp(struct cctx *c, const struct interp *ip, const str
 					if (val) {
 						j = judgement_max(j, judge_code_arg(c, ip->lang, val, (int)i));
 						j = judgement_max(j, judge_code_evaluating_stdin(c, ip->lang, val, in, (int)i));
+						if (val->known && idirs)
+							j = judgement_max(j, judge_code_loads(c, ip->lang, val->text, NULL, idirs, 0));
 						had_code = true;
 					}
 					break;
@@ -809,8 +1221,11 @@ struct judgement judge_source(struct cctx *c, const char *name, const struct sar
 	int w = cl_runs_here(c) && !names_stdin(a[s].text) && !names_descriptor(a[s].text)
 	                ? cl_written_on_line(c, a[s].text, &text)
 	                : code_operand_text(c, &a[s], in, &text);
-	if (w == 1)
+	if (w == 1) {
+		if (!cl_runs_here(c))
+			cl_seal(c, a[s].text); /* another shell sources it as it runs */
 		return judge_builtin_text(c, cl_printf(c, "%s %s", name, a[s].text), text, s);
+	}
 	if (w < 0 && name_says_publish(base_name(a[s].text), true))
 		return J(VERDICT_PUBLISH, cl_printf(c, "%s %s: the script's name says it publishes", name, a[s].text), (int)s);
 	if (w == 0)
@@ -865,6 +1280,21 @@ static const char *make_path(struct cctx *c, const char *dir, const char *name)
 	return dir && name[0] != '/' ? cl_printf(c, "%s/%s", dir, name) : name;
 }
 
+/* The recipes make runs from the agent's makefile text (with what it
+ * includes), judged as shell text. */
+static struct judgement judge_make_text(struct cctx *c, const char *name, const char *text, const char *dir,
+                                        const char *file, const struct sarg *a, size_t n, int at)
+{
+	bool unknown = false;
+	struct sarg s = {.text = make_recipes(c, text, dir, file, a, n, &unknown), .known = true};
+	struct judgement j = judge_shell_text(c, cl_printf(c, "%s recipe (the agent's %s)", name, file ? file : "makefile"),
+	                                      &s, NULL, 0, at);
+	if (unknown)
+		j = judgement_max(j, J(VERDICT_ASK, cl_printf(c, "%s: the agent's makefile includes one that is not known "
+		                                                "before make runs", name), at));
+	return j;
+}
+
 /* make runs the project's makefiles (opaque project code); a makefile that
  * is the agent's text (-f - <<EOF, -f <( ), one written on this line or
  * since the human accepted the project, --eval) is judged by its recipes. */
@@ -916,9 +1346,29 @@ struct judgement judge_make(struct cctx *c, const char *name, const struct sarg 
 		}
 		if (w == 0)
 			j = judgement_max(j, J(VERDICT_ASK, cl_printf(c, "%s reads a makefile that is not known", name), (int)i));
-		if (w == 1) {
-			struct sarg s = {.text = make_recipes(c, text, a, n), .known = true};
-			j = judgement_max(j, judge_shell_text(c, cl_printf(c, "%s recipe", name), &s, NULL, 0, (int)i));
+		if (w == 1)
+			j = judgement_max(j, judge_make_text(c, name, text, dir, file ? file->text : NULL, a, n, (int)i));
+	}
+	/* MAKEFILES: makefiles make reads before the others, set by the
+	 * agent (not the session's own value) */
+	bool mk_known;
+	const char *mk = cl_env_get(c, "MAKEFILES", &mk_known);
+	if (mk && *mk && !cl_env_inherited(c, "MAKEFILES")) {
+		if (!mk_known)
+			j = judgement_max(j, J(VERDICT_ASK, cl_printf(c, "%s reads MAKEFILES that are not known", name), 0));
+		for (const char *q = mk_known ? mk : ""; *q;) {
+			q += strspn(q, " \t");
+			size_t wl = strcspn(q, " \t");
+			if (!wl)
+				break;
+			struct sarg file = {.text = make_path(c, dir, cl_strndup(c, q, wl)), .known = true};
+			const char *text = NULL;
+			int w = code_operand_text(c, &file, in, &text);
+			if (w == 0)
+				j = judgement_max(j, J(VERDICT_ASK, cl_printf(c, "%s reads MAKEFILES that are not known", name), 0));
+			if (w == 1)
+				j = judgement_max(j, judge_make_text(c, name, text, dir, file.text, a, n, 0));
+			q += wl;
 		}
 	}
 	/* Its goals' names still count (policy rule 10), but for make's own dry run. */
@@ -953,11 +1403,8 @@ struct judgement judge_make(struct cctx *c, const char *name, const struct sarg 
 		int w = code_operand_text(c, &file, in, &text);
 		if (w == 0)
 			j = judgement_max(j, J(VERDICT_ASK, cl_printf(c, "%s reads a %s that is not known", name, file.text), 0));
-		if (w == 1) {
-			struct sarg s = {.text = make_recipes(c, text, a, n), .known = true};
-			j = judgement_max(j, judge_shell_text(c, cl_printf(c, "%s recipe (the agent's %s)", name, file.text),
-			                                      &s, NULL, 0, 0));
-		}
+		if (w == 1)
+			j = judgement_max(j, judge_make_text(c, name, text, dir, defaults[k], a, n, 0));
 		struct stat st;
 		if (w >= 0 || lstat(file.text, &st) == 0)
 			break;

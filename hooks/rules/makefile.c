@@ -27,6 +27,10 @@ struct makefile {
 	struct make_var *vars;
 	size_t nvars, cap;
 	struct strbuf parse_time; /* $(shell ...) outside recipes: run as make reads the file */
+	const char *dir;          /* the folder make runs in (-C), or NULL */
+	struct strvec files;      /* the makefiles read: make remakes each first */
+	bool include_unknown;     /* an agent's include make cannot be told before it runs */
+	unsigned depth;           /* of nested includes */
 };
 
 #define MAKE_RULES_MAX 256
@@ -259,11 +263,77 @@ static void expand_into(struct cctx *c, const struct makefile *m, const char *s,
 /* Reads the rules, the variables and the parse-time commands of makefile
  * text; variables set on make's command line (NAME=value) come first and
  * win over the file's, as in make. */
-static void read_makefile(struct cctx *c, struct makefile *m, const char *text, const struct sarg *a, size_t n)
+static void read_makefile_text(struct cctx *c, struct makefile *m, const char *text);
+
+/* include, -include, sinclude: the files named are read there, as make
+ * does. The agent's are read as the line's own text; the human's are the
+ * project's code, opaque; one whose name is only known when make runs
+ * ($(wildcard), a function) cannot be judged, unless it is a compiler's
+ * dependency file (.d). True when the line was one. */
+static bool read_include(struct cctx *c, struct makefile *m, const char *p, size_t len)
+{
+	size_t i = skip_blanks(p, 0, len), kw;
+	if (len - i > 8 && strncmp(p + i, "include", 7) == 0 && (p[i + 7] == ' ' || p[i + 7] == '\t'))
+		kw = 7;
+	else if (len - i > 9 && (strncmp(p + i, "-include", 8) == 0 || strncmp(p + i, "sinclude", 8) == 0) &&
+	         (p[i + 8] == ' ' || p[i + 8] == '\t'))
+		kw = 8;
+	else
+		return false;
+	struct strbuf names;
+	strbuf_init(&names);
+	expand_into(c, m, p + i + kw, len - i - kw, &names, 0);
+	const char *q = names.data ? names.data : "";
+	while (*q) {
+		q += strspn(q, " \t");
+		size_t wl = strcspn(q, " \t");
+		if (!wl)
+			break;
+		char *word = cl_strndup(c, q, wl);
+		q += wl;
+		if (strstr(word, "FILE") || strpbrk(word, "*?[$")) {
+			size_t l = strlen(word);
+			if (!(l > 2 && strcmp(word + l - 2, ".d") == 0))
+				m->include_unknown = true;
+			continue;
+		}
+		const char *path = word[0] == '/' || !m->dir ? word : cl_printf(c, "%s/%s", m->dir, word);
+		const char *inc = NULL;
+		struct sarg file = {.text = path, .known = true};
+		struct stdin_src none = {STDIN_NONE, NULL};
+		int w = code_operand_text(c, &file, &none, &inc);
+		if (w >= 0 || m->depth >= 8)
+			strvec_push(&m->files, word);
+		if (w == 0)
+			m->include_unknown = true;
+		if (w == 1 && m->depth < 8) {
+			m->depth++;
+			read_makefile_text(c, m, inc);
+			m->depth--;
+		}
+	}
+	strbuf_free(&names);
+	return true;
+}
+
+static void read_makefile(struct cctx *c, struct makefile *m, const char *text, const char *dir, const char *name,
+                          const struct sarg *a, size_t n)
 {
 	memset(m, 0, sizeof *m);
 	m->rules = xcalloc(MAKE_RULES_MAX, sizeof *m->rules);
 	strbuf_init(&m->parse_time);
+	strvec_init(&m->files);
+	m->dir = dir;
+	if (name)
+		strvec_push(&m->files, name);
+	read_makefile_text(c, m, text);
+	for (size_t i = 1; i < n; i++)
+		if (a[i].known && a[i].text[0] != '-' && strchr(a[i].text, '='))
+			read_assignment(c, m, cl_printf(c, "override %s", a[i].text), strlen(a[i].text) + 9);
+}
+
+static void read_makefile_text(struct cctx *c, struct makefile *m, const char *text)
+{
 	const char *define = NULL;
 	size_t define_len = 0;
 	struct strbuf body;
@@ -290,7 +360,8 @@ static void read_makefile(struct cctx *c, struct makefile *m, const char *text, 
 				k++;
 			strbuf_addmem(&m->rules[m->nrules - 1].recipe, p + k, len - k);
 			strbuf_addc(&m->rules[m->nrules - 1].recipe, '\n');
-		} else if (p[t] != '#' && !read_assignment(c, m, p, len) && m->nrules < MAKE_RULES_MAX) {
+		} else if (p[t] != '#' && !read_include(c, m, p, len) && !read_assignment(c, m, p, len) &&
+		           m->nrules < MAKE_RULES_MAX) {
 			const char *colon = memchr(p, ':', len);
 			if (colon && colon[1] != '=') {
 				struct make_rule *r = &m->rules[m->nrules++];
@@ -317,19 +388,22 @@ static void read_makefile(struct cctx *c, struct makefile *m, const char *text, 
 		p += len + (p[len] == '\n');
 	}
 	strbuf_free(&body);
-	for (size_t i = 1; i < n; i++)
-		if (a[i].known && a[i].text[0] != '-' && strchr(a[i].text, '='))
-			read_assignment(c, m, cl_printf(c, "override %s", a[i].text), strlen(a[i].text) + 9);
 }
 
 /* The shell commands make would run from makefile text for goals (the
  * operands; none: the first target): what runs as the file is read, then
  * the recipes of those rules and of what they need, expanded. Rules are
  * matched by name only. */
-const char *make_recipes(struct cctx *c, const char *text, const struct sarg *a, size_t n)
+const char *make_recipes(struct cctx *c, const char *text, const char *dir, const char *name, const struct sarg *a,
+                         size_t n, bool *unknown)
 {
 	struct makefile m;
-	read_makefile(c, &m, text, a, n);
+	read_makefile(c, &m, text, dir, name, a, n);
+	*unknown = m.include_unknown;
+	/* Each makefile read is remade first when a rule makes it, and read
+	 * again: those rules run whatever the goals. */
+	for (size_t i = 0; i < m.files.len; i++)
+		make_want(m.rules, m.nrules, m.files.items[i], strlen(m.files.items[i]), 0);
 	bool goal = false;
 	for (size_t i = 1; i < n; i++)
 		if (a[i].known && a[i].text[0] != '-' && !strchr(a[i].text, '=') &&
@@ -356,6 +430,7 @@ const char *make_recipes(struct cctx *c, const char *text, const struct sarg *a,
 	}
 	free(m.rules);
 	free(m.vars);
+	strvec_free(&m.files);
 	strbuf_free(&m.parse_time);
 	const char *recipes = cl_strndup(c, out.data ? out.data : "", out.len);
 	strbuf_free(&out);

@@ -10,7 +10,7 @@ work=$(mktemp -d)
 # HOME (and the user's allow.json in it) lies outside the project.
 home=$(mktemp -d "${HOME:-/root}/.sbsh-allow-test.XXXXXX")
 trap 'rm -rf "$work" "$home"' EXIT
-export CI=true HOME=$home XDG_CONFIG_HOME=$home/config XDG_STATE_HOME=$home/state
+export CI=true HOME=$home XDG_CONFIG_HOME=$home/config XDG_STATE_HOME=$home/state SBSH_KEEPER_IDLE=2
 mkdir -p "$XDG_CONFIG_HOME/sbsh"
 list=$XDG_CONFIG_HOME/sbsh/allow.json
 cd "$work" || exit 1
@@ -243,6 +243,24 @@ echo keep >"$proj/victim"
 (cd "$proj" && "$SBSH" --review accept .agentcommands.json) >/dev/null 2>&1
 (cd "$proj" && "$SBSH" -c 'rm victim') >out 2>err
 if [ ! -e "$proj/victim" ]; then ok "the list of a project outside the temp folders is honoured"; else bad "the list of a project outside the temp folders is honoured" "$(cat err)"; fi
+# A list a session plants in a repository it makes inside its project,
+# deeper than the warden's walk at the session's end reaches, is not the
+# human's at that repository's first session: only the human's accept
+# makes it count.
+deep=$proj/$(printf 'd/%.0s' $(seq 1 26))sub
+(cd "$proj" && "$SBSH" -c "mkdir -p $deep && cd $deep && git init -q && echo keep >victim &&
+	printf '{\"allow\": [\"rm victim\"]}\n' >.agentcommands.json") >/dev/null 2>&1
+(cd "$deep" && "$SBSH" -c 'rm victim') >out 2>err
+status=$?
+if [ "$status" = 121 ] && [ -f "$deep/victim" ] && grep -q 'not honoured' err; then
+	ok "a list planted in a repository deep inside a project is not honoured at its first session"
+else
+	bad "a list planted in a repository deep inside a project is not honoured at its first session" \
+		"status $status, $(cat err)"
+fi
+(cd "$deep" && "$SBSH" --review accept .agentcommands.json) >/dev/null 2>&1
+(cd "$deep" && "$SBSH" -c 'rm victim') >out 2>err
+if [ ! -e "$deep/victim" ]; then ok "... until the human accepts it"; else bad "... until the human accepts it" "$(cat err)"; fi
 
 # sbsh's own folders, their parents and the dot-folders of $HOME are never
 # the project: a session started there cannot write them.
@@ -275,6 +293,28 @@ if sandboxed "folders that are never the project"; then
 		ok "a project holding a folder on PATH is still the project"
 	else
 		bad "a project holding a folder on PATH is still the project" "$(cat err)"
+	fi
+	# The system's folders: an agent tool may start a session in any
+	# folder (Codex's workdir), and what lands in /etc or a site-packages
+	# runs outside. Sources under /usr/src stay a project.
+	for dir in /etc /usr/lib /var/lib; do
+		probe=sbsh-allow-probe-$$
+		(cd "$dir" && "$SBSH" -c "echo planted >$probe") >out 2>err
+		if [ ! -e "$dir/$probe" ] && grep -q "is not made writable as the project: it is in .*, a system folder" err; then
+			ok "never the project: $dir"
+		else
+			bad "never the project: $dir" "$(cat err)"
+		fi
+		rm -f "$dir/$probe"
+	done
+	if src=$(mktemp -d /usr/src/sbsh-allow.XXXXXX 2>/dev/null); then
+		(cd "$src" && "$SBSH" -c 'echo made >probe') >out 2>err
+		if [ "$(cat "$src/probe" 2>/dev/null)" = made ] && ! grep -q 'not made writable' err; then
+			ok "a project in /usr/src is still the project"
+		else
+			bad "a project in /usr/src is still the project" "$(cat err)"
+		fi
+		rm -rf "$src"
 	fi
 	(cd "$proj" && "$SBSH" -c 'echo made >probe') >out 2>err
 	if [ "$(cat "$proj/probe" 2>/dev/null)" = made ] && ! grep -q 'not made writable' err; then

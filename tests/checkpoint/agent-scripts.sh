@@ -59,14 +59,44 @@ refused() {
 	fi
 }
 
+# stopped NAME WRITE RUN: as refused, but the script judged harmless
+# rewrites itself (or what it sources) as it runs: it is stopped before
+# the text it adds is read, and data survives.
+stopped() {
+	data
+	agent "$2"
+	agent "$3"
+	local rc=$?
+	if [ $rc -ne 0 ] && [ "$(kept)" = kept ] && grep -q "opened for writing while it ran" "$scratch/err"; then
+		ok "$1"
+	else
+		bad "$1" "status $rc, data $(kept)" "$(cat "$scratch/err")"
+	fi
+}
+
 for kind in git plain; do
 	new_project $kind
+	stopped "sh FILE that appends to itself as it runs ($kind)" \
+		'printf "echo start\necho \"rm -rf data\" >>clean.sh\n" >clean.sh' 'sh clean.sh'
+	stopped "./FILE (#!/bin/sh) appending through \$0 ($kind)" \
+		'printf "#!/bin/sh\necho start\necho \"rm -rf data\" >>\"\$0\"\n" >clean.sh; chmod +x clean.sh' './clean.sh'
+	stopped "sh < FILE appending to itself ($kind)" \
+		'printf "echo start\necho \"rm -rf data\" >>clean.sh\nsleep 0.2\n" >clean.sh' 'sh <clean.sh'
+	stopped "bash FILE whose python rewrites what it sources next ($kind)" \
+		'echo "echo lib" >lib.sh; printf "python3 -c \"open(\x27lib.sh\x27,\x27a\x27).write(\x27rm -rf data\\\\n\x27)\"\n. ./lib.sh\n" >clean.sh' \
+		'bash clean.sh'
+	rm -f clean.sh lib.sh
 	refused "sh FILE the agent wrote on an earlier line is judged ($kind)" \
 		'echo "rm -rf data" >clean.sh' 'sh clean.sh'
 	refused "./FILE ($kind)" 'printf "#!/bin/sh\nrm -rf data\n" >clean.sh; chmod +x clean.sh' './clean.sh'
 	refused "bash ./FILE, through env ($kind)" 'echo "rm -rf data" >clean.sh' 'env bash ./clean.sh'
 	refused "source FILE ($kind)" 'echo "rm -rf data" >clean.sh' '. ./clean.sh'
 	refused "sh < FILE ($kind)" 'echo "rm -rf data" >clean.sh' 'sh < clean.sh'
+	refused "sh FILE in a pipeline's stage ($kind)" 'echo "rm -rf data" >clean.sh' 'true | sh clean.sh'
+	refused "sh FILE in a \$( ) ($kind)" 'echo "rm -rf data" >clean.sh' 'out=$(sh clean.sh)'
+	refused "sed -f the agent's script, in a pipeline ($kind)" 'printf "1e rm -rf data\n" >clean.sed' 'echo a | sed -f clean.sed'
+	refused "sh <&3 from exec 3< FILE ($kind)" 'echo "rm -rf data" >clean.sh' 'exec 3<clean.sh; sh <&3'
+	refused "{ sh; } < FILE ($kind)" 'echo "rm -rf data" >clean.sh' '{ sh; } < clean.sh'
 	refused "a shell inside sh -c running it ($kind)" 'echo "rm -rf data" >clean.sh' 'bash -c "sh clean.sh"'
 	refused "find -exec sh {} on it ($kind)" 'echo "rm -rf data" >clean.sh' 'find . -name clean.sh -exec sh {} \;'
 	refused "a symlink to it ($kind)" 'echo "rm -rf data" >clean.sh; ln -sf clean.sh tidy' 'sh tidy'
@@ -88,9 +118,33 @@ for kind in git plain; do
 		'mkdir -p sub; printf "clean:\n\trm -rf ../data\n" >sub/Makefile' 'make -C sub clean'
 	refused "npm --prefix a folder with the agent's package.json ($kind)" \
 		'mkdir -p sub; printf "{\"scripts\":{\"w\":\"rm -rf ../data\"}}\n" >sub/package.json' 'npm run w --prefix sub'
+	refused "make with the agent's Makefile including the agent's rules ($kind)" \
+		'printf "include rules.mk\n" >Makefile; printf "clean:\n\trm -rf data\n" >rules.mk' 'make clean'
+	refused "MAKEFILES naming the agent's makefile ($kind)" \
+		'printf "wipe:\n\trm -rf data\n" >rules.mk' 'MAKEFILES=rules.mk make wipe'
+	refused "python3 -c importing a module the agent wrote ($kind)" \
+		'printf "import shutil\nshutil.rmtree(\"data\")\n" >tidy.py' 'python3 -c "import tidy"'
+	refused "python3 FILE importing the agent's module, which imports another ($kind)" \
+		'printf "import tidy\n" >main.py; printf "import shutil\nshutil.rmtree(\"data\")\n" >tidy.py' 'python3 main.py'
+	refused "runpy.run_path of the agent's file ($kind)" \
+		'printf "import shutil\nshutil.rmtree(\"data\")\n" >tidy.py' 'python3 -c "import runpy; runpy.run_path(\"tidy.py\")"'
+	refused "PYTHONPATH with the agent's sitecustomize.py ($kind)" \
+		'printf "import shutil\nshutil.rmtree(\"data\")\n" >sitecustomize.py' 'PYTHONPATH=. python3 -c 1'
+	refused "node -e requiring the agent's file ($kind)" \
+		'printf "require(\"fs\").rmSync(\"data\",{recursive:true})\n" >nodetidy.js' 'node -e "require(\"./nodetidy\")"'
+	refused "node -r the agent's file ($kind)" \
+		'printf "require(\"fs\").rmSync(\"data\",{recursive:true})\n" >tidy.js' 'node -r ./tidy.js -e 1'
+	refused "NODE_OPTIONS=--require the agent's file ($kind)" \
+		'printf "require(\"fs\").rmSync(\"data\",{recursive:true})\n" >tidy.js' 'export NODE_OPTIONS="--require ./tidy.js"; node -e 1'
+	refused "perl -I. -M the agent's module ($kind)" \
+		'printf "package tidy; system(\"rm -rf data\"); 1;\n" >tidy.pm' 'perl -I. -Mtidy -e 1'
+	refused "PERL5OPT=-M the agent's module ($kind)" \
+		'printf "package tidy; system(\"rm -rf data\"); 1;\n" >tidy.pm' 'PERL5LIB=. PERL5OPT=-Mtidy perl -e 1'
+	refused "perl -e do the agent's file ($kind)" \
+		'printf "system(\"rm -rf data\");\n" >tidy.pl' 'perl -e "do \"./tidy.pl\""'
 	refused "python3 -m a module the agent wrote ($kind)" \
 		'printf "import shutil\nshutil.rmtree(\"data\")\n" >tidy.py' 'python3 -m tidy'
-	rm -rf clean.sh tidy tidy.py Makefile package.json human.sh sub
+	rm -rf clean.sh tidy tidy.py Makefile package.json human.sh sub rules.mk main.py sitecustomize.py tidy.js nodetidy.js tidy.pm tidy.pl clean.sed
 done
 
 # A script in a temp folder is every session's to write: always judged.
@@ -116,6 +170,9 @@ data
 printf '#!/bin/sh\nrm -rf data\n' >configure && chmod +x configure
 agent './configure'
 check "an untouched project's ./configure runs without a question" "0 gone" "$? $(kept)"
+data
+agent './configure 2>&1 | cat; sh ./configure & wait'
+check "... and so it does in a pipeline's stage or as a job" "0 gone" "$? $(kept)"
 
 # After the agent edits it, the human's accept makes it opaque again.
 new_project git

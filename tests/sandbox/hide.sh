@@ -41,7 +41,8 @@ canary=SBSH-CANARY-$$
 secrets=".ssh/id_ed25519 .ssh/id_work .aws/credentials .azure/accessTokens.json .config/gcloud/credentials.db
 .config/gh/hosts.yml .gnupg/private-keys-v1.d/k.key .netrc .git-credentials .config/git/credentials
 .docker/config.json .kube/config .pypirc .cargo/credentials .cargo/credentials.toml .npmrc keys/deploy_key
-elsewhere/linked_key .local/state/sbsh/history"
+elsewhere/linked_key .local/state/sbsh/history .claude/.credentials.json .codex/auth.json .vault-token
+.config/containers/auth.json .terraform.d/credentials.tfrc.json .kaggle/kaggle.json"
 for f in $secrets; do
 	mkdir -p "$home/$(dirname "$f")"
 	echo "$canary $f" >"$home/$f"
@@ -55,7 +56,7 @@ printf 'Host extra\n  User someone\n' >"$home/.ssh/config.d/extra"
 # What must stay readable.
 readable=".bashrc .gitconfig .ssh/config .ssh/config.d/extra .ssh/known_hosts .ssh/id_ed25519.pub
 .ssh/authorized_keys keys/notes.txt .config/other/settings .cargo/config.toml .docker/other.json
-.kube/cache/discovery .aws-notes elsewhere/readme"
+.kube/cache/discovery .aws-notes elsewhere/readme .claude/settings.json .codex/config.toml"
 for f in $readable; do
 	mkdir -p "$home/$(dirname "$f")"
 	[ -e "$home/$f" ] || echo "readable $f" >"$home/$f"
@@ -341,5 +342,24 @@ github.com:
 else
 	missing "gh with a token in the environment" "gh is not installed (./bootstrap installs it)"
 fi
+
+# ---- the copies without tokens, whatever the spelling ----------------------
+# npm unquotes its keys and expands ${VAR} inside a value; YAML holds a
+# token in a flow mapping, a quoted key or a block below its key.
+cp "$home/.npmrc" "$base/npmrc.saved"
+cp "$home/.config/gh/hosts.yml" "$base/hosts.saved"
+printf '"//r1.example/:_authToken"=%s-q1\n//r2.example/:_authToken=${NPM_TOKEN}%s-q2\n' "$canary" "$canary" >"$home/.npmrc"
+printf "//r3.example/:_PASSWORD = '%s-q3'\n//r4.example/:_authToken=\${NPM_TOKEN}\nregistry=https://r.example/\n" "$canary" >>"$home/.npmrc"
+printf 'github.com: {oauth_token: %s-f1, user: a}\nghe.example:\n    oauth_token: >-\n        %s-f2\n    "oauth_token": %s-f3\n    user: b\n' \
+	"$canary" "$canary" "$canary" >"$home/.config/gh/hosts.yml"
+sb 'cat "$npm_config_userconfig" "$GH_CONFIG_DIR/hosts.yml"'
+check "the copies keep what names no token (a registry, a token that is only \${VAR}, a host)" \
+	"//r4.example/:_authToken=\${NPM_TOKEN}
+registry=https://r.example/
+ghe.example:
+    user: b" "$(cat "$base/out")"
+no_canary "... and no token, quoted, after a variable, in a flow mapping or a block scalar"
+cp "$base/npmrc.saved" "$home/.npmrc"
+cp "$base/hosts.saved" "$home/.config/gh/hosts.yml"
 
 finish
