@@ -156,21 +156,24 @@ static void part_free(struct word_part *wp)
 		ast_word_free(wp->u.dquote);
 		break;
 	case WORD_PARAM:
-		free(wp->u.param.name);
-		ast_word_free(wp->u.param.index);
-		ast_word_free(wp->u.param.arg);
-		ast_word_free(wp->u.param.arg2);
+		if (wp->u.param) {
+			free(wp->u.param->name);
+			ast_word_free(wp->u.param->index);
+			ast_word_free(wp->u.param->arg);
+			ast_word_free(wp->u.param->arg2);
+			free(wp->u.param);
+		}
 		break;
 	case WORD_CMDSUB:
-		ast_node_free(wp->u.cmdsub.program);
-		free(wp->u.cmdsub.text);
+	case WORD_PROCSUB:
+		if (wp->u.cmdsub) {
+			ast_node_free(wp->u.cmdsub->program);
+			free(wp->u.cmdsub->text);
+			free(wp->u.cmdsub);
+		}
 		break;
 	case WORD_ARITH:
 		ast_word_free(wp->u.arith.expr);
-		break;
-	case WORD_PROCSUB:
-		ast_node_free(wp->u.procsub.program);
-		free(wp->u.procsub.text);
 		break;
 	}
 }
@@ -343,22 +346,27 @@ static struct word *word_copy_in(struct ast_arena *a, const struct word *w)
 		case WORD_DQUOTE:
 			dst->u.dquote = word_copy_in(a, src->u.dquote);
 			break;
-		case WORD_PARAM:
-			dst->u.param.name = str_in(a, src->u.param.name);
-			dst->u.param.index = word_copy_in(a, src->u.param.index);
-			dst->u.param.arg = word_copy_in(a, src->u.param.arg);
-			dst->u.param.arg2 = word_copy_in(a, src->u.param.arg2);
+		case WORD_PARAM: {
+			struct word_param *p = ast_arena_alloc(a, sizeof *p);
+			*p = *src->u.param;
+			p->name = str_in(a, p->name);
+			p->index = word_copy_in(a, p->index);
+			p->arg = word_copy_in(a, p->arg);
+			p->arg2 = word_copy_in(a, p->arg2);
+			dst->u.param = p;
 			break;
+		}
 		case WORD_CMDSUB:
-			dst->u.cmdsub.program = node_copy_in(a, src->u.cmdsub.program);
-			dst->u.cmdsub.text = str_in(a, src->u.cmdsub.text);
+		case WORD_PROCSUB: {
+			struct word_subst *sub = ast_arena_alloc(a, sizeof *sub);
+			*sub = *src->u.cmdsub;
+			sub->program = node_copy_in(a, sub->program);
+			sub->text = str_in(a, sub->text);
+			dst->u.cmdsub = sub;
 			break;
+		}
 		case WORD_ARITH:
 			dst->u.arith.expr = word_copy_in(a, src->u.arith.expr);
-			break;
-		case WORD_PROCSUB:
-			dst->u.procsub.program = node_copy_in(a, src->u.procsub.program);
-			dst->u.procsub.text = str_in(a, src->u.procsub.text);
 			break;
 		}
 	}
@@ -865,15 +873,9 @@ static void pr_program_in_parens(struct printer *pr, const struct node *program)
 	strbuf_addc(pr->out, ')');
 }
 
-static bool same_range(const struct src_range *a, const struct src_range *b)
-{
-	return a->begin.offset == b->begin.offset && a->end.offset == b->end.offset &&
-	       a->begin.line == b->begin.line && a->begin.col == b->begin.col;
-}
-
 /* An operand `name=(e1 e2)` of a declaration builtin, as the lexer keeps
- * it: `name=(`, the elements between one-blank markers (a quoted blank
- * with the range of the first part), `)`. It prints as written. */
+ * it: `name=(`, the elements between one-blank markers (quoted blanks),
+ * `)`, the three marked as array syntax. It prints as written. */
 static bool pr_declaration_array(struct printer *pr, const struct word *w)
 {
 	if (w->nparts < 2)
@@ -882,7 +884,7 @@ static bool pr_declaration_array(struct printer *pr, const struct word *w)
 	if (first->kind != WORD_LITERAL || first->u.literal.quote != QUOTE_NONE || last->kind != WORD_LITERAL ||
 	    last->u.literal.quote != QUOTE_NONE || last->u.literal.len != 1 || last->u.literal.text[0] != ')' ||
 	    first->u.literal.len < 3 || first->u.literal.text[first->u.literal.len - 1] != '(' ||
-	    first->u.literal.text[first->u.literal.len - 2] != '=' || !same_range(&first->range, &last->range))
+	    first->u.literal.text[first->u.literal.len - 2] != '=' || !first->array_syntax || !last->array_syntax)
 		return false;
 	strbuf_addmem(pr->out, first->u.literal.text, first->u.literal.len);
 	size_t i = 1;
@@ -891,7 +893,7 @@ static bool pr_declaration_array(struct printer *pr, const struct word *w)
 		while (j < w->nparts - 1) {
 			const struct word_part *m = &w->parts[j];
 			if (m->kind == WORD_LITERAL && m->u.literal.quote == QUOTE_SINGLE && m->u.literal.len == 1 &&
-			    m->u.literal.text[0] == ' ' && same_range(&m->range, &first->range))
+			    m->u.literal.text[0] == ' ' && m->array_syntax)
 				break;
 			j++;
 		}
@@ -929,11 +931,11 @@ static void pr_word(struct printer *pr, const struct word *w, enum pctx ctx)
 			}
 			break;
 		case WORD_PARAM:
-			pr_param(pr, &wp->u.param, ctx, next);
+			pr_param(pr, wp->u.param, ctx, next);
 			break;
 		case WORD_CMDSUB:
 			strbuf_adds(pr->out, "$(");
-			pr_program_in_parens(pr, wp->u.cmdsub.program);
+			pr_program_in_parens(pr, wp->u.cmdsub->program);
 			break;
 		case WORD_ARITH:
 			strbuf_adds(pr->out, "$((");
@@ -941,8 +943,8 @@ static void pr_word(struct printer *pr, const struct word *w, enum pctx ctx)
 			strbuf_adds(pr->out, "))");
 			break;
 		case WORD_PROCSUB:
-			strbuf_adds(pr->out, wp->u.procsub.output ? ">(" : "<(");
-			pr_program_in_parens(pr, wp->u.procsub.program);
+			strbuf_adds(pr->out, wp->u.procsub->output ? ">(" : "<(");
+			pr_program_in_parens(pr, wp->u.procsub->program);
 			break;
 		}
 	}

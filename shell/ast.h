@@ -77,40 +77,46 @@ enum param_op {
 struct word_param {
 	char *name;          /* "x", "10", "@", "*", "#", "?", "-", "$", "!", "0" */
 	struct word *index;  /* a[index], or NULL; "@"/"*" subscripts are literal words */
+	struct word *arg;    /* operand word, or NULL */
+	struct word *arg2;   /* replacement / substring length, or NULL */
 	enum param_op op;
 	bool colon;          /* ${x:-w} rather than ${x-w} */
 	bool braced;         /* written ${...} */
 	bool indirect;       /* ${!x}: the value of x names the variable */
 	bool at;             /* PARAM_PREFIX_NAMES written with @ */
 	char transform;      /* PARAM_TRANSFORM: one of Q E U u L P a A K k */
-	struct word *arg;    /* operand word, or NULL */
-	struct word *arg2;   /* replacement / substring length, or NULL */
 };
 
+/* $( ) and `...` (WORD_CMDSUB), <( ) and >( ) (WORD_PROCSUB). */
+struct word_subst {
+	struct node *program; /* parsed body; NULL for an empty one */
+	char *text;           /* the body's source text, for printing */
+	bool backquote;       /* WORD_CMDSUB written `...` */
+	bool output;          /* WORD_PROCSUB written >( ) rather than <( ) */
+};
+
+/* A part is 24 bytes: a large script's tree is mostly words of one
+ * literal part, so the rare kinds (parameters, substitutions) are held by
+ * pointer, and a part has no source range of its own (its word has one). */
 struct word_part {
 	enum word_part_kind kind;
-	struct src_range range;
+	/* A literal that the lexer made as syntax of a declaration builtin's
+	 * NAME=(...) operand (lex_array_word): `NAME=(`, the one-blank
+	 * separators between elements and `)`, as opposed to text written. */
+	bool array_syntax;
 	union {
 		struct {
 			char *text; /* may be empty ("" or '') */
-			size_t len;
+			unsigned len; /* a text is under 4 GiB (lexer.c refuses more) */
 			enum quote_style quote;
 		} literal;
 		struct word *dquote; /* inner parts of "..." */
-		struct word_param param;
-		struct {
-			struct node *program; /* parsed body; NULL for an empty $( ) */
-			char *text;           /* the body's source text, for printing */
-			bool backquote;
-		} cmdsub;
+		struct word_param *param;
+		struct word_subst *cmdsub;
 		struct {
 			struct word *expr; /* expanded as in double quotes, then evaluated */
 		} arith;
-		struct {
-			struct node *program;
-			char *text;
-			bool output; /* >( ) rather than <( ) */
-		} procsub;
+		struct word_subst *procsub;
 	} u;
 };
 

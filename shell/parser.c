@@ -359,7 +359,7 @@ static void take_assignment(struct parser *p, struct assign *a)
 		struct word *v = ast_arena_alloc(p->lx.arena, sizeof *v);
 		v->parts = nv ? w->parts + k : NULL;
 		v->nparts = nv;
-		v->range.begin = k < w->nparts ? w->parts[k].range.begin : t->range.end;
+		v->range.begin = t->asg_value_begin;
 		v->range.end = t->range.end;
 		a->value = v;
 	}
