@@ -157,7 +157,6 @@ struct redir {
 	 * stripped for <<-. */
 	struct word *heredoc;
 	bool heredoc_quoted;
-	struct src_range range;
 };
 
 /* ---- assignments ------------------------------------------------------ */
@@ -190,7 +189,6 @@ struct cond_expr {
 	struct word *lhs;     /* COND_WORD / COND_UNARY operand / COND_BINARY left */
 	struct word *rhs;     /* COND_BINARY right: a pattern for = == !=, a regex for =~ */
 	struct cond_expr *left, *right; /* NOT uses left; AND / OR use both */
-	struct src_range range;
 };
 
 /* ---- commands ---------------------------------------------------------- */
@@ -228,16 +226,23 @@ struct case_item {
 	size_t npatterns;
 	struct node *body; /* NULL when empty */
 	enum case_terminator terminator;
-	struct src_range range;
 };
 
+/* Nodes live in the arena of their tree (ast_node_new), each taking the
+ * header and its kind's member of the union only: a simple command is 64
+ * bytes, a group 40. Copy one with ast_node_copy, never by value. */
 struct node {
 	enum node_kind kind;
-	struct src_range range;
+	/* Where the command starts: its line is $LINENO's (a command's end,
+	 * and redirections', conditions' and case items' ranges, are never
+	 * asked, so they are not kept). */
+	struct src_pos begin;
 	/* Redirections of this command, in source order. Simple commands keep
 	 * theirs here too. */
 	struct redir *redirs;
-	size_t nredirs;
+	unsigned nredirs;
+	/* The root of its tree: ast_node_free() on it frees the tree. */
+	bool root;
 	union {
 		struct {
 			struct assign *assigns;
@@ -301,16 +306,12 @@ struct node {
 			struct word *expr; /* (( expr )) */
 		} arith;
 	} u;
-	/* Trees made by the parser and by ast_node_copy() keep all their memory
-	 * in one arena, named on every node; freeing the root frees the tree.
-	 * NULL for nodes built by hand (each piece malloc'd, freed one by one). */
-	struct ast_arena *arena;
 };
 
 /* ---- ast.c ------------------------------------------------------------ */
 
-/* Frees a whole tree. For an arena tree only its root frees anything: the
- * call is a no-op on an inner node (its memory goes with the root). */
+/* Frees a whole tree, given its root; a no-op on an inner node (its memory
+ * goes with the root's arena). */
 void ast_node_free(struct node *n);
 /* For words and conditions built by hand; those of an arena tree belong
  * to the tree and must not be passed here. */
@@ -321,11 +322,12 @@ void ast_cond_free(struct cond_expr *c);
 struct node *ast_node_copy(const struct node *n);
 
 /* The arena of parsed trees: a bump allocator, freed all at once. Used by
- * the parser; ast_node_free() on the node given to ast_arena_set_root()
- * destroys it. */
+ * the parser; ast_node_free() on the root made in it destroys it. */
 struct ast_arena *ast_arena_create(void);
 void ast_arena_destroy(struct ast_arena *a);
-void ast_arena_set_root(struct ast_arena *a, struct node *root);
+/* A zeroed node of the kind (sized for it: NODE_FOR has room to become
+ * NODE_ARITH_FOR) in the arena. A root, made last, owns the arena. */
+struct node *ast_node_new(struct ast_arena *a, enum node_kind kind, struct src_pos begin, bool root);
 /* size bytes aligned for any AST structure; ast_arena_zalloc zeroes them. */
 void *ast_arena_alloc(struct ast_arena *a, size_t size);
 void *ast_arena_zalloc(struct ast_arena *a, size_t size);
