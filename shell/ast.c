@@ -164,7 +164,7 @@ static size_t node_size(enum node_kind kind)
 	return offsetof(struct node, u) + u;
 }
 
-struct node *ast_node_new(struct ast_arena *a, enum node_kind kind, struct src_pos begin, bool root)
+struct node *ast_node_new(struct ast_arena *a, enum node_kind kind, unsigned line, bool root)
 {
 	size_t size = node_size(kind);
 	struct node *n;
@@ -178,7 +178,7 @@ struct node *ast_node_new(struct ast_arena *a, enum node_kind kind, struct src_p
 	}
 	memset(n, 0, size);
 	n->kind = kind;
-	n->begin = begin;
+	n->line = line;
 	n->root = root;
 	return n;
 }
@@ -349,7 +349,7 @@ static struct node *node_copy_in(struct ast_arena *a, const struct node *n, bool
 	/* Long spines (&& || chains, elif chains) are followed in a loop. */
 	while (n) {
 		const struct node *next = NULL;
-		struct node *c = ast_node_new(a, n->kind, n->begin, root);
+		struct node *c = ast_node_new(a, n->kind, n->line, root);
 		root = false;
 		*slot = c;
 		slot = NULL;

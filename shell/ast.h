@@ -80,11 +80,11 @@ struct word_param {
 	struct word *arg;    /* operand word, or NULL */
 	struct word *arg2;   /* replacement / substring length, or NULL */
 	enum param_op op;
-	bool colon;          /* ${x:-w} rather than ${x-w} */
-	bool braced;         /* written ${...} */
-	bool indirect;       /* ${!x}: the value of x names the variable */
-	bool at;             /* PARAM_PREFIX_NAMES written with @ */
 	char transform;      /* PARAM_TRANSFORM: one of Q E U u L P a A K k */
+	bool colon : 1;      /* ${x:-w} rather than ${x-w} */
+	bool braced : 1;     /* written ${...} */
+	bool indirect : 1;   /* ${!x}: the value of x names the variable */
+	bool at : 1;         /* PARAM_PREFIX_NAMES written with @ */
 };
 
 /* $( ) and `...` (WORD_CMDSUB), <( ) and >( ) (WORD_PROCSUB). */
@@ -166,7 +166,7 @@ struct assign {
 	struct word *index;   /* a[i]=v, or NULL */
 	struct word *value;   /* scalar value (may have zero parts), NULL for arrays */
 	struct word **array;  /* a=(w1 w2 ...): words, each expanded with splitting/globbing */
-	size_t narray;
+	unsigned narray;
 	bool is_array;
 	bool append;          /* += */
 	struct src_range range;
@@ -223,20 +223,21 @@ enum case_terminator {
 
 struct case_item {
 	struct word **patterns;
-	size_t npatterns;
 	struct node *body; /* NULL when empty */
+	unsigned npatterns;
 	enum case_terminator terminator;
 };
 
 /* Nodes live in the arena of their tree (ast_node_new), each taking the
- * header and its kind's member of the union only: a simple command is 64
- * bytes, a group 40. Copy one with ast_node_copy, never by value. */
+ * header and its kind's member of the union only: a simple command is 48
+ * bytes, a group 32. Copy one with ast_node_copy, never by value. Counts
+ * are 32 bits (the parser refuses more). */
 struct node {
 	enum node_kind kind;
-	/* Where the command starts: its line is $LINENO's (a command's end,
-	 * and redirections', conditions' and case items' ranges, are never
-	 * asked, so they are not kept). */
-	struct src_pos begin;
+	/* The line the command starts on, $LINENO's (where a command ends,
+	 * and where redirections, conditions and case items are, is never
+	 * asked, so it is not kept). */
+	unsigned line;
 	/* Redirections of this command, in source order. Simple commands keep
 	 * theirs here too. */
 	struct redir *redirs;
@@ -246,14 +247,14 @@ struct node {
 	union {
 		struct {
 			struct assign *assigns;
-			size_t nassigns;
 			struct word **words; /* argv before expansion; may be empty */
-			size_t nwords;
+			unsigned nassigns;
+			unsigned nwords;
 		} simple;
 		struct {
 			struct node **cmds;
-			size_t ncmds;
 			bool *stderr_too; /* stderr_too[i]: stage i was followed by |& */
+			unsigned ncmds;
 			bool bang;        /* ! pipeline */
 			bool timed;       /* time pipeline */
 		} pipeline;
@@ -263,7 +264,7 @@ struct node {
 		} and_or;
 		struct {
 			struct list_item *items;
-			size_t nitems;
+			unsigned nitems;
 		} list;
 		struct {
 			struct node *body; /* NODE_SUBSHELL, NODE_BRACE_GROUP */
@@ -281,9 +282,9 @@ struct node {
 		struct {
 			char *var;
 			struct word **words;
-			size_t nwords;
-			bool has_in; /* false: iterate over "$@" */
 			struct node *body;
+			unsigned nwords;
+			bool has_in; /* false: iterate over "$@" */
 		} for_;
 		struct {
 			struct word *init, *cond, *step; /* each may be NULL */
@@ -292,7 +293,7 @@ struct node {
 		struct {
 			struct word *subject;
 			struct case_item *items;
-			size_t nitems;
+			unsigned nitems;
 		} case_;
 		struct {
 			char *name;
@@ -327,7 +328,7 @@ struct ast_arena *ast_arena_create(void);
 void ast_arena_destroy(struct ast_arena *a);
 /* A zeroed node of the kind (sized for it: NODE_FOR has room to become
  * NODE_ARITH_FOR) in the arena. A root, made last, owns the arena. */
-struct node *ast_node_new(struct ast_arena *a, enum node_kind kind, struct src_pos begin, bool root);
+struct node *ast_node_new(struct ast_arena *a, enum node_kind kind, unsigned line, bool root);
 /* size bytes aligned for any AST structure; ast_arena_zalloc zeroes them. */
 void *ast_arena_alloc(struct ast_arena *a, size_t size);
 void *ast_arena_zalloc(struct ast_arena *a, size_t size);

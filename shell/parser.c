@@ -24,9 +24,18 @@ static void *bld_push(struct parser *p, struct builder *b, size_t size)
 	return builder_push(&p->lx.scratch, b, size);
 }
 
-static void *bld_finish(struct parser *p, struct builder *b, size_t size, size_t *n)
+/* The array in the arena, its count in *n: 32 bits in the tree, so more
+ * elements than that (a text of gigabytes) are refused. */
+static void *bld_finish(struct parser *p, struct builder *b, size_t size, unsigned *n)
 {
-	return builder_finish(&p->lx.scratch, p->lx.arena, b, size, n);
+	size_t k;
+	void *v = builder_finish(&p->lx.scratch, p->lx.arena, b, size, &k);
+	if (k > UINT_MAX) {
+		lex_fail_at(&p->lx, lex_pos(&p->lx), false, "too many words in a command");
+		k = 0;
+	}
+	*n = (unsigned)k;
+	return v;
 }
 
 static void bld_release(struct parser *p, struct builder *b)
@@ -109,7 +118,7 @@ static struct node *parse_compound_list(struct parser *p, bool allow_empty);
 
 struct node *parser_new_node(struct parser *p, enum node_kind kind, struct src_pos begin)
 {
-	return ast_node_new(p->lx.arena, kind, begin, false);
+	return ast_node_new(p->lx.arena, kind, begin.line, false);
 }
 
 static struct list_item *list_add(struct parser *p, struct builder *items, struct node *item)
@@ -288,17 +297,10 @@ static bool add_redirect(struct parser *p, struct builder *redirs)
 	return true;
 }
 
-/* The node's redirections (their count is 32 bits: past that, an error). */
 static bool finish_redirs(struct parser *p, struct node *n, struct builder *redirs)
 {
-	size_t k;
-	n->redirs = bld_finish(p, redirs, sizeof *n->redirs, &k);
-	if (k > UINT_MAX) {
-		lex_fail_at(&p->lx, n->begin, false, "too many redirections");
-		return false;
-	}
-	n->nredirs = (unsigned)k;
-	return true;
+	n->redirs = bld_finish(p, redirs, sizeof *n->redirs, &n->nredirs);
+	return !p->lx.failed;
 }
 
 static bool parse_trailing_redirects(struct parser *p, struct node *n)
@@ -649,6 +651,7 @@ fail:
 static struct node *parse_funcdef_body(struct parser *p, struct node *f)
 {
 	parser_skip_newlines(p);
+	struct src_pos at = parser_peek(p)->range.begin;
 	struct node *body = parse_command(p);
 	if (!body)
 		return NULL;
@@ -659,7 +662,7 @@ static struct node *parse_funcdef_body(struct parser *p, struct node *f)
 	case NODE_LIST:
 	case NODE_FUNCDEF:
 		/* Only compound commands make function bodies. */
-		lex_fail_at(&p->lx, body->begin, false, "syntax error: function body must be a compound command");
+		lex_fail_at(&p->lx, at, false, "syntax error: function body must be a compound command");
 		ast_node_free(body);
 		return NULL;
 	default:
@@ -879,7 +882,7 @@ static struct node *parse_pipeline(struct parser *p)
 		t = parser_peek(p);
 	}
 	n->u.pipeline.cmds = bld_finish(p, &cmds, sizeof *n->u.pipeline.cmds, &n->u.pipeline.ncmds);
-	size_t nst;
+	unsigned nst;
 	n->u.pipeline.stderr_too = bld_finish(p, &stderr_too, sizeof(bool), &nst);
 	return n;
 }
@@ -901,7 +904,7 @@ static struct node *parse_and_or(struct parser *p)
 			ast_node_free(left);
 			return NULL;
 		}
-		struct node *n = parser_new_node(p, NODE_AND_OR, left->begin);
+		struct node *n = ast_node_new(p->lx.arena, NODE_AND_OR, left->line, false);
 		n->u.and_or.is_or = is_or;
 		n->u.and_or.left = left;
 		n->u.and_or.right = right;
@@ -1171,7 +1174,7 @@ int parser_next(struct parser *p, struct node **out)
 		}
 		return r;
 	}
-	struct node *list = ast_node_new(p->lx.arena, NODE_LIST, begin, own);
+	struct node *list = ast_node_new(p->lx.arena, NODE_LIST, begin.line, own);
 	list_finish(p, list, &items);
 	if (own)
 		p->lx.arena = NULL;
@@ -1219,7 +1222,7 @@ int parse_program(const char *text, size_t len, const struct parser_options *opt
 		if (r == 0)
 			break;
 	}
-	struct node *all = ast_node_new(p->lx.arena, NODE_LIST, begin, true);
+	struct node *all = ast_node_new(p->lx.arena, NODE_LIST, begin.line, true);
 	list_finish(p, all, &items);
 	parser_destroy(p);
 	if (err)

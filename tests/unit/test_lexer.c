@@ -334,11 +334,12 @@ Test(tokens, multiline_positions)
 	struct node *l = parse("a\n  b c\n\n d");
 	cr_assert_eq(l->u.list.nitems, 3);
 	const struct node *b = l->u.list.items[1].node;
-	cr_assert_eq(b->begin.line, 2);
-	cr_assert_eq(b->begin.col, 3);
+	cr_assert_eq(b->line, 2);
+	cr_assert_eq(b->u.simple.words[0]->range.begin.col, 3);
 	cr_assert_eq(b->u.simple.words[1]->range.begin.col, 5);
 	const struct node *d = l->u.list.items[2].node;
-	cr_assert_eq(d->begin.line, 4);
-	cr_assert_eq(d->begin.col, 2);
+	cr_assert_eq(d->line, 4);
+	cr_assert_eq(d->u.simple.words[0]->range.begin.line, 4);
+	cr_assert_eq(d->u.simple.words[0]->range.begin.col, 2);
 	ast_node_free(l);
 }
