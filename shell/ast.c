@@ -10,40 +10,18 @@
 
 /* ---- the arena ---------------------------------------------------------- */
 
-/* Under AddressSanitizer every object gets its own malloc, so that the
- * sanitizer still sees overruns and uses after free inside a tree. */
-#if defined(__SANITIZE_ADDRESS__)
-#define ARENA_PER_OBJECT 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define ARENA_PER_OBJECT 1
-#endif
-#endif
-
-union arena_align {
-	void *p;
-	size_t s;
-	long long l;
-	double d;
-};
-#define ARENA_ALIGN _Alignof(union arena_align)
+#define ARENA_ALIGN AST_ARENA_ALIGN
 
 struct arena_chunk {
 	union {
 		struct arena_chunk *prev;
-		union arena_align align;
+		union ast_arena_align align;
 	} h;
 };
 
 /* Small first chunk: most trees are one short line; later chunks double. */
 #define ARENA_FIRST_CHUNK 512
 #define ARENA_MAX_CHUNK ((size_t)64 * 1024)
-
-struct ast_arena {
-	struct arena_chunk *chunks; /* newest first */
-	char *next, *end;           /* free space of the newest chunk */
-	size_t chunk_size;
-};
 
 struct ast_arena *ast_arena_create(void)
 {
@@ -68,7 +46,7 @@ void ast_arena_destroy(struct ast_arena *a)
 /* Memory that does not fit the current chunk. */
 static void *arena_slow(struct ast_arena *a, size_t size)
 {
-#ifdef ARENA_PER_OBJECT
+#ifdef AST_ARENA_PER_OBJECT
 	struct arena_chunk *c = xmalloc(sizeof *c + size);
 	c->h.prev = a->chunks;
 	a->chunks = c;
@@ -100,38 +78,16 @@ static void *arena_slow(struct ast_arena *a, size_t size)
 #endif
 }
 
-void *ast_arena_alloc(struct ast_arena *a, size_t size)
+void *ast_arena_alloc_slow(struct ast_arena *a, size_t size)
 {
 	if (size == 0)
 		size = 1;
-#ifndef ARENA_PER_OBJECT
-	size_t pad = (size_t)(-(uintptr_t)a->next) & (ARENA_ALIGN - 1);
-	if (a->next && pad + size <= (size_t)(a->end - a->next)) {
-		void *r = a->next + pad;
-		a->next += pad + size;
-		return r;
-	}
-#endif
 	return arena_slow(a, (size + ARENA_ALIGN - 1) & ~(ARENA_ALIGN - 1));
 }
 
-void *ast_arena_zalloc(struct ast_arena *a, size_t size)
+char *ast_arena_strndup_slow(struct ast_arena *a, const char *s, size_t len)
 {
-	void *r = ast_arena_alloc(a, size);
-	memset(r, 0, size);
-	return r;
-}
-
-char *ast_arena_strndup(struct ast_arena *a, const char *s, size_t len)
-{
-	char *r;
-#ifndef ARENA_PER_OBJECT
-	if (a->next && len < (size_t)(a->end - a->next)) {
-		r = a->next;
-		a->next += len + 1;
-	} else
-#endif
-		r = arena_slow(a, len + 1);
+	char *r = arena_slow(a, len + 1);
 	if (len)
 		memcpy(r, s, len);
 	r[len] = '\0';

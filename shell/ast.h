@@ -6,6 +6,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "lib/util.h"
 
@@ -323,17 +325,78 @@ void ast_cond_free(struct cond_expr *c);
 struct node *ast_node_copy(const struct node *n);
 
 /* The arena of parsed trees: a bump allocator, freed all at once. Used by
- * the parser; ast_node_free() on the root made in it destroys it. */
+ * the parser; ast_node_free() on the root made in it destroys it. Its
+ * state is here so that the common allocation, a bump, is inline; only
+ * ast.c touches the chunks. */
+struct arena_chunk;
+struct ast_arena {
+	char *next, *end;           /* free space of the newest chunk */
+	struct arena_chunk *chunks; /* newest first */
+	size_t chunk_size;
+};
+
+/* Under AddressSanitizer every object gets its own malloc, so that the
+ * sanitizer still sees overruns and uses after free inside a tree. */
+#if defined(__SANITIZE_ADDRESS__)
+#define AST_ARENA_PER_OBJECT 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define AST_ARENA_PER_OBJECT 1
+#endif
+#endif
+
+union ast_arena_align {
+	void *p;
+	size_t s;
+	long long l;
+	double d;
+};
+#define AST_ARENA_ALIGN _Alignof(union ast_arena_align)
+
 struct ast_arena *ast_arena_create(void);
 void ast_arena_destroy(struct ast_arena *a);
 /* A zeroed node of the kind (sized for it: NODE_FOR has room to become
  * NODE_ARITH_FOR) in the arena. A root, made last, owns the arena. */
 struct node *ast_node_new(struct ast_arena *a, enum node_kind kind, unsigned line, bool root);
+void *ast_arena_alloc_slow(struct ast_arena *a, size_t size);
+char *ast_arena_strndup_slow(struct ast_arena *a, const char *s, size_t len);
+
 /* size bytes aligned for any AST structure; ast_arena_zalloc zeroes them. */
-void *ast_arena_alloc(struct ast_arena *a, size_t size);
-void *ast_arena_zalloc(struct ast_arena *a, size_t size);
+static inline void *ast_arena_alloc(struct ast_arena *a, size_t size)
+{
+#ifndef AST_ARENA_PER_OBJECT
+	size_t pad = (size_t)(-(uintptr_t)a->next) & (AST_ARENA_ALIGN - 1);
+	if (a->next && size && pad + size <= (size_t)(a->end - a->next)) {
+		void *r = a->next + pad;
+		a->next += pad + size;
+		return r;
+	}
+#endif
+	return ast_arena_alloc_slow(a, size);
+}
+
+static inline void *ast_arena_zalloc(struct ast_arena *a, size_t size)
+{
+	void *r = ast_arena_alloc(a, size);
+	memset(r, 0, size);
+	return r;
+}
+
 /* A NUL-terminated copy of s[0..len) (unaligned). */
-char *ast_arena_strndup(struct ast_arena *a, const char *s, size_t len);
+static inline char *ast_arena_strndup(struct ast_arena *a, const char *s, size_t len)
+{
+#ifndef AST_ARENA_PER_OBJECT
+	if (a->next && len < (size_t)(a->end - a->next)) {
+		char *r = a->next;
+		a->next += len + 1;
+		if (len)
+			memcpy(r, s, len);
+		r[len] = '\0';
+		return r;
+	}
+#endif
+	return ast_arena_strndup_slow(a, s, len);
+}
 
 /* The printer: shell text that parses back to an equivalent tree (used by
  * set -x for compound pieces, `type`/`declare -f`, prompts and --classify). */

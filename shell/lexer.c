@@ -1902,13 +1902,19 @@ struct word *lex_token_word(struct lexer *lx, const struct token *t)
 {
 	if (!t->lazy)
 		return t->word;
-	struct word_part part;
-	memset(&part, 0, sizeof part);
-	part.kind = WORD_LITERAL;
-	part.u.literal.text = arena_str(lx, t->text, t->text_len);
-	part.u.literal.len = (unsigned)t->text_len;
-	part.u.literal.quote = QUOTE_NONE;
-	return word_from_parts(lx, &part, 1, t->range.begin, t->range.end);
+	/* The word, its part and its text in one piece of the arena. */
+	struct word *w = ast_arena_alloc(lx->arena, sizeof *w + sizeof *w->parts + t->text_len + 1);
+	struct word_part *part = (struct word_part *)(w + 1);
+	char *text = (char *)(part + 1);
+	memcpy(text, t->text, t->text_len + 1);
+	*part = (struct word_part){.kind = WORD_LITERAL};
+	part->u.literal.text = text;
+	part->u.literal.len = (unsigned)t->text_len;
+	part->u.literal.quote = QUOTE_NONE;
+	w->parts = part;
+	w->nparts = 1;
+	w->range = t->range;
+	return w;
 }
 
 char *lex_token_text(const struct lexer *lx, const struct token *t)

@@ -62,13 +62,9 @@ struct token *parser_peek_lex(struct parser *p)
 			p->tok.kind = TK_EOF;
 			return &p->tok;
 		}
-		/* Lexing may recurse into the grammar ($( ) bodies), which uses
-		 * p->tok: build the token aside. */
-		struct token t;
-		lex_next_token(&p->lx, &t);
-		if (p->have_tok) /* left by a nested parse that failed */
-			lex_token_clear(&p->tok);
-		p->tok = t;
+		/* Lexed in place: a $( ) body met on the way is parsed with
+		 * p->tok saved (grammar_subprogram). */
+		lex_next_token(&p->lx, &p->tok);
 		p->have_tok = true;
 		if (p->lx.failed) {
 			lex_token_clear(&p->tok);
@@ -1049,10 +1045,19 @@ static struct node *parse_subprogram(struct parser *p, struct lex_mark *close)
 	return body;
 }
 
-/* The lexer is at $( or <( in p's text. */
+/* The lexer is at $( or <( in p's text, in the middle of lexing a token
+ * into p->tok (or between tokens): the body's tokens use p->tok too, so
+ * what was there is put back after. */
 static struct node *grammar_subprogram(void *ctx, struct lex_mark *close)
 {
-	return parse_subprogram(ctx, close);
+	struct parser *p = ctx;
+	struct token outer = p->tok;
+	bool had = p->have_tok;
+	p->have_tok = false;
+	struct node *body = parse_subprogram(p, close);
+	p->tok = outer;
+	p->have_tok = had;
+	return body;
 }
 
 /* A sub-parser of text extracted from p's, which started at `at` there and
