@@ -772,7 +772,7 @@ static int declare_common(struct shell *sh, int argc, char **argv, const char *c
 			 * extdebug its line and file too (bash's "environment" for
 			 * -c text, "main" for standard input). */
 			if (func_names && sh->opt.extdebug)
-				printf("%s %u %s\n", argv[i], body->range.begin.line,
+				printf("%s %u %s\n", argv[i], body->line,
 				       f->source ? f->source : sh->opt.cmd_string ? "environment" : "main");
 			else if (func_names)
 				printf("%s\n", argv[i]);

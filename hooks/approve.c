@@ -1237,9 +1237,9 @@ static void command_facts(struct shell *sh, const struct classify_binding *b, st
 		/* Its <( ) words, in order: what its /dev/fd/N operands read. */
 		for (size_t i = 0; i < n->u.simple.nwords; i++) {
 			const struct word *w = n->u.simple.words[i];
-			if (w->nparts == 1 && w->parts[0].kind == WORD_PROCSUB && !w->parts[0].u.procsub.output) {
+			if (w->nparts == 1 && w->parts[0].kind == WORD_PROCSUB && !w->parts[0].u.procsub->output) {
 				*procsubs = xreallocarray(*procsubs, f->nprocsubs + 1, sizeof **procsubs);
-				(*procsubs)[f->nprocsubs++] = w->parts[0].u.procsub.program;
+				(*procsubs)[f->nprocsubs++] = w->parts[0].u.procsub->program;
 			}
 		}
 		f->procsubs = *procsubs;

@@ -1414,7 +1414,7 @@ static void wres_part(struct wres *r, const struct word_part *p, bool quoted)
 		wres_parts(r, p->u.dquote, true);
 		break;
 	case WORD_PARAM: {
-		const struct word_param *pp = &p->u.param;
+		const struct word_param *pp = p->u.param;
 		if (pp->arg)
 			walk_word(c, pp->arg, &r->j);
 		if (pp->arg2)
@@ -1448,7 +1448,7 @@ static void wres_part(struct wres *r, const struct word_part *p, bool quoted)
 	case WORD_CMDSUB:
 	case WORD_PROCSUB: {
 		/* $( ) and <( ): the program is judged; the word it makes is not known */
-		const struct node *program = p->kind == WORD_CMDSUB ? p->u.cmdsub.program : p->u.procsub.program;
+		const struct node *program = p->kind == WORD_CMDSUB ? p->u.cmdsub->program : p->u.procsub->program;
 		if (program) {
 			struct stdin_src none = {STDIN_NONE, NULL};
 			r->j = judgement_max(r->j, walk_node(c, program, &none));
@@ -1613,8 +1613,8 @@ static void resolve_word(struct cctx *c, const struct word *w, struct sargv *out
 	wres_close(&r);
 	strbuf_free(&r.cur);
 	if (w->nparts == 1 && w->parts[0].kind == WORD_PROCSUB && out->n == first + 1 &&
-	    !w->parts[0].u.procsub.output)
-		out->v[first].procsub = w->parts[0].u.procsub.program;
+	    !w->parts[0].u.procsub->output)
+		out->v[first].procsub = w->parts[0].u.procsub->program;
 	*j = judgement_max(*j, r.j);
 }
 
@@ -1654,7 +1654,7 @@ static void partial_parts(struct cctx *c, const struct word *w, struct strbuf *s
 			partial_parts(c, p->u.dquote, sb);
 			break;
 		case WORD_PARAM: {
-			const char *v = param_value(c, &p->u.param);
+			const char *v = param_value(c, p->u.param);
 			strbuf_adds(sb, v ? v : "X");
 			break;
 		}

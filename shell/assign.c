@@ -387,16 +387,10 @@ static bool is_assignment_operand(const struct word *w)
 	return i < len && t[i] == '=';
 }
 
-static bool same_range(const struct src_range *a, const struct src_range *b)
-{
-	return a->begin.offset == b->begin.offset && a->end.offset == b->end.offset &&
-	       a->begin.line == b->begin.line && a->begin.col == b->begin.col;
-}
-
 /* The parser hands `declare a=(x "y z")` over as one word: "a=(" then
  * the elements' parts separated by single-quoted " " parts, then ")";
- * those three pieces all carry the whole token's range, which no part of
- * an element can. True when w has that shape. */
+ * those three pieces are marked as array syntax, which no part of an
+ * element is. True when w has that shape. */
 static bool is_declaration_array(const struct word *w)
 {
 	if (w->nparts < 2)
@@ -407,13 +401,13 @@ static bool is_declaration_array(const struct word *w)
 		return false;
 	size_t len = first->u.literal.len;
 	const char *t = first->u.literal.text;
-	return len >= 3 && t[len - 2] == '=' && t[len - 1] == '(' && same_range(&first->range, &last->range);
+	return len >= 3 && t[len - 2] == '=' && t[len - 1] == '(' && first->array_syntax && last->array_syntax;
 }
 
-static bool is_element_separator(const struct word *w, const struct word_part *part)
+static bool is_element_separator(const struct word_part *part)
 {
 	return part->kind == WORD_LITERAL && part->u.literal.quote == QUOTE_SINGLE && part->u.literal.len == 1 &&
-	       part->u.literal.text[0] == ' ' && same_range(&part->range, &w->parts[0].range);
+	       part->u.literal.text[0] == ' ' && part->array_syntax;
 }
 
 /* Expands each element of a declaration array on its own (fields and all,
@@ -427,9 +421,9 @@ static int expand_declaration_array(struct shell *sh, const struct word *w, stru
 	bool first_element = true;
 	while (i < end) {
 		size_t j = i;
-		while (j < end && !is_element_separator(w, &w->parts[j]))
+		while (j < end && !is_element_separator(&w->parts[j]))
 			j++;
-		struct word elem = {.parts = &w->parts[i], .nparts = j - i, .range = w->parts[i].range};
+		struct word elem = {.parts = &w->parts[i], .nparts = j - i, .range = w->range};
 		const struct word_part *p0 = &w->parts[i];
 		/* [index]=value written unquoted keeps its subscript syntax. */
 		const char *eq = NULL;

@@ -10,41 +10,18 @@
 
 /* ---- the arena ---------------------------------------------------------- */
 
-/* Under AddressSanitizer every object gets its own malloc, so that the
- * sanitizer still sees overruns and uses after free inside a tree. */
-#if defined(__SANITIZE_ADDRESS__)
-#define ARENA_PER_OBJECT 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define ARENA_PER_OBJECT 1
-#endif
-#endif
-
-union arena_align {
-	void *p;
-	size_t s;
-	long long l;
-	double d;
-};
-#define ARENA_ALIGN _Alignof(union arena_align)
+#define ARENA_ALIGN AST_ARENA_ALIGN
 
 struct arena_chunk {
 	union {
 		struct arena_chunk *prev;
-		union arena_align align;
+		union ast_arena_align align;
 	} h;
 };
 
 /* Small first chunk: most trees are one short line; later chunks double. */
 #define ARENA_FIRST_CHUNK 512
 #define ARENA_MAX_CHUNK ((size_t)64 * 1024)
-
-struct ast_arena {
-	struct arena_chunk *chunks; /* newest first */
-	char *next, *end;           /* free space of the newest chunk */
-	size_t chunk_size;
-	struct node *root;
-};
 
 struct ast_arena *ast_arena_create(void)
 {
@@ -66,15 +43,10 @@ void ast_arena_destroy(struct ast_arena *a)
 	free(a);
 }
 
-void ast_arena_set_root(struct ast_arena *a, struct node *root)
-{
-	a->root = root;
-}
-
 /* Memory that does not fit the current chunk. */
 static void *arena_slow(struct ast_arena *a, size_t size)
 {
-#ifdef ARENA_PER_OBJECT
+#ifdef AST_ARENA_PER_OBJECT
 	struct arena_chunk *c = xmalloc(sizeof *c + size);
 	c->h.prev = a->chunks;
 	a->chunks = c;
@@ -106,42 +78,65 @@ static void *arena_slow(struct ast_arena *a, size_t size)
 #endif
 }
 
-void *ast_arena_alloc(struct ast_arena *a, size_t size)
+void *ast_arena_alloc_slow(struct ast_arena *a, size_t size)
 {
 	if (size == 0)
 		size = 1;
-#ifndef ARENA_PER_OBJECT
-	size_t pad = (size_t)(-(uintptr_t)a->next) & (ARENA_ALIGN - 1);
-	if (a->next && pad + size <= (size_t)(a->end - a->next)) {
-		void *r = a->next + pad;
-		a->next += pad + size;
-		return r;
-	}
-#endif
 	return arena_slow(a, (size + ARENA_ALIGN - 1) & ~(ARENA_ALIGN - 1));
 }
 
-void *ast_arena_zalloc(struct ast_arena *a, size_t size)
+char *ast_arena_strndup_slow(struct ast_arena *a, const char *s, size_t len)
 {
-	void *r = ast_arena_alloc(a, size);
-	memset(r, 0, size);
-	return r;
-}
-
-char *ast_arena_strndup(struct ast_arena *a, const char *s, size_t len)
-{
-	char *r;
-#ifndef ARENA_PER_OBJECT
-	if (a->next && len < (size_t)(a->end - a->next)) {
-		r = a->next;
-		a->next += len + 1;
-	} else
-#endif
-		r = arena_slow(a, len + 1);
+	char *r = arena_slow(a, len + 1);
 	if (len)
 		memcpy(r, s, len);
 	r[len] = '\0';
 	return r;
+}
+
+/* The bytes a node of the kind takes: the header and its member. */
+static size_t node_size(enum node_kind kind)
+{
+	const struct node *n = NULL;
+	size_t u = 0;
+	switch (kind) {
+	case NODE_SIMPLE: u = sizeof n->u.simple; break;
+	case NODE_PIPELINE: u = sizeof n->u.pipeline; break;
+	case NODE_AND_OR: u = sizeof n->u.and_or; break;
+	case NODE_LIST: u = sizeof n->u.list; break;
+	case NODE_SUBSHELL:
+	case NODE_BRACE_GROUP: u = sizeof n->u.group; break;
+	case NODE_IF: u = sizeof n->u.if_; break;
+	case NODE_LOOP: u = sizeof n->u.loop; break;
+	case NODE_FOR: /* parse_for() may make it a NODE_ARITH_FOR */
+	case NODE_ARITH_FOR:
+		u = sizeof n->u.for_ > sizeof n->u.arith_for ? sizeof n->u.for_ : sizeof n->u.arith_for;
+		break;
+	case NODE_CASE: u = sizeof n->u.case_; break;
+	case NODE_FUNCDEF: u = sizeof n->u.funcdef; break;
+	case NODE_COND: u = sizeof n->u.cond; break;
+	case NODE_ARITH: u = sizeof n->u.arith; break;
+	}
+	return offsetof(struct node, u) + u;
+}
+
+struct node *ast_node_new(struct ast_arena *a, enum node_kind kind, unsigned line, bool root)
+{
+	size_t size = node_size(kind);
+	struct node *n;
+	if (root) {
+		/* The arena is named just before its root, for ast_node_free(). */
+		struct ast_arena **owner = ast_arena_alloc(a, sizeof *owner + size);
+		*owner = a;
+		n = (struct node *)(owner + 1);
+	} else {
+		n = ast_arena_alloc(a, size);
+	}
+	memset(n, 0, size);
+	n->kind = kind;
+	n->line = line;
+	n->root = root;
+	return n;
 }
 
 /* ---- freeing ------------------------------------------------------------ */
@@ -156,21 +151,24 @@ static void part_free(struct word_part *wp)
 		ast_word_free(wp->u.dquote);
 		break;
 	case WORD_PARAM:
-		free(wp->u.param.name);
-		ast_word_free(wp->u.param.index);
-		ast_word_free(wp->u.param.arg);
-		ast_word_free(wp->u.param.arg2);
+		if (wp->u.param) {
+			free(wp->u.param->name);
+			ast_word_free(wp->u.param->index);
+			ast_word_free(wp->u.param->arg);
+			ast_word_free(wp->u.param->arg2);
+			free(wp->u.param);
+		}
 		break;
 	case WORD_CMDSUB:
-		ast_node_free(wp->u.cmdsub.program);
-		free(wp->u.cmdsub.text);
+	case WORD_PROCSUB:
+		if (wp->u.cmdsub) {
+			ast_node_free(wp->u.cmdsub->program);
+			free(wp->u.cmdsub->text);
+			free(wp->u.cmdsub);
+		}
 		break;
 	case WORD_ARITH:
 		ast_word_free(wp->u.arith.expr);
-		break;
-	case WORD_PROCSUB:
-		ast_node_free(wp->u.procsub.program);
-		free(wp->u.procsub.text);
 		break;
 	}
 }
@@ -183,13 +181,6 @@ void ast_word_free(struct word *w)
 		part_free(&w->parts[i]);
 	free(w->parts);
 	free(w);
-}
-
-static void words_free(struct word **v, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		ast_word_free(v[i]);
-	free(v);
 }
 
 void ast_cond_free(struct cond_expr *c)
@@ -205,109 +196,16 @@ void ast_cond_free(struct cond_expr *c)
 	}
 }
 
-static void redirs_free(struct redir *r, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		ast_word_free(r[i].target);
-		ast_word_free(r[i].heredoc);
-	}
-	free(r);
-}
-
-static void assign_free(struct assign *a)
-{
-	free(a->name);
-	ast_word_free(a->index);
-	ast_word_free(a->value);
-	words_free(a->array, a->narray);
-}
-
 void ast_node_free(struct node *n)
 {
-	if (n && n->arena) {
-		if (n->arena->root == n)
-			ast_arena_destroy(n->arena);
-		return;
-	}
-	/* Loops down the long spines (&& || chains, elif chains) instead of
-	 * recursing, so a huge one-line script cannot exhaust the stack. */
-	while (n && !n->arena) {
-		struct node *next = NULL;
-		redirs_free(n->redirs, n->nredirs);
-		switch (n->kind) {
-		case NODE_SIMPLE:
-			for (size_t i = 0; i < n->u.simple.nassigns; i++)
-				assign_free(&n->u.simple.assigns[i]);
-			free(n->u.simple.assigns);
-			words_free(n->u.simple.words, n->u.simple.nwords);
-			break;
-		case NODE_PIPELINE:
-			for (size_t i = 0; i < n->u.pipeline.ncmds; i++)
-				ast_node_free(n->u.pipeline.cmds[i]);
-			free(n->u.pipeline.cmds);
-			free(n->u.pipeline.stderr_too);
-			break;
-		case NODE_AND_OR:
-			ast_node_free(n->u.and_or.right);
-			next = n->u.and_or.left;
-			break;
-		case NODE_LIST:
-			for (size_t i = 0; i < n->u.list.nitems; i++)
-				ast_node_free(n->u.list.items[i].node);
-			free(n->u.list.items);
-			break;
-		case NODE_SUBSHELL:
-		case NODE_BRACE_GROUP:
-			ast_node_free(n->u.group.body);
-			break;
-		case NODE_IF:
-			ast_node_free(n->u.if_.cond);
-			ast_node_free(n->u.if_.then_part);
-			next = n->u.if_.else_part;
-			break;
-		case NODE_LOOP:
-			ast_node_free(n->u.loop.cond);
-			ast_node_free(n->u.loop.body);
-			break;
-		case NODE_FOR:
-			free(n->u.for_.var);
-			words_free(n->u.for_.words, n->u.for_.nwords);
-			ast_node_free(n->u.for_.body);
-			break;
-		case NODE_ARITH_FOR:
-			ast_word_free(n->u.arith_for.init);
-			ast_word_free(n->u.arith_for.cond);
-			ast_word_free(n->u.arith_for.step);
-			ast_node_free(n->u.arith_for.body);
-			break;
-		case NODE_CASE:
-			ast_word_free(n->u.case_.subject);
-			for (size_t i = 0; i < n->u.case_.nitems; i++) {
-				words_free(n->u.case_.items[i].patterns, n->u.case_.items[i].npatterns);
-				ast_node_free(n->u.case_.items[i].body);
-			}
-			free(n->u.case_.items);
-			break;
-		case NODE_FUNCDEF:
-			free(n->u.funcdef.name);
-			ast_node_free(n->u.funcdef.body);
-			break;
-		case NODE_COND:
-			ast_cond_free(n->u.cond.expr);
-			break;
-		case NODE_ARITH:
-			ast_word_free(n->u.arith.expr);
-			break;
-		}
-		free(n);
-		n = next;
-	}
+	if (n && n->root)
+		ast_arena_destroy(((struct ast_arena **)n)[-1]);
 }
 
 /* ---- copying ------------------------------------------------------------ */
 
 /* ast_node_copy: everything in the new tree's arena. */
-static struct node *node_copy_in(struct ast_arena *a, const struct node *n);
+static struct node *node_copy_in(struct ast_arena *a, const struct node *n, bool root);
 
 static char *str_in(struct ast_arena *a, const char *s)
 {
@@ -343,22 +241,27 @@ static struct word *word_copy_in(struct ast_arena *a, const struct word *w)
 		case WORD_DQUOTE:
 			dst->u.dquote = word_copy_in(a, src->u.dquote);
 			break;
-		case WORD_PARAM:
-			dst->u.param.name = str_in(a, src->u.param.name);
-			dst->u.param.index = word_copy_in(a, src->u.param.index);
-			dst->u.param.arg = word_copy_in(a, src->u.param.arg);
-			dst->u.param.arg2 = word_copy_in(a, src->u.param.arg2);
+		case WORD_PARAM: {
+			struct word_param *p = ast_arena_alloc(a, sizeof *p);
+			*p = *src->u.param;
+			p->name = str_in(a, p->name);
+			p->index = word_copy_in(a, p->index);
+			p->arg = word_copy_in(a, p->arg);
+			p->arg2 = word_copy_in(a, p->arg2);
+			dst->u.param = p;
 			break;
+		}
 		case WORD_CMDSUB:
-			dst->u.cmdsub.program = node_copy_in(a, src->u.cmdsub.program);
-			dst->u.cmdsub.text = str_in(a, src->u.cmdsub.text);
+		case WORD_PROCSUB: {
+			struct word_subst *sub = ast_arena_alloc(a, sizeof *sub);
+			*sub = *src->u.cmdsub;
+			sub->program = node_copy_in(a, sub->program, false);
+			sub->text = str_in(a, sub->text);
+			dst->u.cmdsub = sub;
 			break;
+		}
 		case WORD_ARITH:
 			dst->u.arith.expr = word_copy_in(a, src->u.arith.expr);
-			break;
-		case WORD_PROCSUB:
-			dst->u.procsub.program = node_copy_in(a, src->u.procsub.program);
-			dst->u.procsub.text = str_in(a, src->u.procsub.text);
 			break;
 		}
 	}
@@ -395,18 +298,19 @@ static struct cond_expr *cond_copy_in(struct ast_arena *a, const struct cond_exp
 	return top;
 }
 
-static struct node *node_copy_in(struct ast_arena *a, const struct node *n)
+static struct node *node_copy_in(struct ast_arena *a, const struct node *n, bool root)
 {
 	struct node *top = NULL;
 	struct node **slot = &top;
 	/* Long spines (&& || chains, elif chains) are followed in a loop. */
 	while (n) {
 		const struct node *next = NULL;
-		struct node *c = ast_arena_alloc(a, sizeof *c);
+		struct node *c = ast_node_new(a, n->kind, n->line, root);
+		root = false;
 		*slot = c;
 		slot = NULL;
-		*c = *n;
-		c->arena = a;
+		memcpy(&c->u, &n->u, node_size(n->kind) - offsetof(struct node, u));
+		c->nredirs = n->nredirs;
 		c->redirs = array_in(a, n->redirs, n->nredirs, sizeof *n->redirs);
 		for (size_t i = 0; i < n->nredirs; i++) {
 			c->redirs[i].target = word_copy_in(a, n->redirs[i].target);
@@ -433,11 +337,11 @@ static struct node *node_copy_in(struct ast_arena *a, const struct node *n)
 			c->u.pipeline.cmds = ast_arena_alloc(a, (k ? k : 1) * sizeof *c->u.pipeline.cmds);
 			c->u.pipeline.stderr_too = array_in(a, n->u.pipeline.stderr_too, k, sizeof(bool));
 			for (size_t i = 0; i < k; i++)
-				c->u.pipeline.cmds[i] = node_copy_in(a, n->u.pipeline.cmds[i]);
+				c->u.pipeline.cmds[i] = node_copy_in(a, n->u.pipeline.cmds[i], false);
 			break;
 		}
 		case NODE_AND_OR:
-			c->u.and_or.right = node_copy_in(a, n->u.and_or.right);
+			c->u.and_or.right = node_copy_in(a, n->u.and_or.right, false);
 			c->u.and_or.left = NULL;
 			slot = &c->u.and_or.left;
 			next = n->u.and_or.left;
@@ -446,33 +350,33 @@ static struct node *node_copy_in(struct ast_arena *a, const struct node *n)
 			c->u.list.items = array_in(a, n->u.list.items, n->u.list.nitems,
 			                           sizeof *n->u.list.items);
 			for (size_t i = 0; i < n->u.list.nitems; i++)
-				c->u.list.items[i].node = node_copy_in(a, n->u.list.items[i].node);
+				c->u.list.items[i].node = node_copy_in(a, n->u.list.items[i].node, false);
 			break;
 		case NODE_SUBSHELL:
 		case NODE_BRACE_GROUP:
-			c->u.group.body = node_copy_in(a, n->u.group.body);
+			c->u.group.body = node_copy_in(a, n->u.group.body, false);
 			break;
 		case NODE_IF:
-			c->u.if_.cond = node_copy_in(a, n->u.if_.cond);
-			c->u.if_.then_part = node_copy_in(a, n->u.if_.then_part);
+			c->u.if_.cond = node_copy_in(a, n->u.if_.cond, false);
+			c->u.if_.then_part = node_copy_in(a, n->u.if_.then_part, false);
 			c->u.if_.else_part = NULL;
 			slot = &c->u.if_.else_part;
 			next = n->u.if_.else_part;
 			break;
 		case NODE_LOOP:
-			c->u.loop.cond = node_copy_in(a, n->u.loop.cond);
-			c->u.loop.body = node_copy_in(a, n->u.loop.body);
+			c->u.loop.cond = node_copy_in(a, n->u.loop.cond, false);
+			c->u.loop.body = node_copy_in(a, n->u.loop.body, false);
 			break;
 		case NODE_FOR:
 			c->u.for_.var = str_in(a, n->u.for_.var);
 			c->u.for_.words = words_copy_in(a, n->u.for_.words, n->u.for_.nwords);
-			c->u.for_.body = node_copy_in(a, n->u.for_.body);
+			c->u.for_.body = node_copy_in(a, n->u.for_.body, false);
 			break;
 		case NODE_ARITH_FOR:
 			c->u.arith_for.init = word_copy_in(a, n->u.arith_for.init);
 			c->u.arith_for.cond = word_copy_in(a, n->u.arith_for.cond);
 			c->u.arith_for.step = word_copy_in(a, n->u.arith_for.step);
-			c->u.arith_for.body = node_copy_in(a, n->u.arith_for.body);
+			c->u.arith_for.body = node_copy_in(a, n->u.arith_for.body, false);
 			break;
 		case NODE_CASE:
 			c->u.case_.subject = word_copy_in(a, n->u.case_.subject);
@@ -482,12 +386,12 @@ static struct node *node_copy_in(struct ast_arena *a, const struct node *n)
 				const struct case_item *x = &n->u.case_.items[i];
 				struct case_item *y = &c->u.case_.items[i];
 				y->patterns = words_copy_in(a, x->patterns, x->npatterns);
-				y->body = node_copy_in(a, x->body);
+				y->body = node_copy_in(a, x->body, false);
 			}
 			break;
 		case NODE_FUNCDEF:
 			c->u.funcdef.name = str_in(a, n->u.funcdef.name);
-			c->u.funcdef.body = node_copy_in(a, n->u.funcdef.body);
+			c->u.funcdef.body = node_copy_in(a, n->u.funcdef.body, false);
 			break;
 		case NODE_COND:
 			c->u.cond.expr = cond_copy_in(a, n->u.cond.expr);
@@ -508,8 +412,7 @@ struct node *ast_node_copy(const struct node *n)
 	if (!n)
 		return NULL;
 	struct ast_arena *a = ast_arena_create();
-	struct node *c = node_copy_in(a, n);
-	ast_arena_set_root(a, c);
+	struct node *c = node_copy_in(a, n, true);
 	return c;
 }
 
@@ -865,15 +768,9 @@ static void pr_program_in_parens(struct printer *pr, const struct node *program)
 	strbuf_addc(pr->out, ')');
 }
 
-static bool same_range(const struct src_range *a, const struct src_range *b)
-{
-	return a->begin.offset == b->begin.offset && a->end.offset == b->end.offset &&
-	       a->begin.line == b->begin.line && a->begin.col == b->begin.col;
-}
-
 /* An operand `name=(e1 e2)` of a declaration builtin, as the lexer keeps
- * it: `name=(`, the elements between one-blank markers (a quoted blank
- * with the range of the first part), `)`. It prints as written. */
+ * it: `name=(`, the elements between one-blank markers (quoted blanks),
+ * `)`, the three marked as array syntax. It prints as written. */
 static bool pr_declaration_array(struct printer *pr, const struct word *w)
 {
 	if (w->nparts < 2)
@@ -882,7 +779,7 @@ static bool pr_declaration_array(struct printer *pr, const struct word *w)
 	if (first->kind != WORD_LITERAL || first->u.literal.quote != QUOTE_NONE || last->kind != WORD_LITERAL ||
 	    last->u.literal.quote != QUOTE_NONE || last->u.literal.len != 1 || last->u.literal.text[0] != ')' ||
 	    first->u.literal.len < 3 || first->u.literal.text[first->u.literal.len - 1] != '(' ||
-	    first->u.literal.text[first->u.literal.len - 2] != '=' || !same_range(&first->range, &last->range))
+	    first->u.literal.text[first->u.literal.len - 2] != '=' || !first->array_syntax || !last->array_syntax)
 		return false;
 	strbuf_addmem(pr->out, first->u.literal.text, first->u.literal.len);
 	size_t i = 1;
@@ -891,7 +788,7 @@ static bool pr_declaration_array(struct printer *pr, const struct word *w)
 		while (j < w->nparts - 1) {
 			const struct word_part *m = &w->parts[j];
 			if (m->kind == WORD_LITERAL && m->u.literal.quote == QUOTE_SINGLE && m->u.literal.len == 1 &&
-			    m->u.literal.text[0] == ' ' && same_range(&m->range, &first->range))
+			    m->u.literal.text[0] == ' ' && m->array_syntax)
 				break;
 			j++;
 		}
@@ -929,11 +826,11 @@ static void pr_word(struct printer *pr, const struct word *w, enum pctx ctx)
 			}
 			break;
 		case WORD_PARAM:
-			pr_param(pr, &wp->u.param, ctx, next);
+			pr_param(pr, wp->u.param, ctx, next);
 			break;
 		case WORD_CMDSUB:
 			strbuf_adds(pr->out, "$(");
-			pr_program_in_parens(pr, wp->u.cmdsub.program);
+			pr_program_in_parens(pr, wp->u.cmdsub->program);
 			break;
 		case WORD_ARITH:
 			strbuf_adds(pr->out, "$((");
@@ -941,8 +838,8 @@ static void pr_word(struct printer *pr, const struct word *w, enum pctx ctx)
 			strbuf_adds(pr->out, "))");
 			break;
 		case WORD_PROCSUB:
-			strbuf_adds(pr->out, wp->u.procsub.output ? ">(" : "<(");
-			pr_program_in_parens(pr, wp->u.procsub.program);
+			strbuf_adds(pr->out, wp->u.procsub->output ? ">(" : "<(");
+			pr_program_in_parens(pr, wp->u.procsub->program);
 			break;
 		}
 	}

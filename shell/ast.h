@@ -6,6 +6,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "lib/util.h"
 
@@ -77,40 +79,46 @@ enum param_op {
 struct word_param {
 	char *name;          /* "x", "10", "@", "*", "#", "?", "-", "$", "!", "0" */
 	struct word *index;  /* a[index], or NULL; "@"/"*" subscripts are literal words */
-	enum param_op op;
-	bool colon;          /* ${x:-w} rather than ${x-w} */
-	bool braced;         /* written ${...} */
-	bool indirect;       /* ${!x}: the value of x names the variable */
-	bool at;             /* PARAM_PREFIX_NAMES written with @ */
-	char transform;      /* PARAM_TRANSFORM: one of Q E U u L P a A K k */
 	struct word *arg;    /* operand word, or NULL */
 	struct word *arg2;   /* replacement / substring length, or NULL */
+	enum param_op op;
+	char transform;      /* PARAM_TRANSFORM: one of Q E U u L P a A K k */
+	bool colon : 1;      /* ${x:-w} rather than ${x-w} */
+	bool braced : 1;     /* written ${...} */
+	bool indirect : 1;   /* ${!x}: the value of x names the variable */
+	bool at : 1;         /* PARAM_PREFIX_NAMES written with @ */
 };
 
+/* $( ) and `...` (WORD_CMDSUB), <( ) and >( ) (WORD_PROCSUB). */
+struct word_subst {
+	struct node *program; /* parsed body; NULL for an empty one */
+	char *text;           /* the body's source text, for printing */
+	bool backquote;       /* WORD_CMDSUB written `...` */
+	bool output;          /* WORD_PROCSUB written >( ) rather than <( ) */
+};
+
+/* A part is 24 bytes: a large script's tree is mostly words of one
+ * literal part, so the rare kinds (parameters, substitutions) are held by
+ * pointer, and a part has no source range of its own (its word has one). */
 struct word_part {
 	enum word_part_kind kind;
-	struct src_range range;
+	/* A literal that the lexer made as syntax of a declaration builtin's
+	 * NAME=(...) operand (lex_array_word): `NAME=(`, the one-blank
+	 * separators between elements and `)`, as opposed to text written. */
+	bool array_syntax;
 	union {
 		struct {
 			char *text; /* may be empty ("" or '') */
-			size_t len;
+			unsigned len; /* a text is under 4 GiB (lexer.c refuses more) */
 			enum quote_style quote;
 		} literal;
 		struct word *dquote; /* inner parts of "..." */
-		struct word_param param;
-		struct {
-			struct node *program; /* parsed body; NULL for an empty $( ) */
-			char *text;           /* the body's source text, for printing */
-			bool backquote;
-		} cmdsub;
+		struct word_param *param;
+		struct word_subst *cmdsub;
 		struct {
 			struct word *expr; /* expanded as in double quotes, then evaluated */
 		} arith;
-		struct {
-			struct node *program;
-			char *text;
-			bool output; /* >( ) rather than <( ) */
-		} procsub;
+		struct word_subst *procsub;
 	} u;
 };
 
@@ -151,7 +159,6 @@ struct redir {
 	 * stripped for <<-. */
 	struct word *heredoc;
 	bool heredoc_quoted;
-	struct src_range range;
 };
 
 /* ---- assignments ------------------------------------------------------ */
@@ -161,7 +168,7 @@ struct assign {
 	struct word *index;   /* a[i]=v, or NULL */
 	struct word *value;   /* scalar value (may have zero parts), NULL for arrays */
 	struct word **array;  /* a=(w1 w2 ...): words, each expanded with splitting/globbing */
-	size_t narray;
+	unsigned narray;
 	bool is_array;
 	bool append;          /* += */
 	struct src_range range;
@@ -184,7 +191,6 @@ struct cond_expr {
 	struct word *lhs;     /* COND_WORD / COND_UNARY operand / COND_BINARY left */
 	struct word *rhs;     /* COND_BINARY right: a pattern for = == !=, a regex for =~ */
 	struct cond_expr *left, *right; /* NOT uses left; AND / OR use both */
-	struct src_range range;
 };
 
 /* ---- commands ---------------------------------------------------------- */
@@ -219,30 +225,38 @@ enum case_terminator {
 
 struct case_item {
 	struct word **patterns;
-	size_t npatterns;
 	struct node *body; /* NULL when empty */
+	unsigned npatterns;
 	enum case_terminator terminator;
-	struct src_range range;
 };
 
+/* Nodes live in the arena of their tree (ast_node_new), each taking the
+ * header and its kind's member of the union only: a simple command is 48
+ * bytes, a group 32. Copy one with ast_node_copy, never by value. Counts
+ * are 32 bits (the parser refuses more). */
 struct node {
 	enum node_kind kind;
-	struct src_range range;
+	/* The line the command starts on, $LINENO's (where a command ends,
+	 * and where redirections, conditions and case items are, is never
+	 * asked, so it is not kept). */
+	unsigned line;
 	/* Redirections of this command, in source order. Simple commands keep
 	 * theirs here too. */
 	struct redir *redirs;
-	size_t nredirs;
+	unsigned nredirs;
+	/* The root of its tree: ast_node_free() on it frees the tree. */
+	bool root;
 	union {
 		struct {
 			struct assign *assigns;
-			size_t nassigns;
 			struct word **words; /* argv before expansion; may be empty */
-			size_t nwords;
+			unsigned nassigns;
+			unsigned nwords;
 		} simple;
 		struct {
 			struct node **cmds;
-			size_t ncmds;
 			bool *stderr_too; /* stderr_too[i]: stage i was followed by |& */
+			unsigned ncmds;
 			bool bang;        /* ! pipeline */
 			bool timed;       /* time pipeline */
 		} pipeline;
@@ -252,7 +266,7 @@ struct node {
 		} and_or;
 		struct {
 			struct list_item *items;
-			size_t nitems;
+			unsigned nitems;
 		} list;
 		struct {
 			struct node *body; /* NODE_SUBSHELL, NODE_BRACE_GROUP */
@@ -270,9 +284,9 @@ struct node {
 		struct {
 			char *var;
 			struct word **words;
-			size_t nwords;
-			bool has_in; /* false: iterate over "$@" */
 			struct node *body;
+			unsigned nwords;
+			bool has_in; /* false: iterate over "$@" */
 		} for_;
 		struct {
 			struct word *init, *cond, *step; /* each may be NULL */
@@ -281,7 +295,7 @@ struct node {
 		struct {
 			struct word *subject;
 			struct case_item *items;
-			size_t nitems;
+			unsigned nitems;
 		} case_;
 		struct {
 			char *name;
@@ -295,16 +309,12 @@ struct node {
 			struct word *expr; /* (( expr )) */
 		} arith;
 	} u;
-	/* Trees made by the parser and by ast_node_copy() keep all their memory
-	 * in one arena, named on every node; freeing the root frees the tree.
-	 * NULL for nodes built by hand (each piece malloc'd, freed one by one). */
-	struct ast_arena *arena;
 };
 
 /* ---- ast.c ------------------------------------------------------------ */
 
-/* Frees a whole tree. For an arena tree only its root frees anything: the
- * call is a no-op on an inner node (its memory goes with the root). */
+/* Frees a whole tree, given its root; a no-op on an inner node (its memory
+ * goes with the root's arena). */
 void ast_node_free(struct node *n);
 /* For words and conditions built by hand; those of an arena tree belong
  * to the tree and must not be passed here. */
@@ -315,16 +325,78 @@ void ast_cond_free(struct cond_expr *c);
 struct node *ast_node_copy(const struct node *n);
 
 /* The arena of parsed trees: a bump allocator, freed all at once. Used by
- * the parser; ast_node_free() on the node given to ast_arena_set_root()
- * destroys it. */
+ * the parser; ast_node_free() on the root made in it destroys it. Its
+ * state is here so that the common allocation, a bump, is inline; only
+ * ast.c touches the chunks. */
+struct arena_chunk;
+struct ast_arena {
+	char *next, *end;           /* free space of the newest chunk */
+	struct arena_chunk *chunks; /* newest first */
+	size_t chunk_size;
+};
+
+/* Under AddressSanitizer every object gets its own malloc, so that the
+ * sanitizer still sees overruns and uses after free inside a tree. */
+#if defined(__SANITIZE_ADDRESS__)
+#define AST_ARENA_PER_OBJECT 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define AST_ARENA_PER_OBJECT 1
+#endif
+#endif
+
+union ast_arena_align {
+	void *p;
+	size_t s;
+	long long l;
+	double d;
+};
+#define AST_ARENA_ALIGN _Alignof(union ast_arena_align)
+
 struct ast_arena *ast_arena_create(void);
 void ast_arena_destroy(struct ast_arena *a);
-void ast_arena_set_root(struct ast_arena *a, struct node *root);
+/* A zeroed node of the kind (sized for it: NODE_FOR has room to become
+ * NODE_ARITH_FOR) in the arena. A root, made last, owns the arena. */
+struct node *ast_node_new(struct ast_arena *a, enum node_kind kind, unsigned line, bool root);
+void *ast_arena_alloc_slow(struct ast_arena *a, size_t size);
+char *ast_arena_strndup_slow(struct ast_arena *a, const char *s, size_t len);
+
 /* size bytes aligned for any AST structure; ast_arena_zalloc zeroes them. */
-void *ast_arena_alloc(struct ast_arena *a, size_t size);
-void *ast_arena_zalloc(struct ast_arena *a, size_t size);
+static inline void *ast_arena_alloc(struct ast_arena *a, size_t size)
+{
+#ifndef AST_ARENA_PER_OBJECT
+	size_t pad = (size_t)(-(uintptr_t)a->next) & (AST_ARENA_ALIGN - 1);
+	if (a->next && size && pad + size <= (size_t)(a->end - a->next)) {
+		void *r = a->next + pad;
+		a->next += pad + size;
+		return r;
+	}
+#endif
+	return ast_arena_alloc_slow(a, size);
+}
+
+static inline void *ast_arena_zalloc(struct ast_arena *a, size_t size)
+{
+	void *r = ast_arena_alloc(a, size);
+	memset(r, 0, size);
+	return r;
+}
+
 /* A NUL-terminated copy of s[0..len) (unaligned). */
-char *ast_arena_strndup(struct ast_arena *a, const char *s, size_t len);
+static inline char *ast_arena_strndup(struct ast_arena *a, const char *s, size_t len)
+{
+#ifndef AST_ARENA_PER_OBJECT
+	if (a->next && len < (size_t)(a->end - a->next)) {
+		char *r = a->next;
+		a->next += len + 1;
+		if (len)
+			memcpy(r, s, len);
+		r[len] = '\0';
+		return r;
+	}
+#endif
+	return ast_arena_strndup_slow(a, s, len);
+}
 
 /* The printer: shell text that parses back to an equivalent tree (used by
  * set -x for compound pieces, `type`/`declare -f`, prompts and --classify). */

@@ -1,6 +1,7 @@
 /* Arrays built before their length is known, in reused scratch vectors. */
 #include "shell/builder.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,7 +45,8 @@ void builder_release(struct scratch *s, struct builder *b)
 
 void builder_grow(struct scratch *s, struct builder *b, size_t size)
 {
-	if (!b->v)
+	bool small = !b->v;
+	if (small)
 		b->v = vec_get(s);
 	struct scratch_vec *v = b->v;
 	if ((b->n + 1) * size > v->cap) {
@@ -54,6 +56,8 @@ void builder_grow(struct scratch *s, struct builder *b, size_t size)
 		v->data = xrealloc(v->data, cap);
 		v->cap = cap;
 	}
+	if (small && b->n)
+		memcpy(v->data, b->small.bytes, b->n * size);
 }
 
 void *builder_finish(struct scratch *s, struct ast_arena *arena, struct builder *b, size_t size,
@@ -63,7 +67,7 @@ void *builder_finish(struct scratch *s, struct ast_arena *arena, struct builder 
 	*n = b->n;
 	if (b->n) {
 		r = ast_arena_alloc(arena, b->n * size);
-		memcpy(r, b->v->data, b->n * size);
+		memcpy(r, builder_data(b), b->n * size);
 	}
 	builder_release(s, b);
 	return r;

@@ -1,6 +1,8 @@
 /* Arrays built before their length is known, for the lexer and the
- * parser: the elements grow in scratch vectors that are reused from parse
- * to parse, then are copied to the AST arena at their final size. */
+ * parser: the elements grow in the builder itself while they are few (most
+ * arrays: a word's parts, a command's words), then in scratch vectors that
+ * are reused from parse to parse, and are copied to the AST arena at their
+ * final size. */
 #ifndef SBSH_BUILDER_H
 #define SBSH_BUILDER_H
 
@@ -23,24 +25,38 @@ struct scratch {
 	struct scratch_vec *free_vecs;
 };
 
-/* An array being built; {0} is an empty one. */
+/* Bytes of elements a builder holds in itself. */
+#define BUILDER_SMALL 64
+
+/* An array being built; {0} is an empty one. Not to be copied while in
+ * use: its first elements may be inside it. */
 struct builder {
-	struct scratch_vec *v;
+	struct scratch_vec *v; /* NULL while the elements fit in small */
 	size_t n;
+	union {
+		char bytes[BUILDER_SMALL];
+		union ast_arena_align align;
+	} small;
 };
 
 void scratch_free(struct scratch *s);
 
-/* Makes room in b for one more element (a vector first, if it has none). */
+/* Makes room in b for one more element, moving the elements to a vector
+ * when they no longer fit in b. */
 void builder_grow(struct scratch *s, struct builder *b, size_t size);
+
+static inline char *builder_data(struct builder *b)
+{
+	return b->v ? b->v->data : b->small.bytes;
+}
 
 /* A new zeroed element at the end; valid until the next push to b. Inline:
  * the lexer pushes every word part. */
 static inline void *builder_push(struct scratch *s, struct builder *b, size_t size)
 {
-	if (!b->v || (b->n + 1) * size > b->v->cap)
+	if (b->v ? (b->n + 1) * size > b->v->cap : (b->n + 1) * size > BUILDER_SMALL)
 		builder_grow(s, b, size);
-	void *e = b->v->data + b->n * size;
+	void *e = builder_data(b) + b->n * size;
 	memset(e, 0, size);
 	b->n++;
 	return e;
@@ -48,7 +64,8 @@ static inline void *builder_push(struct scratch *s, struct builder *b, size_t si
 
 static inline void *builder_at(const struct builder *b, size_t i, size_t size)
 {
-	return b->v->data + i * size;
+	/* (const as strchr's argument: the caller owns the builder) */
+	return (b->v ? b->v->data : (char *)b->small.bytes) + i * size;
 }
 
 /* The elements, copied to the arena (NULL when there are none); b is

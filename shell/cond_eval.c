@@ -28,7 +28,7 @@ static char *expand_regex_word(struct shell *sh, const struct word *w)
 	strbuf_init(&out);
 	for (size_t i = 0; i < w->nparts; i++) {
 		const struct word_part *p = &w->parts[i];
-		struct word one = {.parts = (struct word_part *)p, .nparts = 1, .range = p->range};
+		struct word one = {.parts = (struct word_part *)p, .nparts = 1, .range = w->range};
 		bool quoted = p->kind == WORD_DQUOTE || (p->kind == WORD_LITERAL && p->u.literal.quote != QUOTE_NONE);
 		if (p->kind == WORD_LITERAL && !quoted) {
 			const char *t = p->u.literal.text;
@@ -42,7 +42,7 @@ static char *expand_regex_word(struct shell *sh, const struct word *w)
 				struct word_part tp = *p;
 				tp.u.literal.text = xstrndup(t, end);
 				tp.u.literal.len = end;
-				struct word tw = {.parts = &tp, .nparts = 1, .range = p->range};
+				struct word tw = {.parts = &tp, .nparts = 1, .range = w->range};
 				char *home = (end < len || w->nparts == 1) ? expand_word_str(sh, &tw, 0) : NULL;
 				free(tp.u.literal.text);
 				if (home && strcmp(home, "~") != 0 && home[0] != '~') {

@@ -9,12 +9,10 @@
 
 static struct cond_expr *parse_cond_or(struct parser *p);
 
-static struct cond_expr *new_cond(struct parser *p, enum cond_kind kind, struct src_pos begin)
+static struct cond_expr *new_cond(struct parser *p, enum cond_kind kind)
 {
 	struct cond_expr *c = ast_arena_zalloc(p->lx.arena, sizeof *c);
 	c->kind = kind;
-	c->range.begin = begin;
-	c->range.end = begin;
 	return c;
 }
 
@@ -53,7 +51,6 @@ static struct cond_expr *parse_cond_primary(struct parser *p)
 {
 	parser_skip_newlines(p);
 	struct token *t = parser_peek(p);
-	struct src_pos begin = t->range.begin;
 	if (lex_token_is_kw(t, "!")) {
 		parser_consume(p);
 		if (!lex_enter(&p->lx))
@@ -62,9 +59,8 @@ static struct cond_expr *parse_cond_primary(struct parser *p)
 		lex_leave(&p->lx);
 		if (!inner)
 			return NULL;
-		struct cond_expr *c = new_cond(p, COND_NOT, begin);
+		struct cond_expr *c = new_cond(p, COND_NOT);
 		c->left = inner;
-		c->range.end = p->last_end;
 		return c;
 	}
 	if (t->kind == TK_LPAREN) {
@@ -102,10 +98,9 @@ static struct cond_expr *parse_cond_primary(struct parser *p)
 	    cond_operand_ok(next)) {
 		const char *nt = lex_token_plain(next);
 		if (!(nt && is_cond_binary(nt))) {
-			struct cond_expr *c = new_cond(p, COND_UNARY, begin);
+			struct cond_expr *c = new_cond(p, COND_UNARY);
 			c->op = first->parts[0].u.literal.text;
 			c->lhs = parser_take_word(p);
-			c->range.end = p->last_end;
 			return c;
 		}
 	}
@@ -117,12 +112,11 @@ static struct cond_expr *parse_cond_primary(struct parser *p)
 	else if (next->kind == TK_WORD && lex_token_plain(next) && is_cond_binary(lex_token_plain(next)))
 		op = lex_token_plain(next);
 	if (!op) {
-		struct cond_expr *c = new_cond(p, COND_WORD, begin);
+		struct cond_expr *c = new_cond(p, COND_WORD);
 		c->lhs = first;
-		c->range.end = p->last_end;
 		return c;
 	}
-	struct cond_expr *c = new_cond(p, COND_BINARY, begin);
+	struct cond_expr *c = new_cond(p, COND_BINARY);
 	c->op = ast_arena_strndup(p->lx.arena, op, strlen(op));
 	c->lhs = first;
 	struct word *op_word = next->kind == TK_WORD ? parser_take_word(p) : (parser_consume(p), NULL);
@@ -133,7 +127,6 @@ static struct cond_expr *parse_cond_primary(struct parser *p)
 		c->kind = COND_UNARY;
 		c->op = first->parts[0].u.literal.text;
 		c->lhs = op_word;
-		c->range.end = p->last_end;
 		return c;
 	}
 	if (strcmp(c->op, "=~") == 0) {
@@ -145,7 +138,6 @@ static struct cond_expr *parse_cond_primary(struct parser *p)
 			return NULL;
 		}
 		c->rhs = rx;
-		p->last_end = lex_pos(&p->lx);
 	} else {
 		p->lx.cond_pattern = c->op[0] == '=' || c->op[0] == '!';
 		t = parser_peek(p);
@@ -156,7 +148,6 @@ static struct cond_expr *parse_cond_primary(struct parser *p)
 		}
 		c->rhs = parser_take_word(p);
 	}
-	c->range.end = p->last_end;
 	return c;
 }
 
@@ -176,10 +167,9 @@ static struct cond_expr *parse_cond_chain(struct parser *p, enum tok_kind op, en
 		struct cond_expr *right = operand(p);
 		if (!right)
 			return NULL;
-		struct cond_expr *c = new_cond(p, kind, left->range.begin);
+		struct cond_expr *c = new_cond(p, kind);
 		c->left = left;
 		c->right = right;
-		c->range.end = p->last_end;
 		left = c;
 	}
 	return left;
@@ -212,7 +202,6 @@ struct node *parse_cond_command(struct parser *p)
 		goto fail;
 	}
 	parser_consume(p);
-	parser_finish_node(p, n);
 	return n;
 fail:
 	ast_node_free(n);

@@ -300,7 +300,7 @@ static int call_function(struct shell *sh, struct func *f, int argc, char **argv
 	trap_enter_function(sh, &traps);
 	/* A DEBUG trap the function sees (set -T) runs once as it starts. */
 	if (trap_debug_set(sh))
-		trap_run_debug(sh, f->body->range.begin.line);
+		trap_run_debug(sh, f->body->line);
 
 	int status = sh->jump == JUMP_NONE ? run_node(sh, f->body, 0) : sh->last_status;
 	if (sh->jump == JUMP_RETURN) {
@@ -871,12 +871,12 @@ static void debug_trap(struct shell *sh, const struct node *n)
 		return;
 	}
 	if (trap_debug_set(sh))
-		trap_run_debug(sh, n->range.begin.line);
+		trap_run_debug(sh, n->line);
 }
 
 static int run_simple(struct shell *sh, const struct node *n, unsigned flags)
 {
-	sh->lineno = n->range.begin.line;
+	sh->lineno = n->line;
 	const struct node *outer = command_begin(sh, n);
 	int status = run_simple_command(sh, n, flags);
 	sh->current_command = outer;
@@ -1034,7 +1034,7 @@ static int run_pipeline_stages(struct shell *sh, const struct node *n, unsigned 
 		 * the shell, before the fork, as in bash. */
 		if (is_leaf(cmd) && trap_debug_set(sh)) {
 			const struct node *outer = command_begin(sh, cmd);
-			trap_run_debug(sh, cmd->range.begin.line);
+			trap_run_debug(sh, cmd->line);
 			sh->current_command = outer;
 			if (sh->jump != JUMP_NONE) {
 				if (p[0] >= 0) {
@@ -1167,7 +1167,7 @@ static int run_async(struct shell *sh, const struct node *n)
 	bool own_group = !job_control && sh->session_leader;
 	if (is_leaf(n) && trap_debug_set(sh)) {
 		const struct node *outer = command_begin(sh, n);
-		trap_run_debug(sh, n->range.begin.line);
+		trap_run_debug(sh, n->line);
 		sh->current_command = outer;
 		if (sh->jump != JUMP_NONE)
 			return sh->last_status;
@@ -1359,7 +1359,7 @@ static int run_for(struct shell *sh, const struct node *n)
 {
 	struct strvec items;
 	strvec_init(&items);
-	sh->lineno = n->range.begin.line;
+	sh->lineno = n->line;
 	if (n->u.for_.has_in) {
 		if (expand_words(sh, n->u.for_.words, n->u.for_.nwords, &items) != 0) {
 			strvec_free(&items);
@@ -1407,11 +1407,11 @@ static int eval_arith_word(struct shell *sh, const struct word *w, intmax_t *out
  * after an error or when the trap ended the loop. */
 static int arith_for_step(struct shell *sh, const struct node *n, const struct word *w, intmax_t *v)
 {
-	sh->lineno = n->range.begin.line;
+	sh->lineno = n->line;
 	debug_trap(sh, n);
 	if (sh->jump != JUMP_NONE)
 		return -1;
-	sh->lineno = n->range.begin.line;
+	sh->lineno = n->line;
 	return eval_arith_word(sh, w, v);
 }
 
@@ -1442,7 +1442,7 @@ static int run_arith_for(struct shell *sh, const struct node *n)
 
 static int run_case(struct shell *sh, const struct node *n, unsigned flags)
 {
-	sh->lineno = n->range.begin.line;
+	sh->lineno = n->line;
 	debug_trap(sh, n);
 	if (sh->jump != JUMP_NONE)
 		return sh->last_status;
@@ -1482,7 +1482,7 @@ static int run_case(struct shell *sh, const struct node *n, unsigned flags)
 
 static int run_cond(struct shell *sh, const struct node *n)
 {
-	sh->lineno = n->range.begin.line;
+	sh->lineno = n->line;
 	const struct node *outer = command_begin(sh, n);
 	debug_trap(sh, n);
 	sh->current_command = outer;
@@ -1498,7 +1498,7 @@ static int run_cond(struct shell *sh, const struct node *n)
 
 static int run_arith(struct shell *sh, const struct node *n)
 {
-	sh->lineno = n->range.begin.line;
+	sh->lineno = n->line;
 	const struct node *outer = command_begin(sh, n);
 	debug_trap(sh, n);
 	sh->current_command = outer;
@@ -1576,7 +1576,7 @@ static int run_compound(struct shell *sh, const struct node *n, unsigned flags)
 	case NODE_CASE:
 		return run_case(sh, n, flags);
 	case NODE_FUNCDEF:
-		sh->lineno = n->range.begin.line;
+		sh->lineno = n->line;
 		if (sh->opt.posix && !posix_function_name(sh, n->u.funcdef.name))
 			return STATUS_SYNTAX;
 		funcs_define(sh, n->u.funcdef.name, n->u.funcdef.body);
@@ -1649,7 +1649,7 @@ static int run_node(struct shell *sh, const struct node *n, unsigned flags)
 		/* Functions do not see the ERR trap (bash without -E, trap.c):
 		 * the call fails as a whole in its caller. */
 		sh->status_flags |= EXEC_STATUS_HANDLED;
-		sh->lineno = n->range.begin.line ? n->range.begin.line : sh->lineno;
+		sh->lineno = n->line ? n->line : sh->lineno;
 		trap_run_err(sh);
 		sh->last_status = status;
 		if (sh->opt.errexit && sh->jump == JUMP_NONE) {

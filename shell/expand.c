@@ -1553,8 +1553,8 @@ static int expand_cmdsub(struct expander *ex, const struct word_part *part, bool
 	struct strbuf out;
 	strbuf_init(&out);
 	int status = 0;
-	if (part->u.cmdsub.program)
-		status = exec_cmdsub(sh, part->u.cmdsub.program, &out);
+	if (part->u.cmdsub->program)
+		status = exec_cmdsub(sh, part->u.cmdsub->program, &out);
 	sh->last_status = status;
 	size_t len = out.len;
 	while (len > 0 && out.data[len - 1] == '\n')
@@ -1633,7 +1633,7 @@ static int expand_parts(struct expander *ex, const struct word_part *parts, size
 				r = expand_parts(ex, part->u.dquote->parts, part->u.dquote->nparts, true, false, xb);
 			break;
 		case WORD_PARAM:
-			r = expand_param(ex, &part->u.param, quoted, xb);
+			r = expand_param(ex, part->u.param, quoted, xb);
 			break;
 		case WORD_CMDSUB:
 			r = expand_cmdsub(ex, part, quoted, xb);
@@ -1643,7 +1643,7 @@ static int expand_parts(struct expander *ex, const struct word_part *parts, size
 			break;
 		case WORD_PROCSUB: {
 			char *path = NULL;
-			if (exec_procsub(ex->sh, part->u.procsub.program, part->u.procsub.output, &path) < 0)
+			if (exec_procsub(ex->sh, part->u.procsub->program, part->u.procsub->output, &path) < 0)
 				return -1;
 			xbuf_addmem(xb, path, strlen(path), CF_QUOTED);
 			xbuf_mark(xb);
@@ -2541,8 +2541,8 @@ static bool word_runs_commands(const struct word *w)
 				return true;
 			break;
 		case WORD_PARAM:
-			if (word_runs_commands(wp->u.param.index) || word_runs_commands(wp->u.param.arg) ||
-			    word_runs_commands(wp->u.param.arg2))
+			if (word_runs_commands(wp->u.param->index) || word_runs_commands(wp->u.param->arg) ||
+			    word_runs_commands(wp->u.param->arg2))
 				return true;
 			break;
 		case WORD_ARITH:

@@ -16,7 +16,6 @@ struct parser {
 	/* One token of lookahead. */
 	struct token tok;
 	bool have_tok;
-	struct src_pos last_end; /* the end of the last token consumed */
 	bool whole_program;  /* parse_program: the text is all there is */
 	/* The arena is the parent's (sub-parsers) or parse_program()'s, not
 	 * one of parser_next()'s own. */
@@ -36,9 +35,7 @@ struct word *parser_take_word(struct parser *p);
 void parser_skip_newlines(struct parser *p);
 /* "syntax error near unexpected token `t'" (or at the end of file). */
 void parser_fail_unexpected(struct parser *p, const struct token *t);
-/* A node in the arena, starting at begin; parser_finish_node() ends it
- * where the last token consumed ends. */
+/* A node in the arena, starting at begin. */
 struct node *parser_new_node(struct parser *p, enum node_kind kind, struct src_pos begin);
-void parser_finish_node(struct parser *p, struct node *n);
 
 #endif

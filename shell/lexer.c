@@ -478,7 +478,6 @@ struct parts {
 	bool have_lit;
 	size_t lit_start;
 	enum quote_style lit_quote;
-	struct src_pos lit_begin;
 };
 
 static void parts_init(struct parts *ps)
@@ -493,19 +492,28 @@ static struct word_part *parts_push(struct lexer *lx, struct parts *ps, enum wor
 	return wp;
 }
 
+/* A literal part's text, copied to the arena. A text of 4 GiB or more
+ * (the length is 32 bits) is refused rather than cut. */
+static void set_literal(struct lexer *lx, struct word_part *wp, const char *text, size_t len,
+                        enum quote_style q)
+{
+	if (len > UINT_MAX) {
+		lex_fail_at(lx, lex_pos(lx), false, "word too long");
+		len = 0;
+	}
+	wp->u.literal.text = arena_str(lx, text ? text : "", len);
+	wp->u.literal.len = (unsigned)len;
+	wp->u.literal.quote = q;
+}
+
 static void parts_flush(struct lexer *lx, struct parts *ps)
 {
 	if (!ps->have_lit)
 		return;
 	size_t len = lx->lit.len - ps->lit_start;
-	char *text = arena_str(lx, lx->lit.data + ps->lit_start, len);
-	strbuf_truncate(&lx->lit, ps->lit_start);
 	struct word_part *wp = parts_push(lx, ps, WORD_LITERAL);
-	wp->u.literal.text = text;
-	wp->u.literal.len = len;
-	wp->u.literal.quote = ps->lit_quote;
-	wp->range.begin = ps->lit_begin;
-	wp->range.end = lex_pos(lx);
+	set_literal(lx, wp, lx->lit.data + ps->lit_start, len, ps->lit_quote);
+	strbuf_truncate(&lx->lit, ps->lit_start);
 	ps->have_lit = false;
 }
 
@@ -517,7 +525,6 @@ static void parts_lit_start(struct lexer *lx, struct parts *ps, enum quote_style
 		ps->have_lit = true;
 		ps->lit_quote = q;
 		ps->lit_start = lx->lit.len;
-		ps->lit_begin = lex_pos(lx);
 	}
 }
 
@@ -529,15 +536,12 @@ static void parts_addc(struct lexer *lx, struct parts *ps, int c, enum quote_sty
 }
 
 /* A literal part of its own; text is copied. */
-static void parts_add_literal(struct lexer *lx, struct parts *ps, const char *text, size_t len,
-                              enum quote_style q, struct src_pos begin, struct src_pos end)
+static struct word_part *parts_add_literal(struct lexer *lx, struct parts *ps, const char *text, size_t len,
+                                           enum quote_style q)
 {
 	struct word_part *wp = parts_push(lx, ps, WORD_LITERAL);
-	wp->u.literal.text = arena_str(lx, text ? text : "", len);
-	wp->u.literal.len = len;
-	wp->u.literal.quote = q;
-	wp->range.begin = begin;
-	wp->range.end = end;
+	set_literal(lx, wp, text, len, q);
+	return wp;
 }
 
 /* The word and its parts in one piece of the arena. */
@@ -637,7 +641,6 @@ void lex_fail_eof(struct lexer *lx, const char *what)
 
 static bool lex_single_quote(struct lexer *lx, struct parts *ps)
 {
-	struct src_pos begin = lex_pos(lx);
 	parts_flush(lx, ps);
 	advance(lx); /* the opening quote */
 	size_t start = lx->lit.len;
@@ -654,7 +657,7 @@ static bool lex_single_quote(struct lexer *lx, struct parts *ps)
 			lx->line_start = f->pos + (size_t)(nl - s) + 1;
 		}
 		f->pos += (size_t)(q - s) + 1;
-		parts_add_literal(lx, ps, s, (size_t)(q - s), QUOTE_SINGLE, begin, lex_pos(lx));
+		parts_add_literal(lx, ps, s, (size_t)(q - s), QUOTE_SINGLE);
 		return true;
 	}
 	for (;;) {
@@ -669,14 +672,13 @@ static bool lex_single_quote(struct lexer *lx, struct parts *ps)
 			break;
 		strbuf_addc(&lx->lit, (char)c);
 	}
-	parts_add_literal(lx, ps, lx->lit.data + start, lx->lit.len - start, QUOTE_SINGLE, begin, lex_pos(lx));
+	parts_add_literal(lx, ps, lx->lit.data + start, lx->lit.len - start, QUOTE_SINGLE);
 	strbuf_truncate(&lx->lit, start);
 	return true;
 }
 
 static bool lex_dollar_single(struct lexer *lx, struct parts *ps)
 {
-	struct src_pos begin = lex_pos(lx);
 	parts_flush(lx, ps);
 	advance(lx); /* $ */
 	advance(lx); /* ' */
@@ -704,7 +706,7 @@ static bool lex_dollar_single(struct lexer *lx, struct parts *ps)
 	strbuf_init(&out);
 	lex_decode_dollar_text(raw.data ? raw.data : "", raw.len, &out);
 	strbuf_free(&raw);
-	parts_add_literal(lx, ps, out.data, out.len, QUOTE_DOLLAR, begin, lex_pos(lx));
+	parts_add_literal(lx, ps, out.data, out.len, QUOTE_DOLLAR);
 	strbuf_free(&out);
 	return true;
 }
@@ -735,8 +737,6 @@ static bool lex_dquote(struct lexer *lx, struct parts *ps)
 	struct word *w = parts_finish(lx, &inner, begin);
 	struct word_part *wp = parts_push(lx, ps, WORD_DQUOTE);
 	wp->u.dquote = w;
-	wp->range.begin = begin;
-	wp->range.end = lex_pos(lx);
 	lex_leave(lx);
 	return true;
 }
@@ -789,6 +789,14 @@ static char *frame_slice(struct lexer *lx, struct lex_mark from, struct lex_mark
 	return arena_str(lx, lx->frames[from.frame].text + from.pos, to.pos - from.pos);
 }
 
+static struct word_subst *new_subst(struct lexer *lx, struct node *program, char *text)
+{
+	struct word_subst *sub = ast_arena_zalloc(lx->arena, sizeof *sub);
+	sub->program = program;
+	sub->text = text;
+	return sub;
+}
+
 /* $( ... ) and <( ... ) / >( ... ): at the `(`. */
 static bool lex_cmdsub_body(struct lexer *lx, struct node **program, char **text)
 {
@@ -839,7 +847,6 @@ static bool lex_arith_close(struct lexer *lx)
  * then parsed as a program of its own. */
 static bool lex_backquote(struct lexer *lx, struct parts *ps, bool dq)
 {
-	struct src_pos begin = lex_pos(lx);
 	parts_flush(lx, ps);
 	if (!lex_enter(lx))
 		return false;
@@ -875,13 +882,10 @@ static bool lex_backquote(struct lexer *lx, struct parts *ps, bool dq)
 		strbuf_free(&sb);
 		return false;
 	}
-	struct word_part *wp = parts_push(lx, ps, WORD_CMDSUB);
-	wp->u.cmdsub.program = program;
-	wp->u.cmdsub.text = arena_str(lx, sb.data, sb.len);
+	struct word_subst *sub = new_subst(lx, program, arena_str(lx, sb.data, sb.len));
 	strbuf_free(&sb);
-	wp->u.cmdsub.backquote = true;
-	wp->range.begin = begin;
-	wp->range.end = lex_pos(lx);
+	sub->backquote = true;
+	parts_push(lx, ps, WORD_CMDSUB)->u.cmdsub = sub;
 	return true;
 }
 
@@ -1143,10 +1147,9 @@ simple_op:
 		goto fail;
 	}
 	advance(lx);
-	struct word_part *part = parts_push(lx, ps, WORD_PARAM);
-	part->u.param = wp;
-	part->range.begin = begin;
-	part->range.end = lex_pos(lx);
+	struct word_param *param = ast_arena_alloc(lx->arena, sizeof *param);
+	*param = wp;
+	parts_push(lx, ps, WORD_PARAM)->u.param = param;
 	lex_leave(lx);
 	return true;
 fail:
@@ -1157,7 +1160,6 @@ fail:
 /* At a `$`: an expansion, or a literal dollar. */
 static bool lex_dollar(struct lexer *lx, struct parts *ps, bool quoted)
 {
-	struct src_pos begin = lex_pos(lx);
 	int c1 = la(lx, 1);
 	if (c1 == '{')
 		return lex_braced_param(lx, ps, quoted);
@@ -1179,10 +1181,7 @@ static bool lex_dollar(struct lexer *lx, struct parts *ps, bool quoted)
 				lex_leave(lx);
 				if (!ok)
 					return false;
-				struct word_part *wp = parts_push(lx, ps, WORD_ARITH);
-				wp->u.arith.expr = expr;
-				wp->range.begin = begin;
-				wp->range.end = lex_pos(lx);
+				parts_push(lx, ps, WORD_ARITH)->u.arith.expr = expr;
 				return true;
 			}
 		}
@@ -1191,11 +1190,7 @@ static bool lex_dollar(struct lexer *lx, struct parts *ps, bool quoted)
 		char *text = NULL;
 		if (!lex_cmdsub_body(lx, &program, &text))
 			return false;
-		struct word_part *wp = parts_push(lx, ps, WORD_CMDSUB);
-		wp->u.cmdsub.program = program;
-		wp->u.cmdsub.text = text;
-		wp->range.begin = begin;
-		wp->range.end = lex_pos(lx);
+		parts_push(lx, ps, WORD_CMDSUB)->u.cmdsub = new_subst(lx, program, text);
 		return true;
 	}
 	if (c1 == '[') {
@@ -1216,10 +1211,7 @@ static bool lex_dollar(struct lexer *lx, struct parts *ps, bool quoted)
 		lex_leave(lx);
 		if (!ok)
 			return false;
-		struct word_part *wp = parts_push(lx, ps, WORD_ARITH);
-		wp->u.arith.expr = expr;
-		wp->range.begin = begin;
-		wp->range.end = lex_pos(lx);
+		parts_push(lx, ps, WORD_ARITH)->u.arith.expr = expr;
 		return true;
 	}
 	if (c1 == '\'' && !quoted)
@@ -1240,11 +1232,10 @@ static bool lex_dollar(struct lexer *lx, struct parts *ps, bool quoted)
 			name = arena_str(lx, (char[]){(char)c1}, 1);
 			advance(lx);
 		}
-		struct word_part *wp = parts_push(lx, ps, WORD_PARAM);
-		wp->u.param.name = name;
-		wp->u.param.op = PARAM_PLAIN;
-		wp->range.begin = begin;
-		wp->range.end = lex_pos(lx);
+		struct word_param *param = ast_arena_zalloc(lx->arena, sizeof *param);
+		param->name = name;
+		param->op = PARAM_PLAIN;
+		parts_push(lx, ps, WORD_PARAM)->u.param = param;
 		return true;
 	}
 	parts_addc(lx, ps, '$', quoted ? QUOTE_DOUBLE : QUOTE_NONE);
@@ -1254,7 +1245,6 @@ static bool lex_dollar(struct lexer *lx, struct parts *ps, bool quoted)
 
 static bool lex_procsub(struct lexer *lx, struct parts *ps)
 {
-	struct src_pos begin = lex_pos(lx);
 	bool output = la(lx, 0) == '>';
 	parts_flush(lx, ps);
 	advance(lx);
@@ -1262,12 +1252,9 @@ static bool lex_procsub(struct lexer *lx, struct parts *ps)
 	char *text = NULL;
 	if (!lex_cmdsub_body(lx, &program, &text))
 		return false;
-	struct word_part *wp = parts_push(lx, ps, WORD_PROCSUB);
-	wp->u.procsub.program = program;
-	wp->u.procsub.text = text;
-	wp->u.procsub.output = output;
-	wp->range.begin = begin;
-	wp->range.end = lex_pos(lx);
+	struct word_subst *sub = new_subst(lx, program, text);
+	sub->output = output;
+	parts_push(lx, ps, WORD_PROCSUB)->u.procsub = sub;
 	return true;
 }
 
@@ -1479,12 +1466,11 @@ static bool lex_parts(struct lexer *lx, struct parts *ps, const struct wopts *wo
 				continue;
 			}
 			parts_flush(lx, ps);
-			struct src_pos b = lex_pos(lx);
 			advance(lx);
 			char ch = n == END_OF_INPUT ? '\\' : (char)n;
 			if (n != END_OF_INPUT)
 				advance(lx);
-			parts_add_literal(lx, ps, &ch, 1, QUOTE_BACKSLASH, b, lex_pos(lx));
+			parts_add_literal(lx, ps, &ch, 1, QUOTE_BACKSLASH);
 			continue;
 		}
 		if (c == '\'' && (!quoted || (mode == WM_PARAM && wo->sq) || mode == WM_SUBSCRIPT)) {
@@ -1579,7 +1565,6 @@ static bool lex_assignment(struct lexer *lx, struct token *t, struct parts *ps,
 	const char *prefix = t->asg_name;
 	size_t plen = strlen(t->asg_name);
 	if (la(lx, 0) == '[') {
-		struct src_pos ib = lex_pos(lx);
 		t->asg_index = lex_subscript(lx);
 		if (!t->asg_index)
 			return false;
@@ -1591,10 +1576,8 @@ static bool lex_assignment(struct lexer *lx, struct token *t, struct parts *ps,
 		head[plen + 1] = '\0';
 		struct word_part *lp = parts_push(lx, ps, WORD_LITERAL);
 		lp->u.literal.text = head;
-		lp->u.literal.len = plen + 1;
+		lp->u.literal.len = (unsigned)(plen + 1);
 		lp->u.literal.quote = QUOTE_NONE;
-		lp->range.begin = begin;
-		lp->range.end = ib;
 		for (size_t i = 0; i < t->asg_index->nparts; i++)
 			*parts_push(lx, ps, WORD_LITERAL) = t->asg_index->parts[i];
 		buf[blen++] = ']';
@@ -1614,14 +1597,13 @@ static bool lex_assignment(struct lexer *lx, struct token *t, struct parts *ps,
 		text[plen + blen] = '\0';
 		struct word_part *lp = parts_push(lx, ps, WORD_LITERAL);
 		lp->u.literal.text = text;
-		lp->u.literal.len = plen + blen;
+		lp->u.literal.len = (unsigned)(plen + blen);
 		lp->u.literal.quote = QUOTE_NONE;
-		lp->range.begin = begin;
-		lp->range.end = lex_pos(lx);
 	} else {
-		parts_add_literal(lx, ps, buf, blen, QUOTE_NONE, begin, lex_pos(lx));
+		parts_add_literal(lx, ps, buf, blen, QUOTE_NONE);
 	}
 	t->asg_prefix = ps->v.n;
+	t->asg_value_begin = lex_pos(lx);
 	t->is_asg = true;
 	if (la(lx, 0) == '(') {
 		t->asg_array = true;
@@ -1730,12 +1712,11 @@ static bool lex_fast_word(struct lexer *lx, struct token *t)
 	memcpy(t->text, s, k);
 	t->text[k] = '\0';
 	t->text_len = k;
-	t->lit_range.begin = t->range.begin;
 	f->pos += k;
 	t->kind = TK_WORD;
 	t->lazy = true;
 	t->plain = true;
-	t->range.end = t->lit_range.end = lex_pos(lx);
+	t->range.end = lex_pos(lx);
 	return true;
 }
 
@@ -1789,8 +1770,6 @@ static void lex_word_token(struct lexer *lx, struct token *t)
 		t->text_len = lx->lit.len - ps.lit_start;
 		memcpy(t->text, lx->lit.data + ps.lit_start, t->text_len);
 		t->text[t->text_len] = '\0';
-		t->lit_range.begin = ps.lit_begin;
-		t->lit_range.end = lex_pos(lx);
 		parts_discard(lx, &ps);
 		t->lazy = true;
 		t->plain = true;
@@ -1842,7 +1821,7 @@ void lex_next_token(struct lexer *lx, struct token *t)
 	memset(t, 0, offsetof(struct token, text));
 	t->text[0] = '\0';
 	t->text_len = 0;
-	memset(&t->lit_range, 0, sizeof *t - offsetof(struct token, lit_range));
+	memset(&t->is_asg, 0, sizeof *t - offsetof(struct token, is_asg));
 	bool blank_alias = false;
 	for (;;) {
 		int c = la(lx, 0);
@@ -1923,14 +1902,19 @@ struct word *lex_token_word(struct lexer *lx, const struct token *t)
 {
 	if (!t->lazy)
 		return t->word;
-	struct word_part part;
-	memset(&part, 0, sizeof part);
-	part.kind = WORD_LITERAL;
-	part.u.literal.text = arena_str(lx, t->text, t->text_len);
-	part.u.literal.len = t->text_len;
-	part.u.literal.quote = QUOTE_NONE;
-	part.range = t->lit_range;
-	return word_from_parts(lx, &part, 1, t->range.begin, t->range.end);
+	/* The word, its part and its text in one piece of the arena. */
+	struct word *w = ast_arena_alloc(lx->arena, sizeof *w + sizeof *w->parts + t->text_len + 1);
+	struct word_part *part = (struct word_part *)(w + 1);
+	char *text = (char *)(part + 1);
+	memcpy(text, t->text, t->text_len + 1);
+	*part = (struct word_part){.kind = WORD_LITERAL};
+	part->u.literal.text = text;
+	part->u.literal.len = (unsigned)t->text_len;
+	part->u.literal.quote = QUOTE_NONE;
+	w->parts = part;
+	w->nparts = 1;
+	w->range = t->range;
+	return w;
 }
 
 char *lex_token_text(const struct lexer *lx, const struct token *t)
@@ -1960,18 +1944,18 @@ struct word *lex_array_word(struct lexer *lx, struct token *t)
 	parts_init(&ps);
 	struct src_pos b = t->range.begin, e = t->range.end;
 	char *head = xasprintf("%s%s=(", t->asg_name, t->asg_append ? "+" : "");
-	parts_add_literal(lx, &ps, head, strlen(head), QUOTE_NONE, b, e);
+	parts_add_literal(lx, &ps, head, strlen(head), QUOTE_NONE)->array_syntax = true;
 	free(head);
 	for (size_t i = 0; i < t->asg_nelems; i++) {
 		if (i)
-			parts_add_literal(lx, &ps, " ", 1, QUOTE_SINGLE, b, e);
+			parts_add_literal(lx, &ps, " ", 1, QUOTE_SINGLE)->array_syntax = true;
 		struct word *w = t->asg_elems[i];
 		for (size_t j = 0; j < w->nparts; j++)
 			*parts_push(lx, &ps, w->parts[j].kind) = w->parts[j];
 	}
 	t->asg_elems = NULL;
 	t->asg_nelems = 0;
-	parts_add_literal(lx, &ps, ")", 1, QUOTE_NONE, b, e);
+	parts_add_literal(lx, &ps, ")", 1, QUOTE_NONE)->array_syntax = true;
 	struct word *w = word_from_parts(lx, builder_at(&ps.v, 0, sizeof(struct word_part)), ps.v.n, b, e);
 	builder_release(&lx->scratch, &ps.v);
 	return w;
@@ -1997,15 +1981,12 @@ static void fill_heredoc(struct lexer *lx, struct lex_heredoc *h, struct strbuf 
 		size_t len = body->len;
 		struct word_part *v = ast_arena_zalloc(lx->arena, sizeof *v);
 		v->kind = WORD_LITERAL;
-		v->u.literal.text = arena_str(lx, body->data, len);
+		set_literal(lx, v, body->data, len, QUOTE_SINGLE);
 		strbuf_free(body);
-		v->u.literal.len = len;
-		v->u.literal.quote = QUOTE_SINGLE;
-		v->range.begin = begin;
-		v->range.end = lex_pos(lx);
 		w->parts = v;
 		w->nparts = 1;
-		w->range = v->range;
+		w->range.begin = begin;
+		w->range.end = lex_pos(lx);
 		return;
 	}
 	/* Its $( ) need a grammar of their own text. */

@@ -113,17 +113,18 @@ struct token {
 	/* It comes right after the text of an alias ending in a blank, so it
 	 * is checked for an alias too, wherever it stands (bash). */
 	bool after_blank_alias;
-	/* A short plain word not made yet: its text and its literal's range. */
+	/* A short plain word not made yet: its text. */
 	bool lazy;
 	char text[TOKEN_TEXT_MAX + 1];
 	size_t text_len;
-	struct src_range lit_range;
 	/* NAME=value / NAME[i]=value / NAME+=value: word holds the whole text;
-	 * its first asg_prefix parts are the `NAME=` part. */
+	 * its first asg_prefix parts are the `NAME=` part, and the value
+	 * starts at asg_value_begin. */
 	bool is_asg;
 	bool asg_append;
 	bool asg_array;
 	size_t asg_prefix;
+	struct src_pos asg_value_begin;
 	char *asg_name;
 	struct word *asg_index;
 	struct word **asg_elems;

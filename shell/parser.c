@@ -9,6 +9,7 @@
  * NULL/false after one, so the caller unwinds and frees. */
 #include "shell/parser.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,9 +24,18 @@ static void *bld_push(struct parser *p, struct builder *b, size_t size)
 	return builder_push(&p->lx.scratch, b, size);
 }
 
-static void *bld_finish(struct parser *p, struct builder *b, size_t size, size_t *n)
+/* The array in the arena, its count in *n: 32 bits in the tree, so more
+ * elements than that (a text of gigabytes) are refused. */
+static void *bld_finish(struct parser *p, struct builder *b, size_t size, unsigned *n)
 {
-	return builder_finish(&p->lx.scratch, p->lx.arena, b, size, n);
+	size_t k;
+	void *v = builder_finish(&p->lx.scratch, p->lx.arena, b, size, &k);
+	if (k > UINT_MAX) {
+		lex_fail_at(&p->lx, lex_pos(&p->lx), false, "too many words in a command");
+		k = 0;
+	}
+	*n = (unsigned)k;
+	return v;
 }
 
 static void bld_release(struct parser *p, struct builder *b)
@@ -52,13 +62,9 @@ struct token *parser_peek_lex(struct parser *p)
 			p->tok.kind = TK_EOF;
 			return &p->tok;
 		}
-		/* Lexing may recurse into the grammar ($( ) bodies), which uses
-		 * p->tok: build the token aside. */
-		struct token t;
-		lex_next_token(&p->lx, &t);
-		if (p->have_tok) /* left by a nested parse that failed */
-			lex_token_clear(&p->tok);
-		p->tok = t;
+		/* Lexed in place: a $( ) body met on the way is parsed with
+		 * p->tok saved (grammar_subprogram). */
+		lex_next_token(&p->lx, &p->tok);
 		p->have_tok = true;
 		if (p->lx.failed) {
 			lex_token_clear(&p->tok);
@@ -73,7 +79,6 @@ struct token *parser_peek_lex(struct parser *p)
 
 void parser_consume(struct parser *p)
 {
-	p->last_end = p->tok.range.end;
 	p->have_tok = false;
 }
 
@@ -109,17 +114,7 @@ static struct node *parse_compound_list(struct parser *p, bool allow_empty);
 
 struct node *parser_new_node(struct parser *p, enum node_kind kind, struct src_pos begin)
 {
-	struct node *n = ast_arena_zalloc(p->lx.arena, sizeof *n);
-	n->arena = p->lx.arena;
-	n->kind = kind;
-	n->range.begin = begin;
-	n->range.end = begin;
-	return n;
-}
-
-void parser_finish_node(struct parser *p, struct node *n)
-{
-	n->range.end = p->last_end;
+	return ast_node_new(p->lx.arena, kind, begin.line, false);
 }
 
 static struct list_item *list_add(struct parser *p, struct builder *items, struct node *item)
@@ -249,7 +244,6 @@ static bool parse_redirect(struct parser *p, struct redir *r)
 {
 	memset(r, 0, sizeof *r);
 	struct token *t = parser_peek(p);
-	r->range.begin = t->range.begin;
 	r->fd = -1;
 	if (t->kind == TK_IO_NUMBER) {
 		r->fd = t->io_number;
@@ -287,7 +281,6 @@ static bool parse_redirect(struct parser *p, struct redir *r)
 	if (r->op == REDIR_HEREDOC || r->op == REDIR_HEREDOC_STRIP)
 		r->heredoc = lex_add_heredoc(&p->lx, t, r->op == REDIR_HEREDOC_STRIP, &r->heredoc_quoted);
 	r->target = parser_take_word(p);
-	r->range.end = p->last_end;
 	return true;
 }
 
@@ -298,6 +291,12 @@ static bool add_redirect(struct parser *p, struct builder *redirs)
 		return false;
 	*(struct redir *)bld_push(p, redirs, sizeof r) = r;
 	return true;
+}
+
+static bool finish_redirs(struct parser *p, struct node *n, struct builder *redirs)
+{
+	n->redirs = bld_finish(p, redirs, sizeof *n->redirs, &n->nredirs);
+	return !p->lx.failed;
 }
 
 static bool parse_trailing_redirects(struct parser *p, struct node *n)
@@ -316,10 +315,8 @@ static bool parse_trailing_redirects(struct parser *p, struct node *n)
 			bld_release(p, &redirs);
 			return false;
 		}
-		parser_finish_node(p, n);
 	}
-	n->redirs = bld_finish(p, &redirs, sizeof *n->redirs, &n->nredirs);
-	return true;
+	return finish_redirs(p, n, &redirs);
 }
 
 static bool is_declaration_command(const struct builder *words)
@@ -359,7 +356,7 @@ static void take_assignment(struct parser *p, struct assign *a)
 		struct word *v = ast_arena_alloc(p->lx.arena, sizeof *v);
 		v->parts = nv ? w->parts + k : NULL;
 		v->nparts = nv;
-		v->range.begin = k < w->nparts ? w->parts[k].range.begin : t->range.end;
+		v->range.begin = t->asg_value_begin;
 		v->range.end = t->range.end;
 		a->value = v;
 	}
@@ -408,8 +405,7 @@ static struct node *parse_simple_rest(struct parser *p, struct node *n, struct w
 	}
 	n->u.simple.assigns = bld_finish(p, &assigns, sizeof *n->u.simple.assigns, &n->u.simple.nassigns);
 	n->u.simple.words = bld_finish(p, &words, sizeof *n->u.simple.words, &n->u.simple.nwords);
-	n->redirs = bld_finish(p, &redirs, sizeof *n->redirs, &n->nredirs);
-	parser_finish_node(p, n);
+	finish_redirs(p, n, &redirs);
 	p->lx.cmd_prefix = prefix;
 	return n;
 fail:
@@ -433,7 +429,6 @@ static struct node *parse_brace_or_subshell(struct parser *p, bool subshell)
 		goto fail;
 	}
 	parser_consume(p);
-	parser_finish_node(p, n);
 	return n;
 fail:
 	ast_node_free(n);
@@ -470,12 +465,6 @@ static struct node *parse_if(struct parser *p)
 			goto fail;
 		break;
 	}
-	/* Every node of the chain ends at the `fi`. */
-	for (struct node *n = top; n; n = n->u.if_.else_part) {
-		parser_finish_node(p, n);
-		if (n->u.if_.else_part && n->u.if_.else_part->kind != NODE_IF)
-			break;
-	}
 	return top;
 fail:
 	ast_node_free(top);
@@ -493,7 +482,6 @@ static struct node *parse_loop(struct parser *p, bool until)
 	n->u.loop.body = parse_compound_list(p, false);
 	if (!n->u.loop.body || !expect_kw(p, "done"))
 		goto fail;
-	parser_finish_node(p, n);
 	return n;
 fail:
 	ast_node_free(n);
@@ -524,7 +512,6 @@ static struct node *parse_for(struct parser *p)
 		parser_consume(p);
 		if (!lex_arith_for(&p->lx, &n->u.arith_for.init, &n->u.arith_for.cond, &n->u.arith_for.step))
 			goto fail;
-		p->last_end = lex_pos(&p->lx);
 		t = parser_peek(p);
 		if (t->kind == TK_SEMI)
 			parser_consume(p);
@@ -532,7 +519,6 @@ static struct node *parse_for(struct parser *p)
 		n->u.arith_for.body = parse_do_group(p);
 		if (!n->u.arith_for.body)
 			goto fail;
-		parser_finish_node(p, n);
 		return n;
 	}
 	if (t->kind != TK_WORD || !t->plain || !parse_is_name(lex_token_plain(t), strlen(lex_token_plain(t)))) {
@@ -578,7 +564,6 @@ static struct node *parse_for(struct parser *p)
 	n->u.for_.body = parse_do_group(p);
 	if (!n->u.for_.body)
 		goto fail;
-	parser_finish_node(p, n);
 	return n;
 fail:
 	ast_node_free(n);
@@ -607,7 +592,6 @@ static struct node *parse_case(struct parser *p)
 			break;
 		}
 		struct case_item *ci = bld_push(p, &items, sizeof *ci);
-		ci->range.begin = t->range.begin;
 		if (t->kind == TK_LPAREN) {
 			parser_consume(p);
 			t = parser_peek(p);
@@ -640,11 +624,9 @@ static struct node *parse_case(struct parser *p)
 			ci->terminator = t->kind == TK_DSEMI ? CASE_BREAK
 			               : t->kind == TK_SEMI_AND ? CASE_FALLTHROUGH : CASE_CONTINUE;
 			parser_consume(p);
-			ci->range.end = p->last_end;
 			parser_skip_newlines(p);
 			continue;
 		}
-		ci->range.end = p->last_end;
 		if (lex_token_is_kw(t, "esac")) {
 			parser_consume(p);
 			break;
@@ -653,7 +635,6 @@ static struct node *parse_case(struct parser *p)
 		goto fail;
 	}
 	n->u.case_.items = bld_finish(p, &items, sizeof *n->u.case_.items, &n->u.case_.nitems);
-	parser_finish_node(p, n);
 	return n;
 fail:
 	bld_release(p, &items);
@@ -666,6 +647,7 @@ fail:
 static struct node *parse_funcdef_body(struct parser *p, struct node *f)
 {
 	parser_skip_newlines(p);
+	struct src_pos at = parser_peek(p)->range.begin;
 	struct node *body = parse_command(p);
 	if (!body)
 		return NULL;
@@ -676,14 +658,13 @@ static struct node *parse_funcdef_body(struct parser *p, struct node *f)
 	case NODE_LIST:
 	case NODE_FUNCDEF:
 		/* Only compound commands make function bodies. */
-		lex_fail_at(&p->lx, body->range.begin, false, "syntax error: function body must be a compound command");
+		lex_fail_at(&p->lx, at, false, "syntax error: function body must be a compound command");
 		ast_node_free(body);
 		return NULL;
 	default:
 		break;
 	}
 	f->u.funcdef.body = body;
-	parser_finish_node(p, f);
 	return f;
 }
 
@@ -724,8 +705,6 @@ static struct node *parse_arith_command(struct parser *p)
 		ast_node_free(n);
 		return NULL;
 	}
-	p->last_end = lex_pos(&p->lx);
-	parser_finish_node(p, n);
 	return n;
 }
 
@@ -798,7 +777,6 @@ static struct node *parse_command(struct parser *p)
 			/* name ( ) compound: look past the word for `(`. */
 			struct token saved = *t;
 			p->have_tok = false;
-			p->last_end = saved.range.end;
 			/* the word after a command name is no assignment */
 			p->lx.cmd_prefix = false;
 			struct token *next = parser_peek(p);
@@ -900,9 +878,8 @@ static struct node *parse_pipeline(struct parser *p)
 		t = parser_peek(p);
 	}
 	n->u.pipeline.cmds = bld_finish(p, &cmds, sizeof *n->u.pipeline.cmds, &n->u.pipeline.ncmds);
-	size_t nst;
+	unsigned nst;
 	n->u.pipeline.stderr_too = bld_finish(p, &stderr_too, sizeof(bool), &nst);
-	parser_finish_node(p, n);
 	return n;
 }
 
@@ -923,11 +900,10 @@ static struct node *parse_and_or(struct parser *p)
 			ast_node_free(left);
 			return NULL;
 		}
-		struct node *n = parser_new_node(p, NODE_AND_OR, left->range.begin);
+		struct node *n = ast_node_new(p->lx.arena, NODE_AND_OR, left->line, false);
 		n->u.and_or.is_or = is_or;
 		n->u.and_or.left = left;
 		n->u.and_or.right = right;
-		parser_finish_node(p, n);
 		left = n;
 	}
 	return left;
@@ -975,7 +951,6 @@ static struct node *parse_compound_list(struct parser *p, bool allow_empty)
 	}
 	struct node *list = parser_new_node(p, NODE_LIST, begin);
 	list_finish(p, list, &items);
-	parser_finish_node(p, list);
 	return list;
 fail:
 	bld_release(p, &items);
@@ -983,8 +958,8 @@ fail:
 }
 
 /* One line's worth: and-or lists up to a newline or the end of the text,
- * appended to items; *end gets where the line's list ends. */
-static bool parse_line(struct parser *p, struct builder *items, struct src_pos *end)
+ * appended to items. */
+static bool parse_line(struct parser *p, struct builder *items)
 {
 	for (;;) {
 		struct node *item = parse_and_or(p);
@@ -1006,7 +981,6 @@ static bool parse_line(struct parser *p, struct builder *items, struct src_pos *
 	if (p->lx.failed)
 		return false;
 	if (t->kind == TK_NEWLINE) {
-		*end = p->last_end;
 		parser_consume(p);
 		return true;
 	}
@@ -1018,15 +992,12 @@ static bool parse_line(struct parser *p, struct builder *items, struct src_pos *
 		lex_fail_at(&p->lx, t->range.begin, true, "syntax error: unexpected end of file");
 		return false;
 	}
-	*end = p->last_end;
 	return true;
 }
 
 /* The next complete command's items appended to items, with the position
- * of its first token and of its end: 1, 0 at the end of the text, -1 on
- * error. */
-static int next_line(struct parser *p, struct builder *items, struct src_pos *begin,
-                     struct src_pos *end)
+ * of its first token: 1, 0 at the end of the text, -1 on error. */
+static int next_line(struct parser *p, struct builder *items, struct src_pos *begin)
 {
 	if (p->lx.failed)
 		return -1;
@@ -1048,7 +1019,7 @@ static int next_line(struct parser *p, struct builder *items, struct src_pos *be
 		*begin = t->range.begin;
 		break;
 	}
-	return parse_line(p, items, end) ? 1 : -1;
+	return parse_line(p, items) ? 1 : -1;
 }
 
 /* ---- what the lexer asks of the grammar -------------------------------- */
@@ -1074,10 +1045,19 @@ static struct node *parse_subprogram(struct parser *p, struct lex_mark *close)
 	return body;
 }
 
-/* The lexer is at $( or <( in p's text. */
+/* The lexer is at $( or <( in p's text, in the middle of lexing a token
+ * into p->tok (or between tokens): the body's tokens use p->tok too, so
+ * what was there is put back after. */
 static struct node *grammar_subprogram(void *ctx, struct lex_mark *close)
 {
-	return parse_subprogram(ctx, close);
+	struct parser *p = ctx;
+	struct token outer = p->tok;
+	bool had = p->have_tok;
+	p->have_tok = false;
+	struct node *body = parse_subprogram(p, close);
+	p->tok = outer;
+	p->have_tok = had;
+	return body;
 }
 
 /* A sub-parser of text extracted from p's, which started at `at` there and
@@ -1103,9 +1083,9 @@ static struct node *grammar_text_program(void *ctx, const char *text, size_t len
 	struct parser *s = sub_parser(p, text, len, at, p->lx.depth);
 	s->whole_program = true;
 	struct builder items = {0};
-	struct src_pos begin, end = at;
+	struct src_pos begin;
 	for (;;) {
-		int r = next_line(s, &items, &begin, &end);
+		int r = next_line(s, &items, &begin);
 		if (r < 0) {
 			p->lx.failed = true;
 			p->lx.err = s->lx.err;
@@ -1122,7 +1102,6 @@ static struct node *grammar_text_program(void *ctx, const char *text, size_t len
 	if (items.n) {
 		out = parser_new_node(s, NODE_LIST, at);
 		list_finish(s, out, &items);
-		out->range.end = end;
 	}
 	parser_destroy(s);
 	return out;
@@ -1168,7 +1147,6 @@ struct parser *parser_create(const char *text, size_t len, const struct parser_o
 	if (p->opts.first_line == 0)
 		p->opts.first_line = 1;
 	lex_init(&p->lx, text, len, &p->opts, &grammar_hooks, p);
-	p->last_end = lex_pos(&p->lx);
 	return p;
 }
 
@@ -1191,8 +1169,8 @@ int parser_next(struct parser *p, struct node **out)
 	if (own)
 		p->lx.arena = ast_arena_create();
 	struct builder items = {0};
-	struct src_pos begin, end;
-	int r = next_line(p, &items, &begin, &end);
+	struct src_pos begin;
+	int r = next_line(p, &items, &begin);
 	if (r <= 0) {
 		bld_release(p, &items);
 		if (own) {
@@ -1201,13 +1179,10 @@ int parser_next(struct parser *p, struct node **out)
 		}
 		return r;
 	}
-	struct node *list = parser_new_node(p, NODE_LIST, begin);
+	struct node *list = ast_node_new(p->lx.arena, NODE_LIST, begin.line, own);
 	list_finish(p, list, &items);
-	list->range.end = end;
-	if (own) {
-		ast_arena_set_root(p->lx.arena, list);
+	if (own)
 		p->lx.arena = NULL;
-	}
 	*out = list;
 	return 1;
 }
@@ -1234,11 +1209,11 @@ int parse_program(const char *text, size_t len, const struct parser_options *opt
 	p->whole_program = true;
 	p->lx.arena = ast_arena_create();
 	p->arena_shared = true;
-	struct src_pos begin = lex_pos(&p->lx), line_begin, end = begin;
+	struct src_pos begin = lex_pos(&p->lx), line_begin;
 	struct builder items = {0};
 	*out = NULL;
 	for (;;) {
-		int r = next_line(p, &items, &line_begin, &end);
+		int r = next_line(p, &items, &line_begin);
 		if (r < 0) {
 			if (err) {
 				*err = p->lx.err;
@@ -1252,10 +1227,8 @@ int parse_program(const char *text, size_t len, const struct parser_options *opt
 		if (r == 0)
 			break;
 	}
-	struct node *all = parser_new_node(p, NODE_LIST, begin);
+	struct node *all = ast_node_new(p->lx.arena, NODE_LIST, begin.line, true);
 	list_finish(p, all, &items);
-	all->range.end = end;
-	ast_arena_set_root(p->lx.arena, all);
 	parser_destroy(p);
 	if (err)
 		memset(err, 0, sizeof *err);

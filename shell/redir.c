@@ -260,9 +260,9 @@ static bool word_is_pure(const struct word *w)
 				return false;
 			break;
 		case WORD_PARAM:
-			if (p->u.param.index || p->u.param.op == PARAM_ASSIGN || p->u.param.op == PARAM_ERROR ||
-			    p->u.param.op == PARAM_SUBSTRING || !word_is_pure(p->u.param.arg) ||
-			    !word_is_pure(p->u.param.arg2))
+			if (p->u.param->index || p->u.param->op == PARAM_ASSIGN || p->u.param->op == PARAM_ERROR ||
+			    p->u.param->op == PARAM_SUBSTRING || !word_is_pure(p->u.param->arg) ||
+			    !word_is_pure(p->u.param->arg2))
 				return false;
 			break;
 		default:

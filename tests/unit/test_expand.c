@@ -57,12 +57,13 @@ static struct word_part param_part(const char *name, enum param_op op, bool colo
 	struct word_part p;
 	memset(&p, 0, sizeof p);
 	p.kind = WORD_PARAM;
-	p.u.param.name = strdup(name);
-	p.u.param.op = op;
-	p.u.param.colon = colon;
-	p.u.param.braced = true;
-	p.u.param.arg = arg;
-	p.u.param.arg2 = arg2;
+	p.u.param = calloc(1, sizeof *p.u.param);
+	p.u.param->name = strdup(name);
+	p.u.param->op = op;
+	p.u.param->colon = colon;
+	p.u.param->braced = true;
+	p.u.param->arg = arg;
+	p.u.param->arg2 = arg2;
 	return p;
 }
 
@@ -317,21 +318,21 @@ Test(expand, arrays)
 	char *vals[] = {"x", "y z", "w"};
 	vars_set_array(&sh, "a", vals, 3, false);
 	struct word_part p = param_part("a", PARAM_PLAIN, false, NULL, NULL);
-	p.u.param.index = lit("@");
+	p.u.param->index = lit("@");
 	struct word_part d = dq_part(1, &p);
 	assert_fields(word_of(1, &d), "[x][y z][w]");
 	assert_fields(var("a"), "[x]");
 	p = param_part("a", PARAM_LENGTH, false, NULL, NULL);
-	p.u.param.index = lit("@");
+	p.u.param->index = lit("@");
 	assert_fields(word_of(1, &p), "[3]");
 	p = param_part("a", PARAM_PLAIN, false, NULL, NULL);
-	p.u.param.index = lit("1");
+	p.u.param->index = lit("1");
 	assert_fields(word_of(1, &p), "[y][z]");
-	p.u.param.index = lit("-1");
+	p.u.param->index = lit("-1");
 	assert_fields(word_of(1, &p), "[w]");
 	vars_unset_element(&sh, "a", 1);
 	p = param_part("a", PARAM_KEYS, false, NULL, NULL);
-	p.u.param.index = lit("@");
+	p.u.param->index = lit("@");
 	assert_fields(word_of(1, &p), "[0][2]");
 }
 
@@ -340,7 +341,7 @@ Test(expand, indirect)
 	vars_set(&sh, "target", "value", 0);
 	vars_set(&sh, "ref", "target", 0);
 	struct word_part p = param_part("ref", PARAM_PLAIN, false, NULL, NULL);
-	p.u.param.indirect = true;
+	p.u.param->indirect = true;
 	assert_fields(word_of(1, &p), "[value]");
 }
 
@@ -349,7 +350,7 @@ Test(expand, prefix_names)
 	vars_set(&sh, "pre_a", "1", 0);
 	vars_set(&sh, "pre_b", "2", 0);
 	struct word_part p = param_part("pre_", PARAM_PREFIX_NAMES, false, NULL, NULL);
-	p.u.param.at = true;
+	p.u.param->at = true;
 	assert_fields(word_of(1, &p), "[pre_a][pre_b]");
 }
 

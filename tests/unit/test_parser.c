@@ -260,7 +260,7 @@ Test(heredoc, inside_cmdsub_and_compound)
 	struct node *n = first(l);
 	const struct word_part *wp = &n->u.simple.assigns[0].value->parts[0];
 	cr_assert_eq(wp->kind, WORD_CMDSUB);
-	struct node *inner = wp->u.cmdsub.program->u.list.items[0].node;
+	struct node *inner = wp->u.cmdsub->program->u.list.items[0].node;
 	cr_assert_str_eq(inner->redirs[0].heredoc->parts[0].u.literal.text, "in\n");
 	ast_node_free(l);
 }
@@ -540,8 +540,8 @@ Test(words, special_params)
 	for (size_t i = 0; i < 9; i++) {
 		const struct word_part *wp = only_part(l, i + 1);
 		cr_assert_eq(wp->kind, WORD_PARAM);
-		cr_assert_str_eq(wp->u.param.name, names[i]);
-		cr_assert_not(wp->u.param.braced);
+		cr_assert_str_eq(wp->u.param->name, names[i]);
+		cr_assert_not(wp->u.param->braced);
 	}
 	assert_word(first(l)->u.simple.words[10], "$");
 	assert_word(first(l)->u.simple.words[11], "x$");
@@ -553,8 +553,8 @@ Test(words, dollar_digit_is_one_char)
 	struct node *l = parse_ok("echo $10 ${10}");
 	struct node *n = first(l);
 	cr_assert_eq(n->u.simple.words[1]->nparts, 2);
-	cr_assert_str_eq(n->u.simple.words[1]->parts[0].u.param.name, "1");
-	cr_assert_str_eq(only_part(l, 2)->u.param.name, "10");
+	cr_assert_str_eq(n->u.simple.words[1]->parts[0].u.param->name, "1");
+	cr_assert_str_eq(only_part(l, 2)->u.param->name, "10");
 	ast_node_free(l);
 }
 
@@ -606,18 +606,18 @@ Test(words, param_ops)
 		struct node *l = parse_ok(text);
 		const struct word_part *wp = only_part(l, 1);
 		cr_assert_eq(wp->kind, WORD_PARAM, "%s", text);
-		cr_assert_str_eq(wp->u.param.name, "x", "%s", text);
-		cr_assert_eq(wp->u.param.op, cases[i].op, "%s: op %d", text, wp->u.param.op);
-		cr_assert_eq(wp->u.param.colon, cases[i].colon, "%s", text);
-		cr_assert(wp->u.param.braced);
+		cr_assert_str_eq(wp->u.param->name, "x", "%s", text);
+		cr_assert_eq(wp->u.param->op, cases[i].op, "%s: op %d", text, wp->u.param->op);
+		cr_assert_eq(wp->u.param->colon, cases[i].colon, "%s", text);
+		cr_assert(wp->u.param->braced);
 		if (cases[i].arg)
-			assert_word(wp->u.param.arg, cases[i].arg);
+			assert_word(wp->u.param->arg, cases[i].arg);
 		else
-			cr_assert_null(wp->u.param.arg, "%s", text);
+			cr_assert_null(wp->u.param->arg, "%s", text);
 		if (cases[i].arg2)
-			assert_word(wp->u.param.arg2, cases[i].arg2);
+			assert_word(wp->u.param->arg2, cases[i].arg2);
 		else
-			cr_assert_null(wp->u.param.arg2, "%s", text);
+			cr_assert_null(wp->u.param->arg2, "%s", text);
 		ast_node_free(l);
 		free(text);
 	}
@@ -627,26 +627,26 @@ Test(words, param_special_forms)
 {
 	struct node *l = parse_ok("echo ${!x} ${#} ${#-w} ${a[1+$i]} ${#a[@]} ${!p@} ${@:2}");
 	const struct word_part *wp = only_part(l, 1);
-	cr_assert(wp->u.param.indirect);
-	cr_assert_eq(wp->u.param.op, PARAM_PLAIN);
+	cr_assert(wp->u.param->indirect);
+	cr_assert_eq(wp->u.param->op, PARAM_PLAIN);
 	wp = only_part(l, 2);
-	cr_assert_str_eq(wp->u.param.name, "#");
-	cr_assert_eq(wp->u.param.op, PARAM_PLAIN);
+	cr_assert_str_eq(wp->u.param->name, "#");
+	cr_assert_eq(wp->u.param->op, PARAM_PLAIN);
 	wp = only_part(l, 3);
-	cr_assert_str_eq(wp->u.param.name, "#");
-	cr_assert_eq(wp->u.param.op, PARAM_DEFAULT);
+	cr_assert_str_eq(wp->u.param->name, "#");
+	cr_assert_eq(wp->u.param->op, PARAM_DEFAULT);
 	wp = only_part(l, 4);
-	cr_assert_str_eq(wp->u.param.name, "a");
-	cr_assert_eq(wp->u.param.index->nparts, 2);
+	cr_assert_str_eq(wp->u.param->name, "a");
+	cr_assert_eq(wp->u.param->index->nparts, 2);
 	wp = only_part(l, 5);
-	cr_assert_eq(wp->u.param.op, PARAM_LENGTH);
-	assert_word(wp->u.param.index, "@");
+	cr_assert_eq(wp->u.param->op, PARAM_LENGTH);
+	assert_word(wp->u.param->index, "@");
 	wp = only_part(l, 6);
-	cr_assert_eq(wp->u.param.op, PARAM_PREFIX_NAMES);
-	cr_assert(wp->u.param.at);
+	cr_assert_eq(wp->u.param->op, PARAM_PREFIX_NAMES);
+	cr_assert(wp->u.param->at);
 	wp = only_part(l, 7);
-	cr_assert_str_eq(wp->u.param.name, "@");
-	cr_assert_eq(wp->u.param.op, PARAM_SUBSTRING);
+	cr_assert_str_eq(wp->u.param->name, "@");
+	cr_assert_eq(wp->u.param->op, PARAM_SUBSTRING);
 	ast_node_free(l);
 }
 
@@ -654,14 +654,14 @@ Test(words, param_operand_quoting)
 {
 	struct node *l = parse_ok("echo ${x:-a b} \"${x:-\"q\" $y}\" ${x:-{a}}");
 	const struct word_part *wp = only_part(l, 1);
-	assert_word(wp->u.param.arg, "a b");
-	cr_assert_eq(wp->u.param.arg->parts[0].u.literal.quote, QUOTE_NONE);
+	assert_word(wp->u.param->arg, "a b");
+	cr_assert_eq(wp->u.param->arg->parts[0].u.literal.quote, QUOTE_NONE);
 	wp = only_part(l, 2);
 	const struct word_part *inner = &wp->u.dquote->parts[0];
 	cr_assert_eq(inner->kind, WORD_PARAM);
-	cr_assert_eq(inner->u.param.arg->parts[0].kind, WORD_DQUOTE);
+	cr_assert_eq(inner->u.param->arg->parts[0].kind, WORD_DQUOTE);
 	wp = only_part(l, 3);
-	assert_word(wp->u.param.arg, "{a}");
+	assert_word(wp->u.param->arg, "{a}");
 	ast_node_free(l);
 }
 
@@ -670,23 +670,23 @@ Test(words, cmdsub_forms)
 	struct node *l = parse_ok("echo $(a; b) `c \\`d\\`` \"$(e \"f\")\" $( (g) )");
 	const struct word_part *wp = only_part(l, 1);
 	cr_assert_eq(wp->kind, WORD_CMDSUB);
-	cr_assert_str_eq(wp->u.cmdsub.text, "a; b");
-	cr_assert_eq(wp->u.cmdsub.program->u.list.nitems, 2);
+	cr_assert_str_eq(wp->u.cmdsub->text, "a; b");
+	cr_assert_eq(wp->u.cmdsub->program->u.list.nitems, 2);
 	wp = only_part(l, 2);
-	cr_assert(wp->u.cmdsub.backquote);
-	cr_assert_str_eq(wp->u.cmdsub.text, "c `d`");
-	const struct node *c = wp->u.cmdsub.program->u.list.items[0].node;
+	cr_assert(wp->u.cmdsub->backquote);
+	cr_assert_str_eq(wp->u.cmdsub->text, "c `d`");
+	const struct node *c = wp->u.cmdsub->program->u.list.items[0].node;
 	cr_assert_eq(c->u.simple.words[1]->parts[0].kind, WORD_CMDSUB);
 	wp = only_part(l, 4);
 	cr_assert_eq(wp->kind, WORD_CMDSUB);
-	cr_assert_eq(wp->u.cmdsub.program->u.list.items[0].node->kind, NODE_SUBSHELL);
+	cr_assert_eq(wp->u.cmdsub->program->u.list.items[0].node->kind, NODE_SUBSHELL);
 	ast_node_free(l);
 }
 
 Test(words, empty_cmdsub)
 {
 	struct node *l = parse_ok("echo $( ) $(\n)");
-	cr_assert_null(only_part(l, 1)->u.cmdsub.program);
+	cr_assert_null(only_part(l, 1)->u.cmdsub->program);
 	ast_node_free(l);
 }
 
@@ -695,7 +695,7 @@ Test(words, cmdsub_with_case)
 	struct node *l = parse_ok("x=$(case a in a) echo hi;; esac)");
 	const struct word_part *wp = &first(l)->u.simple.assigns[0].value->parts[0];
 	cr_assert_eq(wp->kind, WORD_CMDSUB);
-	cr_assert_eq(wp->u.cmdsub.program->u.list.items[0].node->kind, NODE_CASE);
+	cr_assert_eq(wp->u.cmdsub->program->u.list.items[0].node->kind, NODE_CASE);
 	ast_node_free(l);
 }
 
@@ -708,7 +708,7 @@ Test(words, arith_and_fallback)
 	cr_assert_eq(wp->u.arith.expr->parts[1].kind, WORD_PARAM);
 	wp = only_part(l, 2);
 	cr_assert_eq(wp->kind, WORD_CMDSUB);
-	cr_assert_eq(wp->u.cmdsub.program->u.list.nitems, 2);
+	cr_assert_eq(wp->u.cmdsub->program->u.list.nitems, 2);
 	ast_node_free(l);
 }
 
@@ -716,8 +716,8 @@ Test(words, procsub)
 {
 	struct node *l = parse_ok("diff <(a) >(b) \"<(c)\"");
 	cr_assert_eq(only_part(l, 1)->kind, WORD_PROCSUB);
-	cr_assert_not(only_part(l, 1)->u.procsub.output);
-	cr_assert(only_part(l, 2)->u.procsub.output);
+	cr_assert_not(only_part(l, 1)->u.procsub->output);
+	cr_assert(only_part(l, 2)->u.procsub->output);
 	cr_assert_eq(only_part(l, 3)->kind, WORD_DQUOTE);
 	ast_node_free(l);
 }
