@@ -5,6 +5,7 @@
  * rules matched by name, variables, `define`, `$(shell ...)`. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "hooks/rules/internal.h"
 #include "lib/util.h"
@@ -45,11 +46,16 @@ static const char *const make_defaults[] = {
 	"MAKEINFO", "makeinfo", "TEX", "tex", "CO", "co", "GET", "get", "PC", "pc", "M2C", "m2c", NULL,
 };
 
+/* Whether word is one of list's words; make takes ./x for x. */
 static bool make_word_in(const char *list, size_t len, const char *word, size_t wlen)
 {
+	while (wlen > 2 && word[0] == '.' && word[1] == '/')
+		word += 2, wlen -= 2;
 	for (size_t i = 0; i < len;) {
 		while (i < len && (list[i] == ' ' || list[i] == '\t'))
 			i++;
+		while (i + 2 < len && list[i] == '.' && list[i + 1] == '/' && list[i + 2] != ' ' && list[i + 2] != '\t')
+			i += 2;
 		size_t start = i;
 		while (i < len && list[i] != ' ' && list[i] != '\t')
 			i++;
@@ -265,6 +271,15 @@ static void expand_into(struct cctx *c, const struct makefile *m, const char *s,
  * win over the file's, as in make. */
 static void read_makefile_text(struct cctx *c, struct makefile *m, const char *text);
 
+/* Whether a line ends in an odd number of backslashes: it goes on. */
+static bool continued(const char *p, size_t len)
+{
+	size_t k = 0;
+	while (k < len && p[len - 1 - k] == '\\')
+		k++;
+	return k % 2 == 1;
+}
+
 /* include, -include, sinclude: the files named are read there, as make
  * does. The agent's are read as the line's own text; the human's are the
  * project's code, opaque; one whose name is only known when make runs
@@ -338,8 +353,29 @@ static void read_makefile_text(struct cctx *c, struct makefile *m, const char *t
 	size_t define_len = 0;
 	struct strbuf body;
 	strbuf_init(&body);
-	for (const char *p = text; *p;) {
+	for (const char *next = text; *next;) {
+		const char *p = next;
 		size_t len = strcspn(p, "\n");
+		next = p + len + (p[len] == '\n');
+		/* Outside recipes and defines a backslash at the end of a line
+		 * joins the next one, with one space, as make reads them. */
+		if (!define && !(*p == '\t' && m->nrules > 0) && continued(p, len) && *next) {
+			struct strbuf joined;
+			strbuf_init(&joined);
+			strbuf_addmem(&joined, p, len - 1);
+			bool more = true;
+			while (more && *next) {
+				const char *q = next + strspn(next, " \t");
+				size_t ql = strcspn(q, "\n");
+				next = q + ql + (q[ql] == '\n');
+				more = continued(q, ql);
+				strbuf_addc(&joined, ' ');
+				strbuf_addmem(&joined, q, more ? ql - 1 : ql);
+			}
+			p = cl_strndup(c, joined.data ? joined.data : "", joined.len);
+			len = joined.len;
+			strbuf_free(&joined);
+		}
 		size_t t = skip_blanks(p, 0, len);
 		if (define) {
 			if (len - t >= 5 && strncmp(p + t, "endef", 5) == 0) {
@@ -385,9 +421,87 @@ static void read_makefile_text(struct cctx *c, struct makefile *m, const char *t
 				strbuf_addc(&m->parse_time, '\n');
 			}
 		}
-		p += len + (p[len] == '\n');
 	}
 	strbuf_free(&body);
+}
+
+/* A path of a makefile's word, in the folder make runs in. */
+static const char *make_path(struct cctx *c, const struct makefile *m, const char *word)
+{
+	return word[0] == '/' || !m->dir ? word : cl_printf(c, "%s/%s", m->dir, word);
+}
+
+static bool make_newer(const struct stat *a, const struct stat *b)
+{
+	return a->st_mtim.tv_sec > b->st_mtim.tv_sec ||
+	       (a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec > b->st_mtim.tv_nsec);
+}
+
+/* Whether make would leave target as it is: it exists, is not phony, and
+ * every rule naming it has prerequisites that exist, are no newer, and are
+ * current themselves. Anything this cannot tell (a word still holding $, a
+ * pattern, VPATH's search, a double-colon rule with nothing after it)
+ * counts as remade. make decides the same way on the same times, so the
+ * rules it would run to remake a makefile are judged, and an up-to-date
+ * Makefile (automake's, after configure) does not drag its rules in. */
+static bool make_target_current(struct cctx *c, const struct makefile *m, const char *target, size_t len,
+                                unsigned depth)
+{
+	if (depth > 16 || len == 0)
+		return false;
+	const char *name = cl_strndup(c, target, len);
+	struct stat tst;
+	if (strpbrk(name, "$%*?[") || stat(make_path(c, m, name), &tst) != 0)
+		return false;
+	for (size_t i = 0; i < m->nrules; i++) {
+		const struct make_rule *r = &m->rules[i];
+		bool phony = r->targets_len == 6 && memcmp(r->targets, ".PHONY", 6) == 0;
+		struct strbuf targets;
+		strbuf_init(&targets);
+		expand_into(c, m, r->targets, r->targets_len, &targets, 0);
+		bool names = make_word_in(targets.data ? targets.data : "", targets.len, name, len);
+		strbuf_free(&targets);
+		if (!phony && !names)
+			continue;
+		struct strbuf pre;
+		strbuf_init(&pre);
+		expand_into(c, m, r->prereqs, r->prereqs_len, &pre, 0);
+		const char *q = pre.data ? pre.data : "";
+		bool current = true;
+		if (phony) {
+			current = !make_word_in(q, pre.len, name, len);
+		} else {
+			bool double_colon = (size_t)(r->prereqs - r->targets) == r->targets_len + 2;
+			bool order_only = false, any = false;
+			for (size_t k = 0; current && k < pre.len;) {
+				k = skip_blanks(q, k, pre.len);
+				size_t start = k;
+				while (k < pre.len && q[k] != ' ' && q[k] != '\t')
+					k++;
+				if (k == start)
+					break;
+				if (k - start == 1 && q[start] == '|') {
+					order_only = true;
+					continue;
+				}
+				any = true;
+				const char *word = cl_strndup(c, q + start, k - start);
+				struct stat pst;
+				if (strpbrk(word, "$%*?[") || stat(make_path(c, m, word), &pst) != 0)
+					current = false;
+				else if (!order_only && make_newer(&pst, &tst))
+					current = false;
+				else if (!make_target_current(c, m, word, k - start, depth + 1))
+					current = false;
+			}
+			if (double_colon && !any)
+				current = false; /* make always runs such a rule */
+		}
+		strbuf_free(&pre);
+		if (!current)
+			return false;
+	}
+	return true;
 }
 
 /* The shell commands make would run from makefile text for goals (the
@@ -400,10 +514,11 @@ const char *make_recipes(struct cctx *c, const char *text, const char *dir, cons
 	struct makefile m;
 	read_makefile(c, &m, text, dir, name, a, n);
 	*unknown = m.include_unknown;
-	/* Each makefile read is remade first when a rule makes it, and read
-	 * again: those rules run whatever the goals. */
+	/* Each makefile read is remade first when a rule makes it and it is out
+	 * of date, and read again: those rules run whatever the goals. */
 	for (size_t i = 0; i < m.files.len; i++)
-		make_want(m.rules, m.nrules, m.files.items[i], strlen(m.files.items[i]), 0);
+		if (!make_target_current(c, &m, m.files.items[i], strlen(m.files.items[i]), 0))
+			make_want(m.rules, m.nrules, m.files.items[i], strlen(m.files.items[i]), 0);
 	bool goal = false;
 	for (size_t i = 1; i < n; i++)
 		if (a[i].known && a[i].text[0] != '-' && !strchr(a[i].text, '=') &&

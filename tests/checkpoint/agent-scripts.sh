@@ -122,6 +122,18 @@ for kind in git plain; do
 		'printf "include rules.mk\n" >Makefile; printf "clean:\n\trm -rf data\n" >rules.mk' 'make clean'
 	refused "MAKEFILES naming the agent's makefile ($kind)" \
 		'printf "wipe:\n\trm -rf data\n" >rules.mk' 'MAKEFILES=rules.mk make wipe'
+	refused "make remaking its out-of-date Makefile first, whatever the goal ($kind)" \
+		'printf "all:\n\ttrue\nMakefile: FORCE\n\trm -rf data\nFORCE:\n" >Makefile' 'make all'
+	refused "make remaking ./Makefile, older than what it needs ($kind)" \
+		'printf "all:\n\ttrue\n./Makefile: rules.in\n\trm -rf data\n" >Makefile; sleep 0.05; echo new >rules.in' 'make all'
+	# An up-to-date Makefile is not remade: its rule for itself is not run.
+	data
+	agent 'echo old >rules.in; sleep 0.05; printf "all:\n\ttrue\nMakefile: rules.in\n\trm -rf data\n" >Makefile'
+	if agent 'make all' && [ "$(kept)" = kept ]; then
+		ok "an up-to-date Makefile's rule for itself is not judged ($kind)"
+	else
+		bad "an up-to-date Makefile's rule for itself is not judged ($kind)" "data $(kept)" "$(cat "$scratch/err")"
+	fi
 	refused "python3 -c importing a module the agent wrote ($kind)" \
 		'printf "import shutil\nshutil.rmtree(\"data\")\n" >tidy.py' 'python3 -c "import tidy"'
 	refused "python3 FILE importing the agent's module, which imports another ($kind)" \
@@ -144,7 +156,7 @@ for kind in git plain; do
 		'printf "system(\"rm -rf data\");\n" >tidy.pl' 'perl -e "do \"./tidy.pl\""'
 	refused "python3 -m a module the agent wrote ($kind)" \
 		'printf "import shutil\nshutil.rmtree(\"data\")\n" >tidy.py' 'python3 -m tidy'
-	rm -rf clean.sh tidy tidy.py Makefile package.json human.sh sub rules.mk main.py sitecustomize.py tidy.js nodetidy.js tidy.pm tidy.pl clean.sed
+	rm -rf clean.sh tidy tidy.py Makefile package.json human.sh sub rules.mk rules.in main.py sitecustomize.py tidy.js nodetidy.js tidy.pm tidy.pl clean.sed
 done
 
 # A script in a temp folder is every session's to write: always judged.

@@ -95,12 +95,14 @@ fi
 # ---- sbsh's own configure && make ----------------------------------------------------
 src=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 mkdir -p "$work/self"
+# Times are kept (-p): with configure older than aclocal.m4 make would remake
+# the Makefile through config.status, a script written in the session.
 if [ -d "$src/.git" ] && command -v git >/dev/null; then
-	git -C "$src" ls-files -z | (cd "$src" && xargs -0 cp --parents -t "$work/self")
-	cp "$src/configure" "$src/Makefile.in" "$src/config.h.in" "$src/aclocal.m4" "$work/self/" 2>/dev/null
-	cp -r "$src/build-aux" "$work/self/" 2>/dev/null
+	git -C "$src" ls-files -z | (cd "$src" && xargs -0 cp -p --parents -t "$work/self")
+	cp -p "$src/configure" "$src/Makefile.in" "$src/config.h.in" "$src/aclocal.m4" "$work/self/" 2>/dev/null
+	cp -rp "$src/build-aux" "$work/self/" 2>/dev/null
 else
-	cp -r "$src/." "$work/self/"
+	cp -rp "$src/." "$work/self/"
 fi
 chmod -R u+w "$work/self" # distcheck's source tree is read-only
 if [ -x "$work/self/configure" ]; then
