@@ -590,6 +590,10 @@ struct cctx {
 	/* Positional parameters ($0 first); NULL when not known. */
 	const struct sarg *pos;
 	size_t npos;
+	/* Inside a part of the text that may run or not, or more than once
+	 * (a branch, a loop, the right of && or ||, a subshell): there a set
+	 * or shift leaves the positional parameters unknown. */
+	unsigned branch;
 	/* Assignments in the environment of the command being judged, the
 	 * commands it runs under included (later ones win). */
 	const char *const *env_names;
@@ -2011,6 +2015,93 @@ static bool word_is_plain_literal(const struct word *w, char **out)
 }
 
 /* Records assignments of declaration builtins and bare assignments. */
+/* set [options] [--] a b c: new positional parameters, kept for this
+ * line. In a part that may not run, other values than those known leave
+ * them unknown, as a variable given two values; so does an operand that
+ * may split into several. */
+static void note_set_positional(struct cctx *c, const struct sargv *av)
+{
+	size_t from = 0;
+	for (size_t i = 1; i < av->n && !from; i++) {
+		const struct sarg *x = &av->v[i];
+		if (!x->known) {
+			from = i; /* an option or an operand: cannot be told */
+			c->pos = NULL;
+			c->npos = 0;
+			return;
+		}
+		if (strcmp(x->text, "--") == 0 || strcmp(x->text, "-") == 0)
+			from = i + 1;
+		else if ((x->text[0] == '-' || x->text[0] == '+') && x->text[1]) {
+			if (strchr(x->text, 'o') && i + 1 < av->n && x->text[strlen(x->text) - 1] == 'o')
+				i++; /* -o NAME */
+		} else {
+			from = i;
+		}
+	}
+	if (!from)
+		return; /* options only: the parameters stay */
+	size_t npos = av->n - from + 1;
+	bool splits = false;
+	for (size_t i = from; i < av->n; i++)
+		splits = splits || (!av->v[i].known && av->v[i].splits);
+	if (c->pos && c->branch > 0) {
+		bool same = c->npos == npos && !splits;
+		for (size_t i = 1; same && i < npos; i++)
+			same = c->pos[i].known && av->v[from + i - 1].known &&
+			       strcmp(c->pos[i].text, av->v[from + i - 1].text) == 0;
+		if (!same) {
+			c->pos = NULL;
+			c->npos = 0;
+		}
+		return;
+	}
+	if (splits || (c->branch > 0 && !c->pos)) {
+		c->pos = NULL;
+		c->npos = 0;
+		return;
+	}
+	struct sarg *pos = arena_alloc(c->root, npos * sizeof *pos);
+	memset(&pos[0], 0, sizeof pos[0]);
+	pos[0].text = c->pos && c->npos ? c->pos[0].text : "sbsh";
+	pos[0].known = true;
+	for (size_t i = from; i < av->n; i++)
+		pos[i - from + 1] = av->v[i];
+	c->pos = pos;
+	c->npos = npos;
+}
+
+/* What a command does to the positional parameters: set and shift (also
+ * behind command or builtin) change them as this walk follows; eval's text
+ * and a sourced file may too, where the walk does not carry it back, so
+ * after them they are unknown. True when the command was one of these. */
+static bool positional_effect(struct cctx *c, const struct sargv *av)
+{
+	size_t off = 0;
+	while (off + 1 < av->n && av->v[off].known &&
+	       (strcmp(av->v[off].text, "command") == 0 || strcmp(av->v[off].text, "builtin") == 0))
+		off++;
+	const struct sarg *cmd = &av->v[off];
+	if (!cmd->known)
+		return false;
+	struct sargv view = {.v = av->v + off, .n = av->n - off};
+	if (strcmp(cmd->text, "set") == 0) {
+		note_set_positional(c, &view);
+		return true;
+	}
+	if (strcmp(cmd->text, "shift") == 0 && off > 0) {
+		c->pos = NULL; /* rare enough to give up on */
+		c->npos = 0;
+		return true;
+	}
+	bool evals = strcmp(cmd->text, "eval") == 0 || strcmp(cmd->text, ".") == 0 || strcmp(cmd->text, "source") == 0;
+	if (evals) {
+		c->pos = NULL;
+		c->npos = 0;
+	}
+	return false;
+}
+
 static void note_assignment_word(struct cctx *c, const struct sarg *a)
 {
 	if (!c->ls)
@@ -2306,18 +2397,25 @@ static struct judgement judge_simple(struct cctx *c, const struct node *n, const
 		           strcmp(name, "readonly") == 0) {
 			for (size_t i = 1; i < av.n; i++)
 				note_assignment_word(c, &av.v[i]);
-		} else if (strcmp(name, "set") == 0 && av.n >= 2 &&
-		           (strcmp(av.v[1].text, "--") == 0 || (av.v[1].text[0] != '-' && av.v[1].text[0] != '+'))) {
-			/* set -- a b c: new positional parameters, kept for this line. */
-			size_t from = strcmp(av.v[1].text, "--") == 0 ? 2 : 1;
-			struct sarg *pos = arena_alloc(c->root, (av.n - from + 1) * sizeof *pos);
-			memset(&pos[0], 0, sizeof pos[0]);
-			pos[0].text = c->pos && c->npos ? c->pos[0].text : "sbsh";
-			pos[0].known = true;
-			for (size_t i = from; i < av.n; i++)
-				pos[i - from + 1] = av.v[i];
-			c->pos = pos;
-			c->npos = av.n - from + 1;
+		} else if (positional_effect(c, &av)) {
+			/* handled: set, shift, and what runs them out of sight */
+		} else if (strcmp(name, "shift") == 0) {
+			/* In a loop or a branch the walk does not know whether or how
+			 * often it runs: what follows cannot be told. */
+			char *end = NULL;
+			long k = av.n < 2 ? 1 : av.v[1].known ? strtol(av.v[1].text, &end, 10) : -1;
+			bool exact = c->branch == 0 && c->pos && k >= 0 && (!end || !*end) && av.n <= 2;
+			if (exact && (size_t)k < c->npos) {
+				struct sarg *pos = arena_alloc(c->root, (c->npos - (size_t)k) * sizeof *pos);
+				pos[0] = c->pos[0];
+				for (size_t i = 1; i + (size_t)k < c->npos; i++)
+					pos[i] = c->pos[i + (size_t)k];
+				c->pos = pos;
+				c->npos -= (size_t)k;
+			} else if (!exact) {
+				c->pos = NULL;
+				c->npos = 0;
+			} /* shifting more than there are fails and changes nothing */
 		} else if (strcmp(base_of(name), "cp") == 0 || strcmp(base_of(name), "ln") == 0 ||
 		           strcmp(base_of(name), "install") == 0 || strcmp(base_of(name), "mv") == 0) {
 			note_copy(c, base_of(name), &av);
@@ -2362,10 +2460,12 @@ static struct judgement walk_node(struct cctx *c, const struct node *n, const st
 		j = judgement_max(j, judge_simple(c, n, in));
 		break;
 	case NODE_PIPELINE:
+		c->branch += n->u.pipeline.ncmds > 1; /* stages are subshells */
 		for (size_t i = 0; i < n->u.pipeline.ncmds; i++) {
 			struct stdin_src src = i == 0 ? *in : producer_output(c, n->u.pipeline.cmds[i - 1]);
 			j = judgement_max(j, walk_node(c, n->u.pipeline.cmds[i], &src));
 		}
+		c->branch -= n->u.pipeline.ncmds > 1;
 		break;
 	case NODE_AND_OR: {
 		/* a && b && c leans left, and a line may hold 200,000 of them:
@@ -2379,8 +2479,10 @@ static struct judgement walk_node(struct cctx *c, const struct node *n, const st
 		for (size_t i = 1; i < depth; i++)
 			spine[i] = spine[i - 1]->u.and_or.left;
 		j = judgement_max(j, walk_node(c, spine[depth - 1]->u.and_or.left, in));
+		c->branch++;
 		for (size_t i = depth; i-- > 0;)
 			j = judgement_max(j, walk_node(c, spine[i]->u.and_or.right, in));
+		c->branch--;
 		free(spine);
 		break;
 	}
@@ -2390,23 +2492,31 @@ static struct judgement walk_node(struct cctx *c, const struct node *n, const st
 		break;
 	case NODE_SUBSHELL:
 	case NODE_BRACE_GROUP:
+		c->branch += n->kind == NODE_SUBSHELL;
 		j = judgement_max(j, walk_node(c, n->u.group.body, in));
+		c->branch -= n->kind == NODE_SUBSHELL;
 		break;
 	case NODE_IF:
 		j = judgement_max(j, walk_node(c, n->u.if_.cond, in));
+		c->branch++;
 		j = judgement_max(j, walk_node(c, n->u.if_.then_part, in));
 		j = judgement_max(j, walk_node(c, n->u.if_.else_part, in));
+		c->branch--;
 		break;
 	case NODE_LOOP:
+		c->branch++;
 		j = judgement_max(j, walk_node(c, n->u.loop.cond, in));
 		j = judgement_max(j, walk_node(c, n->u.loop.body, in));
+		c->branch--;
 		break;
 	case NODE_FOR:
 		for (size_t i = 0; i < n->u.for_.nwords; i++)
 			walk_word(c, n->u.for_.words[i], &j);
 		if (c->ls)
 			var_set(c->ls, n->u.for_.var, NULL);
+		c->branch++;
 		j = judgement_max(j, walk_node(c, n->u.for_.body, in));
+		c->branch--;
 		break;
 	case NODE_ARITH_FOR:
 		if (n->u.arith_for.init)
@@ -2415,7 +2525,9 @@ static struct judgement walk_node(struct cctx *c, const struct node *n, const st
 			walk_word(c, n->u.arith_for.cond, &j);
 		if (n->u.arith_for.step)
 			walk_word(c, n->u.arith_for.step, &j);
+		c->branch++;
 		j = judgement_max(j, walk_node(c, n->u.arith_for.body, in));
+		c->branch--;
 		break;
 	case NODE_CASE:
 		walk_word(c, n->u.case_.subject, &j);
@@ -2423,7 +2535,9 @@ static struct judgement walk_node(struct cctx *c, const struct node *n, const st
 			const struct case_item *ci = &n->u.case_.items[i];
 			for (size_t k = 0; k < ci->npatterns; k++)
 				walk_word(c, ci->patterns[k], &j);
+			c->branch++;
 			j = judgement_max(j, walk_node(c, ci->body, in));
+			c->branch--;
 		}
 		break;
 	case NODE_FUNCDEF: {

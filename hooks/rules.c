@@ -128,7 +128,7 @@ struct judgement rules_judge_env_assignment(struct cctx *c, const char *name, co
 		return rules_judge_env_loads(c, name, value->text); /* what the interpreter loads first */
 	if (eq(name, "BASH_ENV") || eq(name, "ENV")) {
 		struct stdin_src none = {STDIN_NONE, NULL};
-		return judge_script_source(c, name, value, &none, -1);
+		return judge_script_source(c, name, value, NULL, 0, &none, -1);
 	}
 	struct judgement j = judge_shell_text(c, name, value, NULL, 0, -1);
 	return j.v > VERDICT_ASK ? j : SAFE_J;

@@ -172,8 +172,10 @@ const char *make_recipes(struct cctx *c, const char *text, const char *dir, cons
 /* A program's code operand: 1 with *text when it is text to judge (the
  * agent's), 0 when its text is not known, -1 for the human's project file. */
 int code_operand_text(struct cctx *c, const struct sarg *x, const struct stdin_src *in, const char **text);
+/* A shell's script, a file (its operands after it in pos: $0 is the file)
+ * or standard input. */
 struct judgement judge_script_source(struct cctx *c, const char *what, const struct sarg *file,
-                                     const struct stdin_src *in, int at);
+                                     const struct sarg *pos, size_t npos, const struct stdin_src *in, int at);
 struct judgement judge_interp(struct cctx *c, const struct interp *ip, const struct sarg *a, size_t n,
                               const struct stdin_src *in);
 tool_fn judge_shell, judge_python, judge_awk, judge_eval, judge_trap, judge_compgen, judge_source, judge_deno,

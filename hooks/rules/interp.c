@@ -641,22 +641,22 @@ static struct judgement judge_code_operand(struct cctx *c, const char *lang, con
 /* ---- the shells ------------------------------------------------------------------- */
 
 struct judgement judge_script_source(struct cctx *c, const char *what, const struct sarg *file,
-                                     const struct stdin_src *in, int at)
+                                     const struct sarg *pos, size_t npos, const struct stdin_src *in, int at)
 {
 	if (file) {
 		if (file->procsub) {
 			struct stdin_src src = cl_procsub_output(c, file->procsub);
-			return judge_script_source(c, what, NULL, &src, at);
+			return judge_script_source(c, what, NULL, NULL, 0, &src, at);
 		}
 		/* It may be a script the agent wrote: the run-time check reads it
 		 * once known; under find -exec or xargs nothing does. */
 		if (!file->known)
 			return J(VERDICT_ASK, cl_printf(c, "%s runs a script that is not known before it runs", what), at);
 		if (names_stdin(file->text))
-			return judge_script_source(c, what, NULL, in, at);
+			return judge_script_source(c, what, NULL, NULL, 0, in, at);
 		if (names_descriptor(file->text)) {
 			struct stdin_src unknown = {STDIN_UNKNOWN, NULL};
-			return judge_script_source(c, what, NULL, &unknown, at);
+			return judge_script_source(c, what, NULL, NULL, 0, &unknown, at);
 		}
 		const char *text = NULL;
 		int w = cl_written_file(c, file->text, &text);
@@ -665,7 +665,7 @@ struct judgement judge_script_source(struct cctx *c, const char *what, const str
 			 * must not change before it is read (self-appending) */
 			cl_seal(c, file->text);
 			struct sarg t = {.text = text, .known = true};
-			return judge_shell_text_in(c, what, &t, NULL, 0, at, in);
+			return judge_shell_text_in(c, what, &t, pos, npos, at, in); /* "$@" is what it is given */
 		}
 		/* Its text is not known here, and the run-time check does not
 		 * read scripts: this ASK binds. */
@@ -746,7 +746,7 @@ struct judgement judge_shell(struct cctx *c, const char *name, const struct sarg
 		                           i + 1 < n ? n - i - 1 : 0, (int)i, in);
 	}
 	if (i < n && !read_stdin) {
-		struct judgement j = judge_script_source(c, name, &a[i], in, (int)i);
+		struct judgement j = judge_script_source(c, name, &a[i], a + i, n - i, in, (int)i);
 		if (a[i].known && name_says_publish(base_name(a[i].text), true))
 			j = judgement_max(j, J(VERDICT_PUBLISH, cl_printf(c, "%s %s: the script's name says it publishes", name,
 			                                                   a[i].text), (int)i));
@@ -754,7 +754,7 @@ struct judgement judge_shell(struct cctx *c, const char *name, const struct sarg
 	}
 	if (i < n && !a[i].known && !read_stdin)
 		return SAFE_J;
-	return judge_script_source(c, name, NULL, in, 0);
+	return judge_script_source(c, name, NULL, NULL, 0, in, 0);
 }
 
 /* ---- interpreters ---------------------------------------------------------------- */
@@ -1213,7 +1213,7 @@ struct judgement judge_source(struct cctx *c, const char *name, const struct sar
 	const char *text = NULL;
 	if (!a[s].known || a[s].procsub) {
 		struct stdin_src none = {STDIN_NONE, NULL};
-		return a[s].procsub ? judge_script_source(c, name, &a[s], &none, (int)s) : SAFE_J;
+		return a[s].procsub ? judge_script_source(c, name, &a[s], NULL, 0, &none, (int)s) : SAFE_J;
 	}
 	/* Sourced by this shell, the agent's file is judged command by command
 	 * as it runs (one question each, showing what runs); read here only

@@ -162,6 +162,12 @@ done
 # A script in a temp folder is every session's to write: always judged.
 new_project git
 refused "a script in a temp folder" "echo 'rm -rf $p/data' >$scratch/t.sh" "sh $scratch/t.sh"
+refused "a script in a temp folder given what to delete" "echo 'rm -rf \"\$1\"' >$scratch/t.sh" "sh $scratch/t.sh $p/data"
+# A wrapper there is judged with the operands it is given: "$@" is known.
+printf '#!/bin/sh\nexec python3 "$@"\n' >"$scratch/py"
+chmod +x "$scratch/py"
+out=$(agent "$scratch/py -c 'print(6 * 7)'; sh $scratch/py -c 'print(6 * 8)'")
+check "a wrapper script in a temp folder, exec python3 \"\$@\", runs its known operands" "42 48" "$(echo $out)"
 
 # The human's accepted code stays opaque: it runs without a question.
 new_project git
