@@ -332,8 +332,8 @@ int sandbox_guard_terminal(struct sandbox_state *st)
 /* ---- the supervisor's filter ---------------------------------------------
  * The calls Landlock ABI 7 leaves open are sent to the supervisor
  * (trusted/supervisor.c), which reads their arguments and answers: pathname
- * unix sockets (connect, and sendto/sendmsg/sendmmsg with an address, which
- * needs reading memory: every sendmsg), and metadata (chmod, chown, times,
+ * unix sockets and inet addresses (connect, and sendto/sendmsg/sendmmsg
+ * with an address, which needs reading memory: every sendmsg), and metadata (chmod, chown, times,
  * extended attributes, the inode flags of chattr); and bind, only for the
  * supervisor to note which sockets the session made. Everything else
  * is allowed in the filter, so nothing else ever waits on the supervisor.

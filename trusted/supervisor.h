@@ -98,6 +98,7 @@ void supervisor_report(struct supervisor_report *out);
 #define SUPERVISOR_COVERS \
 	"connect, sendto, sendmsg and sendmmsg to pathname unix sockets outside the writable folders (and " \
 	"to sockets in the shared temp folders that this session did not make); chmod, chown, timestamps, " \
-	"extended attributes and chattr's inode flags of files outside the writable folders"
+	"extended attributes and chattr's inode flags of files outside the writable folders; in --net=off and " \
+	"allow: modes, inet addresses the mode does not allow (Landlock sees TCP ports only, and no UDP)"
 
 #endif

@@ -17,9 +17,11 @@
  *   file, decided, and given to the kernel as /proc/self/fd/N of the file
  *   the supervisor holds, so the connection goes to the very socket that
  *   was checked. Other addresses (TCP, UDP, abstract) are used as read
- *   once: the supervisor runs in the sandbox's own Landlock domain, so its
- *   TCP port rules and abstract-socket scope apply to these calls as they
- *   would to the caller's. A call that would block waits in the supervisor's
+ *   once, an inet one checked against the network mode first (Landlock
+ *   sees a TCP port, not the address, and no UDP): the supervisor runs in
+ *   the sandbox's own Landlock domain, so its TCP port rules and
+ *   abstract-socket scope apply to these calls as they would to the
+ *   caller's. A call that would block waits in the supervisor's
  *   loop (supervisor.c), not in the supervisor.
  *
  * After memory is read and descriptors copied, and before anything is done,
