@@ -441,7 +441,8 @@ int doctor_main(const struct sandbox_config *cfg_in, const char *config_path, co
 		for (size_t i = 0; i < sockets.len; i++)
 			json_array_append_new(socks, json_string(sockets.items[i]));
 		json_object_set_new(esc, "unix_sockets", socks);
-		json_object_set_new(esc, "udp", json_true());
+		json_object_set_new(esc, "udp",
+		                    json_boolean(cfg.net == SANDBOX_NET_ON || (cfg.net == SANDBOX_NET_ALLOW && bare_ports)));
 		json_object_set_new(esc, "metadata_changes", json_boolean(!sup.available));
 		json_t *gj = json_array();
 		for (size_t i = 0; i < ngaps; i++) {
