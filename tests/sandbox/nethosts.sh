@@ -192,14 +192,16 @@ sb on "$udp_all"
 check "--net=on: UDP is not touched" "3" "$(lines udp)"
 # A port allow-list resolves names: UDP reaches port 53 of the nameservers
 # in /etc/resolv.conf (here one of the suite's own, 127.0.0.9), nothing else.
-if command -v unshare >/dev/null && unshare -m true 2>/dev/null && listen udp 127.0.0.9 53 dns && [ -s "$base/dns.port" ]; then
+if command -v unshare >/dev/null && unshare -m true 2>/dev/null && listen dns 127.0.0.9 53 dns && [ -s "$base/dns.port" ]; then
 	listen udp 127.0.0.9 0 dns_other
 	printf 'nameserver 127.0.0.9\n' >"$base/resolv.conf"
 	(cd "$project" && unshare -m sh -c 'mount --bind "$0" /etc/resolv.conf && exec "$@"' "$base/resolv.conf" \
 		env -i PATH="$PATH" HOME="$home" TMPDIR=/tmp CI=1 timeout 60 "$SBSH" --sandbox --net="allow:$pa" -c "
 for w in udp udp-connect udp-msg udp-unspec; do python3 $try \$w 127.0.0.9 53; done
-python3 $try udp 127.0.0.9 $(cat "$base/dns_other.port")") >"$base/out" 2>"$base/err" </dev/null
-	check "a port allow-list: UDP reaches port 53 of the nameservers (sendto, connect, sendmsg)" "3" "$(lines dns)"
+python3 $try udp 127.0.0.9 $(cat "$base/dns_other.port")
+python3 -c 'import socket; print(\"resolved\", socket.gethostbyname(\"api.sbsh.test\"))'") >"$base/out" 2>"$base/err" </dev/null
+	check "a port allow-list: UDP reaches port 53 of the nameservers (sendto, connect, sendmsg, a lookup)" "4" "$(lines dns)"
+	check_contains "... so names resolve" "resolved 127.0.0.2" "$(cat "$base/out")"
 	check_contains "... and a connected socket is disconnected with AF_UNSPEC" "udp-unspec ok" "$(cat "$base/out")"
 	check "... but no other port of theirs" "0" "$(lines dns_other)"
 else
