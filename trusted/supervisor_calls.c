@@ -649,13 +649,12 @@ static bool inet_allowed(const struct supervisor_net *n, bool datagram, const st
 
 static void explain_inet(struct supervisor *s, bool datagram, const struct in6_addr *a, uint16_t port)
 {
-	char host[INET6_ADDRSTRLEN + 2], where[INET6_ADDRSTRLEN + 16];
+	char text[INET6_ADDRSTRLEN], host[INET6_ADDRSTRLEN + 2], where[INET6_ADDRSTRLEN + 16];
 	if (IN6_IS_ADDR_V4MAPPED(a)) {
 		inet_ntop(AF_INET, &a->s6_addr[12], host, sizeof host);
 	} else {
-		host[0] = '[';
-		inet_ntop(AF_INET6, a, host + 1, sizeof host - 2);
-		strcat(host, "]");
+		inet_ntop(AF_INET6, a, text, sizeof text);
+		snprintf(host, sizeof host, "[%s]", text);
 	}
 	snprintf(where, sizeof where, "%s %s:%u", datagram ? "udp" : "tcp", host, port);
 	for (size_t i = 0; i < s->explained.len; i++)

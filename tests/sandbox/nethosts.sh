@@ -147,16 +147,19 @@ try=$(cd "$lib" && pwd)/net_try.py
 listen tcp 127.0.0.1 0 db
 pt=$(cat "$base/db.port")
 listen tcp 127.0.0.2 "$pt" db_elsewhere
+listen tcp ::1 "$pt" db6
 # The proxy's port is known only once sbsh runs: the script inside writes
 # it and waits on a fifo until a listener on 127.0.0.2 (standing for any
 # other host) holds that port too.
 mkfifo "$project/go"
-(cd "$project" && env -i PATH="$PATH" HOME="$home" TMPDIR=/tmp CI=1 LANG=C.UTF-8 TRY="$try" \
+(cd "$project" && env -i PATH="$PATH" HOME="$home" TMPDIR=/tmp CI=1 LANG=C.UTF-8 TRY="$try" SBSH="$SBSH" \
 	timeout 60 "$SBSH" --sandbox --net="allow:127.0.0.2:$pa,localhost:$pt" -c '
 echo "$SBSH_NET_PROXY" >proxy.port; read go <go; p=$SBSH_NET_PROXY
 for w in tcp fastopen fastopen-msg; do python3 "$TRY" $w 127.0.0.2 $p; python3 "$TRY" $w 127.0.0.2 '"$pt"'; done
-python3 "$TRY" tcp ::ffff:127.0.0.2 $p; python3 "$TRY" tcp 0.0.0.0 $p
+python3 "$TRY" tcp ::ffff:127.0.0.2 $p; python3 "$TRY" tcp 0.0.0.0 $p; "$SBSH" -c "python3 $TRY tcp 127.0.0.2 $p"
 python3 "$TRY" tcp 127.0.0.1 '"$pt"'; python3 "$TRY" fastopen 127.0.0.1 '"$pt"'; python3 "$TRY" tcp ::ffff:127.0.0.1 '"$pt"'
+python3 "$TRY" tcp ::1 '"$pt"'
+python3 -c "import socket; socket.socket(socket.AF_INET, socket.SOCK_STREAM, 132)" 2>&1 | grep -o PermissionError | sed "s/^/sctp /"
 curl -s http://127.0.0.2:'"$pa"'/beside') >"$base/out" 2>"$base/err" </dev/null &
 inside=$!
 for _ in $(seq 200); do [ -s "$project/proxy.port" ] && break; sleep 0.02; done
@@ -165,9 +168,9 @@ echo go >"$project/go"
 wait "$inside"
 rm -f "$project/go" "$project/proxy.port"
 out=$(cat "$base/out")
-check "a raw connect to another address on the proxy's port fails: its listener gets nothing (connect, TCP Fast Open by sendto and sendmsg, ::ffff:127.0.0.2)" \
+check "a raw connect to another address on the proxy's port fails: its listener gets nothing (connect, TCP Fast Open by sendto and sendmsg, ::ffff:127.0.0.2, from a nested sbsh)" \
 	"0" "$(lines proxy_elsewhere)"
-check "... each refused with EACCES (the proxy's port and localhost's on 127.0.0.2, 0.0.0.0)" "8" \
+check "... each refused with EACCES (the proxy's port and localhost's on 127.0.0.2, 0.0.0.0, nested)" "9" \
 	"$(grep -Ec '^(tcp|fastopen|fastopen-msg) EACCES$' <<<"$out")"
 check_contains "... and explained once on stderr" \
 	"sbsh: the sandbox refused a connection to 127.0.0.2:$(cat "$base/proxy_elsewhere.port") (the listed hosts are reached through sbsh's proxy" \
@@ -175,6 +178,12 @@ check_contains "... and explained once on stderr" \
 check "localhost:PORT is not reached on another address" "0" "$(lines db_elsewhere)"
 check_contains "... which stderr explains" "(localhost:$pt is allowed on 127.0.0.1 and ::1 only)" "$(cat "$base/err")"
 check "... but on 127.0.0.1 (connect, Fast Open, ::ffff:127.0.0.1)" "3" "$(lines db)"
+if [ -s "$base/db6.port" ]; then
+	check "... and on ::1" "1" "$(lines db6)"
+else
+	missing "localhost:PORT on ::1" "no IPv6 loopback here"
+fi
+check_contains "an SCTP socket is refused (Landlock does not see SCTP)" "sctp PermissionError" "$out"
 check "... and the proxy still works beside" "1" "$(got a /beside)"
 
 # ---- UDP -------------------------------------------------------------------
