@@ -189,16 +189,16 @@ check "... and the proxy still works beside" "1" "$(got a /beside)"
 # ---- UDP -------------------------------------------------------------------
 listen udp 127.0.0.1 0 udp
 pu=$(cat "$base/udp.port")
-udp_all="for w in udp udp-connect udp-msg; do python3 $try \$w 127.0.0.1 $pu; done"
+udp_all="for w in udp udp-connect udp-msg udp-mmsg; do python3 $try \$w 127.0.0.1 $pu; done"
 for net in off "allow:127.0.0.2:$pa" "allow:localhost:$pt" "allow:$pa"; do
 	sb "$net" "$udp_all"
-	check "--net=$net: UDP to an arbitrary address gets nowhere (sendto, connect, sendmsg)" "0" "$(lines udp)"
-	check "... refused with EACCES" "3" "$(grep -c ' EACCES$' "$base/out")"
+	check "--net=$net: UDP to an arbitrary address gets nowhere (sendto, connect, sendmsg, sendmmsg)" "0" "$(lines udp)"
+	check "... refused with EACCES" "4" "$(grep -c ' EACCES$' "$base/out")"
 done
 check_contains "... and explained (a port allow-list: the nameservers only)" \
 	"sbsh: the sandbox refused UDP to 127.0.0.1:$pu (with a port allow-list UDP reaches only the nameservers" "$(cat "$base/err")"
 sb on "$udp_all"
-check "--net=on: UDP is not touched" "3" "$(lines udp)"
+check "--net=on: UDP is not touched" "5" "$(lines udp)"
 # A port allow-list resolves names: UDP reaches port 53 of the nameservers
 # in /etc/resolv.conf (here one of the suite's own, 127.0.0.9), nothing else.
 if command -v unshare >/dev/null && unshare -m true 2>/dev/null && listen dns 127.0.0.9 53 dns && [ -s "$base/dns.port" ]; then
@@ -206,10 +206,10 @@ if command -v unshare >/dev/null && unshare -m true 2>/dev/null && listen dns 12
 	printf 'nameserver 127.0.0.9\n' >"$base/resolv.conf"
 	(cd "$project" && unshare -m sh -c 'mount --bind "$0" /etc/resolv.conf && exec "$@"' "$base/resolv.conf" \
 		env -i PATH="$PATH" HOME="$home" TMPDIR=/tmp CI=1 timeout 60 "$SBSH" --sandbox --net="allow:$pa" -c "
-for w in udp udp-connect udp-msg udp-unspec; do python3 $try \$w 127.0.0.9 53; done
+for w in udp udp-connect udp-msg udp-mmsg udp-unspec; do python3 $try \$w 127.0.0.9 53; done
 python3 $try udp 127.0.0.9 $(cat "$base/dns_other.port")
 python3 -c 'import socket; print(\"resolved\", socket.gethostbyname(\"api.sbsh.test\"))'") >"$base/out" 2>"$base/err" </dev/null
-	check "a port allow-list: UDP reaches port 53 of the nameservers (sendto, connect, sendmsg, a lookup)" "4" "$(lines dns)"
+	check "a port allow-list: UDP reaches port 53 of the nameservers (sendto, connect, sendmsg, sendmmsg's two, a lookup)" "6" "$(lines dns)"
 	check_contains "... so names resolve" "resolved 127.0.0.2" "$(cat "$base/out")"
 	check_contains "... and a connected socket is disconnected with AF_UNSPEC" "udp-unspec ok" "$(cat "$base/out")"
 	check "... but no other port of theirs" "0" "$(lines dns_other)"
