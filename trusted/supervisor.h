@@ -65,6 +65,10 @@ struct supervisor_policy {
 	struct supervisor_net net;
 };
 
+/* Whether the network mode lets a socket reach a:port (an IPv4 address as
+ * ::ffff:a.b.c.d); datagram: UDP's rules, else TCP's. */
+bool supervisor_net_allows(const struct supervisor_net *n, bool datagram, const struct in6_addr *a, uint16_t port);
+
 void supervisor_policy_init(struct supervisor_policy *p);
 void supervisor_policy_free(struct supervisor_policy *p);
 

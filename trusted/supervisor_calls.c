@@ -627,8 +627,7 @@ static bool is_localhost(const struct in6_addr *a)
 	return is_v4(a, INADDR_LOOPBACK) || IN6_IS_ADDR_LOOPBACK(a);
 }
 
-/* Whether the network mode lets a socket of this type reach a:port. */
-static bool inet_allowed(const struct supervisor_net *n, bool datagram, const struct in6_addr *a, uint16_t port)
+bool supervisor_net_allows(const struct supervisor_net *n, bool datagram, const struct in6_addr *a, uint16_t port)
 {
 	if (datagram) {
 		if (n->udp == SUPERVISOR_UDP_OPEN)
@@ -734,7 +733,7 @@ static int inet_target(struct supervisor *s, int sock, const struct sockaddr_sto
 	} else {
 		return -EAFNOSUPPORT;
 	}
-	if (inet_allowed(n, datagram, &a, port))
+	if (supervisor_net_allows(n, datagram, &a, port))
 		return 0;
 	explain_inet(s, datagram, &a, port);
 	return -EACCES;
