@@ -15,6 +15,7 @@
 #include "trusted/supervisor.h"
 #include "hooks/classify.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -331,6 +332,58 @@ static int start_supervisor(void *ctx)
 	return r;
 }
 
+/* The nameservers of /etc/resolv.conf, as read at start-up: a port
+ * allow-list lets UDP reach their port 53 and nothing else. */
+static void read_nameservers(struct supervisor_net *n)
+{
+	FILE *f = fopen("/etc/resolv.conf", "re");
+	if (!f)
+		return;
+	char line[512];
+	while (fgets(line, sizeof line, f) && n->nnameservers < SUPERVISOR_NAMESERVERS) {
+		char addr[INET6_ADDRSTRLEN + 1];
+		if (sscanf(line, " nameserver %46s", addr) != 1)
+			continue;
+		char *scope = strchr(addr, '%'); /* fe80::1%eth0: the address is enough */
+		if (scope)
+			*scope = '\0';
+		struct in6_addr *a = &n->nameservers[n->nnameservers];
+		struct in_addr v4;
+		if (inet_pton(AF_INET, addr, &v4) == 1) {
+			memset(a, 0, sizeof *a);
+			a->s6_addr[10] = a->s6_addr[11] = 0xff;
+			memcpy(&a->s6_addr[12], &v4, 4);
+		} else if (inet_pton(AF_INET6, addr, a) != 1) {
+			continue;
+		}
+		n->nnameservers++;
+	}
+	fclose(f);
+}
+
+/* The network mode in the supervisor's terms: which addresses TCP and UDP
+ * may reach, beyond the ports Landlock sees. */
+static void plan_supervisor_net(const struct sandbox_config *c, struct supervisor_net *n)
+{
+	if (c->net == SANDBOX_NET_ON)
+		return; /* zeroed: nothing checked */
+	n->check_tcp = true;
+	n->udp = SUPERVISOR_UDP_CLOSED;
+	if (c->net != SANDBOX_NET_ALLOW)
+		return;
+	for (size_t i = 0; i < c->nports && i < SUPERVISOR_NET_PORTS; i++) {
+		if (c->port_local[i])
+			n->local_ports[n->nlocal++] = c->ports[i];
+		else
+			n->any_ports[n->nany++] = c->ports[i];
+	}
+	n->proxy_port = c->hosts.len ? c->proxy_port : 0;
+	if (n->nany) {
+		n->udp = SUPERVISOR_UDP_DNS;
+		read_nameservers(n);
+	}
+}
+
 /* What the supervisor decides with, fixed before user code runs: the
  * writable folders as granted, and the sockets outside that stay
  * reachable ($SSH_AUTH_SOCK and the session's broker, as sbsh found them,
@@ -356,6 +409,7 @@ static void plan_supervisor(struct startup *st)
 		strvec_push(&p->allowed, st->allow_sockets.items[i]);
 	p->landlock_abi = st->state.abi;
 	p->hint_fd = 2;
+	plan_supervisor_net(&st->sandbox, &p->net);
 	st->state.supervise = start_supervisor;
 	st->state.supervise_ctx = st;
 	st->state.supervise_pending = true;

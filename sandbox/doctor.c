@@ -310,7 +310,16 @@ int doctor_main(const struct sandbox_config *cfg_in, const char *config_path, co
 	/* What still escapes, each named (--json's "gaps"). */
 	struct gap gaps[16];
 	size_t ngaps = 0;
-	gap_add(gaps, &ngaps, "udp", xstrdup("UDP (name lookups, QUIC) is never cut"));
+	bool bare_ports = false;
+	for (size_t i = 0; i < cfg.nports; i++)
+		bare_ports |= !cfg.port_local[i];
+	if (cfg.net == SANDBOX_NET_ON)
+		gap_add(gaps, &ngaps, "udp", xstrdup("UDP (name lookups, QUIC) with --net=on"));
+	else if (cfg.net == SANDBOX_NET_ALLOW && bare_ports)
+		gap_add(gaps, &ngaps, "udp",
+		        sup.available ? xstrdup("UDP to port 53 of the nameservers in /etc/resolv.conf (a port "
+		                                "allow-list resolves names)")
+		                      : xasprintf("UDP to anywhere (no supervisor: %s)", sup.why));
 	if (cfg.net == SANDBOX_NET_ON)
 		gap_add(gaps, &ngaps, "network", xstrdup("any network with --net=on (the default)"));
 	gap_add(gaps, &ngaps, "reading", xstrdup("reading anything the user can read outside /dev (~/.ssh included)"));
@@ -432,7 +441,8 @@ int doctor_main(const struct sandbox_config *cfg_in, const char *config_path, co
 		for (size_t i = 0; i < sockets.len; i++)
 			json_array_append_new(socks, json_string(sockets.items[i]));
 		json_object_set_new(esc, "unix_sockets", socks);
-		json_object_set_new(esc, "udp", json_true());
+		json_object_set_new(esc, "udp",
+		                    json_boolean(cfg.net == SANDBOX_NET_ON || (cfg.net == SANDBOX_NET_ALLOW && bare_ports)));
 		json_object_set_new(esc, "metadata_changes", json_boolean(!sup.available));
 		json_t *gj = json_array();
 		for (size_t i = 0; i < ngaps; i++) {
@@ -507,9 +517,12 @@ int doctor_main(const struct sandbox_config *cfg_in, const char *config_path, co
 				if (cfg.host_ports[i])
 					printf(":%u", cfg.host_ports[i]);
 			}
-			if (cfg.hosts.len)
-				printf(", through sbsh's proxy; the supervisor that would stop connections to other "
-				       "addresses on the proxy's port is not there yet");
+			if (cfg.hosts.len && sup.available)
+				printf(", through sbsh's proxy; the supervisor refuses other addresses on its port");
+			else if (cfg.hosts.len)
+				printf(", through sbsh's proxy; without the supervisor (%s) other addresses on its port "
+				       "are reached",
+				       sup.why);
 			printf(")");
 		}
 		printf("%s\n", net_cut ? ", TCP is cut" : "");

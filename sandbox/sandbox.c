@@ -133,9 +133,11 @@ int sandbox_parse_net(struct sandbox_config *cfg, const char *spec)
 		           (colon && parse_port(colon + 1, len - (size_t)(colon - p) - 1, &port) != 0)) {
 			return -1;
 		}
-		if (host[0] && loopback_host(host)) {
+		bool local = host[0] && loopback_host(host);
+		if (local) {
 			/* clients of a local database speak no HTTP proxy: its port
-			 * is reached directly, which Landlock allows on any address */
+			 * is reached directly, which Landlock allows on any address
+			 * and the supervisor on loopback only */
 			if (!port)
 				return -1;
 			host[0] = '\0';
@@ -143,6 +145,7 @@ int sandbox_parse_net(struct sandbox_config *cfg, const char *spec)
 		if (!host[0]) {
 			if (cfg->nports == SANDBOX_MAX_PORTS)
 				return -1;
+			cfg->port_local[cfg->nports] = local;
 			cfg->ports[cfg->nports++] = port;
 		} else {
 			if (cfg->hosts.len == SANDBOX_MAX_PORTS)

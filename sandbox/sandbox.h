@@ -33,6 +33,9 @@ struct sandbox_config {
 	enum sandbox_net net;
 	uint16_t ports[SANDBOX_MAX_PORTS];
 	size_t nports;
+	/* ports[i] came as localhost:PORT: Landlock allows it on any address,
+	 * the supervisor on loopback only. */
+	bool port_local[SANDBOX_MAX_PORTS];
 	/* allow:HOST[:PORT]: host names (`github.com`, `*.npmjs.org`, an
 	 * address), reached through the proxy; host_ports[i] is 0 for any
 	 * port. A loopback host (localhost:5432) is a direct port instead. */

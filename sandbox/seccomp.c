@@ -37,20 +37,34 @@ int sandbox_seccomp_network(const struct sandbox_config *cfg, struct sandbox_sta
 	rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(io_uring_enter), 0);
 	rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(io_uring_register), 0);
 	if (cfg->net != SANDBOX_NET_ON) {
+		/* UDP is cut where no name needs resolving inside: --net=off, and
+		 * a host allow-list without bare ports (the proxy resolves).
+		 * With bare ports the supervisor lets it reach the nameservers. */
+		bool bare_ports = false;
+		for (size_t i = 0; i < cfg->nports; i++)
+			bare_ports |= !cfg->port_local[i];
+		bool cut_udp = cfg->net == SANDBOX_NET_OFF || !bare_ports;
 		const int families[] = {AF_INET, AF_INET6};
 		for (size_t i = 0; i < 2; i++) {
+			/* MPTCP, and SCTP (connects by setsockopt too): Landlock's TCP
+			 * rules see neither */
 			rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 2,
 			                       SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)families[i]),
 			                       SCMP_A2(SCMP_CMP_EQ, IPPROTO_MPTCP));
-			if (cut_tcp) {
-				/* Everything but datagrams: TCP, SCTP, MPTCP. UDP keeps DNS. */
+			rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 2,
+			                       SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)families[i]),
+			                       SCMP_A2(SCMP_CMP_EQ, IPPROTO_SCTP));
+			rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 2,
+			                       SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)families[i]),
+			                       SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, SOCK_SEQPACKET));
+			if (cut_tcp)
 				rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 2,
 				                       SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)families[i]),
 				                       SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, SOCK_STREAM));
+			if (cut_udp)
 				rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 2,
 				                       SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)families[i]),
-				                       SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, SOCK_SEQPACKET));
-			}
+				                       SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, SOCK_DGRAM));
 		}
 		/* Raw IP and packet sockets send what they like: forged
 		 * connections, ARP. SOCK_PACKET on AF_INET is the old name of a
@@ -318,8 +332,8 @@ int sandbox_guard_terminal(struct sandbox_state *st)
 /* ---- the supervisor's filter ---------------------------------------------
  * The calls Landlock ABI 7 leaves open are sent to the supervisor
  * (trusted/supervisor.c), which reads their arguments and answers: pathname
- * unix sockets (connect, and sendto/sendmsg/sendmmsg with an address, which
- * needs reading memory: every sendmsg), and metadata (chmod, chown, times,
+ * unix sockets and inet addresses (connect, and sendto/sendmsg/sendmmsg
+ * with an address, which needs reading memory: every sendmsg), and metadata (chmod, chown, times,
  * extended attributes, the inode flags of chattr); and bind, only for the
  * supervisor to note which sockets the session made. Everything else
  * is allowed in the filter, so nothing else ever waits on the supervisor.
@@ -435,9 +449,11 @@ static void jump_in_range(struct guard_prog *p, int i, uint32_t lo, uint32_t hi,
 }
 
 /* A unix socket address is 3 to 110 bytes (sun_family and at least one
- * byte of path, up to sizeof(struct sockaddr_un)); the kernel refuses
- * others for AF_UNIX, so those need no look. */
-enum { UNIX_ADDR_MIN = 3, UNIX_ADDR_MAX = 110 };
+ * byte of path, up to sizeof(struct sockaddr_un)); an inet one 16 to 128
+ * (the kernel copies no more than a sockaddr_storage, and an IPv4 address
+ * may come with the rest of one). Other lengths the kernel refuses, or
+ * they name no destination (AF_UNSPEC: a disconnect), so need no look. */
+enum { ADDR_MIN = 3, ADDR_MAX = 128 };
 
 /* The guard's calls (guarded_calls: limits and scheduling of other
  * processes), as entries of the search, for the native, x32 or i386
@@ -533,7 +549,7 @@ static int build_supervisor(struct guard_prog *p, unsigned guard)
 	                                  [SV_GUARD_IOPRIO] = g_ioprio};
 	emit_search(p, native, nn, native_targets);
 	place(p, l_addr);
-	jump_in_range(p, 2, UNIX_ADDR_MIN, UNIX_ADDR_MAX, LBL_NOTIFY, LBL_ALLOW);
+	jump_in_range(p, 2, ADDR_MIN, ADDR_MAX, LBL_NOTIFY, LBL_ALLOW);
 	/* sendto with an address: a NULL one is send() */
 	place(p, l_sendto);
 	load_word(p, arg_lo(4));
@@ -542,7 +558,7 @@ static int build_supervisor(struct guard_prog *p, unsigned guard)
 	load_word(p, arg_lo(4) + 4);
 	jump_if(p, 0, LBL_ALLOW, l_sendto_len);
 	place(p, l_sendto_len);
-	jump_in_range(p, 5, UNIX_ADDR_MIN, UNIX_ADDR_MAX, LBL_NOTIFY, LBL_ALLOW);
+	jump_in_range(p, 5, ADDR_MIN, ADDR_MAX, LBL_NOTIFY, LBL_ALLOW);
 	place(p, l_ioctl);
 	emit_ioctl_checks(p, LBL_NOTIFY, terminal);
 #if defined(__x86_64__)

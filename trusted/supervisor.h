@@ -8,7 +8,9 @@
 #define SBSH_SUPERVISOR_H
 
 #include <stdbool.h>
+#include <netinet/in.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "lib/util.h"
@@ -28,6 +30,27 @@ struct supervisor_grant {
 	const char *path; /* for messages */
 };
 
+/* What inet addresses the network mode leaves open, checked on the address
+ * the supervisor itself connects or sends to: Landlock sees only TCP ports,
+ * and no UDP. */
+enum supervisor_udp {
+	SUPERVISOR_UDP_OPEN,   /* --net=on */
+	SUPERVISOR_UDP_CLOSED, /* --net=off, a host allow-list without bare ports */
+	SUPERVISOR_UDP_DNS,    /* bare ports: port 53 of the nameservers only */
+};
+enum { SUPERVISOR_NET_PORTS = 64, SUPERVISOR_NAMESERVERS = 8 };
+struct supervisor_net {
+	bool check_tcp; /* --net=off and allow: TCP only where listed below */
+	uint16_t any_ports[SUPERVISOR_NET_PORTS]; /* bare ports: any address */
+	size_t nany;
+	uint16_t local_ports[SUPERVISOR_NET_PORTS]; /* localhost:PORT: 127.0.0.1 and ::1 */
+	size_t nlocal;
+	uint16_t proxy_port; /* on 127.0.0.1 only; 0 without a proxy */
+	enum supervisor_udp udp;
+	struct in6_addr nameservers[SUPERVISOR_NAMESERVERS]; /* IPv4 ones mapped (::ffff:a.b.c.d) */
+	size_t nnameservers;
+};
+
 struct supervisor_policy {
 	struct supervisor_grant *grants;
 	size_t ngrants;
@@ -39,7 +62,12 @@ struct supervisor_policy {
 	int landlock_abi;
 	/* Where refusals are explained (the shell's stderr), or -1. */
 	int hint_fd;
+	struct supervisor_net net;
 };
+
+/* Whether the network mode lets a socket reach a:port (an IPv4 address as
+ * ::ffff:a.b.c.d); datagram: UDP's rules, else TCP's. */
+bool supervisor_net_allows(const struct supervisor_net *n, bool datagram, const struct in6_addr *a, uint16_t port);
 
 void supervisor_policy_init(struct supervisor_policy *p);
 void supervisor_policy_free(struct supervisor_policy *p);
@@ -74,6 +102,7 @@ void supervisor_report(struct supervisor_report *out);
 #define SUPERVISOR_COVERS \
 	"connect, sendto, sendmsg and sendmmsg to pathname unix sockets outside the writable folders (and " \
 	"to sockets in the shared temp folders that this session did not make); chmod, chown, timestamps, " \
-	"extended attributes and chattr's inode flags of files outside the writable folders"
+	"extended attributes and chattr's inode flags of files outside the writable folders; in --net=off and " \
+	"allow: modes, inet addresses the mode does not allow (Landlock sees TCP ports only, and no UDP)"
 
 #endif

@@ -17,9 +17,11 @@
  *   file, decided, and given to the kernel as /proc/self/fd/N of the file
  *   the supervisor holds, so the connection goes to the very socket that
  *   was checked. Other addresses (TCP, UDP, abstract) are used as read
- *   once: the supervisor runs in the sandbox's own Landlock domain, so its
- *   TCP port rules and abstract-socket scope apply to these calls as they
- *   would to the caller's. A call that would block waits in the supervisor's
+ *   once, an inet one checked against the network mode first (Landlock
+ *   sees a TCP port, not the address, and no UDP): the supervisor runs in
+ *   the sandbox's own Landlock domain, so its TCP port rules and
+ *   abstract-socket scope apply to these calls as they would to the
+ *   caller's. A call that would block waits in the supervisor's
  *   loop (supervisor.c), not in the supervisor.
  *
  * After memory is read and descriptors copied, and before anything is done,
@@ -30,10 +32,12 @@
  * only tells the supervisor which sockets the session made). */
 #include "trusted/supervisor_int.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>
 #include <limits.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -561,6 +565,8 @@ static int unix_target(struct supervisor *s, struct caller *c, int sock, struct 
 	if (*len <= offsetof(struct sockaddr_un, sun_path) || un->sun_family != AF_UNIX || un->sun_path[0] == '\0' ||
 	    getsockopt(sock, SOL_SOCKET, SO_DOMAIN, &domain, &dl) != 0 || domain != AF_UNIX)
 		return 0;
+	if (*len > sizeof *un)
+		return -EINVAL; /* as the kernel says; the path we pass on would be valid */
 	char path[sizeof un->sun_path + 1];
 	size_t n = strnlen(un->sun_path, *len - offsetof(struct sockaddr_un, sun_path));
 	memcpy(path, un->sun_path, n);
@@ -596,6 +602,152 @@ static int unix_target(struct supervisor *s, struct caller *c, int sock, struct 
 	t.obj = -1;
 	resolved_close(&t);
 	return 0;
+}
+
+/* ---- inet addresses ------------------------------------------------------- */
+
+static bool port_in(const uint16_t *ports, size_t n, uint16_t port)
+{
+	for (size_t i = 0; i < n; i++)
+		if (ports[i] == port)
+			return true;
+	return false;
+}
+
+static bool is_v4(const struct in6_addr *a, uint32_t host_order)
+{
+	uint32_t v4 = htonl(host_order);
+	return IN6_IS_ADDR_V4MAPPED(a) && memcmp(&a->s6_addr[12], &v4, 4) == 0;
+}
+
+/* 127.0.0.1 or ::1: what localhost:PORT names. Not 0.0.0.0 (which the
+ * kernel takes for 127.0.0.1) nor the rest of 127/8: one spelling each. */
+static bool is_localhost(const struct in6_addr *a)
+{
+	return is_v4(a, INADDR_LOOPBACK) || IN6_IS_ADDR_LOOPBACK(a);
+}
+
+bool supervisor_net_allows(const struct supervisor_net *n, bool datagram, const struct in6_addr *a, uint16_t port)
+{
+	if (datagram) {
+		if (n->udp == SUPERVISOR_UDP_OPEN)
+			return true;
+		if (n->udp == SUPERVISOR_UDP_CLOSED || port != 53)
+			return false;
+		for (size_t i = 0; i < n->nnameservers; i++)
+			if (memcmp(&n->nameservers[i], a, sizeof *a) == 0)
+				return true;
+		return false;
+	}
+	if (!n->check_tcp || port_in(n->any_ports, n->nany, port))
+		return true;
+	if (port_in(n->local_ports, n->nlocal, port) && is_localhost(a))
+		return true;
+	return n->proxy_port && port == n->proxy_port && is_v4(a, INADDR_LOOPBACK);
+}
+
+static void explain_inet(struct supervisor *s, bool datagram, const struct in6_addr *a, uint16_t port)
+{
+	char text[INET6_ADDRSTRLEN], host[INET6_ADDRSTRLEN + 2], where[INET6_ADDRSTRLEN + 16];
+	if (IN6_IS_ADDR_V4MAPPED(a)) {
+		inet_ntop(AF_INET, &a->s6_addr[12], host, sizeof host);
+	} else {
+		inet_ntop(AF_INET6, a, text, sizeof text);
+		snprintf(host, sizeof host, "[%s]", text);
+	}
+	snprintf(where, sizeof where, "%s %s:%u", datagram ? "udp" : "tcp", host, port);
+	for (size_t i = 0; i < s->explained.len; i++)
+		if (strcmp(s->explained.items[i], where) == 0)
+			return;
+	if (s->hint_fd < 0 || s->explained.len >= 64)
+		return;
+	strvec_push(&s->explained, where);
+	const struct supervisor_net *n = &s->pol->net;
+	char *line;
+	if (datagram && n->udp == SUPERVISOR_UDP_DNS)
+		line = xasprintf("sbsh: the sandbox refused UDP to %s:%u (with a port allow-list UDP reaches only the "
+		                 "nameservers of /etc/resolv.conf, on port 53)\n",
+		                 host, port);
+	else if (datagram)
+		line = xasprintf("sbsh: the sandbox refused UDP to %s:%u (UDP is cut with --net=off and with a host "
+		                 "allow-list, whose names the proxy resolves)\n",
+		                 host, port);
+	else if (port_in(n->local_ports, n->nlocal, port))
+		line = xasprintf("sbsh: the sandbox refused a connection to %s:%u (localhost:%u is allowed on "
+		                 "127.0.0.1 and ::1 only)\n",
+		                 host, port, port);
+	else if (n->proxy_port)
+		line = xasprintf("sbsh: the sandbox refused a connection to %s:%u (the listed hosts are reached "
+		                 "through sbsh's proxy, http://127.0.0.1:%u in HTTPS_PROXY, not directly)\n",
+		                 host, port, n->proxy_port);
+	else
+		line = xasprintf("sbsh: the sandbox refused a connection to %s:%u (not on the network allow-list)\n",
+		                 host, port);
+	ssize_t ignored = write(s->hint_fd, line, strlen(line));
+	(void)ignored;
+	free(line);
+}
+
+/* An address for our copy sock of an AF_INET or AF_INET6 socket, checked
+ * as the kernel will read it (the very bytes we pass on): an IPv4 address
+ * on an IPv6 socket, ::ffff:a.b.c.d, and the AF_UNSPEC that a send on an
+ * IPv4 datagram socket takes for AF_INET. An AF_UNSPEC connect (a
+ * disconnect) and one sent on a stream socket (TCP Fast Open disconnects)
+ * name nobody. 0, or -errno to answer. */
+static int inet_target(struct supervisor *s, int sock, const struct sockaddr_storage *addr, socklen_t len,
+                       bool connecting)
+{
+	const struct supervisor_net *n = &s->pol->net;
+	if (!n->check_tcp && n->udp == SUPERVISOR_UDP_OPEN)
+		return 0; /* --net=on: nothing to look at */
+	int domain = 0, type = 0;
+	socklen_t dl = sizeof domain, tl = sizeof type;
+	if (getsockopt(sock, SOL_SOCKET, SO_DOMAIN, &domain, &dl) != 0 || (domain != AF_INET && domain != AF_INET6) ||
+	    getsockopt(sock, SOL_SOCKET, SO_TYPE, &type, &tl) != 0)
+		return 0;
+	if (len < sizeof(sa_family_t))
+		return -EINVAL;
+	bool datagram = type == SOCK_DGRAM;
+	sa_family_t family = addr->ss_family;
+	if (family == AF_UNSPEC) {
+		if (connecting || !datagram || domain != AF_INET)
+			return 0;
+		family = AF_INET;
+	}
+	struct in6_addr a;
+	uint16_t port;
+	if (family == AF_INET) {
+		const struct sockaddr_in *in = (const struct sockaddr_in *)addr;
+		if (len < sizeof *in)
+			return -EINVAL;
+		memset(&a, 0, sizeof a);
+		a.s6_addr[10] = a.s6_addr[11] = 0xff;
+		memcpy(&a.s6_addr[12], &in->sin_addr, 4);
+		port = ntohs(in->sin_port);
+	} else if (family == AF_INET6) {
+		const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)addr;
+		if (len < 24) /* SIN6_LEN_RFC2133: without the scope id */
+			return -EINVAL;
+		memcpy(&a, &in6->sin6_addr, sizeof a);
+		port = ntohs(in6->sin6_port);
+	} else {
+		return -EAFNOSUPPORT;
+	}
+	if (supervisor_net_allows(n, datagram, &a, port))
+		return 0;
+	explain_inet(s, datagram, &a, port);
+	return -EACCES;
+}
+
+/* The caller's address, decided: a unix path made the held file's, an
+ * inet address checked against the network mode. */
+static int decide_address(struct supervisor *s, struct caller *c, int sock, struct sockaddr_storage *addr,
+                          socklen_t *len, int *held, bool connecting)
+{
+	int r = unix_target(s, c, sock, addr, len, held);
+	if (r == 0 && *held < 0)
+		r = inet_target(s, sock, addr, *len, connecting);
+	return r;
 }
 
 static bool nonblocking(int fd)
@@ -800,7 +952,7 @@ static int read_message(struct supervisor *s, struct caller *c, int sock, bool s
 		int r = caller_read(c, name, &m->name, m->namelen);
 		if (r < 0)
 			return r;
-		r = unix_target(s, c, sock, &m->name, &m->namelen, held);
+		r = decide_address(s, c, sock, &m->name, &m->namelen, held, false);
 		if (r < 0)
 			return r;
 	}
@@ -908,9 +1060,10 @@ static void socket_call(struct supervisor *s, struct caller *c, int nr, const ui
 	if (nr == __NR_connect) {
 		p.kind = PENDING_CONNECT;
 		p.addrlen = (socklen_t)a[2];
-		r = caller_read(&p.who, a[1], &p.addr, p.addrlen);
+		/* the kernel takes no more (the filter sends no longer ones) */
+		r = a[2] > sizeof p.addr ? -EINVAL : caller_read(&p.who, a[1], &p.addr, p.addrlen);
 		if (r == 0)
-			r = unix_target(s, &p.who, sock, &p.addr, &p.addrlen, &held);
+			r = decide_address(s, &p.who, sock, &p.addr, &p.addrlen, &held, true);
 	} else {
 		p.kind = PENDING_SEND;
 		uint64_t flags = nr == __NR_sendmmsg ? a[3] : a[nr == __NR_sendto ? 3 : 2];
@@ -925,7 +1078,7 @@ static void socket_call(struct supervisor *s, struct caller *c, int nr, const ui
 			m->namelen = (socklen_t)(a[5] > sizeof m->name ? sizeof m->name : a[5]);
 			r = caller_read(&p.who, a[4], &m->name, m->namelen);
 			if (r == 0)
-				r = unix_target(s, &p.who, sock, &m->name, &m->namelen, &held);
+				r = decide_address(s, &p.who, sock, &m->name, &m->namelen, &held, false);
 			if (r == 0) {
 				size_t len = (size_t)a[2];
 				if (len > SEND_CAP) {

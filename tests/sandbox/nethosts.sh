@@ -6,9 +6,13 @@
 # allowed host is reached through sbsh's proxy (plain HTTP and CONNECT);
 # a host not listed gets the proxy's 403 naming sbsh, the host and the
 # config line, and its listener gets nothing; going round the proxy
-# (curl --noproxy, a raw connect) fails; localhost:PORT is reached
-# directly; npm installs through the proxy from a registry stub; `net`
-# events; a nested sbsh keeps the proxy; bad specs are refused.
+# (curl --noproxy, a raw connect) fails, and so does a raw connect to
+# another address on the proxy's port or a localhost:PORT (the supervisor
+# checks the address: connect, TCP Fast Open, IPv4-mapped IPv6, 0.0.0.0);
+# localhost:PORT is reached directly; UDP gets nowhere with --net=off and
+# with a host allow-list, only to the nameservers with a port allow-list;
+# npm installs through the proxy from a registry stub; `net` events; a
+# nested sbsh keeps the proxy; bad specs are refused.
 set -u
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/report.sh"
 SBSH=${1:-${SBSH:-./sbsh}}
@@ -106,9 +110,112 @@ check "a host allowed on another port only: refused" "0" "$(got a /wrong-port)"
 sb "allow:127.0.0.2:$pa" "$SBSH -c 'curl -s http://127.0.0.2:$pa/nested; curl -s http://127.0.0.3:$pb/nested'"
 check "a nested sbsh keeps its session's proxy" "1" "$(got a /nested)"
 check "... and its refusals" "0" "$(got b /nested)"
-skip "a raw connect to another address on the proxy's port fails" \
-	"needs the seccomp supervisor of issue 19: Landlock filters TCP by port only"
-skip "UDP to an arbitrary address fails" "UDP is not cut yet (no resolver of sbsh's own)"
+# ---- round the proxy, on an allowed port: the supervisor -----------------------
+# listen tcp|udp ADDRESS PORT NAME: tests/lib/net_listen.py, its port in
+# $base/NAME.port and what it got in $base/NAME.log, one line each.
+listen() {
+	rm -f "$base/$4.port"
+	python3 "$lib/net_listen.py" "$1" "$2" "$3" "$base/$4.log" "$base/$4.port" 2>"$base/$4.err" &
+	pids+=($!)
+	for _ in $(seq 100); do [ -s "$base/$4.port" ] && break; sleep 0.02; done
+	touch "$base/$4.log"
+	echo "$1 $2" >"$base/$4.addr"
+}
+# lines NAME: what the listener got, once it has taken everything sent
+# before: a marker sent from outside comes last (one connection or
+# datagram at a time), so nothing waits for what never comes.
+lines() {
+	python3 - "$base/$1" <<'PY'
+import socket, sys, time
+base = sys.argv[1]
+proto, addr = open(base + ".addr").read().split()
+port = int(open(base + ".port").read())
+if proto == "tcp":
+    socket.create_connection((addr, port)).sendall(b"marker")
+else:
+    socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(b"marker", (addr, port))
+for _ in range(500):
+    got = open(base + ".log").read().splitlines()
+    if "marker" in "".join(got):
+        break
+    time.sleep(0.01)
+print(len([l for l in got if "marker" not in l]))
+open(base + ".log", "w").close()
+PY
+}
+try=$(cd "$lib" && pwd)/net_try.py
+listen tcp 127.0.0.1 0 db
+pt=$(cat "$base/db.port")
+listen tcp 127.0.0.2 "$pt" db_elsewhere
+listen tcp ::1 "$pt" db6
+# The proxy's port is known only once sbsh runs: the script inside writes
+# it and waits on a fifo until a listener on 127.0.0.2 (standing for any
+# other host) holds that port too.
+mkfifo "$project/go"
+(cd "$project" && env -i PATH="$PATH" HOME="$home" TMPDIR=/tmp CI=1 LANG=C.UTF-8 TRY="$try" SBSH="$SBSH" \
+	timeout 60 "$SBSH" --sandbox --net="allow:127.0.0.2:$pa,localhost:$pt" -c '
+echo "$SBSH_NET_PROXY" >proxy.port; read go <go; p=$SBSH_NET_PROXY
+for w in tcp fastopen fastopen-msg; do python3 "$TRY" $w 127.0.0.2 $p; python3 "$TRY" $w 127.0.0.2 '"$pt"'; done
+python3 "$TRY" tcp ::ffff:127.0.0.2 $p; python3 "$TRY" tcp 0.0.0.0 $p; "$SBSH" -c "python3 $TRY tcp 127.0.0.2 $p"
+python3 "$TRY" tcp 127.0.0.1 '"$pt"'; python3 "$TRY" fastopen 127.0.0.1 '"$pt"'; python3 "$TRY" tcp ::ffff:127.0.0.1 '"$pt"'
+python3 "$TRY" tcp ::1 '"$pt"'
+python3 -c "import socket; socket.socket(socket.AF_INET, socket.SOCK_STREAM, 132)" 2>&1 | grep -o PermissionError | sed "s/^/sctp /"
+curl -s http://127.0.0.2:'"$pa"'/beside') >"$base/out" 2>"$base/err" </dev/null &
+inside=$!
+for _ in $(seq 200); do [ -s "$project/proxy.port" ] && break; sleep 0.02; done
+listen tcp 127.0.0.2 "$(cat "$project/proxy.port")" proxy_elsewhere
+echo go >"$project/go"
+wait "$inside"
+rm -f "$project/go" "$project/proxy.port"
+out=$(cat "$base/out")
+check "a raw connect to another address on the proxy's port fails: its listener gets nothing (connect, TCP Fast Open by sendto and sendmsg, ::ffff:127.0.0.2, from a nested sbsh)" \
+	"0" "$(lines proxy_elsewhere)"
+check "... each refused with EACCES (the proxy's port and localhost's on 127.0.0.2, 0.0.0.0, nested)" "9" \
+	"$(grep -Ec '^(tcp|fastopen|fastopen-msg) EACCES$' <<<"$out")"
+check_contains "... and explained once on stderr" \
+	"sbsh: the sandbox refused a connection to 127.0.0.2:$(cat "$base/proxy_elsewhere.port") (the listed hosts are reached through sbsh's proxy" \
+	"$(cat "$base/err")"
+check "localhost:PORT is not reached on another address" "0" "$(lines db_elsewhere)"
+check_contains "... which stderr explains" "(localhost:$pt is allowed on 127.0.0.1 and ::1 only)" "$(cat "$base/err")"
+check "... but on 127.0.0.1 (connect, Fast Open, ::ffff:127.0.0.1)" "3" "$(lines db)"
+if [ -s "$base/db6.port" ]; then
+	check "... and on ::1" "1" "$(lines db6)"
+else
+	missing "localhost:PORT on ::1" "no IPv6 loopback here"
+fi
+check_contains "an SCTP socket is refused (Landlock does not see SCTP)" "sctp PermissionError" "$out"
+check "... and the proxy still works beside" "1" "$(got a /beside)"
+
+# ---- UDP -------------------------------------------------------------------
+listen udp 127.0.0.1 0 udp
+pu=$(cat "$base/udp.port")
+udp_all="for w in udp udp-connect udp-msg udp-mmsg; do python3 $try \$w 127.0.0.1 $pu; done"
+for net in off "allow:127.0.0.2:$pa" "allow:localhost:$pt" "allow:$pa"; do
+	sb "$net" "$udp_all"
+	check "--net=$net: UDP to an arbitrary address gets nowhere (sendto, connect, sendmsg, sendmmsg)" "0" "$(lines udp)"
+	check "... refused with EACCES" "4" "$(grep -c ' EACCES$' "$base/out")"
+done
+check_contains "... and explained (a port allow-list: the nameservers only)" \
+	"sbsh: the sandbox refused UDP to 127.0.0.1:$pu (with a port allow-list UDP reaches only the nameservers" "$(cat "$base/err")"
+sb on "$udp_all"
+check "--net=on: UDP is not touched" "5" "$(lines udp)"
+# A port allow-list resolves names: UDP reaches port 53 of the nameservers
+# in /etc/resolv.conf (here one of the suite's own, 127.0.0.9), nothing else.
+if command -v unshare >/dev/null && unshare -m true 2>/dev/null && listen dns 127.0.0.9 53 dns && [ -s "$base/dns.port" ]; then
+	listen udp 127.0.0.9 0 dns_other
+	printf 'nameserver 127.0.0.9\n' >"$base/resolv.conf"
+	(cd "$project" && unshare -m sh -c 'mount --bind "$0" /etc/resolv.conf && exec "$@"' "$base/resolv.conf" \
+		env -i PATH="$PATH" HOME="$home" TMPDIR=/tmp CI=1 timeout 60 "$SBSH" --sandbox --net="allow:$pa" -c "
+for w in udp udp-connect udp-msg udp-mmsg udp-unspec; do python3 $try \$w 127.0.0.9 53; done
+python3 $try udp 127.0.0.9 $(cat "$base/dns_other.port")
+python3 -c 'import socket; print(\"resolved\", socket.gethostbyname(\"api.sbsh.test\"))'") >"$base/out" 2>"$base/err" </dev/null
+	check "a port allow-list: UDP reaches port 53 of the nameservers (sendto, connect, sendmsg, sendmmsg's two, a lookup)" "6" "$(lines dns)"
+	check_contains "... so names resolve" "resolved 127.0.0.2" "$(cat "$base/out")"
+	check_contains "... and a connected socket is disconnected with AF_UNSPEC" "udp-unspec ok" "$(cat "$base/out")"
+	check "... but no other port of theirs" "0" "$(lines dns_other)"
+else
+	missing "UDP to the nameservers with a port allow-list" "needs unshare -m and port 53 of 127.0.0.9 (root)"
+fi
 
 # ---- localhost:PORT, reached directly ----------------------------------------
 sb "allow:localhost:$pl,127.0.0.2:$pa" "curl -s http://localhost:$pl/db; python3 -c 'import socket; socket.create_connection((\"127.0.0.1\", $pl)).sendall(b\"GET /db-raw HTTP/1.0\r\n\r\n\")'; curl -s http://127.0.0.1:$pl2/other"

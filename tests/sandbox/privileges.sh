@@ -299,8 +299,10 @@ if unshare -r true 2>/dev/null; then
 	sb --net=off -- "unshare -rn python3 -c 'import socket; socket.socket(socket.AF_INET, socket.SOCK_RAW, 1)'"
 	refused "root --net=off: a raw socket from a new user and network namespace fails"
 fi
-sb --net=off -- "python3 -c 'import socket; socket.socket(socket.AF_INET, socket.SOCK_DGRAM).close(); socket.socket(socket.AF_UNIX).close()'"
-worked "root --net=off: UDP and unix sockets still open"
+sb --net=off -- "python3 -c 'import socket; socket.socket(socket.AF_UNIX).close()'"
+worked "root --net=off: unix sockets still open"
+sb --net=off -- "python3 -c 'import socket; socket.socket(socket.AF_INET, socket.SOCK_DGRAM)'"
+refused "root --net=off: a UDP socket fails (UDP is cut)"
 sb -- "python3 -c 'import socket; socket.socket(socket.AF_INET, socket.SOCK_RAW, 1)' 2>&1 | grep -q 'Operation not permitted'"
 worked "root: a raw socket fails with a plain EPERM, not a kill"
 

@@ -2,6 +2,7 @@
  * reaching a unix socket or changing a file's metadata, and the races
  * against the supervisor's check. It prints what the calls returned; the
  * suite judges from outside (the listener's log, the file's mode). */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>
@@ -207,6 +208,33 @@ static int race_fd(const char *forbidden, long n)
 	return 0;
 }
 
+/* An inet address flips in memory between 127.0.0.1 (allowed) and
+ * 127.0.0.2 (refused), on the same port, while the main thread connects:
+ * the supervisor must connect where it checked. */
+static int race_inet(int port, long n)
+{
+	static struct sockaddr_in pa, pb, buf;
+	pa = (struct sockaddr_in){.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+	pb = pa;
+	inet_pton(AF_INET, "127.0.0.1", &pa.sin_addr);
+	inet_pton(AF_INET, "127.0.0.2", &pb.sin_addr);
+	buf = pa;
+	struct flip f = {.a = (const char *)&pa, .b = (const char *)&pb, .buf = (char *)&buf, .len = sizeof buf};
+	pthread_t t;
+	pthread_create(&t, NULL, flip_memory, &f);
+	long ok = 0;
+	for (long i = 0; i < n; i++) {
+		int s = socket(AF_INET, SOCK_STREAM, 0);
+		if (connect(s, (struct sockaddr *)&buf, sizeof buf) == 0 && write(s, "race\n", 5) == 5)
+			ok++;
+		close(s);
+	}
+	atomic_store(&stop, 1);
+	pthread_join(t, NULL);
+	printf("race-inet: %ld attempts, %ld connected\n", n, ok);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
@@ -278,6 +306,8 @@ int main(int argc, char **argv)
 	} else if (strcmp(what, "io_uring") == 0) {
 		char params[120] = {0};
 		say("io_uring_setup", syscall(425, 4, params));
+	} else if (strcmp(what, "race-inet") == 0 && argc > 3) {
+		return race_inet(atoi(path), atol(argv[3]));
 	} else if (strncmp(what, "race-", 5) == 0 && strcmp(what, "race-fd") != 0 && argc > 5) {
 		return race(what + 5, path, argv[3], argv[4], atol(argv[5]));
 	} else if (strcmp(what, "race-fd") == 0 && argc > 3) {
