@@ -4,12 +4,14 @@ play() runs a program on a fresh pty and hands everything it printed so far
 to respond() each time more arrives; whatever respond() returns (bytes) is
 typed, as a human would, a moment later."""
 import os, pty, re, select, time
+import signal
 
 
 def play(argv, respond, env=None, cwd=None, limit=30):
     """Returns (pid, wait status, output as text)."""
     pid, fd = pty.fork()
     if pid == 0:
+        for _s in (signal.SIGINT, signal.SIGQUIT, signal.SIGHUP, signal.SIGTSTP): signal.signal(_s, signal.SIG_DFL)  # a terminal's session starts with them
         if cwd:
             os.chdir(cwd)
         os.execve(argv[0], argv, env or os.environ)

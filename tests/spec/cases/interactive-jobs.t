@@ -3,9 +3,11 @@
 command -v python3 >/dev/null 2>&1 || { echo 'python3 is needed for this case (./bootstrap installs it)'; exit 1; }
 python3 - "$SHELL" <<'PY'
 import os, pty, re, select, sys, time
+import signal
 shell = sys.argv[1]
 pid, fd = pty.fork()
 if pid == 0:
+    for _s in (signal.SIGINT, signal.SIGQUIT, signal.SIGHUP, signal.SIGTSTP): signal.signal(_s, signal.SIG_DFL)  # a terminal's session starts with them
     os.environ["PS1"] = "$ "
     args = [shell, "--norc", "--noprofile", "-i"] if "bash" in shell else [shell, "-i"]
     os.execv(shell, args)
