@@ -251,7 +251,7 @@ try:
     status, out = None, ""
     pid, fd = pty.fork()
     if pid == 0:
-        for _s in (signal.SIGINT, signal.SIGQUIT, signal.SIGHUP, signal.SIGTSTP): signal.signal(_s, signal.SIG_DFL)  # a terminal's session starts with them
+        for _s in (signal.SIGINT, signal.SIGQUIT, signal.SIGHUP, signal.SIGTSTP, signal.SIGPIPE, signal.SIGXFSZ): signal.signal(_s, signal.SIG_DFL)  # a terminal's session starts with them
         os.chdir(project)
         os.execve(SBSH, [SBSH, "-c", "rm -rf data; echo status=$?"], env)
     end = time.time() + 40

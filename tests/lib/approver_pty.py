@@ -12,7 +12,7 @@ class Approver:
     def __init__(self, env, sbsh=None, args=("--trust-multiplexer",)):
         self.pid, self.fd = pty.fork()
         if self.pid == 0:
-            for _s in (signal.SIGINT, signal.SIGQUIT, signal.SIGHUP, signal.SIGTSTP): signal.signal(_s, signal.SIG_DFL)  # a terminal's session starts with them
+            for _s in (signal.SIGINT, signal.SIGQUIT, signal.SIGHUP, signal.SIGTSTP, signal.SIGPIPE, signal.SIGXFSZ): signal.signal(_s, signal.SIG_DFL)  # a terminal's session starts with them
             sbsh = sbsh or os.environ["SBSH"]
             os.execve(sbsh, [sbsh, "--approver"] + list(args), env)
         self.out = b""

@@ -11,7 +11,7 @@ def play(argv, respond, env=None, cwd=None, limit=30):
     """Returns (pid, wait status, output as text)."""
     pid, fd = pty.fork()
     if pid == 0:
-        for _s in (signal.SIGINT, signal.SIGQUIT, signal.SIGHUP, signal.SIGTSTP): signal.signal(_s, signal.SIG_DFL)  # a terminal's session starts with them
+        for _s in (signal.SIGINT, signal.SIGQUIT, signal.SIGHUP, signal.SIGTSTP, signal.SIGPIPE, signal.SIGXFSZ): signal.signal(_s, signal.SIG_DFL)  # a terminal's session starts with them
         if cwd:
             os.chdir(cwd)
         os.execve(argv[0], argv, env or os.environ)

@@ -7,7 +7,7 @@ import signal
 shell = sys.argv[1]
 pid, fd = pty.fork()
 if pid == 0:
-    for _s in (signal.SIGINT, signal.SIGQUIT, signal.SIGHUP, signal.SIGTSTP): signal.signal(_s, signal.SIG_DFL)  # a terminal's session starts with them
+    for _s in (signal.SIGINT, signal.SIGQUIT, signal.SIGHUP, signal.SIGTSTP, signal.SIGPIPE, signal.SIGXFSZ): signal.signal(_s, signal.SIG_DFL)  # a terminal's session starts with them
     os.environ["PS1"] = "$ "
     args = [shell, "--norc", "--noprofile", "-i"] if "bash" in shell else [shell, "-i"]
     os.execv(shell, args)
