@@ -1934,6 +1934,8 @@ static int compare_paths(const void *a, const void *b)
 /* Whether rel is one of the sorted folders, or below one. */
 static bool covered_by(char *const *sorted, size_t n, const char *rel)
 {
+	if (n == 0)
+		return false; /* bsearch wants an array, even an empty one */
 	char *path = xstrdup(rel);
 	bool found = false;
 	for (size_t len = strlen(path);; len--) {
