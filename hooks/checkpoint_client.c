@@ -59,7 +59,7 @@ static void made(struct checkpoint_client *c, const char *kind, const char *repl
 {
 	char hex[41];
 	unsigned changed = 0, deleted = 0;
-	if (sscanf(reply, "K %40s %u %u", hex, &changed, &deleted) != 3)
+	if (!c || sscanf(reply, "K %40s %u %u", hex, &changed, &deleted) != 3)
 		return;
 	events_checkpoint(c->events, kind, hex, changed, deleted);
 	if (tell && deleted)

@@ -2024,8 +2024,7 @@ static void note_set_positional(struct cctx *c, const struct sargv *av)
 	size_t from = 0;
 	for (size_t i = 1; i < av->n && !from; i++) {
 		const struct sarg *x = &av->v[i];
-		if (!x->known) {
-			from = i; /* an option or an operand: cannot be told */
+		if (!x->known) { /* an option or an operand: cannot be told */
 			c->pos = NULL;
 			c->npos = 0;
 			return;

@@ -87,7 +87,7 @@ void strbuf_reserve(struct strbuf *sb, size_t extra)
 	if (extra > SIZE_MAX - sb->len - 1)
 		out_of_memory();
 	size_t need = sb->len + extra + 1;
-	if (need <= sb->cap)
+	if (need <= sb->cap && sb->data)
 		return;
 	size_t cap = sb->cap ? sb->cap : 32;
 	while (cap < need)

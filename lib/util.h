@@ -31,7 +31,7 @@ void strbuf_reserve(struct strbuf *sb, size_t extra);
 /* Inline: the lexer and the printer add a character at a time. */
 static inline void strbuf_addc(struct strbuf *sb, char c)
 {
-	if (sb->len + 2 > sb->cap)
+	if (!sb->data || sb->len + 2 > sb->cap)
 		strbuf_reserve(sb, 1);
 	sb->data[sb->len++] = c;
 	sb->data[sb->len] = '\0';

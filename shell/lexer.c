@@ -465,7 +465,7 @@ bool lex_alias_active(const struct lexer *lx, const char *name)
 
 static char *arena_str(struct lexer *lx, const char *s, size_t len)
 {
-	return ast_arena_strndup(lx->arena, s, len);
+	return ast_arena_strndup(lx->arena, s ? s : "", s ? len : 0); /* an empty strbuf has no data */
 }
 
 /* ---- word building ------------------------------------------------------ */

@@ -143,8 +143,8 @@ static _Noreturn void serve(struct supervisor *s, int sigfd, pid_t shell)
 	int shell_status = 0;
 	bool shell_done = shell == 0;
 	int64_t last_check = util_now_ms();
-	struct pollfd *pfd = NULL;
-	size_t cap = 0;
+	size_t cap = 16;
+	struct pollfd *pfd = xreallocarray(NULL, cap, sizeof *pfd);
 	while (1) {
 		if (cap < s->npend + 2) {
 			cap = s->npend + 16;
