@@ -6,6 +6,8 @@
 #include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <signal.h>
 #include <string.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -369,6 +371,21 @@ int64_t util_now_ms(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+_Noreturn void util_exit_as(int wait_status)
+{
+	if (WIFSIGNALED(wait_status)) {
+		int sig = WTERMSIG(wait_status);
+		signal(sig, SIG_DFL);
+		sigset_t one;
+		sigemptyset(&one);
+		sigaddset(&one, sig);
+		sigprocmask(SIG_UNBLOCK, &one, NULL);
+		raise(sig);
+		_exit(128 + sig);
+	}
+	_exit(WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : 1);
 }
 
 int util_mkdir_private(char *dir)

@@ -89,6 +89,10 @@ char *util_read_file(const char *path, int extra, size_t max, size_t *len);
 
 /* The monotonic clock in milliseconds, for deadlines. */
 int64_t util_now_ms(void);
+/* Ends this process the way a child with this wait status ended: by the
+ * same signal (so the caller sees what it would see of the child), else
+ * with its exit code. */
+_Noreturn void util_exit_as(int wait_status);
 
 /* mkdir -p, each folder made 0700 (dir is restored as it was). Returns
  * 0 when dir exists at the end, else -1 with errno. */

@@ -30,6 +30,7 @@
 #include "sandbox/sandbox.h"
 #include "trusted/keeper.h"
 #include "trusted/layer.h"
+#include "trusted/warden.h"
 
 #define OVERLAYFS_MAGIC 0x794c7630L
 
@@ -230,54 +231,6 @@ out:
 
 /* ---- the front end and the holder --------------------------------------- */
 
-/* What the front end becomes: it waits for the session's wait status
- * from the holder, passes on the signals sent to it (not those of the
- * terminal, which reach the session's group too), and ends as the
- * session did. */
-static _Noreturn void front_wait(int fd)
-{
-	static const int forwarded[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM};
-	sigset_t set;
-	sigemptyset(&set);
-	for (size_t i = 0; i < sizeof forwarded / sizeof *forwarded; i++)
-		sigaddset(&set, forwarded[i]);
-	sigprocmask(SIG_BLOCK, &set, NULL);
-	int sigfd = signalfd(-1, &set, SFD_CLOEXEC);
-	pid_t session = 0;
-	ssize_t got;
-	while ((got = read(fd, &session, sizeof session)) < 0 && errno == EINTR)
-		continue;
-	if (got != (ssize_t)sizeof session) {
-		fprintf(stderr, "sbsh: --isolate: the session could not be started\n");
-		_exit(70);
-	}
-	/* 0: no view could be made (the holder said why); its status follows */
-	for (;;) {
-		struct pollfd pfd[2] = {{.fd = fd, .events = POLLIN}, {.fd = sigfd, .events = POLLIN}};
-		if (poll(pfd, sigfd >= 0 ? 2 : 1, -1) < 0)
-			continue;
-		struct signalfd_siginfo si;
-		if (sigfd >= 0 && (pfd[1].revents & POLLIN) && read(sigfd, &si, sizeof si) == (ssize_t)sizeof si &&
-		    si.ssi_code != SI_KERNEL && session > 0)
-			kill(session, (int)si.ssi_signo);
-		if (!(pfd[0].revents & (POLLIN | POLLHUP)))
-			continue;
-		int status;
-		if (read(fd, &status, sizeof status) != (ssize_t)sizeof status)
-			_exit(1); /* the holder died first */
-		if (WIFSIGNALED(status)) {
-			int sig = WTERMSIG(status);
-			signal(sig, SIG_DFL);
-			sigset_t one;
-			sigemptyset(&one);
-			sigaddset(&one, sig);
-			sigprocmask(SIG_UNBLOCK, &one, NULL);
-			raise(sig);
-			_exit(128 + sig);
-		}
-		_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
-	}
-}
 
 /* Accepts made while a session ran left their files in the upper folder
  * (a mounted layer is not changed under OverlayFS): once unmounted, they
@@ -636,7 +589,7 @@ int isolate_begin(struct isolate_session *is, bool ephemeral, const struct strve
 		close(note[0]);
 		close(note[1]);
 		close(b.lock);
-		front_wait(report[0]);
+		warden_front_wait(report[0], "--isolate: ");
 	}
 	/* The holder makes the namespace, so that the front end, which the
 	 * caller waits for, is never the last process in it (whose exit waits

@@ -76,20 +76,6 @@ static bool hangup_is_ours(const struct signalfd_siginfo *si)
 	return si->ssi_signo == SIGHUP && getsid(0) == getpid();
 }
 
-static _Noreturn void end_as(int status)
-{
-	if (WIFSIGNALED(status)) {
-		int sig = WTERMSIG(status);
-		signal(sig, SIG_DFL);
-		sigset_t one;
-		sigemptyset(&one);
-		sigaddset(&one, sig);
-		sigprocmask(SIG_UNBLOCK, &one, NULL);
-		raise(sig);
-		_exit(128 + sig);
-	}
-	_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
-}
 
 /* Only the listener, the hint descriptor and the signals stay: the shell's
  * sockets (broker, warden, keeper), its history and events are the shell's,
@@ -214,7 +200,7 @@ static _Noreturn void serve(struct supervisor *s, int sigfd, pid_t shell)
 		bool nobody = poll(&hup, 1, 0) >= 0 && (hup.revents & POLLHUP) && !(hup.revents & POLLIN);
 		if (shell_done && shell != 0) {
 			if (nobody)
-				end_as(shell_status);
+				util_exit_as(shell_status);
 			/* jobs outlive the shell: a fork serves them, out of the
 			 * caller's way (its own session, no stdio, no hints) */
 			pid_t pid = fork();
@@ -227,7 +213,7 @@ static _Noreturn void serve(struct supervisor *s, int sigfd, pid_t shell)
 				shell = 0;
 				continue;
 			}
-			end_as(shell_status);
+			util_exit_as(shell_status);
 		}
 		if (shell_done && nobody) {
 			/* nobody left to answer: calls still pending were of callers
@@ -335,7 +321,7 @@ static _Noreturn void become_supervisor(const struct supervisor_policy *pol, pid
 			pid_t pid;
 			while ((pid = waitpid(-1, &st, WNOHANG)) > 0)
 				if (pid == shell)
-					end_as(st);
+					util_exit_as(st);
 		}
 	}
 	s.req_size = sizes.seccomp_notif > sizeof *s.req ? sizes.seccomp_notif : sizeof *s.req;

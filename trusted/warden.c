@@ -505,7 +505,7 @@ static bool warden_signal(struct warden *w)
  * so that every job it leaves, however detached (a double fork after the
  * session ended), becomes the warden's child when its parent dies, and
  * the warden leaves only when none is left. The front end the caller
- * started waits for the session's status from the warden (front_wait). */
+ * started waits for the session's status from the warden (warden_front_wait). */
 
 /* Once the session's process has exited: reaps it and hands its status
  * to the front end. block: wait for that exit. */
@@ -967,11 +967,12 @@ static _Noreturn void warden_main(struct warden *w)
 
 /* ---- the start: before the fork, before confinement --------------------- */
 
-/* What the front end becomes once the session runs below the warden: it
- * waits for the session's wait status, passes on the signals sent to it
- * (not those of the terminal, which reach the session's group too), and
- * ends as the session did, by the same signal if so. */
-static _Noreturn void front_wait(int fd)
+/* What the front end becomes once the session runs below the warden (or
+ * in its isolated view): it waits for the session's wait status, passes
+ * on the signals sent to it (not those of the terminal, which reach the
+ * session's group too), and ends as the session did, by the same signal
+ * if so. */
+_Noreturn void warden_front_wait(int fd, const char *what)
 {
 	static const int forwarded[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM};
 	sigset_t set;
@@ -985,33 +986,24 @@ static _Noreturn void front_wait(int fd)
 	while ((got = read(fd, &session, sizeof session)) < 0 && errno == EINTR)
 		continue;
 	if (got != (ssize_t)sizeof session) {
-		fprintf(stderr, "sbsh: the session could not be started\n");
+		fprintf(stderr, "sbsh: %sthe session could not be started\n", what);
 		_exit(70);
 	}
-	while (1) {
+	/* 0: no session could be made (the other side said why); its status follows */
+	for (;;) {
 		struct pollfd pfd[2] = {{.fd = fd, .events = POLLIN}, {.fd = sigfd, .events = POLLIN}};
 		if (poll(pfd, sigfd >= 0 ? 2 : 1, -1) < 0)
 			continue;
 		struct signalfd_siginfo si;
 		if (sigfd >= 0 && (pfd[1].revents & POLLIN) && read(sigfd, &si, sizeof si) == (ssize_t)sizeof si &&
-		    si.ssi_code != SI_KERNEL)
+		    si.ssi_code != SI_KERNEL && session > 0)
 			kill(session, (int)si.ssi_signo);
 		if (!(pfd[0].revents & (POLLIN | POLLHUP)))
 			continue;
 		int status;
 		if (read(fd, &status, sizeof status) != (ssize_t)sizeof status)
-			_exit(1); /* the warden died first */
-		if (WIFSIGNALED(status)) {
-			int sig = WTERMSIG(status);
-			signal(sig, SIG_DFL);
-			sigset_t one;
-			sigemptyset(&one);
-			sigaddset(&one, sig);
-			sigprocmask(SIG_UNBLOCK, &one, NULL);
-			raise(sig);
-			_exit(128 + sig);
-		}
-		_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
+			_exit(1); /* the other side died first */
+		util_exit_as(status);
 	}
 }
 
@@ -1252,7 +1244,7 @@ int protect_start(struct events *ev, bool broker, char *const *extra, struct pro
 		if (w.inotify >= 0)
 			close(w.inotify);
 		protect_client_unwatch(&out->shell);
-		front_wait(status_pipe[0]);
+		warden_front_wait(status_pipe[0], "");
 	}
 	if (w.inotify >= 0)
 		close(w.inotify);

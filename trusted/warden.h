@@ -44,4 +44,9 @@ struct protect_start_result {
  * protected (the reason was printed when it matters). */
 int protect_start(struct events *ev, bool broker, char *const *extra, struct protect_start_result *out);
 
+/* The front end's last part: reads the session's pid then its wait status
+ * from fd, forwards the signals sent to it meanwhile, and ends as the
+ * session did. what prefixes the error when no session came. */
+_Noreturn void warden_front_wait(int fd, const char *what);
+
 #endif
