@@ -108,7 +108,7 @@ static int parse_args(int argc, char **argv, struct layer_args *a)
 /* A path as the human typed it (relative to here) made relative to the
  * project's top, "" for the top itself; NULL when outside it. The disk is
  * not asked: the path may exist only in the layer. */
-static char *top_relative(const char *root, const char *cwd, const char *arg)
+char *review_top_relative(const char *root, const char *cwd, const char *arg)
 {
 	char *abs = arg[0] == '/' ? xstrdup(arg) : xasprintf("%s/%s", cwd, arg);
 	struct strvec parts;
@@ -620,7 +620,7 @@ int layer_review_main(int argc, char **argv)
 		rc = 1;
 	} else {
 		for (size_t i = 0; i < a.paths.len && rc == 0; i++) {
-			char *r = top_relative(root, cwd, a.paths.items[i]);
+			char *r = review_top_relative(root, cwd, a.paths.items[i]);
 			if (!r) {
 				fprintf(stderr, "sbsh: --review --isolate: %s is not in the project %s\n", a.paths.items[i], root);
 				rc = 2;

@@ -102,41 +102,6 @@ static int usage(const char *msg)
 	return 2;
 }
 
-/* Paths as the human typed them (relative to here) as root-relative ones. */
-static char *to_root_rel(const char *root, const char *cwd, const char *arg)
-{
-	char *abs = arg[0] == '/' ? xstrdup(arg) : xasprintf("%s/%s", cwd, arg);
-	/* fold "." and ".." without touching the disk: the path may be gone */
-	struct strvec parts;
-	strvec_init(&parts);
-	for (char *tok = strtok(abs, "/"); tok; tok = strtok(NULL, "/")) {
-		if (strcmp(tok, ".") == 0)
-			continue;
-		if (strcmp(tok, "..") == 0) {
-			if (parts.len)
-				free(parts.items[--parts.len]);
-			parts.items[parts.len] = NULL;
-			continue;
-		}
-		strvec_push(&parts, tok);
-	}
-	struct strbuf sb;
-	strbuf_init(&sb);
-	for (size_t i = 0; i < parts.len; i++) {
-		strbuf_addc(&sb, '/');
-		strbuf_adds(&sb, parts.items[i]);
-	}
-	strvec_free(&parts);
-	free(abs);
-	char *full = strbuf_detach(&sb);
-	size_t n = strlen(root);
-	char *rel = NULL;
-	if (full && strncmp(full, root, n) == 0 && (full[n] == '/' || full[n] == 0))
-		rel = xstrdup(full[n] ? full + n + 1 : "");
-	free(full);
-	return rel;
-}
-
 static int parse_args(int argc, char **argv, struct review_args *a)
 {
 	strvec_init(&a->paths);
@@ -388,7 +353,7 @@ int review_main(int argc, char **argv)
 	struct strvec rel;
 	strvec_init(&rel);
 	for (size_t i = 0; i < a.paths.len; i++) {
-		char *r = to_root_rel(root, cwd, a.paths.items[i]);
+		char *r = review_top_relative(root, cwd, a.paths.items[i]);
 		if (!r) {
 			fprintf(stderr, "sbsh: --review: %s is not in the project %s\n", a.paths.items[i], root);
 			rc = 2;
