@@ -5,6 +5,7 @@
  * it knows: its own redirections exactly, and for programs the paths they
  * were asked to write. No hint is better than a wrong one. */
 #include "sandbox/denial.h"
+#include "sandbox/hide.h"
 #include "sandbox/scrubbed.h"
 #include "shell/vars.h"
 
@@ -238,22 +239,10 @@ static char *hidden_operand(struct shell *sh, char *const *argv, bool resolve, b
 	return NULL;
 }
 
-/* ~/x for a path under $HOME, else the path (malloc'd). */
-static char *home_short(const char *path)
-{
-	const char *home = getenv("HOME");
-	char *real = home && *home ? realpath(home, NULL) : NULL;
-	size_t n = real ? strlen(real) : 0;
-	char *out = real && n > 1 && strncmp(path, real, n) == 0 && path[n] == '/' ? xasprintf("~%s", path + n)
-	                                                                          : xstrdup(path);
-	free(real);
-	return out;
-}
-
 static void print_read_hint(const struct shell *sh, const char *real)
 {
-	char *shown = home_short(real);
-	char *config = sh->sandbox_config ? home_short(sh->sandbox_config) : xstrdup("sbsh's config file");
+	char *shown = hide_home_short(real);
+	char *config = sh->sandbox_config ? hide_home_short(sh->sandbox_config) : xstrdup("sbsh's config file");
 	char *line = xasprintf("sbsh: %s is hidden from the sandbox; only the human can let it be read, "
 	                       "with unhide = %s in %s\n",
 	                       shown, shown, config);

@@ -7,6 +7,7 @@
 
 #include "frontend/setup.h"
 #include "sandbox/caches.h"
+#include "sandbox/hide.h"
 #include "sandbox/sandbox.h"
 #include "trusted/approver_client.h"
 #include "trusted/supervisor.h"
@@ -153,18 +154,6 @@ static json_t *caches_json(const struct sandbox_caches *c, const struct sandbox_
 	return root;
 }
 
-/* What no read rule reaches (sandbox/hide.c), shortened to ~/ below $HOME. */
-static char *doctor_home_short(const char *path)
-{
-	const char *home = getenv("HOME");
-	char *real = home && *home ? realpath(home, NULL) : NULL;
-	size_t n = real ? strlen(real) : 0;
-	char *out = real && n > 1 && strncmp(path, real, n) == 0 && path[n] == '/' ? xasprintf("~%s", path + n)
-	                                                                          : xstrdup(path);
-	free(real);
-	return out;
-}
-
 static void print_hidden(const struct sandbox_config *cfg, const struct sandbox_state *st)
 {
 	printf("\nHidden from the sandbox (hide = / unhide = in the config, --no-hide):\n");
@@ -175,7 +164,7 @@ static void print_hidden(const struct sandbox_config *cfg, const struct sandbox_
 	else if (!st->hidden.len && !st->hidden_readable.len)
 		printf("  nothing found to hide here\n");
 	for (size_t i = 0; i < st->hidden.len; i++) {
-		char *shown = doctor_home_short(st->hidden.items[i]);
+		char *shown = hide_home_short(st->hidden.items[i]);
 		printf("  %s\n", shown);
 		free(shown);
 	}

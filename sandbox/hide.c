@@ -449,3 +449,14 @@ bool hide_folder_below(const struct hide_folder *f, const char *name)
 			return true;
 	return false;
 }
+
+char *hide_home_short(const char *path)
+{
+	const char *home = getenv("HOME");
+	char *real = home && *home ? realpath(home, NULL) : NULL;
+	size_t n = real ? strlen(real) : 0;
+	char *out = real && n > 1 && strncmp(path, real, n) == 0 && path[n] == '/' ? xasprintf("~%s", path + n)
+	                                                                          : xstrdup(path);
+	free(real);
+	return out;
+}

@@ -54,4 +54,9 @@ bool hide_folder_hides(const struct hide_plan *plan, const struct hide_folder *f
 /* Whether some rule lies below the entry name: the walk must list it. */
 bool hide_folder_below(const struct hide_folder *f, const char *name);
 
+
+/* ~/x for a path under $HOME, else the path (malloc'd): how a hidden file
+ * is named to the human. */
+char *hide_home_short(const char *path);
+
 #endif
