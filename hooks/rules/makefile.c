@@ -32,6 +32,8 @@ struct makefile {
 	struct strvec files;      /* the makefiles read: make remakes each first */
 	bool include_unknown;     /* an agent's include make cannot be told before it runs */
 	unsigned depth;           /* of nested includes */
+	struct strvec current;    /* targets found up to date (make_target_current) */
+	unsigned current_steps;   /* its calls: a wide graph of rules is not walked past a budget */
 };
 
 #define MAKE_RULES_MAX 256
@@ -338,6 +340,7 @@ static void read_makefile(struct cctx *c, struct makefile *m, const char *text, 
 	m->rules = xcalloc(MAKE_RULES_MAX, sizeof *m->rules);
 	strbuf_init(&m->parse_time);
 	strvec_init(&m->files);
+	strvec_init(&m->current);
 	m->dir = dir;
 	if (name)
 		strvec_push(&m->files, name);
@@ -444,12 +447,15 @@ static bool make_newer(const struct stat *a, const struct stat *b)
  * counts as remade. make decides the same way on the same times, so the
  * rules it would run to remake a makefile are judged, and an up-to-date
  * Makefile (automake's, after configure) does not drag its rules in. */
-static bool make_target_current(struct cctx *c, const struct makefile *m, const char *target, size_t len,
+static bool make_target_current(struct cctx *c, struct makefile *m, const char *target, size_t len,
                                 unsigned depth)
 {
-	if (depth > 16 || len == 0)
-		return false;
+	if (depth > 16 || len == 0 || ++m->current_steps > 4096)
+		return false; /* past telling: counts as remade */
 	const char *name = cl_strndup(c, target, len);
+	for (size_t i = 0; i < m->current.len; i++)
+		if (strcmp(m->current.items[i], name) == 0)
+			return true; /* each target is looked at once */
 	struct stat tst;
 	if (strpbrk(name, "$%*?[") || stat(make_path(c, m, name), &tst) != 0)
 		return false;
@@ -501,6 +507,7 @@ static bool make_target_current(struct cctx *c, const struct makefile *m, const 
 		if (!current)
 			return false;
 	}
+	strvec_push(&m->current, name);
 	return true;
 }
 
@@ -546,6 +553,7 @@ const char *make_recipes(struct cctx *c, const char *text, const char *dir, cons
 	free(m.rules);
 	free(m.vars);
 	strvec_free(&m.files);
+	strvec_free(&m.current);
 	strbuf_free(&m.parse_time);
 	const char *recipes = cl_strndup(c, out.data ? out.data : "", out.len);
 	strbuf_free(&out);

@@ -159,6 +159,28 @@ for kind in git plain; do
 	rm -rf clean.sh tidy tidy.py Makefile package.json human.sh sub rules.mk rules.in main.py sitecustomize.py tidy.js nodetidy.js tidy.pm tidy.pl clean.sed
 done
 
+# A makefile whose rules make a wide graph, all up to date (8 rules a
+# layer, each needing the whole next layer, 14 layers: 8^14 paths): make
+# would not remake it, and judging so looks at each rule once.
+new_project git
+data
+agent 'python3 -c "
+L, W = 14, 8
+n = lambda l, w: \"n%d_%d\" % (l, w)
+f = open(\"Makefile\", \"w\")
+f.write(\"all:\\n\\ttrue\\nMakefile: \" + \" \".join(n(0, w) for w in range(W)) + \"\\n\\trm -rf data\\n\")
+for l in range(L - 1):
+    for w in range(W):
+        f.write(\"%s: %s\\n\\ttrue\\n\" % (n(l, w), \" \".join(n(l + 1, x) for x in range(W))))
+f.close()
+for l in reversed(range(L)):
+    for w in range(W):
+        open(n(l, w), \"w\").close()
+"; sleep 0.05; touch Makefile'
+timeout 60 "$SBSH" -c 'make -s all' 2>"$scratch/err" </dev/null
+check "a wide graph of up-to-date rules is judged at once, and make runs" "0 kept" "$? $(kept)"
+rm -f Makefile n*_*
+
 # A script in a temp folder is every session's to write: always judged.
 new_project git
 refused "a script in a temp folder" "echo 'rm -rf $p/data' >$scratch/t.sh" "sh $scratch/t.sh"
