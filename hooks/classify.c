@@ -2361,6 +2361,8 @@ static struct judgement judge_simple(struct cctx *c, const struct node *n, const
 		char *saved = alias_take(c->ls, aname);
 		cj = cl_judge_text(c, sb.data, NULL, 0, true);
 		alias_put_back(c->ls, aname, saved);
+		c->pos = NULL; /* its text may set or shift them, out of this walk's sight */
+		c->npos = 0;
 		strbuf_free(&sb);
 		if (cj.v != VERDICT_SAFE)
 			cj.reason = cl_printf(c, "alias %s: %s", aname, cj.reason ? cj.reason : "");
