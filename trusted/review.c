@@ -66,7 +66,7 @@ static void print_json(json_t *o)
 static const char *under_here(const char *path, const char *here_rel)
 {
 	size_t n = strlen(here_rel);
-	if (n == 0)
+	if (n == 0 || !path)
 		return path;
 	if (strncmp(path, here_rel, n) == 0 && path[n] == '/')
 		return path + n + 1;
