@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "shell/lexer.h"
 
@@ -14,14 +15,46 @@
 
 struct arena_chunk {
 	union {
-		struct arena_chunk *prev;
+		struct {
+			struct arena_chunk *prev;
+			size_t mapped; /* the length of its own mapping, or 0 when malloc'd */
+		} h;
 		union ast_arena_align align;
-	} h;
+	};
 };
 
 /* Small first chunk: most trees are one short line; later chunks double. */
 #define ARENA_FIRST_CHUNK 512
-#define ARENA_MAX_CHUNK ((size_t)64 * 1024)
+#define ARENA_MAX_CHUNK ((size_t)1024 * 1024)
+/* A chunk this large is mapped with its pages populated: a bump arena
+ * writes every page it is given, and one populating mmap costs far less
+ * than a fault per 4 KiB page (a 1 MB script's tree took 5,600 faults, a
+ * third of its parse time). Only a tree past about 256 KiB gets one. */
+#define ARENA_POPULATE_CHUNK ((size_t)256 * 1024)
+
+static struct arena_chunk *chunk_new(size_t size)
+{
+	size_t len = sizeof(struct arena_chunk) + size;
+	if (size >= ARENA_POPULATE_CHUNK) {
+		void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+		if (m != MAP_FAILED) {
+			struct arena_chunk *c = m;
+			c->h.mapped = len;
+			return c;
+		}
+	}
+	struct arena_chunk *c = xmalloc(len);
+	c->h.mapped = 0;
+	return c;
+}
+
+static void chunk_free(struct arena_chunk *c)
+{
+	if (c->h.mapped)
+		munmap(c, c->h.mapped);
+	else
+		free(c);
+}
 
 struct ast_arena *ast_arena_create(void)
 {
@@ -37,7 +70,7 @@ void ast_arena_destroy(struct ast_arena *a)
 	struct arena_chunk *c = a->chunks;
 	while (c) {
 		struct arena_chunk *prev = c->h.prev;
-		free(c);
+		chunk_free(c);
 		c = prev;
 	}
 	free(a);
@@ -48,6 +81,7 @@ static void *arena_slow(struct ast_arena *a, size_t size)
 {
 #ifdef AST_ARENA_PER_OBJECT
 	struct arena_chunk *c = xmalloc(sizeof *c + size);
+	c->h.mapped = 0;
 	c->h.prev = a->chunks;
 	a->chunks = c;
 	return c + 1;
@@ -56,6 +90,7 @@ static void *arena_slow(struct ast_arena *a, size_t size)
 		/* A big object gets a chunk of its own, behind the current one,
 		 * so the current one's free space is not lost. */
 		struct arena_chunk *c = xmalloc(sizeof *c + size);
+		c->h.mapped = 0;
 		if (a->chunks) {
 			c->h.prev = a->chunks->h.prev;
 			a->chunks->h.prev = c;
@@ -65,7 +100,7 @@ static void *arena_slow(struct ast_arena *a, size_t size)
 		}
 		return c + 1;
 	}
-	struct arena_chunk *c = xmalloc(sizeof *c + a->chunk_size);
+	struct arena_chunk *c = chunk_new(a->chunk_size);
 	c->h.prev = a->chunks;
 	a->chunks = c;
 	a->next = (char *)(c + 1);
@@ -132,7 +167,16 @@ struct node *ast_node_new(struct ast_arena *a, enum node_kind kind, unsigned lin
 	} else {
 		n = ast_arena_alloc(a, size);
 	}
-	memset(n, 0, size);
+	/* Node sizes are few and small: with the size a constant each clear
+	 * is a few stores, where a clear of a size GCC knows only to be a
+	 * multiple of 8 became a `rep stos`, slow to start for 40 bytes. */
+	switch (size) {
+	case 32: memset(n, 0, 32); break;
+	case 40: memset(n, 0, 40); break;
+	case 48: memset(n, 0, 48); break;
+	case 56: memset(n, 0, 56); break;
+	default: memset(n, 0, size); break;
+	}
 	n->kind = kind;
 	n->line = line;
 	n->root = root;

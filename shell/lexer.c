@@ -482,7 +482,13 @@ struct parts {
 
 static void parts_init(struct parts *ps)
 {
-	memset(ps, 0, sizeof *ps);
+	/* Not the builder's small buffer: only its first n elements are read,
+	 * and clearing all of it (a `rep stos`) showed in the parse profile. */
+	ps->v.v = NULL;
+	ps->v.n = 0;
+	ps->have_lit = false;
+	ps->lit_start = 0;
+	ps->lit_quote = QUOTE_NONE;
 }
 
 static struct word_part *parts_push(struct lexer *lx, struct parts *ps, enum word_part_kind kind)
@@ -1821,7 +1827,18 @@ void lex_next_token(struct lexer *lx, struct token *t)
 	memset(t, 0, offsetof(struct token, text));
 	t->text[0] = '\0';
 	t->text_len = 0;
-	memset(&t->is_asg, 0, sizeof *t - offsetof(struct token, is_asg));
+	/* Field by field: a memset of this tail compiles to `rep stos`, whose
+	 * start-up cost was a fifth of this function's time. */
+	t->is_asg = t->asg_append = t->asg_array = false;
+	t->asg_prefix = 0;
+	t->asg_value_begin = (struct src_pos){0};
+	t->asg_name = NULL;
+	t->asg_index = NULL;
+	t->asg_elems = NULL;
+	t->asg_nelems = 0;
+	t->raw_frame = 0;
+	t->raw_frame_id = 0;
+	t->raw_begin = t->raw_end = 0;
 	bool blank_alias = false;
 	for (;;) {
 		int c = la(lx, 0);

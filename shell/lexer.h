@@ -117,6 +117,8 @@ struct token {
 	bool lazy;
 	char text[TOKEN_TEXT_MAX + 1];
 	size_t text_len;
+	/* lex_next_token() clears the fields from here on one by one: a new
+	 * one needs its line there. */
 	/* NAME=value / NAME[i]=value / NAME+=value: word holds the whole text;
 	 * its first asg_prefix parts are the `NAME=` part, and the value
 	 * starts at asg_value_begin. */
