@@ -147,8 +147,14 @@ static int spawn_keeper(const char *program, const char *root, const char *state
 	return 0;
 }
 
-static bool send_recv(int fd, const char *msg, char *reply, size_t size, int timeout_ms)
+/* Sends msg and waits up to timeout_ms for the answer; *timed_out (when
+ * given) tells a keeper that is busy from one that is gone. After
+ * note_after_ms of silence, note (when given) is printed once. */
+static bool send_recv_noting(int fd, const char *msg, char *reply, size_t size, int timeout_ms, bool *timed_out,
+                             int note_after_ms, const char *note)
 {
+	if (timed_out)
+		*timed_out = false;
 	ssize_t r;
 	do
 		r = send(fd, msg, strlen(msg), MSG_NOSIGNAL);
@@ -156,9 +162,26 @@ static bool send_recv(int fd, const char *msg, char *reply, size_t size, int tim
 	if (r < 0)
 		return false;
 	struct pollfd p = {.fd = fd, .events = POLLIN};
-	do
-		r = poll(&p, 1, timeout_ms);
-	while (r < 0 && errno == EINTR);
+	int64_t start = util_now_ms();
+	bool noted = !note;
+	for (;;) {
+		int64_t waited = util_now_ms() - start;
+		if (waited >= timeout_ms) {
+			r = 0;
+			break;
+		}
+		int64_t until = !noted && note_after_ms < timeout_ms ? note_after_ms : timeout_ms;
+		if (until <= waited) {
+			fputs(note, stderr);
+			noted = true;
+			continue;
+		}
+		r = poll(&p, 1, (int)(until - waited));
+		if (r > 0 || (r < 0 && errno != EINTR))
+			break;
+	}
+	if (r == 0 && timed_out)
+		*timed_out = true;
 	if (r <= 0)
 		return false;
 	do
@@ -169,6 +192,16 @@ static bool send_recv(int fd, const char *msg, char *reply, size_t size, int tim
 	reply[r] = 0;
 	return true;
 }
+
+static bool send_recv(int fd, const char *msg, char *reply, size_t size, int timeout_ms)
+{
+	return send_recv_noting(fd, msg, reply, size, timeout_ms, NULL, 0, NULL);
+}
+
+/* A keeper answers a greeting once its start checkpoint is made, which
+ * for a large project seen the first time takes a while (150 MB, 15 s). */
+#define KEEPER_GREETING_WAIT_MS 60000
+#define KEEPER_GREETING_NOTE_MS 5000
 
 int keeper_start(const char *cwd, const struct keeper_options *o, struct checkpoint_client *out, char **why)
 {
@@ -230,11 +263,18 @@ int keeper_start(const char *cwd, const struct keeper_options *o, struct checkpo
 	char hello[160], reply[256];
 	snprintf(hello, sizeof hello, "H %d-%lld %s", (int)getpid(), (long long)util_now_ms(), o->ephemeral ? "e" : "-");
 	reply[0] = 0;
-	bool greeted = send_recv(fd, hello, reply, sizeof reply, 30000) && strncmp(reply, "OK", 2) == 0;
+	char *note = xasprintf("sbsh: waiting for the first checkpoint of %s (once per project; up to %d s)\n", root,
+	                       KEEPER_GREETING_WAIT_MS / 1000);
+	bool busy = false;
+	bool greeted = send_recv_noting(fd, hello, reply, sizeof reply, KEEPER_GREETING_WAIT_MS, &busy,
+	                                KEEPER_GREETING_NOTE_MS, note) &&
+	               strncmp(reply, "OK", 2) == 0;
+	free(note);
 	/* a keeper of a folder since removed and made again leaves (it says
 	 * so, or it was leaving and the connection drops): the next one is
-	 * this folder's */
-	for (int attempt = 0; !greeted && (strcmp(reply, "NO RETRY") == 0 || !reply[0]) && attempt < 3; attempt++) {
+	 * this folder's; one that is still busy is not asked again */
+	for (int attempt = 0; !greeted && !busy && (strcmp(reply, "NO RETRY") == 0 || !reply[0]) && attempt < 3;
+	     attempt++) {
 		close(fd);
 		usleep(100000);
 		fd = connect_keeper(state);
@@ -245,11 +285,13 @@ int keeper_start(const char *cwd, const struct keeper_options *o, struct checkpo
 			free(program);
 		}
 		reply[0] = 0;
-		greeted = fd >= 0 && send_recv(fd, hello, reply, sizeof reply, 30000) && strncmp(reply, "OK", 2) == 0;
+		greeted = fd >= 0 && send_recv_noting(fd, hello, reply, sizeof reply, KEEPER_GREETING_WAIT_MS, &busy, 0, NULL) &&
+		          strncmp(reply, "OK", 2) == 0;
 	}
 	if (!greeted) {
 		free(*why);
-		*why = xasprintf("the keeper refused: %s", reply[0] ? reply : "no answer");
+		*why = busy ? xasprintf("the keeper gave no answer in %d s", KEEPER_GREETING_WAIT_MS / 1000)
+		            : xasprintf("the keeper refused: %s", reply[0] ? reply : "no answer");
 		if (fd >= 0)
 			close(fd);
 		fd = -1;
