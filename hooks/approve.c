@@ -26,6 +26,7 @@
 #include "shell/vars.h"
 
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 
 struct allow_list {
@@ -1324,13 +1325,9 @@ static bool inside_temp(const char *real)
 	return !root;
 }
 
-/* The agent's own scratch: rm, rmdir or unlink (the system's, not one in a
- * folder the sandbox can write) whose every operand lies inside a temp
- * folder, outside the project, and was made since this session started
- * (in the same tick of the kernel's coarse clock counts), or does not exist, as
- * in `tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT`. Whatever was moved
- * there from the project is in the checkpoints. */
-static bool own_temp_delete(const struct shell *sh, const struct policy *p, char *const *argv, const char *path)
+/* rm, rmdir or unlink, the system's (not one in a folder the sandbox can
+ * write): what the delete rules below may call SAFE. */
+static bool system_delete_program(char *const *argv, const char *path)
 {
 	if (!path)
 		return false;
@@ -1342,8 +1339,14 @@ static bool own_temp_delete(const struct shell *sh, const struct policy *p, char
 	bool system = prog && (strncmp(prog, "/usr/bin/", 9) == 0 || strncmp(prog, "/bin/", 5) == 0) &&
 	              strcmp(strrchr(prog, '/') + 1, base) == 0;
 	free(prog);
-	if (!system)
-		return false;
+	return system;
+}
+
+/* Whether every operand of a system delete passes the rule (given the
+ * path it acts on, resolved, or NULL); false when there is none. */
+static bool every_operand(const struct shell *sh, const struct policy *p, char *const *argv,
+                          bool (*rule)(const struct shell *, const struct policy *, const char *))
+{
 	bool options_done = false;
 	size_t operands = 0;
 	for (size_t i = 1; argv[i]; i++) {
@@ -1356,24 +1359,78 @@ static bool own_temp_delete(const struct shell *sh, const struct policy *p, char
 			continue;
 		operands++;
 		char *real = policy_acted_path(a);
-		/* a project that lies in /tmp is the project, not scratch */
-		const char *proj = sh->sandbox_project;
-		size_t pn = proj ? strlen(proj) : 0;
-		bool in_project = proj && real && strncmp(real, proj, pn) == 0 && (real[pn] == '/' || real[pn] == '\0');
-		bool ok = real && !in_project && inside_temp(real);
-		struct statx sx;
-		if (ok && statx(AT_FDCWD, real, AT_SYMLINK_NOFOLLOW, STATX_BTIME | STATX_CTIME, &sx) == 0) {
-			struct statx_timestamp t = (sx.stx_mask & STATX_BTIME) ? sx.stx_btime : sx.stx_ctime;
-			ok = t.tv_sec > p->session_start.tv_sec ||
-			     (t.tv_sec == p->session_start.tv_sec && (long)t.tv_nsec >= p->session_start.tv_nsec);
-		} else if (ok) {
-			ok = errno == ENOENT; /* nothing there to lose */
-		}
+		bool ok = rule(sh, p, real);
 		free(real);
 		if (!ok)
 			return false;
 	}
 	return operands > 0;
+}
+
+static bool in_project(const struct shell *sh, const char *real)
+{
+	const char *proj = sh->sandbox_project;
+	size_t pn = proj ? strlen(proj) : 0;
+	return proj && real && strncmp(real, proj, pn) == 0 && (real[pn] == '/' || real[pn] == '\0');
+}
+
+/* The agent's own scratch: an operand inside a temp folder, outside the
+ * project, made since this session started (in the same tick of the
+ * kernel's coarse clock counts), or absent, as in `tmp=$(mktemp -d);
+ * trap 'rm -rf "$tmp"' EXIT`. Whatever was moved there from the project
+ * is in the checkpoints. */
+static bool own_temp_operand(const struct shell *sh, const struct policy *p, const char *real)
+{
+	/* a project that lies in /tmp is the project, not scratch */
+	bool ok = real && !in_project(sh, real) && inside_temp(real);
+	struct statx sx;
+	if (ok && statx(AT_FDCWD, real, AT_SYMLINK_NOFOLLOW, STATX_BTIME | STATX_CTIME, &sx) == 0) {
+		struct statx_timestamp t = (sx.stx_mask & STATX_BTIME) ? sx.stx_btime : sx.stx_ctime;
+		ok = t.tv_sec > p->session_start.tv_sec ||
+		     (t.tv_sec == p->session_start.tv_sec && (long)t.tv_nsec >= p->session_start.tv_nsec);
+	} else if (ok) {
+		ok = errno == ENOENT; /* nothing there to lose */
+	}
+	return ok;
+}
+
+#define OVERLAYFS_SUPER_MAGIC_VALUE 0x794c7630L
+
+/* Whether the shell runs in an isolated session's view: a layer is named
+ * and the project is itself the top of an OverlayFS mount (another device
+ * than its parent), which nothing inside a sandbox can make. A container
+ * whose root is OverlayFS has the project on it, not at its top. */
+static bool in_isolated_view(const struct shell *sh, const struct policy *p)
+{
+	const char *proj = sh->sandbox_project;
+	if (!p->layer_upper || !proj || strcmp(proj, "/") == 0)
+		return false;
+	struct statfs sf;
+	struct stat top, parent;
+	char *up = xasprintf("%s/..", proj);
+	bool view = statfs(proj, &sf) == 0 && sf.f_type == OVERLAYFS_SUPER_MAGIC_VALUE && stat(proj, &top) == 0 &&
+	            stat(up, &parent) == 0 && top.st_dev != parent.st_dev;
+	free(up);
+	return view;
+}
+
+/* In an isolated session a delete in the project removes only the layer's
+ * copy: discard or reject undoes it, and accept never applies a deletion
+ * inside .git (docs/isolation.md). */
+static bool layer_operand(const struct shell *sh, const struct policy *p, const char *real)
+{
+	(void)p;
+	return in_project(sh, real);
+}
+
+/* Policy rule 13: a system delete that loses nothing of the human's. */
+static bool harmless_delete(const struct shell *sh, const struct policy *p, char *const *argv, const char *path)
+{
+	if (!system_delete_program(argv, path))
+		return false;
+	if (every_operand(sh, p, argv, own_temp_operand))
+		return true;
+	return in_isolated_view(sh, p) && every_operand(sh, p, argv, layer_operand);
 }
 
 struct policy_seal policy_seal_of(struct shell *sh)
@@ -1438,8 +1495,8 @@ int policy_check_argv(struct shell *sh, char *const *argv, const char *path)
 		free(procsubs);
 		return rc;
 	}
-	if (v == VERDICT_DELETE && own_temp_delete(sh, p, argv, path))
-		v = VERDICT_SAFE; /* policy rule 13, for what this session made; a deny entry still won */
+	if (v == VERDICT_DELETE && harmless_delete(sh, p, argv, path))
+		v = VERDICT_SAFE; /* policy rule 13: the session's scratch, a layer's copy; a deny entry still won */
 	bool said_no = false;
 	/* What the human was shown up front and said yes to runs, unless the
 	 * run-time check finds more; a no binds the command whatever its argv. */
