@@ -193,11 +193,6 @@ static bool send_recv_noting(int fd, const char *msg, char *reply, size_t size, 
 	return true;
 }
 
-static bool send_recv(int fd, const char *msg, char *reply, size_t size, int timeout_ms)
-{
-	return send_recv_noting(fd, msg, reply, size, timeout_ms, NULL, 0, NULL);
-}
-
 /* A keeper answers a greeting once its start checkpoint is made, which
  * for a large project seen the first time takes a while (150 MB, 15 s). */
 #define KEEPER_GREETING_WAIT_MS 60000
@@ -343,7 +338,10 @@ int keeper_probe_outside(const char *state)
 	if (fd < 0)
 		return -1;
 	char reply[256] = "";
-	bool answered = send_recv(fd, "H review r", reply, sizeof reply, 10000);
+	/* a keeper busy with its first checkpoint answers once it is made */
+	bool answered = send_recv_noting(fd, "H review r", reply, sizeof reply, KEEPER_GREETING_WAIT_MS, NULL,
+	                                 KEEPER_GREETING_NOTE_MS,
+	                                 "sbsh: waiting for the keeper's first checkpoint of this project\n");
 	close(fd);
 	if (!answered)
 		return -1;
