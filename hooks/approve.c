@@ -1342,31 +1342,6 @@ static bool system_delete_program(char *const *argv, const char *path)
 	return system;
 }
 
-/* Whether every operand of a system delete passes the rule (given the
- * path it acts on, resolved, or NULL); false when there is none. */
-static bool every_operand(const struct shell *sh, const struct policy *p, char *const *argv,
-                          bool (*rule)(const struct shell *, const struct policy *, const char *))
-{
-	bool options_done = false;
-	size_t operands = 0;
-	for (size_t i = 1; argv[i]; i++) {
-		const char *a = argv[i];
-		if (!options_done && strcmp(a, "--") == 0) {
-			options_done = true;
-			continue;
-		}
-		if (!options_done && a[0] == '-' && a[1])
-			continue;
-		operands++;
-		char *real = policy_acted_path(a);
-		bool ok = rule(sh, p, real);
-		free(real);
-		if (!ok)
-			return false;
-	}
-	return operands > 0;
-}
-
 static bool in_project(const struct shell *sh, const char *real)
 {
 	const char *proj = sh->sandbox_project;
@@ -1414,23 +1389,34 @@ static bool in_isolated_view(const struct shell *sh, const struct policy *p)
 	return view;
 }
 
-/* In an isolated session a delete in the project removes only the layer's
- * copy: discard or reject undoes it, and accept never applies a deletion
- * inside .git (docs/isolation.md). */
-static bool layer_operand(const struct shell *sh, const struct policy *p, const char *real)
-{
-	(void)p;
-	return in_project(sh, real);
-}
-
-/* Policy rule 13: a system delete that loses nothing of the human's. */
+/* Policy rule 13: a system delete that loses nothing of the human's. Each
+ * operand (resolved as rm acts on it) is the session's scratch, or, in an
+ * isolated session, in the project, where a delete removes only the
+ * layer's copy: discard or reject undoes it, and accept never applies a
+ * deletion inside .git (docs/isolation.md). */
 static bool harmless_delete(const struct shell *sh, const struct policy *p, char *const *argv, const char *path)
 {
 	if (!system_delete_program(argv, path))
 		return false;
-	if (every_operand(sh, p, argv, own_temp_operand))
-		return true;
-	return in_isolated_view(sh, p) && every_operand(sh, p, argv, layer_operand);
+	bool view = in_isolated_view(sh, p);
+	bool options_done = false;
+	size_t operands = 0;
+	for (size_t i = 1; argv[i]; i++) {
+		const char *a = argv[i];
+		if (!options_done && strcmp(a, "--") == 0) {
+			options_done = true;
+			continue;
+		}
+		if (!options_done && a[0] == '-' && a[1])
+			continue;
+		operands++;
+		char *real = policy_acted_path(a);
+		bool ok = own_temp_operand(sh, p, real) || (view && in_project(sh, real));
+		free(real);
+		if (!ok)
+			return false;
+	}
+	return operands > 0;
 }
 
 struct policy_seal policy_seal_of(struct shell *sh)

@@ -1268,18 +1268,8 @@ static _Noreturn void broker_exit(struct broker *b)
 	/* The shell is gone: whatever its last commands changed in the
 	 * protected files is put back before the caller sees our exit. */
 	protect_final_check(b->opts->protect_fd);
-	int ws = b->shell_status;
-	if (WIFSIGNALED(ws)) {
-		/* Die the same way, so the caller sees what it would see with bash. */
-		int sig = WTERMSIG(ws);
-		signal(sig, SIG_DFL);
-		sigset_t set;
-		sigemptyset(&set);
-		sigaddset(&set, sig);
-		sigprocmask(SIG_UNBLOCK, &set, NULL);
-		raise(sig);
-	}
-	_exit(broker_wait_status(ws));
+	/* Die the same way, so the caller sees what it would see with bash. */
+	util_exit_as(b->shell_status);
 }
 
 static _Noreturn void broker_loop(struct broker *b)
